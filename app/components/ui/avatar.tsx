@@ -1,0 +1,39 @@
+/** An avatar image, or the first letter of the display name, or 'U' (SPEC.md §2). */
+export function Avatar({
+  src,
+  name,
+  size = 40,
+  className = "",
+}: {
+  src?: string | null;
+  name?: string | null;
+  size?: number;
+  className?: string;
+}) {
+  const initial = (name?.trim()?.[0] ?? "U").toUpperCase();
+  const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
+  if (src) {
+    return (
+      <img
+        src={src}
+        alt=""
+        width={size}
+        height={size}
+        loading="lazy"
+        decoding="async"
+        className={`shrink-0 rounded-full object-cover ${className}`}
+        style={style}
+      />
+    );
+  }
+  return (
+    <span
+      aria-hidden="true"
+      data-testid="avatar-initial"
+      className={`inline-flex shrink-0 select-none items-center justify-center rounded-full bg-field-600 font-semibold text-white ${className}`}
+      style={style}
+    >
+      {initial}
+    </span>
+  );
+}

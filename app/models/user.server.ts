@@ -1,0 +1,115 @@
+import { eq, sql } from "drizzle-orm";
+import { users } from "#db/schema";
+import type { LoginInput, RegisterInput } from "~/schemas/auth";
+import { db } from "~/utils/db.server";
+import { conflict, unauthorized } from "~/utils/errors";
+import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
+
+type UserRow = typeof users.$inferSelect;
+export type Actor = { id: number } | null;
+
+/** SPEC.md §3 User, as anyone may see it: never the email, hash or session version. */
+export type PublicUser = {
+  id: number;
+  username: string;
+  displayName: string;
+  avatar: string | null;
+  bio: string | null;
+  location: string | null;
+  createdAt: string;
+  postsCount: number;
+  followersCount: number;
+  followingCount: number;
+};
+/** The signed-in member's own view adds the email. */
+export type SelfUser = PublicUser & { email: string };
+
+export function toPublicUser(row: UserRow): PublicUser {
+  return {
+    id: row.id,
+    username: row.username,
+    displayName: row.displayName,
+    avatar: row.avatar,
+    bio: row.bio,
+    location: row.location,
+    createdAt: row.createdAt.toISOString(),
+    postsCount: row.postsCount,
+    followersCount: row.followersCount,
+    followingCount: row.followingCount,
+  };
+}
+
+export function toSelfUser(row: UserRow): SelfUser {
+  return { ...toPublicUser(row), email: row.email };
+}
+
+export function getUserRowById(id: number): UserRow | undefined {
+  return db.select().from(users).where(eq(users.id, id)).get();
+}
+
+export function getUserRowByUsername(username: string): UserRow | undefined {
+  return db
+    .select()
+    .from(users)
+    .where(sql`${users.username} = ${username} COLLATE NOCASE`)
+    .get();
+}
+
+function usernameTaken(username: string) {
+  return Boolean(getUserRowByUsername(username));
+}
+
+function emailTaken(email: string) {
+  return Boolean(db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get());
+}
+
+/**
+ * Create an account. `inTransaction` lets register-with-invite join the club in the same
+ * transaction (the clubs issue): if it throws, no account is created.
+ */
+export async function registerUser(
+  input: RegisterInput,
+  inTransaction?: (user: UserRow) => void,
+): Promise<UserRow> {
+  const email = input.email.toLowerCase();
+  const fieldErrors: Record<string, string[]> = {};
+  if (usernameTaken(input.username)) fieldErrors.username = ["Username is already taken"];
+  if (emailTaken(email)) fieldErrors.email = ["Email is already registered"];
+  if (Object.keys(fieldErrors).length) throw conflict("Username or email already in use", fieldErrors);
+
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return db.transaction((tx) => {
+      const row = tx
+        .insert(users)
+        .values({
+          username: input.username,
+          displayName: input.displayName,
+          email,
+          passwordHash,
+          bio: input.bio ?? null,
+          location: input.location ?? null,
+        })
+        .returning()
+        .get();
+      inTransaction?.(row);
+      return row;
+    });
+  } catch (error) {
+    // Two registrations raced past the checks above: the unique indexes decide.
+    if (error instanceof Error && /UNIQUE constraint failed/.test(error.message)) {
+      throw conflict("Username or email already in use");
+    }
+    throw error;
+  }
+}
+
+export const INVALID_LOGIN = "Invalid username or password";
+
+/** The same answer, after the same work, for an unknown name and a wrong password. */
+export async function verifyLogin(input: LoginInput): Promise<UserRow> {
+  const row = getUserRowByUsername(input.username);
+  const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
+  if (!row || !ok) throw unauthorized(INVALID_LOGIN);
+  return row;
+}

@@ -1,0 +1,18 @@
+import { json } from "@remix-run/node";
+import { signIn } from "~/models/auth.server";
+import { toSelfUser } from "~/models/user.server";
+import { loginSchema } from "~/schemas/auth";
+import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { clientIp } from "~/utils/rate-limit.server";
+import { commitUserSession } from "~/utils/session.server";
+
+/** POST /api/auth/login {username, password}: 200 the member, signed in; 401 on a wrong pair. */
+export const action = apiAction({
+  POST: async ({ request }) => {
+    const input = await readJson(request, loginSchema);
+    const user = await signIn(input, { ip: clientIp(request) });
+    return json(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user) } });
+  },
+});
+
+export const loader = methodNotAllowed;

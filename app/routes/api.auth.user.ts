@@ -1,0 +1,9 @@
+import { json } from "@remix-run/node";
+import { apiLoader } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** GET /api/auth/user: the signed-in member (with their own email), or 401. */
+export const loader = apiLoader(async ({ request }) => {
+  const user = await requireActor(request);
+  return json(user, { headers: { "Cache-Control": "private, no-store" } });
+});

@@ -1,0 +1,229 @@
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import * as Tabs from "@radix-ui/react-tabs";
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { FieldErrors, Field } from "~/components/ui/field";
+import { signUp } from "~/models/auth.server";
+import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
+import { authenticator } from "~/utils/auth.server";
+import { APP_NAME } from "~/utils/brand";
+import { replyWithError, pageAction } from "~/utils/page.server";
+import { clientIp } from "~/utils/rate-limit.server";
+import { getSessionUser, redirectSignedIn } from "~/utils/session.server";
+
+type Mode = "login" | "register";
+const modeOf = (value: string | null): Mode => (value === "register" ? "register" : "login");
+
+export const handle = { hideAuthActions: true };
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.mode === "register" ? "Join" : "Sign in"} · ${APP_NAME}` },
+];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  return json({
+    mode: modeOf(url.searchParams.get("mode")),
+    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
+    inviteCode: url.searchParams.get("inviteCode") ?? "",
+  });
+}
+
+type ActionData = { intent: Mode; result: SubmissionResult<string[]> };
+
+export const action = pageAction(async ({ request }) => {
+  // remix-auth reads the body itself, so the page reads a copy.
+  const formData = await request.clone().formData();
+  const intent = formData.get("intent");
+  const redirectTo = safeRedirect(formData.get("redirectTo"));
+
+  if (intent === "login") {
+    const submission = parseWithZod(formData, { schema: loginSchema });
+    if (submission.status !== "success") {
+      return json<ActionData>({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    }
+    let user;
+    try {
+      user = await authenticator.authenticate("form", request);
+    } catch (error) {
+      return withIntent(intent, replyWithError(submission, error, ["password"]));
+    }
+    return redirectSignedIn(user, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
+  }
+
+  if (intent === "register") {
+    const submission = parseWithZod(formData, { schema: registerSchema });
+    if (submission.status !== "success") {
+      return json<ActionData>({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
+    }
+    let user;
+    try {
+      user = await signUp(submission.value, { ip: clientIp(request) });
+    } catch (error) {
+      return withIntent(intent, replyWithError(submission, error, ["password"]));
+    }
+    return redirectSignedIn(user, redirectTo, {
+      title: `Welcome to ${APP_NAME}`,
+      description: "Your account has been created successfully.",
+    });
+  }
+
+  return json({ error: "Unknown action" }, { status: 400 });
+});
+
+/** Tag a Conform reply with the form it belongs to (two forms share this page). */
+async function withIntent(intent: Mode, response: Response) {
+  const result = (await response.json()) as SubmissionResult<string[]>;
+  return json<ActionData>({ intent, result }, { status: response.status, headers: response.headers });
+}
+
+export default function AuthPage() {
+  const { mode, redirectTo, inviteCode } = useLoaderData<typeof loader>();
+  const navigate = useNavigate();
+  const tabHref = (m: Mode) => {
+    const params = new URLSearchParams({ mode: m });
+    if (redirectTo) params.set("redirectTo", redirectTo);
+    if (inviteCode) params.set("inviteCode", inviteCode);
+    return `/auth?${params}`;
+  };
+
+  return (
+    <div className="grid gap-10 py-4 md:grid-cols-2 md:items-start">
+      <section className="rounded-xl bg-bark-900 p-8 text-bark-50">
+        <h1 className="text-3xl font-bold">The hunter's pulse of whitetail intelligence</h1>
+        <p className="mt-4 text-bark-100">
+          Join {APP_NAME}: trade scouting reports, trail-camera finds and rut observations with hunters who live for
+          the whitetail.
+        </p>
+        <ul className="mt-6 space-y-3 text-sm">
+          <li>🦌 Share stories, articles, videos and podcasts from the stand</li>
+          <li>🎯 Learn bow and rifle tactics from members across the country</li>
+          <li>🏕️ Start or join hunting clubs, public or private, with invite links</li>
+          <li>📶 Built for phones at the edge of coverage: fast even on one bar</li>
+        </ul>
+      </section>
+
+      <section className="card p-6">
+        <Tabs.Root value={mode} onValueChange={(value) => navigate(tabHref(modeOf(value)), { replace: true, preventScrollReset: true })}>
+          <Tabs.List className="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1" aria-label="Sign in or join">
+            <Tabs.Trigger value="login" asChild>
+              <Link to={tabHref("login")} replace className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow">
+                Sign In
+              </Link>
+            </Tabs.Trigger>
+            <Tabs.Trigger value="register" asChild>
+              <Link to={tabHref("register")} replace className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow">
+                Join Now
+              </Link>
+            </Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="login">
+            <LoginForm redirectTo={redirectTo} />
+          </Tabs.Content>
+          <Tabs.Content value="register">
+            <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} />
+          </Tabs.Content>
+        </Tabs.Root>
+      </section>
+    </div>
+  );
+}
+
+function useResult(intent: Mode) {
+  const data = useActionData<ActionData>();
+  return data && "intent" in data && data.intent === intent ? data.result : undefined;
+}
+
+function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+      <p className="font-semibold">{title}</p>
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}
+
+function LoginForm({ redirectTo }: { redirectTo: string }) {
+  const lastResult = useResult("login");
+  const busy = useNavigation().formData?.get("intent") === "login";
+  const [form, fields] = useForm({
+    id: "login",
+    lastResult,
+    constraint: getZodConstraint(loginSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <FormAlert id={form.errorId} title="Login failed" errors={form.errors} />
+      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+      </Field>
+      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="input" />
+      </Field>
+      <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
+        {busy ? "Signing in..." : "Sign In"}
+      </button>
+    </Form>
+  );
+}
+
+function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCode: string }) {
+  const lastResult = useResult("register");
+  const busy = useNavigation().formData?.get("intent") === "register";
+  const inviteRef = useRef<HTMLInputElement>(null);
+  const [form, fields] = useForm({
+    id: "register",
+    lastResult,
+    constraint: getZodConstraint(registerSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+  });
+
+  // The invite page stores its code in session storage (SPEC.md §2); the URL carries it too.
+  useEffect(() => {
+    if (inviteRef.current && !inviteRef.current.value) {
+      inviteRef.current.value = window.sessionStorage.getItem("inviteCode") ?? "";
+    }
+  }, []);
+
+  return (
+    <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <input ref={inviteRef} type="hidden" name="inviteCode" defaultValue={inviteCode || (fields.inviteCode.initialValue as string | undefined) || ""} />
+      <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
+      <FieldErrors errors={fields.inviteCode.errors} />
+      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+      </Field>
+      <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
+        <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
+      </Field>
+      <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
+      </Field>
+      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
+      </Field>
+      <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
+        <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />
+      </Field>
+      <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
+        <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
+      </Field>
+      <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
+        {busy ? "Creating account..." : "Join Now"}
+      </button>
+    </Form>
+  );
+}

@@ -1,0 +1,2 @@
+/** The product's name: one constant (CONTRACT.md). */
+export const APP_NAME = "Whitetail Pulse";

@@ -1,0 +1,34 @@
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import * as schema from "#db/schema";
+import { env } from "./env.server";
+
+export type DB = BetterSQLite3Database<typeof schema>;
+
+/** Open a connection with the pragmas every connection needs, and bring the schema up to date. */
+export function openDatabase(file: string): { sqlite: Database.Database; db: DB } {
+  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  sqlite.pragma("synchronous = NORMAL");
+  const db = drizzle(sqlite, { schema });
+  // Migrations are idempotent: drizzle records what it applied in __drizzle_migrations.
+  migrate(db, { migrationsFolder: path.resolve(process.cwd(), "db/migrations") });
+  return { sqlite, db };
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __whitetailDb: { sqlite: Database.Database; db: DB } | undefined;
+}
+
+// One connection per process, kept across dev rebuilds.
+const connection = (globalThis.__whitetailDb ??= openDatabase(env.DATABASE_PATH));
+
+export const db = connection.db;
+export const sqlite = connection.sqlite;

@@ -1,0 +1,65 @@
+import { z } from "zod";
+
+/** CONTRACT.md §1. Parsed once, at start-up; a bad value stops the server with one clear line. */
+const flag = z
+  .enum(["0", "1", "true", "false", "on", "off", ""])
+  .optional()
+  .transform((v) => v === "1" || v === "true" || v === "on");
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_PATH: z.string().min(1).default("./data/app.db"),
+    UPLOAD_DIR: z.string().min(1).default("./data/uploads"),
+    SESSION_SECRET: z.string().optional(),
+    S3_BUCKET: z.string().optional(),
+    S3_ENDPOINT: z.string().url().optional(),
+    S3_REGION: z.string().default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    S3_PUBLIC_URL: z.string().url().optional(),
+    RATE_LIMITS: z
+      .enum(["on", "off", ""])
+      .optional()
+      .transform((v) => v !== "off"),
+    SEED_DEMO: flag,
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 16)) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["SESSION_SECRET"],
+        message: "is required in production (at least 16 characters, e.g. `openssl rand -hex 32`)",
+      });
+    }
+  });
+
+export type Env = z.infer<typeof schema>;
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  // Empty strings (as .env.example leaves them) mean "not set".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(cleaned);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ");
+    throw new Error(`Invalid environment: ${problems}`);
+  }
+  return result.data;
+}
+
+function loadEnv(): Env {
+  try {
+    return parseEnv(process.env);
+  } catch (error) {
+    // One clear line, no stack trace, and a non-zero exit.
+    console.error(`Whitetail Pulse cannot start. ${(error as Error).message}`);
+    process.exit(1);
+  }
+}
+
+export const env: Env = loadEnv();
+
+const DEV_SECRET = "whitetail-pulse-development-secret-not-for-production";
+export const sessionSecret = env.SESSION_SECRET ?? DEV_SECRET;
+export const isProduction = env.NODE_ENV === "production";

@@ -1,0 +1,5 @@
+export type Toast = {
+  title: string;
+  description?: string;
+  type?: "success" | "error" | "info";
+};

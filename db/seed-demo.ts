@@ -1,0 +1,247 @@
+/**
+ * Demo content for a newcomer (SEED_DEMO=1): a handful of members, posts of all four kinds,
+ * comments, likes, follows, a public and a private club. Only fills an empty database.
+ * Every demo member's password is "whitetail".
+ */
+import { sql } from "drizzle-orm";
+import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { hashPassword } from "../app/utils/password.server";
+import { tagKey } from "../app/utils/tags";
+import * as schema from "./schema";
+
+type DB = BetterSQLite3Database<typeof schema>;
+
+export const DEMO_PASSWORD = "whitetail";
+
+const MEMBERS = [
+  { username: "ridgerunner", displayName: "Jake Holloway", location: "Buffalo County, WI", bio: "Public-land bowhunter. 14 seasons in the same creek bottom and still learning." },
+  { username: "doe_talker", displayName: "Maggie Rourke", location: "Pike County, IL", bio: "Food plots, trail cams and too much coffee before dawn." },
+  { username: "oldbuck_ohio", displayName: "Walt Pruitt", location: "Coshocton, OH", bio: "Rifle hunter since '79. I tell stories; some of them are true." },
+  { username: "scrapeline", displayName: "Dani Ortiz", location: "Brazos Valley, TX", bio: "Habitat work and deer behaviour nerd. Host of the Scrape Line podcast." },
+  { username: "northwoods", displayName: "Erik Lindqvist", location: "Itasca County, MN", bio: "Big woods, long sits, cold fingers." },
+];
+
+const DAY = 86_400_000;
+
+const POSTS: Array<{
+  author: number;
+  type: schema.PostType;
+  title: string;
+  content: string;
+  tags: string[];
+  mediaUrl?: string;
+  daysAgo: number;
+  club?: "public" | "private";
+}> = [
+  {
+    author: 0,
+    type: "article",
+    title: "Reading rub lines in the early pre-rut",
+    content:
+      "Rubs in late October tell you more about travel than any trail camera. Look for lines of fresh rubs on the downwind side of bedding cover, facing the direction the buck was walking.\n\nI hang a set 40 yards off the line and hunt it only on a north-west wind. Three seasons, two shooters.",
+    tags: ["bow hunting", "scouting tips", "rut"],
+    daysAgo: 1,
+  },
+  {
+    author: 1,
+    type: "opinion",
+    title: "Clover beats brassicas for most small plots",
+    content:
+      "Everyone plants turnips because the deer hammer them in December. But on a half-acre plot, perennial clover feeds deer from April to November and costs half as much over three years. Fight me in the comments.",
+    tags: ["food plots", "habitat management"],
+    daysAgo: 2,
+  },
+  {
+    author: 2,
+    type: "article",
+    title: "The 8-pointer that waited out a thunderstorm",
+    content:
+      "Opening morning, 1994. The storm rolled in at first light and I almost climbed down. Forty minutes after the rain quit, every deer in the county was on its feet, and one of them walked right under my stand.\n\nMoral: the hour after a front is worth three days of sitting.",
+    tags: ["hunting stories", "rifle hunting"],
+    daysAgo: 3,
+  },
+  {
+    author: 3,
+    type: "podcast",
+    title: "Scrape Line Ep. 42: Why mature bucks go nocturnal",
+    content:
+      "This week we dig into GPS-collar studies on daylight movement, hunting pressure and what actually makes a buck shift to night travel. Plus listener questions on mock scrapes.",
+    tags: ["deer behavior", "podcast"],
+    mediaUrl: "https://example.com/podcasts/scrape-line-42",
+    daysAgo: 4,
+  },
+  {
+    author: 4,
+    type: "video",
+    title: "Trail camera setup for big-woods bucks",
+    content:
+      "Where I hang cameras when there are no fields and no food plots: pinch points between bedding ridges, creek crossings and the edges of fresh cuts. Settings, height and angle explained.",
+    tags: ["trail cameras", "scouting tips"],
+    mediaUrl: "https://example.com/videos/big-woods-cameras",
+    daysAgo: 5,
+  },
+  {
+    author: 0,
+    type: "opinion",
+    title: "Stop over-hunting your best stand",
+    content:
+      "If you sit your best stand every weekend in October, you are educating the deer you want most. Save it for the right wind in the first ten days of November.",
+    tags: ["bow hunting", "strategy"],
+    daysAgo: 6,
+  },
+  {
+    author: 1,
+    type: "article",
+    title: "Frost seeding clover: a February job that pays in May",
+    content:
+      "Broadcast clover seed on frozen ground in late winter; the freeze-thaw cycle works it into the soil for you. Four to six pounds per acre of medium red clover, and mow weeds in June.",
+    tags: ["food plots"],
+    daysAgo: 9,
+  },
+  {
+    author: 4,
+    type: "article",
+    title: "Club deer drive: how we run a safe one",
+    content:
+      "Blaze orange on everyone, assigned stands, no shots toward the drive line, and a captain with a radio. Our club's checklist for the late-season push through the cedar swamp.",
+    tags: ["rifle hunting", "safety"],
+    daysAgo: 2,
+    club: "public",
+  },
+  {
+    author: 3,
+    type: "opinion",
+    title: "Lease notes: the back forty plan for next season",
+    content:
+      "Members only: proposal to rest the back forty until November 1st and move the ladder stand to the creek crossing. Vote in the comments.",
+    tags: ["habitat management"],
+    daysAgo: 1,
+    club: "private",
+  },
+];
+
+const COMMENTS: Array<[post: number, author: number, text: string]> = [
+  [0, 2, "Same thing here in Ohio. The downwind side is everything."],
+  [0, 3, "Do you ever find the rub lines shift once the scrapes open up?"],
+  [1, 0, "Clover in the spring, brassicas in the fall. Why not both?"],
+  [1, 4, "Up north, brassicas are the only thing green in December. Depends where you are."],
+  [2, 1, "Best story I've read all week."],
+  [3, 4, "Great episode. The collar data surprised me."],
+];
+
+export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
+  const existing = db.select({ n: sql<number>`count(*)` }).from(schema.users).get();
+  if ((existing?.n ?? 0) > 0) return false;
+
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const now = Date.now();
+
+  db.transaction((tx) => {
+    const userIds = MEMBERS.map((m, i) =>
+      tx
+        .insert(schema.users)
+        .values({ ...m, email: `${m.username}@example.com`, passwordHash, createdAt: new Date(now - (400 - i * 30) * DAY) })
+        .returning({ id: schema.users.id })
+        .get().id,
+    );
+
+    const publicClub = tx
+      .insert(schema.clubs)
+      .values({
+        name: "Big Woods Whitetail Club",
+        description: "Hunters of the northern big woods. Scouting reports, drive plans and camp stories. Everyone welcome.",
+        location: "Northern Minnesota",
+        isPrivate: false,
+        memberLimit: null,
+        tags: ["big woods", "rifle", "deer camp"],
+        rules: "Be respectful.\nNo sharing exact stand locations.\nBlaze orange on every drive.",
+        creatorId: userIds[4],
+        createdAt: new Date(now - 90 * DAY),
+      })
+      .returning({ id: schema.clubs.id })
+      .get().id;
+    const privateClub = tx
+      .insert(schema.clubs)
+      .values({
+        name: "Creek Bottom Lease",
+        description: "The members of the Creek Bottom lease in Pike County: plans, work days and harvest logs.",
+        location: "Pike County, IL",
+        isPrivate: true,
+        memberLimit: 12,
+        tags: ["lease", "bow hunting"],
+        rules: "Members and their guests only.\nLog every harvest.",
+        creatorId: userIds[3],
+        createdAt: new Date(now - 60 * DAY),
+      })
+      .returning({ id: schema.clubs.id })
+      .get().id;
+
+    const memberships: Array<[club: number, user: number, role: schema.ClubRole]> = [
+      [publicClub, userIds[4], "owner"],
+      [publicClub, userIds[2], "admin"],
+      [publicClub, userIds[0], "member"],
+      [privateClub, userIds[3], "owner"],
+      [privateClub, userIds[1], "member"],
+    ];
+    for (const [clubId, userId, role] of memberships) {
+      tx.insert(schema.clubMembers).values({ clubId, userId, role, joinedAt: new Date(now - 30 * DAY) }).run();
+    }
+    tx.update(schema.clubs).set({ memberCount: 3 }).where(sql`${schema.clubs.id} = ${publicClub}`).run();
+    tx.update(schema.clubs).set({ memberCount: 2 }).where(sql`${schema.clubs.id} = ${privateClub}`).run();
+    tx.insert(schema.joinRequests)
+      .values({ clubId: privateClub, userId: userIds[0], message: "I hunt the next farm over and would love to help with work days.", status: "pending" })
+      .run();
+
+    const postIds = POSTS.map((p) => {
+      const id = tx
+        .insert(schema.posts)
+        .values({
+          authorId: userIds[p.author],
+          type: p.type,
+          title: p.title,
+          content: p.content,
+          tags: p.tags,
+          mediaUrl: p.mediaUrl ?? null,
+          clubId: p.club === "public" ? publicClub : p.club === "private" ? privateClub : null,
+          createdAt: new Date(now - p.daysAgo * DAY - p.author * 3_600_000),
+        })
+        .returning({ id: schema.posts.id })
+        .get().id;
+      for (const tag of p.tags) {
+        tx.insert(schema.postTags).values({ postId: id, key: tagKey(tag) }).onConflictDoNothing().run();
+      }
+      tx.update(schema.users)
+        .set({ postsCount: sql`${schema.users.postsCount} + 1` })
+        .where(sql`${schema.users.id} = ${userIds[p.author]}`)
+        .run();
+      return id;
+    });
+
+    COMMENTS.forEach(([post, author, content], i) => {
+      tx.insert(schema.comments)
+        .values({ postId: postIds[post], authorId: userIds[author], content, createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000) })
+        .run();
+      tx.update(schema.posts)
+        .set({ commentsCount: sql`${schema.posts.commentsCount} + 1` })
+        .where(sql`${schema.posts.id} = ${postIds[post]}`)
+        .run();
+    });
+
+    // Likes: the older and better posts collect more.
+    postIds.forEach((postId, i) => {
+      const likers = userIds.filter((_, u) => (u + i) % 3 !== 0 && u !== POSTS[i].author).slice(0, 5 - (i % 4));
+      for (const userId of likers) tx.insert(schema.likes).values({ postId, userId }).run();
+      tx.update(schema.posts).set({ likesCount: likers.length, sharesCount: i % 3 }).where(sql`${schema.posts.id} = ${postId}`).run();
+    });
+
+    const followPairs: Array<[number, number]> = [
+      [0, 1], [0, 2], [1, 0], [2, 0], [3, 0], [3, 1], [4, 3], [1, 3],
+    ];
+    for (const [a, b] of followPairs) {
+      tx.insert(schema.follows).values({ followerId: userIds[a], followeeId: userIds[b] }).run();
+      tx.update(schema.users).set({ followingCount: sql`${schema.users.followingCount} + 1` }).where(sql`${schema.users.id} = ${userIds[a]}`).run();
+      tx.update(schema.users).set({ followersCount: sql`${schema.users.followersCount} + 1` }).where(sql`${schema.users.id} = ${userIds[b]}`).run();
+    }
+  });
+  return true;
+}
