@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
-const DATA_DIR = process.env.E2E_DATA_DIR ?? "tmp/e2e";
+const DATA_DIR = process.env.E2E_DATA_DIR ?? `tmp/e2e-${PORT}`;
+const SERVER_BUILD = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
 
 /**
  * End-to-end tests against the production build on Debian's Chromium, once with JavaScript off
@@ -36,7 +37,7 @@ export default defineConfig({
     { name: "js-on", use: { javaScriptEnabled: true } },
   ],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/remix-serve build/index.js`,
+    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/remix-serve ${SERVER_BUILD}`,
     url: `http://localhost:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,5 +1,10 @@
+// REMIX_BUILD_DIR lets several checkouts' test runs build side by side (tmp/<name>/); the default is
+// the usual build/ and public/build/.
+const out = process.env.REMIX_BUILD_DIR;
+
 /** @type {import('@remix-run/dev').AppConfig} */
 export default {
+  ...(out ? { serverBuildPath: `${out}/index.js`, assetsBuildDirectory: `${out}/public/build` } : {}),
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
   serverPlatform: "node",
