@@ -1,0 +1,260 @@
+import { z } from "zod";
+import { normalizeTag } from "~/utils/tags";
+
+/**
+ * Post, comment and feed-filter inputs (SPEC.md §5). Browser-safe: used by Conform in the editor,
+ * by the page actions and by /api/posts*. SPEC.md's messages live here and only here.
+ */
+
+export const POST_TYPES = ["article", "opinion", "video", "podcast"] as const;
+export type PostType = (typeof POST_TYPES)[number];
+
+export const POST_TYPE_LABELS: Record<PostType, string> = {
+  article: "Article",
+  opinion: "Opinion",
+  video: "Video",
+  podcast: "Podcast",
+};
+
+export const FEED_TYPES = ["all", ...POST_TYPES] as const;
+export type FeedType = (typeof FEED_TYPES)[number];
+
+export const SORT_OPTIONS = ["recent", "popular", "discussed", "oldest"] as const;
+export type SortOption = (typeof SORT_OPTIONS)[number];
+
+export const SORT_LABELS: Record<SortOption, string> = {
+  recent: "Most Recent",
+  popular: "Most Popular",
+  discussed: "Most Discussed",
+  oldest: "Oldest First",
+};
+
+export const MAX_TAGS = 10;
+export const MAX_TAG_LENGTH = 50;
+export const TITLE_MAX = 200;
+export const CONTENT_MIN = 10;
+export const CONTENT_MAX = 10_000;
+export const COMMENT_MAX = 2_000;
+export const FEED_PAGE_SIZE = 20;
+export const FEED_MAX_LIMIT = 50;
+
+/** SPEC.md §2 Popular Topics: clicking one searches `#BowHunting` style hashtags. */
+export const POPULAR_TOPICS = [
+  "Bow Hunting",
+  "Rifle Hunting",
+  "Scouting Tips",
+  "Trail Cameras",
+  "Food Plots",
+  "Habitat Management",
+  "Deer Behavior",
+  "Hunting Stories",
+] as const;
+export const topicHashtag = (topic: string) => `#${topic.replace(/\s+/g, "")}`;
+
+/**
+ * Split, trim, lower-case, drop empties, dedupe. Accepts an array of tags (JSON, or the JavaScript
+ * editor's repeated inputs) or one comma-separated string (the no-JS form field); an array's items
+ * may themselves hold commas.
+ */
+export function parseTags(value: unknown): string[] {
+  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
+  const out: string[] = [];
+  for (const item of items) {
+    if (typeof item !== "string") continue;
+    for (const part of item.split(",")) {
+      const tag = normalizeTag(part);
+      if (tag && !out.includes(tag)) out.push(tag);
+    }
+  }
+  return out;
+}
+
+/** Tags: array or comma-separated string → normalised array; more than 10 → 'Too many tags'. */
+export const tagsField = z
+  .preprocess(
+    (v) => (v === undefined || v === null ? v : parseTags(v)),
+    z
+      .array(z.string().max(MAX_TAG_LENGTH, "Tag too long"))
+      .max(MAX_TAGS, "Too many tags"),
+  );
+
+const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
+
+/** An http(s) address. Anything else (`javascript:`, `data:`, a bare word) is 'Invalid URL format'. */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+const httpUrl = z
+  .string({ error: "Invalid URL format" })
+  .trim()
+  .max(2000, "Invalid URL format")
+  .refine(isHttpUrl, "Invalid URL format");
+
+/** Optional media URL: empty becomes absent. */
+export const mediaUrlField = z.preprocess(emptyToUndefined, httpUrl.optional());
+
+const title = z
+  .string({ error: "Title is required" })
+  .trim()
+  .min(1, "Title is required")
+  .max(TITLE_MAX, "Title too long");
+
+const content = z
+  .string({ error: "Content must be at least 10 characters" })
+  .trim()
+  .min(CONTENT_MIN, "Content must be at least 10 characters")
+  .max(CONTENT_MAX, "Content too long");
+
+const postType = z.enum(POST_TYPES, { error: "Choose a post type" });
+
+const metaText = (max: number) =>
+  z.preprocess(
+    (v) => (typeof v === "string" ? v.slice(0, max) : v === undefined ? undefined : null),
+    z.string().nullable().optional(),
+  );
+
+/** Link metadata as the preview endpoint returned it (SPEC.md §3 Link metadata). Strings are capped. */
+export const urlMetadataField = z.preprocess(
+  (v) => {
+    if (typeof v === "string") {
+      if (v.trim() === "") return undefined;
+      try {
+        return JSON.parse(v);
+      } catch {
+        return undefined;
+      }
+    }
+    return v === null ? undefined : v;
+  },
+  z
+    .object({
+      title: metaText(300),
+      description: metaText(1000),
+      image: z.preprocess((v) => (typeof v === "string" && isHttpUrl(v) ? v.slice(0, 2000) : null), z.string().nullable()).optional(),
+      siteName: metaText(200),
+      domain: metaText(253),
+      logo: z.preprocess((v) => (typeof v === "string" && isHttpUrl(v) ? v.slice(0, 2000) : null), z.string().nullable()).optional(),
+      error: z.preprocess((v) => (typeof v === "string" ? v.slice(0, 300) : undefined), z.string().optional()),
+    })
+    .optional()
+    .catch(undefined),
+);
+
+/** Uploaded files: the URLs /api/upload answered (strings, or the `{url, type, name}` objects). */
+export const uploadedFilesField = z.preprocess(
+  (v) => {
+    if (v === undefined || v === null || v === "") return undefined;
+    const items = Array.isArray(v) ? v : [v];
+    return items
+      .map((item) => (typeof item === "string" ? item : item && typeof item === "object" && "url" in item ? (item as { url: unknown }).url : item))
+      .filter((item) => item !== "");
+  },
+  z.array(z.string().max(2000, "Invalid file"), { error: "Invalid file" }).max(20, "Too many files").optional(),
+);
+
+const clubIdField = z.preprocess(
+  emptyToUndefined,
+  z.coerce.number({ error: "Invalid club" }).int("Invalid club").positive("Invalid club").optional(),
+);
+
+/** Create post: POST /api/posts, /create and /clubs/{id}/create. */
+export const postInputSchema = z.object({
+  title,
+  content,
+  type: z.preprocess(emptyToUndefined, postType.default("article")),
+  mediaUrl: mediaUrlField,
+  tags: tagsField.optional(),
+  clubId: clubIdField,
+  uploadedFiles: uploadedFilesField,
+  urlMetadata: urlMetadataField,
+});
+export type PostInput = z.infer<typeof postInputSchema>;
+
+/**
+ * Edit post: PUT /api/posts/{id} and the edit form. A PUT replaces what the editor shows:
+ * - `mediaUrl` absent, empty or null clears it (a form that hides the field keeps the current value
+ *   in a hidden input); when it changes, the stored link preview is dropped;
+ * - `tags` absent, empty or null means no tags (stored as null, SPEC.md §5 Edit post);
+ * - `type` absent keeps the current type.
+ */
+export const postUpdateSchema = z.object({
+  title,
+  content,
+  type: z.preprocess(emptyToUndefined, postType.optional()),
+  mediaUrl: z.preprocess((v) => (emptyToUndefined(v) === undefined ? null : v), httpUrl.nullable()),
+  tags: z.preprocess(
+    (v) => {
+      if (v === undefined || v === null) return null;
+      const tags = parseTags(v);
+      return tags.length ? tags : null;
+    },
+    z.array(z.string().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags").nullable(),
+  ),
+});
+export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
+
+/** Comment: whitespace-only is 'Comment cannot be empty'. */
+export const commentSchema = z.object({
+  content: z
+    .string({ error: "Comment cannot be empty" })
+    .trim()
+    .min(1, "Comment cannot be empty")
+    .max(COMMENT_MAX, "Comment too long"),
+});
+export type CommentInput = z.infer<typeof commentSchema>;
+
+const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The feed filter from a query string (GET /api/posts, the home page's GET form). Never throws:
+ * junk falls back to the defaults (type all, sort recent, no search, 20 per page).
+ */
+export const feedQuerySchema = z.object({
+  type: z.preprocess(one, z.enum(FEED_TYPES).catch("all")).catch("all"),
+  sortBy: z.preprocess(one, z.enum(SORT_OPTIONS).catch("recent")).catch("recent"),
+  search: z
+    .preprocess(
+      (v) => {
+        const s = one(v);
+        if (typeof s !== "string") return undefined;
+        const t = s.trim();
+        return t ? t.slice(0, 200) : undefined;
+      },
+      z.string().optional(),
+    )
+    .catch(undefined),
+  limit: z
+    .preprocess((v) => {
+      const s = one(v);
+      const n = typeof s === "number" ? s : typeof s === "string" && /^\s*\d+\s*$/.test(s) ? Number(s) : NaN;
+      if (!Number.isFinite(n)) return FEED_PAGE_SIZE;
+      return Math.min(FEED_MAX_LIMIT, Math.max(1, Math.trunc(n)));
+    }, z.number().int())
+    .catch(FEED_PAGE_SIZE),
+  cursor: z
+    .preprocess((v) => {
+      const s = one(v);
+      return typeof s === "string" && s && s.length <= 200 ? s : undefined;
+    }, z.string().optional())
+    .catch(undefined),
+  following: z
+    .preprocess((v) => {
+      const s = one(v);
+      return s === true || s === "true" || s === "1" || s === "on";
+    }, z.boolean())
+    .catch(false),
+});
+export type FeedQuery = z.infer<typeof feedQuerySchema>;
+
+/** Parse URLSearchParams (or a plain record) into a FeedQuery; never throws. */
+export function parseFeedQuery(input: URLSearchParams | Record<string, unknown>): FeedQuery {
+  const record: Record<string, unknown> =
+    input instanceof URLSearchParams ? Object.fromEntries(input.entries()) : input;
+  return feedQuerySchema.parse(record);
+}
