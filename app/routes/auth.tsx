@@ -49,7 +49,7 @@ export const action = pageAction(async ({ request }) => {
     try {
       user = await authenticator.authenticate("form", request);
     } catch (error) {
-      return withIntent(intent, replyWithError(submission, error, ["password"]));
+      return withIntent(intent, replyWithError(submission, error, { hideFields: ["password"], signInFailure: true }));
     }
     return redirectSignedIn(user, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
   }
@@ -63,7 +63,7 @@ export const action = pageAction(async ({ request }) => {
     try {
       user = await signUp(submission.value, { ip: clientIp(request) });
     } catch (error) {
-      return withIntent(intent, replyWithError(submission, error, ["password"]));
+      return withIntent(intent, replyWithError(submission, error, { hideFields: ["password"] }));
     }
     return redirectSignedIn(user, redirectTo, {
       title: `Welcome to ${APP_NAME}`,

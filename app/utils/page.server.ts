@@ -55,9 +55,10 @@ function refererOrSelf(request: Request): Request {
 export function replyWithError(
   submission: { reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<string[]> },
   error: unknown,
-  hideFields: string[] = [],
+  { hideFields = [], signInFailure = false }: { hideFields?: string[]; signInFailure?: boolean } = {},
 ) {
-  if (!isAppError(error) || error.status === 401 || error.status === 403 || error.status === 404) throw error;
+  // A 401 usually means "sign in first" (pageAction redirects); on the sign-in form it is the answer.
+  if (!isAppError(error) || (error.status === 401 && !signInFailure) || error.status === 403 || error.status === 404) throw error;
   const fieldErrors = error.fieldErrors ?? {};
   const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
   const headers = new Headers();

@@ -1,0 +1,24 @@
+import { describe, expect, it } from "vitest";
+import { parseEnv } from "./env.server";
+
+describe("parseEnv", () => {
+  it("fills CONTRACT.md's defaults", () => {
+    const env = parseEnv({});
+    expect(env).toMatchObject({ PORT: 3000, DATABASE_PATH: "./data/app.db", UPLOAD_DIR: "./data/uploads", RATE_LIMITS: true, SEED_DEMO: false });
+  });
+  it("reads flags and numbers", () => {
+    const env = parseEnv({ PORT: "8080", RATE_LIMITS: "off", SEED_DEMO: "1", S3_BUCKET: "media" });
+    expect(env).toMatchObject({ PORT: 8080, RATE_LIMITS: false, SEED_DEMO: true, S3_BUCKET: "media" });
+  });
+  it("treats empty strings as unset", () => {
+    expect(parseEnv({ SESSION_SECRET: "", S3_ENDPOINT: "" }).S3_ENDPOINT).toBeUndefined();
+  });
+  it("refuses a bad value with one clear line", () => {
+    expect(() => parseEnv({ PORT: "eighty" })).toThrow(/^Invalid environment: PORT/);
+    expect(() => parseEnv({ RATE_LIMITS: "maybe" })).toThrow(/RATE_LIMITS/);
+  });
+  it("requires a session secret in production", () => {
+    expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET is required in production/);
+    expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) }).NODE_ENV).toBe("production");
+  });
+});
