@@ -1,0 +1,23 @@
+import { json } from "@remix-run/node";
+import { addComment, listComments } from "~/models/comment.server";
+import { POST_NOT_FOUND } from "~/models/post.server";
+import { commentSchema } from "~/schemas/post";
+import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/** GET /api/posts/{id}/comments → 200 the comments, oldest first. */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, POST_NOT_FOUND);
+  const actor = await getSessionUser(request);
+  return json(await listComments(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+});
+
+/** POST /api/posts/{id}/comments {content} → 201 the comment. */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, commentSchema);
+    return json(await addComment(actor, id, input), { status: 201 });
+  },
+});

@@ -1,0 +1,18 @@
+import { json } from "@remix-run/node";
+import { likePost, POST_NOT_FOUND, unlikePost } from "~/models/post.server";
+import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/** POST / DELETE /api/posts/{id}/like → 200 {likes, isLiked}; idempotent. */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    return json(await likePost(await getSessionUser(request), id));
+  },
+  DELETE: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    return json(await unlikePost(await getSessionUser(request), id));
+  },
+});
+
+export const loader = methodNotAllowed;

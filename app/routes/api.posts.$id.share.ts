@@ -1,0 +1,14 @@
+import { json } from "@remix-run/node";
+import { POST_NOT_FOUND, sharePost } from "~/models/post.server";
+import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/** POST /api/posts/{id}/share → 200 {shares} (signed in). */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    return json(await sharePost(await getSessionUser(request), id));
+  },
+});
+
+export const loader = methodNotAllowed;

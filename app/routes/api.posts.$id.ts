@@ -1,0 +1,28 @@
+import { json } from "@remix-run/node";
+import { deletePost, getPost, POST_NOT_FOUND, updatePost } from "~/models/post.server";
+import { postUpdateSchema } from "~/schemas/post";
+import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/** GET /api/posts/{id} → 200 the post; 404 'Post Not Found' (also for a non-numeric id). */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, POST_NOT_FOUND);
+  const actor = await getSessionUser(request);
+  return json(await getPost(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+});
+
+/** PUT → 200 the post; DELETE → 204. Author only (401 / 403 / 404). */
+export const action = apiAction({
+  PUT: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, postUpdateSchema);
+    return json(await updatePost(actor, id, input));
+  },
+  DELETE: async ({ request, params }) => {
+    const id = idParam(params.id, POST_NOT_FOUND);
+    const actor = await requireActor(request);
+    await deletePost(actor, id);
+    return new Response(null, { status: 204 });
+  },
+});

@@ -1,0 +1,10 @@
+import { json } from "@remix-run/node";
+import { listTrending } from "~/models/post.server";
+import { apiLoader } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/** GET /api/posts/trending → up to 5 posts ranked by likes, comments and shares decayed by age. */
+export const loader = apiLoader(async ({ request }) => {
+  const actor = await getSessionUser(request);
+  return json(await listTrending(actor), { headers: { "Cache-Control": "private, no-store" } });
+});

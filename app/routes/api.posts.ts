@@ -1,0 +1,33 @@
+import { json } from "@remix-run/node";
+import { createPost, listFeed } from "~/models/post.server";
+import { parseFeedQuery, postInputSchema } from "~/schemas/post";
+import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/**
+ * GET /api/posts?type=&sortBy=&search=&limit=&cursor=&following= → 200 a JSON array of posts;
+ * when more exist, `Link: <…cursor=…>; rel="next"`. Unknown filters fall back to the defaults.
+ */
+export const loader = apiLoader(async ({ request }) => {
+  const actor = await getSessionUser(request);
+  const url = new URL(request.url);
+  const query = parseFeedQuery(url.searchParams);
+  const page = await listFeed(actor, query);
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (page.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", page.nextCursor);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return json(page.posts, { headers });
+});
+
+/** POST /api/posts {title, content, type, mediaUrl, tags, clubId?, uploadedFiles?, urlMetadata?} → 201 the post. */
+export const action = apiAction({
+  POST: async ({ request }) => {
+    const actor = await requireActor(request);
+    const input = await readJson(request, postInputSchema);
+    const post = await createPost(actor, input);
+    return json(post, { status: 201, headers: { Location: `/api/posts/${post.id}` } });
+  },
+});
