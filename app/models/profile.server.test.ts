@@ -1,0 +1,173 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { media, users } from "#db/schema";
+import { createMember } from "../../tests/integration/helpers";
+import { db } from "~/utils/db.server";
+import { AppError } from "~/utils/errors";
+import { verifyPassword } from "~/utils/password.server";
+import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { followUser } from "./follow.server";
+import { changePassword, getProfile, updateAvatar, updateProfile } from "./profile.server";
+
+async function errorOf(fn: () => unknown): Promise<AppError> {
+  try {
+    await fn();
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error("expected an AppError");
+}
+
+const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+
+function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
+  db.insert(media)
+    .values({ ownerId, url, kind, postId, storageKey: url, name: "pic.jpg", mimeType: kind === "image" ? "image/jpeg" : "video/mp4", size: 10 })
+    .run();
+}
+
+describe("getProfile", () => {
+  it("shows the email to the member only, and whether the viewer follows", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+
+    const self = getProfile({ id: owner.id }, owner.username);
+    expect(self.email).toBe(owner.email);
+    expect(self.isFollowing).toBe(false);
+
+    const seen = getProfile({ id: other.id }, owner.username.toUpperCase());
+    expect(seen).not.toHaveProperty("email");
+    expect(seen.username).toBe(owner.username);
+    expect(seen.isFollowing).toBe(false);
+    followUser({ id: other.id }, owner.username);
+    expect(getProfile({ id: other.id }, owner.username)).toMatchObject({ isFollowing: true, followersCount: 1 });
+
+    const anon = getProfile(null, owner.username);
+    expect(anon).not.toHaveProperty("email");
+    expect(JSON.stringify(anon)).not.toMatch(/password|sessionVersion/i);
+  });
+
+  it("is 404 'Profile Not Found' for an unknown member", async () => {
+    const error = await errorOf(() => getProfile(null, "no_such_member"));
+    expect([error.status, error.message]).toEqual([404, "Profile Not Found"]);
+  });
+});
+
+describe("updateProfile", () => {
+  it("lets the owner change their fields; absent fields stay, empty ones clear", async () => {
+    const owner = await createMember();
+    const user = updateProfile({ id: owner.id }, owner.username, {
+      displayName: "  Buck Hunter ",
+      bio: "Bowhunter",
+      location: "Buffalo County, WI",
+    });
+    expect(user).toMatchObject({ displayName: "Buck Hunter", bio: "Bowhunter", location: "Buffalo County, WI" });
+
+    updateProfile({ id: owner.id }, owner.username, { displayName: "Buck" });
+    expect(rowOf(owner.id)).toMatchObject({ displayName: "Buck", bio: "Bowhunter", location: "Buffalo County, WI" });
+
+    updateProfile({ id: owner.id }, owner.username, { bio: "", location: null });
+    expect(rowOf(owner.id)).toMatchObject({ bio: null, location: null });
+  });
+
+  it("refuses anonymous (401), another member (403) and unknown members (404), changing nothing", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+    expect((await errorOf(() => updateProfile(null, owner.username, { displayName: "X" }))).status).toBe(401);
+    expect((await errorOf(() => updateProfile({ id: other.id }, owner.username, { displayName: "X" }))).status).toBe(403);
+    expect((await errorOf(() => updateProfile({ id: other.id }, "no_such_member", { displayName: "X" }))).status).toBe(404);
+    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+  });
+
+  it("stores a new email lower-cased and refuses one another member has (409 on email)", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+    updateProfile({ id: owner.id }, owner.username, { email: "New.Address@Example.com" });
+    expect(rowOf(owner.id).email).toBe("new.address@example.com");
+
+    const error = await errorOf(() =>
+      updateProfile({ id: owner.id }, owner.username, { displayName: "Changed", email: other.email.toUpperCase() }),
+    );
+    expect(error.status).toBe(409);
+    expect(error.fieldErrors).toEqual({ email: ["Email is already registered"] });
+    expect(rowOf(owner.id)).toMatchObject({ email: "new.address@example.com", displayName: owner.displayName });
+
+    // Keeping one's own address is not a conflict.
+    expect(updateProfile({ id: owner.id }, owner.username, { email: "new.address@example.com" }).email).toBe("new.address@example.com");
+  });
+});
+
+describe("updateAvatar", () => {
+  it("accepts only an unattached image the member uploaded", async () => {
+    const owner = await createMember();
+    const other = await createMember();
+    addMedia(owner.id, `/media/${owner.id}-a.jpg`);
+    addMedia(other.id, `/media/${other.id}-b.jpg`);
+    addMedia(owner.id, `/media/${owner.id}-c.mp4`, "video");
+
+    expect(updateAvatar({ id: owner.id }, owner.username, `/media/${owner.id}-a.jpg`).avatar).toBe(`/media/${owner.id}-a.jpg`);
+
+    for (const url of [`/media/${other.id}-b.jpg`, `/media/${owner.id}-c.mp4`, "https://evil.example/pixel.gif", "javascript:alert(1)"]) {
+      const error = await errorOf(() => updateAvatar({ id: owner.id }, owner.username, url));
+      expect(error.status).toBe(400);
+      expect(error.fieldErrors).toEqual({ avatar: ["Choose an image you uploaded"] });
+    }
+    expect(rowOf(owner.id).avatar).toBe(`/media/${owner.id}-a.jpg`);
+
+    expect((await errorOf(() => updateAvatar({ id: other.id }, owner.username, `/media/${other.id}-b.jpg`))).status).toBe(403);
+    expect((await errorOf(() => updateAvatar(null, owner.username, null))).status).toBe(401);
+
+    expect(updateAvatar({ id: owner.id }, owner.username, null).avatar).toBeNull();
+  });
+});
+
+describe("changePassword", () => {
+  it("checks the current password, stores the new one and bumps the session version", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const before = rowOf(owner.id);
+
+    const wrong = await errorOf(() =>
+      changePassword({ id: owner.id }, { currentPassword: "not-it", newPassword: "newpass1", confirmPassword: "newpass1" }),
+    );
+    expect(wrong.status).toBe(400);
+    expect(wrong.fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
+    expect(rowOf(owner.id)).toMatchObject({ passwordHash: before.passwordHash, sessionVersion: before.sessionVersion });
+
+    const mismatch = await errorOf(() =>
+      changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass2" }),
+    );
+    expect(mismatch.fieldErrors).toEqual({ confirmPassword: ["Passwords don't match"] });
+
+    const { session, user } = await changePassword(
+      { id: owner.id },
+      { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" },
+    );
+    expect(session).toEqual({ id: owner.id, sessionVersion: before.sessionVersion + 1 });
+    expect(user).not.toHaveProperty("passwordHash");
+    const after = rowOf(owner.id);
+    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+    expect(await verifyPassword("newpass1", after.passwordHash)).toBe(true);
+    expect(await verifyPassword("oldpass1", after.passwordHash)).toBe(false);
+  });
+
+  it("is 401 signed out", async () => {
+    expect((await errorOf(() => changePassword(null, { currentPassword: "a", newPassword: "bbbbbb", confirmPassword: "bbbbbb" }))).status).toBe(401);
+  });
+
+  it("counts wrong current passwords towards the sign-in failure limit", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    setRateLimitsEnabled(true);
+    try {
+      for (let i = 0; i < 10; i++) {
+        await errorOf(() => changePassword({ id: owner.id }, { currentPassword: "guess" + i, newPassword: "newpass1", confirmPassword: "newpass1" }));
+      }
+      const limited = await errorOf(() =>
+        changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" }),
+      );
+      expect(limited.status).toBe(429);
+    } finally {
+      setRateLimitsEnabled(false);
+    }
+  });
+});

@@ -1,0 +1,147 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { media, users } from "#db/schema";
+import type { PasswordChangeInput, ProfilePatchInput } from "~/schemas/profile";
+import { db } from "~/utils/db.server";
+import { conflict, invalid, notFound, forbidden, unauthorized } from "~/utils/errors";
+import { hashPassword, verifyPassword } from "~/utils/password.server";
+import { checkLimit, recordHit } from "~/utils/rate-limit.server";
+import { isFollowing } from "./follow.server";
+import {
+  getUserRowById,
+  getUserRowByUsername,
+  toPublicUser,
+  toSelfUser,
+  type Actor,
+  type PublicUser,
+  type SelfUser,
+} from "./user.server";
+
+type UserRow = typeof users.$inferSelect;
+
+export const PROFILE_NOT_FOUND = "Profile Not Found";
+export const EMAIL_TAKEN = "Email is already registered";
+export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
+
+/**
+ * A profile as the viewer may see it: the public fields, the email only when the viewer is the
+ * member, and whether the viewer follows them.
+ */
+export type Profile = PublicUser & { email?: string; isFollowing: boolean };
+
+/** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
+export function requireUserRow(username: string): UserRow {
+  const row = getUserRowByUsername(username);
+  if (!row) throw notFound(PROFILE_NOT_FOUND);
+  return row;
+}
+
+export function getProfile(actor: Actor, username: string): Profile {
+  const row = requireUserRow(username);
+  const self = actor?.id === row.id;
+  return {
+    ...(self ? toSelfUser(row) : toPublicUser(row)),
+    isFollowing: actor && !self ? isFollowing(actor.id, row.id) : false,
+  };
+}
+
+/** Only the member edits their own profile: 401 signed out, 404 no such member, 403 anyone else. */
+export function requireSelf(actor: Actor, username: string): UserRow {
+  if (!actor) throw unauthorized();
+  const row = requireUserRow(username);
+  if (row.id !== actor.id) throw forbidden("You can only edit your own profile");
+  return row;
+}
+
+const blankToNull = (value: string | null | undefined) => (value === undefined ? undefined : value?.trim() || null);
+
+export const AVATAR_NOT_YOURS = "Choose an image you uploaded";
+
+/**
+ * The avatar must be an image the member uploaded themselves and has not attached to a post (a post's
+ * deletion removes its files), so a profile can never point at someone else's file, at a tracking
+ * pixel elsewhere or at a `javascript:` URL (docs/decisions/profiles-avatars-and-follows.md).
+ */
+function assertOwnImage(ownerId: number, url: string) {
+  const file = db
+    .select({ id: media.id })
+    .from(media)
+    .where(and(eq(media.url, url), eq(media.ownerId, ownerId), eq(media.kind, "image"), isNull(media.postId)))
+    .get();
+  if (!file) throw invalid({ avatar: [AVATAR_NOT_YOURS] }, AVATAR_NOT_YOURS);
+}
+
+/**
+ * Update the member's own profile, all checks first and then one statement, so a refused field
+ * changes nothing. Absent fields stay as they are; an empty or null bio or location is cleared; a
+ * null avatar removes it. A new email must not belong to another member (409 with fieldErrors.email).
+ */
+export function updateProfile(actor: Actor, username: string, input: ProfilePatchInput): SelfUser {
+  const row = requireSelf(actor, username);
+  const changes: Partial<Pick<UserRow, "displayName" | "email" | "bio" | "location" | "avatar">> = {};
+  if (input.displayName !== undefined) changes.displayName = input.displayName.trim();
+  const bio = blankToNull(input.bio);
+  if (bio !== undefined) changes.bio = bio;
+  const location = blankToNull(input.location);
+  if (location !== undefined) changes.location = location;
+  if (input.email !== undefined) {
+    const email = input.email.trim().toLowerCase();
+    if (email !== row.email) {
+      const owner = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+      if (owner && owner.id !== row.id) throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+      changes.email = email;
+    }
+  }
+  if (input.avatar !== undefined) {
+    const avatar = input.avatar?.trim() || null;
+    if (avatar !== null) assertOwnImage(row.id, avatar);
+    changes.avatar = avatar;
+  }
+  if (Object.keys(changes).length === 0) return toSelfUser(row);
+  try {
+    const updated = db.update(users).set(changes).where(eq(users.id, row.id)).returning().get();
+    return toSelfUser(updated);
+  } catch (error) {
+    // Two members raced for the same address: the unique index decides.
+    if (error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message)) {
+      throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+    }
+    throw error;
+  }
+}
+
+/** Set (or, with null, remove) the member's avatar: see `updateProfile`. */
+export function updateAvatar(actor: Actor, username: string, avatarUrl: string | null): SelfUser {
+  return updateProfile(actor, username, { avatar: avatarUrl });
+}
+
+/**
+ * Change the member's password. A wrong current password is a field error (and counts towards the
+ * sign-in failure limit, so a borrowed session cannot be used to guess it). The session version is
+ * bumped in the same statement: every other session of the member ends. The caller re-issues the
+ * session of the request that made the change with the returned version.
+ */
+export async function changePassword(
+  actor: Actor,
+  input: PasswordChangeInput,
+): Promise<{ user: SelfUser; session: { id: number; sessionVersion: number } }> {
+  if (!actor) throw unauthorized();
+  const row = getUserRowById(actor.id);
+  if (!row) throw unauthorized();
+  const limitKey = row.username.toLowerCase();
+  checkLimit("loginFailuresPerUsername", limitKey);
+  if (!(await verifyPassword(input.currentPassword, row.passwordHash))) {
+    recordHit("loginFailuresPerUsername", limitKey);
+    throw invalid({ currentPassword: [WRONG_CURRENT_PASSWORD] }, WRONG_CURRENT_PASSWORD);
+  }
+  if (input.newPassword !== input.confirmPassword) {
+    throw invalid({ confirmPassword: ["Passwords don't match"] }, "Passwords don't match");
+  }
+  const passwordHash = await hashPassword(input.newPassword);
+  const updated = db
+    .update(users)
+    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+    .where(eq(users.id, row.id))
+    .returning()
+    .get();
+  return { user: toSelfUser(updated), session: { id: updated.id, sessionVersion: updated.sessionVersion } };
+}

@@ -1,0 +1,23 @@
+import { changePassword } from "~/models/profile.server";
+import { passwordChangeSchema } from "~/schemas/profile";
+import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { commitUserSession, requireActor } from "~/utils/session.server";
+
+/**
+ * PUT /api/auth/password `{currentPassword, newPassword, confirmPassword}` → 204. A wrong current
+ * password is 400 with fieldErrors.currentPassword. Every other session of the member ends; this one
+ * gets a fresh cookie and stays signed in.
+ */
+export const action = apiAction({
+  PUT: async ({ request }) => {
+    const actor = await requireActor(request);
+    const input = await readJson(request, passwordChangeSchema);
+    const { session } = await changePassword(actor, input);
+    return new Response(null, {
+      status: 204,
+      headers: { "Set-Cookie": await commitUserSession(session), "Cache-Control": "no-store" },
+    });
+  },
+});
+
+export const loader = methodNotAllowed;

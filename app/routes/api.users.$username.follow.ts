@@ -1,0 +1,15 @@
+import { json } from "@remix-run/node";
+import { followUser, unfollowUser } from "~/models/follow.server";
+import { apiAction, methodNotAllowed } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/**
+ * POST / DELETE /api/users/{username}/follow → 200 `{following, followersCount}` (CONTRACT.md §2).
+ * Idempotent; following oneself is 400; signed out is 401. No body is read.
+ */
+export const action = apiAction({
+  POST: async ({ request, params }) => json(followUser(await getSessionUser(request), params.username ?? "")),
+  DELETE: async ({ request, params }) => json(unfollowUser(await getSessionUser(request), params.username ?? "")),
+});
+
+export const loader = methodNotAllowed;

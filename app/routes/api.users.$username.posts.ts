@@ -1,0 +1,26 @@
+import { json } from "@remix-run/node";
+import { listFeed } from "~/models/post.server";
+import { requireUserRow } from "~/models/profile.server";
+import { parseFeedQuery } from "~/schemas/post";
+import { apiLoader } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/**
+ * GET /api/users/{username}/posts?type=&sortBy=&search=&limit=&cursor= → 200 the member's posts as a
+ * JSON array, like GET /api/posts: club posts only from public clubs or clubs the viewer belongs to;
+ * when more exist, `Link: <…>; rel="next"` gives the next page. An unknown member is 404.
+ */
+export const loader = apiLoader(async ({ request, params }) => {
+  const actor = await getSessionUser(request);
+  const author = requireUserRow(params.username ?? "");
+  const url = new URL(request.url);
+  const { following: _ignored, ...query } = parseFeedQuery(url.searchParams);
+  const page = await listFeed(actor, { ...query, authorId: author.id });
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (page.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", page.nextCursor);
+    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
+  }
+  return json(page.posts, { headers });
+});

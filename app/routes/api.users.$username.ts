@@ -1,0 +1,28 @@
+import { json } from "@remix-run/node";
+import { getProfile, requireSelf, updateProfile } from "~/models/profile.server";
+import { profilePatchSchema } from "~/schemas/profile";
+import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { notFound } from "~/utils/errors";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/**
+ * GET /api/users/{username}: the member (SPEC.md §3 User) with `isFollowing` for the viewer; the email
+ * only when the viewer is that member.
+ * PATCH /api/users/{username} (self only): `{displayName, bio, location}` and/or `{avatar}` → 200 the
+ * updated member. Absent fields are left as they are.
+ */
+export const loader = apiLoader(async ({ request, params }) => {
+  const actor = await getSessionUser(request);
+  const profile = getProfile(actor, params.username ?? "");
+  return json(profile, { headers: { "Cache-Control": "private, no-store" } });
+});
+
+export const action = apiAction({
+  PATCH: async ({ request, params }) => {
+    const actor = await requireActor(request);
+    const username = params.username ?? "";
+    if (!username) throw notFound("Profile Not Found");
+    requireSelf(actor, username); // someone else's profile is 403 whatever the body says
+    return json(updateProfile(actor, username, await readJson(request, profilePatchSchema)));
+  },
+});

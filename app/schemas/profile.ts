@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { email, password } from "./auth";
+
+/**
+ * Profile, settings and password-change inputs (SPEC.md §5 Profile edit, Password change). Browser-safe:
+ * used by Conform on /profile/{username} and /settings, by their actions and by the JSON routes
+ * (PATCH /api/users/{username}, PUT /api/auth/profile, PUT /api/auth/password).
+ *
+ * Conform turns an empty form field into `undefined`; the JSON surface may send `null` or "" to
+ * clear bio or location. Both reach the domain as "clear it" (see `updateProfile`).
+ */
+
+export const DISPLAY_NAME_MAX = 50;
+
+export const displayName = z
+  .string({ error: "Display name is required" })
+  .trim()
+  .min(1, "Display name is required")
+  .max(DISPLAY_NAME_MAX, "Display name too long");
+
+/** Bio and location keep registration's limits (SPEC.md §5, §9). */
+export const bio = z.string({ error: "Bio too long" }).trim().max(500, "Bio too long");
+export const location = z.string({ error: "Location too long" }).trim().max(100, "Location too long");
+
+const clearable = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** The Edit Profile dialog: display name, bio, location. */
+export const profileSchema = z.object({
+  displayName,
+  bio: clearable(bio),
+  location: clearable(location),
+});
+export type ProfileInput = z.infer<typeof profileSchema>;
+
+/** The settings Profile tab and PUT /api/auth/profile: the same fields plus a valid email. */
+export const settingsProfileSchema = profileSchema.extend({ email });
+export type SettingsProfileInput = z.infer<typeof settingsProfileSchema>;
+
+/**
+ * PATCH /api/users/{username}: SPEC.md §7 sends either the profile fields or `{avatar}`. Fields that are
+ * absent stay as they are; `avatar: null` removes the avatar.
+ */
+export const profilePatchSchema = z.object({
+  displayName: displayName.optional(),
+  email: email.optional(),
+  bio: clearable(bio),
+  location: clearable(location),
+  avatar: z.string({ error: "Invalid avatar" }).trim().max(2000, "Invalid avatar").nullable().optional(),
+});
+export type ProfilePatchInput = z.infer<typeof profilePatchSchema>;
+
+/** Change password: 'Passwords don't match' is reported on the confirm field. */
+export const passwordChangeSchema = z
+  .object({
+    currentPassword: z
+      .string({ error: "Current password is required" })
+      .min(1, "Current password is required")
+      .max(200, "Current password is incorrect"),
+    newPassword: password,
+    confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
+  })
+  .refine((v) => v.newPassword === v.confirmPassword, {
+    message: "Passwords don't match",
+    path: ["confirmPassword"],
+    // Report a mismatch even while another field is still wrong, as long as both passwords were typed.
+    when: (payload) => {
+      const v = payload.value as { newPassword?: unknown; confirmPassword?: unknown } | undefined;
+      return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string" && v.confirmPassword !== "";
+    },
+  });
+export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
