@@ -1,0 +1,359 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { clubMembers, clubs, comments, invites, joinRequests, likes, posts, users } from "#db/schema";
+import { createClubSchema, editClubSchema } from "~/schemas/club";
+import { db, sqlite } from "~/utils/db.server";
+import { createMember } from "../../tests/integration/helpers";
+import {
+  canReadClub,
+  countPendingRequests,
+  createClub,
+  decideJoinRequest,
+  deleteClub,
+  getClub,
+  getMembership,
+  joinClub,
+  leaveClub,
+  listClubs,
+  listJoinRequests,
+  listMembers,
+  updateClub,
+} from "./club.server";
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+
+const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>
+  createClub(owner, createClubSchema.parse({ name: "Creek Bottom Lease", description: "Bowhunters of the creek bottom", ...overrides }));
+
+/** Expect `fn` to throw the error family's error with this status (and message, if given). */
+function expectError(fn: () => unknown, status: number, message?: string) {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, "expected an error").toBeDefined();
+  expect((caught as { status?: number }).status).toBe(status);
+  if (message) expect((caught as Error).message).toBe(message);
+}
+
+const memberCount = (clubId: number) => db.select({ n: clubs.memberCount }).from(clubs).where(eq(clubs.id, clubId)).get()?.n;
+const memberRows = (clubId: number) =>
+  db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, clubId)).get()?.n;
+
+let owner: Member;
+let alice: Member;
+let bob: Member;
+
+beforeEach(async () => {
+  owner = await createMember();
+  alice = await createMember();
+  bob = await createMember();
+});
+
+describe("createClub", () => {
+  it("refuses visitors", () => {
+    expectError(() => newClub(null as never), 401);
+    expectError(() => createClub(null, createClubSchema.parse({ name: "Anyone" })), 401);
+  });
+
+  it("makes the creator the owner and first member; private by default", () => {
+    const club = newClub(owner, { tags: "Bow Hunting, lease, , bow hunting", memberLimit: "12" });
+    expect(club).toMatchObject({
+      name: "Creek Bottom Lease",
+      isPrivate: true,
+      memberLimit: 12,
+      memberCount: 1,
+      isMember: true,
+      userRole: "owner",
+      requestStatus: "none",
+      tags: ["Bow Hunting", "lease"],
+      creator: { id: owner.id, username: owner.username, displayName: owner.displayName },
+    });
+    expect(getMembership(club.id, owner.id)).toEqual({ role: "owner" });
+    expect(memberRows(club.id)).toBe(1);
+  });
+});
+
+describe("getClub and the caller's state", () => {
+  it("is 404 'Club Not Found' for a missing club", () => {
+    expectError(() => getClub(null, 999_999), 404, "Club Not Found");
+  });
+
+  it("shows each caller their isMember / userRole / requestStatus", () => {
+    const club = newClub(owner);
+    expect(getClub(null, club.id)).toMatchObject({ isMember: false, userRole: null, requestStatus: "none" });
+    expect(getClub(alice, club.id)).toMatchObject({ isMember: false, userRole: null, requestStatus: "none" });
+    joinClub(alice, club.id, { message: "Neighbour" });
+    expect(getClub(alice, club.id)).toMatchObject({ isMember: false, requestStatus: "pending" });
+    expect(getClub(owner, club.id)).toMatchObject({ isMember: true, userRole: "owner", requestStatus: "none" });
+    const [request] = listJoinRequests(owner, club.id);
+    decideJoinRequest(owner, club.id, request.id, "approve");
+    expect(getClub(alice, club.id)).toMatchObject({ isMember: true, userRole: "member", requestStatus: "none" });
+  });
+
+  it("canReadClub: public to all, private to members only, missing to nobody", () => {
+    const priv = newClub(owner);
+    const pub = newClub(owner, { isPrivate: false });
+    expect(canReadClub(null, pub.id)).toBe(true);
+    expect(canReadClub(alice, pub.id)).toBe(true);
+    expect(canReadClub(null, priv.id)).toBe(false);
+    expect(canReadClub(alice, priv.id)).toBe(false);
+    expect(canReadClub(owner, priv.id)).toBe(true);
+    expect(canReadClub(owner, 999_999)).toBe(false);
+    expect(getMembership(priv.id, alice.id)).toBeNull();
+  });
+});
+
+describe("listClubs", () => {
+  it("lists private clubs too, filters public and mine, and searches name, description, location and tags", () => {
+    const priv = newClub(owner, { name: "Secret Swamp Camp", tags: ["cedar"] });
+    const pub = newClub(alice, { name: "Open Ridge Hunters", isPrivate: false, location: "Coshocton, OH" });
+    const all = listClubs(bob).clubs.map((c) => c.id);
+    expect(all).toEqual(expect.arrayContaining([priv.id, pub.id]));
+    expect(listClubs(bob, { onlyPublic: true }).clubs.map((c) => c.id)).toContain(pub.id);
+    expect(listClubs(bob, { onlyPublic: true }).clubs.map((c) => c.id)).not.toContain(priv.id);
+    expect(listClubs(alice, { onlyMine: true }).clubs.map((c) => c.id)).toEqual(expect.arrayContaining([pub.id]));
+    expect(listClubs(alice, { onlyMine: true }).clubs.map((c) => c.id)).not.toContain(priv.id);
+    expect(listClubs(bob, { onlyMine: true }).clubs).toEqual([]);
+    expect(() => listClubs(null, { onlyMine: true })).toThrow();
+    expect(listClubs(null, { search: "swamp" }).clubs.map((c) => c.id)).toEqual([priv.id]);
+    expect(listClubs(null, { search: "cedar" }).clubs.map((c) => c.id)).toEqual([priv.id]);
+    expect(listClubs(null, { search: "coshocton" }).clubs.map((c) => c.id)).toEqual([pub.id]);
+    // LIKE wildcards in the search are literal.
+    expect(listClubs(null, { search: "%" }).clubs).toEqual([]);
+  });
+
+  it("pages newest first with a cursor and no repeats", () => {
+    const ids = Array.from({ length: 5 }, (_, i) => newClub(owner, { name: `Paging Club ${i}` }).id);
+    const seen: number[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 5; i++) {
+      const page = listClubs(owner, { search: "Paging Club", limit: 2, cursor });
+      seen.push(...page.clubs.map((c) => c.id));
+      if (!page.nextCursor) break;
+      cursor = page.nextCursor;
+    }
+    expect(seen).toEqual([...ids].reverse());
+  });
+});
+
+describe("joining (SPEC.md §4 Join request)", () => {
+  it("a public club admits directly and counts the member", () => {
+    const club = newClub(owner, { isPrivate: false });
+    expect(joinClub(alice, club.id)).toEqual({ status: "joined" });
+    expect(memberCount(club.id)).toBe(2);
+    expect(getMembership(club.id, alice.id)).toEqual({ role: "member" });
+    expectError(() => joinClub(alice, club.id), 409, "Already a member of this club");
+    expectError(() => joinClub(owner, club.id), 409, "Already a member of this club");
+  });
+
+  it("refuses visitors and missing clubs", () => {
+    const club = newClub(owner, { isPrivate: false });
+    expectError(() => joinClub(null, club.id), 401);
+    expectError(() => joinClub(alice, 999_999), 404, "Club Not Found");
+  });
+
+  it("none -> pending -> approved makes a member; a second request while pending is 409", () => {
+    const club = newClub(owner);
+    expect(joinClub(alice, club.id, { message: "I hunt the next farm over" })).toEqual({ status: "pending" });
+    expect(memberCount(club.id)).toBe(1);
+    expectError(() => joinClub(alice, club.id), 409, "Join request already pending");
+    expect(countPendingRequests(club.id)).toBe(1);
+    const [request] = listJoinRequests(owner, club.id);
+    expect(request).toMatchObject({ message: "I hunt the next farm over", user: { id: alice.id, username: alice.username } });
+    expect(decideJoinRequest(owner, club.id, request.id, "approve")).toEqual({ status: "approved" });
+    expect(memberCount(club.id)).toBe(2);
+    expect(countPendingRequests(club.id)).toBe(0);
+    expectError(() => decideJoinRequest(owner, club.id, request.id, "reject"), 409);
+  });
+
+  it("pending -> rejected -> re-apply -> pending again, reusing the one request row", () => {
+    const club = newClub(owner);
+    joinClub(alice, club.id, { message: "first" });
+    const [request] = listJoinRequests(owner, club.id);
+    expect(decideJoinRequest(owner, club.id, request.id, "reject")).toEqual({ status: "rejected" });
+    expect(getClub(alice, club.id).requestStatus).toBe("rejected");
+    expect(getMembership(club.id, alice.id)).toBeNull();
+    expect(listJoinRequests(owner, club.id)).toEqual([]);
+    expect(joinClub(alice, club.id, { message: "second try" })).toEqual({ status: "pending" });
+    const again = listJoinRequests(owner, club.id);
+    expect(again).toHaveLength(1);
+    expect(again[0]).toMatchObject({ id: request.id, message: "second try" });
+    expect(getClub(alice, club.id).requestStatus).toBe("pending");
+  });
+
+  it("a full club refuses joins and requests with 'Club is full'", () => {
+    const pub = newClub(owner, { isPrivate: false, memberLimit: 2 });
+    joinClub(alice, pub.id);
+    expectError(() => joinClub(bob, pub.id), 409, "Club is full");
+    expect(memberCount(pub.id)).toBe(2);
+    const priv = newClub(owner, { memberLimit: 2 });
+    joinClub(alice, priv.id);
+    decideJoinRequest(owner, priv.id, listJoinRequests(owner, priv.id)[0].id, "approve");
+    expectError(() => joinClub(bob, priv.id), 409, "Club is full");
+  });
+
+  it("approving into a full club is refused and the request stays pending", () => {
+    const club = newClub(owner, { memberLimit: 2 });
+    joinClub(alice, club.id);
+    joinClub(bob, club.id);
+    const [first, second] = listJoinRequests(owner, club.id);
+    decideJoinRequest(owner, club.id, first.id, "approve");
+    expectError(() => decideJoinRequest(owner, club.id, second.id, "approve"), 409, "Club is full");
+    expect(getClub(bob, club.id).requestStatus).toBe("pending");
+    expect(memberCount(club.id)).toBe(2);
+    // Rejecting is still possible.
+    expect(decideJoinRequest(owner, club.id, second.id, "reject")).toEqual({ status: "rejected" });
+  });
+});
+
+describe("requests: permissions (anonymous / non-member / pending / member / owner)", () => {
+  it("only the owner lists and decides requests", async () => {
+    const club = newClub(owner);
+    const member = await createMember();
+    joinClub(member, club.id);
+    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "approve");
+    joinClub(alice, club.id); // alice is pending
+    const [request] = listJoinRequests(owner, club.id);
+
+    expectError(() => listJoinRequests(null, club.id), 401);
+    expectError(() => listJoinRequests(bob, club.id), 403);
+    expectError(() => listJoinRequests(alice, club.id), 403);
+    expectError(() => listJoinRequests(member, club.id), 403);
+    expectError(() => listJoinRequests(owner, 999_999), 404);
+
+    expectError(() => decideJoinRequest(null, club.id, request.id, "approve"), 401);
+    expectError(() => decideJoinRequest(bob, club.id, request.id, "approve"), 403);
+    expectError(() => decideJoinRequest(alice, club.id, request.id, "approve"), 403);
+    expectError(() => decideJoinRequest(member, club.id, request.id, "approve"), 403);
+    expect(getClub(alice, club.id).requestStatus).toBe("pending");
+
+    // A request of another club is not found through this one.
+    const other = newClub(owner);
+    expectError(() => decideJoinRequest(owner, other.id, request.id, "approve"), 404);
+    expectError(() => decideJoinRequest(owner, club.id, 999_999, "approve"), 404);
+  });
+});
+
+describe("leaving", () => {
+  it("a member leaves and the count drops; the owner cannot; others are told", () => {
+    const club = newClub(owner, { isPrivate: false });
+    joinClub(alice, club.id);
+    expect(memberCount(club.id)).toBe(2);
+    leaveClub(alice, club.id);
+    expect(memberCount(club.id)).toBe(1);
+    expect(getMembership(club.id, alice.id)).toBeNull();
+    expectError(() => leaveClub(owner, club.id), 400, "The club owner cannot leave the club");
+    expectError(() => leaveClub(bob, club.id), 400);
+    expectError(() => leaveClub(null, club.id), 401);
+    expectError(() => leaveClub(alice, 999_999), 404);
+    // Leaving frees the place: they may come back.
+    expect(joinClub(alice, club.id)).toEqual({ status: "joined" });
+  });
+
+  it("a member who left a private club may ask again", () => {
+    const club = newClub(owner);
+    joinClub(alice, club.id);
+    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "approve");
+    leaveClub(alice, club.id);
+    expect(getClub(alice, club.id)).toMatchObject({ isMember: false, requestStatus: "none" });
+    expect(joinClub(alice, club.id)).toEqual({ status: "pending" });
+  });
+});
+
+describe("members", () => {
+  it("lists owner first, with roles and joined dates, to anyone", () => {
+    const club = newClub(owner, { isPrivate: false });
+    joinClub(alice, club.id);
+    const members = listMembers(club.id);
+    expect(members.map((m) => [m.id, m.role])).toEqual([
+      [owner.id, "owner"],
+      [alice.id, "member"],
+    ]);
+    expect(members[0]).toMatchObject({ username: owner.username, displayName: owner.displayName });
+    expect(members[0]).not.toHaveProperty("email");
+    expect(Date.parse(members[1].joinedAt)).not.toBeNaN();
+    expectError(() => listMembers(999_999), 404);
+  });
+});
+
+describe("updateClub", () => {
+  const edit = (input: Record<string, unknown>) => editClubSchema.parse({ name: "Renamed Club", description: "A longer description here", ...input });
+
+  it("owner edits; others are refused", () => {
+    const club = newClub(owner, { rules: "Be safe", tags: ["a"] });
+    joinClub(alice, club.id);
+    expectError(() => updateClub(null, club.id, edit({})), 401);
+    expectError(() => updateClub(bob, club.id, edit({})), 403);
+    expectError(() => updateClub(owner, 999_999, edit({})), 404);
+    // alice is pending, then a member: refused both times
+    expectError(() => updateClub(alice, club.id, edit({})), 403);
+    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "approve");
+    expectError(() => updateClub(alice, club.id, edit({})), 403);
+    expect(getClub(null, club.id).name).toBe("Creek Bottom Lease");
+
+    const updated = updateClub(owner, club.id, edit({ maxMembers: "50", isPrivate: false, tags: "deer camp, rifle" }));
+    expect(updated).toMatchObject({ name: "Renamed Club", memberLimit: 50, isPrivate: false, tags: ["deer camp", "rifle"], rules: "Be safe" });
+    // Empty clears; absent keeps.
+    const cleared = updateClub(owner, club.id, edit({ maxMembers: "", rules: "", tags: null }));
+    expect(cleared).toMatchObject({ memberLimit: null, rules: null, tags: [], isPrivate: false });
+  });
+
+  it("refuses a limit below the current member count", () => {
+    const club = newClub(owner, { isPrivate: false });
+    joinClub(alice, club.id);
+    joinClub(bob, club.id);
+    expectError(() => updateClub(owner, club.id, edit({ maxMembers: 2 })), 400);
+    expect(getClub(null, club.id).memberLimit).toBeNull();
+  });
+});
+
+describe("deleteClub", () => {
+  it("owner only; removes members, requests, invites and the club's posts, and corrects post counts", () => {
+    const club = newClub(owner, { isPrivate: false });
+    joinClub(alice, club.id);
+    const priv = newClub(owner);
+    joinClub(bob, priv.id);
+
+    const insertPost = (authorId: number, clubId: number | null, title: string) => {
+      const id = db
+        .insert(posts)
+        .values({ authorId, clubId, type: "article", title, content: "Some content about deer stands" })
+        .returning({ id: posts.id })
+        .get().id;
+      db.update(users).set({ postsCount: sql`${users.postsCount} + 1` }).where(eq(users.id, authorId)).run();
+      return id;
+    };
+    const clubPost = insertPost(alice.id, club.id, "Zebracorn drive plan");
+    insertPost(alice.id, club.id, "Second club post");
+    const homePost = insertPost(alice.id, null, "A home feed post");
+    db.insert(comments).values({ postId: clubPost, authorId: owner.id, content: "Nice" }).run();
+    db.insert(likes).values({ postId: clubPost, userId: owner.id }).run();
+    db.insert(invites).values({ code: "abcdefghijklmnop", clubId: club.id, createdById: owner.id }).run();
+    db.insert(joinRequests).values({ clubId: club.id, userId: bob.id, status: "rejected" }).run();
+
+    expectError(() => deleteClub(null, club.id), 401);
+    expectError(() => deleteClub(bob, club.id), 403);
+    expectError(() => deleteClub(alice, club.id), 403);
+    expectError(() => deleteClub(owner, 999_999), 404);
+    expect(getClub(null, club.id).id).toBe(club.id);
+
+    deleteClub(owner, club.id);
+    expectError(() => getClub(null, club.id), 404);
+    expect(memberRows(club.id)).toBe(0);
+    expect(db.select().from(joinRequests).where(eq(joinRequests.clubId, club.id)).all()).toEqual([]);
+    expect(db.select().from(invites).where(eq(invites.clubId, club.id)).all()).toEqual([]);
+    expect(db.select().from(posts).where(eq(posts.clubId, club.id)).all()).toEqual([]);
+    expect(db.select().from(comments).where(eq(comments.postId, clubPost)).all()).toEqual([]);
+    expect(db.select().from(likes).where(eq(likes.postId, clubPost)).all()).toEqual([]);
+    expect(db.select({ id: posts.id }).from(posts).where(eq(posts.id, homePost)).get()).toBeDefined();
+    expect(db.select({ n: users.postsCount }).from(users).where(eq(users.id, alice.id)).get()?.n).toBe(1);
+    // The full-text index forgets the removed posts.
+    const hits = sqlite.prepare("SELECT rowid FROM posts_fts WHERE posts_fts MATCH 'zebracorn'").all();
+    expect(hits).toEqual([]);
+    // Other clubs are untouched.
+    expect(getClub(bob, priv.id)).toMatchObject({ requestStatus: "pending" });
+  });
+});

@@ -1,0 +1,210 @@
+import { randomBytes } from "node:crypto";
+import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
+import { clubs, invites, users } from "#db/schema";
+import type { InviteInput } from "~/schemas/club";
+import { db } from "~/utils/db.server";
+import { badRequest, forbidden, notFound, unauthorized } from "~/utils/errors";
+import { admitMember, assertMayJoin, getMembership, requireMember, type Queryable } from "./club.server";
+import type { Actor } from "./user.server";
+
+/**
+ * Invite links (SPEC.md §2 Invite page, §4 Invite generation; CONTRACT.md §2). A code is 12 random
+ * bytes in base64url (96 bits, URL-safe). An invite admits directly, even to a private club; each
+ * use is taken by one conditional UPDATE inside the joining transaction, so a code with one use
+ * left admits exactly one of any number of racing members (docs/decisions/0007-club-joins-and-invites.md).
+ */
+
+export const INVALID_INVITE = "This invite link is invalid or has expired.";
+
+/** SPEC.md §3 Invite. `club.avatar` is the club's image. */
+export type Invite = {
+  inviteCode: string;
+  usesRemaining: number | null;
+  expiresAt: string | null;
+  clubId: number;
+  club: { name: string; description: string; avatar: string | null; isPrivate: boolean; memberCount: number; memberLimit: number | null };
+};
+
+/** An active invite as the Invites tab lists it. */
+export type ClubInvite = {
+  id: number;
+  inviteCode: string;
+  usesRemaining: number | null;
+  expiresAt: string | null;
+  createdAt: string;
+  createdBy: { id: number; username: string; displayName: string };
+  canRevoke: boolean;
+};
+
+const CODE_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
+export function newInviteCode(): string {
+  return randomBytes(12).toString("base64url");
+}
+
+/** Not revoked, not expired, not used up. */
+function usable(now: Date) {
+  return and(
+    isNull(invites.revokedAt),
+    or(isNull(invites.expiresAt), gt(invites.expiresAt, now)),
+    or(isNull(invites.usesRemaining), gt(invites.usesRemaining, 0)),
+  );
+}
+
+function inviteView(row: { code: string; usesRemaining: number | null; expiresAt: Date | null; clubId: number }, club: typeof clubs.$inferSelect): Invite {
+  return {
+    inviteCode: row.code,
+    usesRemaining: row.usesRemaining,
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+    clubId: row.clubId,
+    club: {
+      name: club.name,
+      description: club.description,
+      avatar: club.imageUrl,
+      isPrivate: club.isPrivate,
+      memberCount: club.memberCount,
+      memberLimit: club.memberLimit,
+    },
+  };
+}
+
+/** POST /api/clubs/{id}/invites (members only): default unlimited uses and no expiry. */
+export function createInvite(actor: Actor, clubId: number, input: InviteInput, now = new Date()): Invite {
+  const { club } = requireMember(actor, clubId);
+  const expiresAt = input.expiresIn ? new Date(now.getTime() + input.expiresIn * 3_600_000) : null;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const row = db
+        .insert(invites)
+        .values({
+          code: newInviteCode(),
+          clubId,
+          createdById: actor!.id,
+          usesRemaining: input.usesRemaining ?? null,
+          expiresAt,
+          createdAt: now,
+        })
+        .returning()
+        .get();
+      return inviteView(row, club);
+    } catch (error) {
+      // A 96-bit collision is astronomically unlikely; retry rather than fail if it ever happens.
+      if (attempt < 2 && error instanceof Error && /UNIQUE constraint failed/.test(error.message)) continue;
+      throw error;
+    }
+  }
+}
+
+/** GET /api/invites/{code} and the invite page: invalid, revoked, expired or used up is 404. */
+export function getInvite(code: string, now = new Date()): Invite {
+  if (!CODE_PATTERN.test(code)) throw notFound(INVALID_INVITE);
+  const row = db
+    .select({ invite: invites, club: clubs })
+    .from(invites)
+    .innerJoin(clubs, eq(clubs.id, invites.clubId))
+    .where(and(eq(invites.code, code), usable(now)))
+    .get();
+  if (!row) throw notFound(INVALID_INVITE);
+  return inviteView(row.invite, row.club);
+}
+
+/** The club's active invites, newest first (members only). */
+export function listInvites(actor: Actor, clubId: number, now = new Date()): ClubInvite[] {
+  const { role } = requireMember(actor, clubId);
+  return db
+    .select({
+      id: invites.id,
+      code: invites.code,
+      usesRemaining: invites.usesRemaining,
+      expiresAt: invites.expiresAt,
+      createdAt: invites.createdAt,
+      creatorId: users.id,
+      creatorUsername: users.username,
+      creatorDisplayName: users.displayName,
+    })
+    .from(invites)
+    .innerJoin(users, eq(users.id, invites.createdById))
+    .where(and(eq(invites.clubId, clubId), usable(now)))
+    .orderBy(desc(invites.createdAt), desc(invites.id))
+    .all()
+    .map((r) => ({
+      id: r.id,
+      inviteCode: r.code,
+      usesRemaining: r.usesRemaining,
+      expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
+      createdAt: r.createdAt.toISOString(),
+      createdBy: { id: r.creatorId, username: r.creatorUsername, displayName: r.creatorDisplayName },
+      canRevoke: role === "owner" || r.creatorId === actor!.id,
+    }));
+}
+
+/** Revoke an invite: the member who made it, or the club owner. */
+export function revokeInvite(actor: Actor, clubId: number, inviteId: number, now = new Date()): void {
+  if (!actor) throw unauthorized();
+  const invite = db
+    .select()
+    .from(invites)
+    .where(and(eq(invites.id, inviteId), eq(invites.clubId, clubId)))
+    .get();
+  if (!invite) throw notFound("Invite not found");
+  const isOwner = getMembership(clubId, actor.id)?.role === "owner";
+  if (invite.createdById !== actor.id && !isOwner) throw forbidden("Only the member who made this invite or the club owner can revoke it");
+  if (invite.revokedAt) return;
+  db.update(invites).set({ revokedAt: now }).where(eq(invites.id, inviteId)).run();
+}
+
+/**
+ * Take one use of a usable invite, in the caller's transaction; returns its club. The check and the
+ * decrement are one statement, so concurrent redemptions cannot both take the last use.
+ */
+function takeInviteUse(tx: Queryable, code: string, now: Date): number {
+  if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
+  const row = tx
+    .update(invites)
+    .set({ usesRemaining: sql`CASE WHEN ${invites.usesRemaining} IS NULL THEN NULL ELSE ${invites.usesRemaining} - 1 END` })
+    .where(and(eq(invites.code, code), usable(now)))
+    .returning({ clubId: invites.clubId })
+    .get();
+  if (!row) throw badRequest(INVALID_INVITE);
+  return row.clubId;
+}
+
+/** The club an invite code belongs to, if the code is usable (without taking a use). */
+function clubOfUsableInvite(tx: Queryable, code: string, now: Date): number {
+  if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
+  const row = tx.select({ clubId: invites.clubId }).from(invites).where(and(eq(invites.code, code), usable(now))).get();
+  if (!row) throw badRequest(INVALID_INVITE);
+  return row.clubId;
+}
+
+/**
+ * Join through an invite (the invite page's POST, and POST /api/clubs/{id}/join with an
+ * inviteCode). Already a member: 409 'Already a member of this club'; a pending request: 409
+ * 'Join request already pending' (the invite page shows its pending notice); a bad code, or a code
+ * for another club: 400; a full club: 409 'Club is full'. Nothing is consumed unless the member
+ * is admitted.
+ */
+export function acceptInvite(actor: Actor, code: string, expectedClubId?: number, now = new Date()): { status: "joined"; clubId: number } {
+  if (!actor) throw unauthorized();
+  return db.transaction(
+    (tx) => {
+      const clubId = clubOfUsableInvite(tx, code, now);
+      if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
+      assertMayJoin(tx, clubId, actor.id);
+      takeInviteUse(tx, code, now);
+      admitMember(tx, clubId, actor.id);
+      return { status: "joined" as const, clubId };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/**
+ * register-with-invite: run inside the new account's transaction (signUp's callback), so a bad,
+ * used-up or expired code — or a full club — rolls the account back.
+ */
+export function joinNewMemberWithInvite(tx: Queryable, code: string, userId: number, now = new Date()): number {
+  const clubId = takeInviteUse(tx, code, now);
+  admitMember(tx, clubId, userId);
+  return clubId;
+}

@@ -1,0 +1,246 @@
+import { z } from "zod";
+
+/**
+ * Club and invite inputs (SPEC.md §5). Browser-safe: the same schemas serve Conform in the
+ * browser, the page actions and the /api/clubs* routes. Each accepts both a JSON body (booleans,
+ * numbers, arrays, null) and a plain HTML form (strings, repeated names), so a no-JavaScript post
+ * and a JSON call are validated by exactly the same rules.
+ */
+
+export const CLUB_NAME_MAX = 100;
+export const CLUB_DESCRIPTION_MAX = 2000;
+export const CLUB_RULES_MAX = 5000;
+export const CLUB_TAGS_MAX = 20;
+export const CLUB_TAG_MAX_LENGTH = 40;
+export const CREATE_LIMIT_MAX = 1000;
+export const EDIT_LIMIT_MAX = 100;
+export const INVITE_USES_MAX = 100_000;
+/** Ten years: far enough for "long-lived", small enough that the timestamp stays sane. */
+export const INVITE_HOURS_MAX = 87_600;
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+};
+
+/** The last value of a repeated form field (a hidden default followed by a checkbox). */
+const lastOf = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
+
+const toBoolean = (v: unknown) => {
+  const value = lastOf(v);
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    const t = value.trim().toLowerCase();
+    if (t === "true" || t === "on" || t === "1") return true;
+    if (t === "false" || t === "off" || t === "0") return false;
+  }
+  return value;
+};
+
+/**
+ * Private Club: a checkbox "on" by default. A form sends `isPrivate=false` in a hidden field
+ * before the checkbox (`isPrivate=true`), so a cleared box reads as false and a ticked one as
+ * true; a body that says nothing at all gets the default (private).
+ */
+const isPrivateField = (whenAbsent: boolean | undefined) =>
+  z.preprocess(
+    (v) => (v === undefined || v === null || v === "" ? whenAbsent : toBoolean(v)),
+    whenAbsent === undefined
+      ? z.boolean({ error: "Choose public or private" }).optional()
+      : z.boolean({ error: "Choose public or private" }),
+  );
+
+/** "" and null mean "no value"; undefined means "not sent". */
+const blankToNull = (v: unknown) => {
+  const value = lastOf(v);
+  if (value === null) return null;
+  if (typeof value === "string" && value.trim() === "") return null;
+  return value;
+};
+
+const toNumber = (v: unknown) => {
+  const value = blankToNull(v);
+  if (typeof value === "string") return Number(value.trim());
+  return value;
+};
+
+const splitTags = (v: unknown) => {
+  if (v === undefined) return undefined;
+  if (v === null) return [];
+  const items = Array.isArray(v) ? v : [v];
+  const seen = new Set<string>();
+  const tags: string[] = [];
+  for (const item of items) {
+    if (typeof item !== "string") return v; // let the array schema report the wrong type
+    for (const part of item.split(",")) {
+      const tag = part.trim().replace(/\s+/g, " ");
+      if (!tag || seen.has(tag.toLowerCase())) continue;
+      seen.add(tag.toLowerCase());
+      tags.push(tag);
+    }
+  }
+  return tags;
+};
+
+const tagList = z
+  .array(z.string().max(CLUB_TAG_MAX_LENGTH, `Tags can be at most ${CLUB_TAG_MAX_LENGTH} characters`), {
+    error: "Tags must be a list",
+  })
+  .max(CLUB_TAGS_MAX, "Too many tags");
+
+/** Tags: unique (ignoring case), trimmed, non-empty; a list, or one comma-separated string. */
+export const clubTagsField = z.preprocess(splitTags, tagList.optional());
+
+const optionalText = (max: number, tooLong: string) =>
+  z.preprocess(blankToNull, z.string().trim().max(max, tooLong).nullable().optional());
+
+const imageUrlField = z.preprocess(
+  blankToNull,
+  z
+    .string({ error: "Must be a valid URL" })
+    .trim()
+    .max(2000, "Must be a valid URL")
+    .refine(isHttpUrl, "Must be a valid URL")
+    .nullable()
+    .optional(),
+);
+
+const memberLimitField = (field: string, max: number) =>
+  z.preprocess(
+    toNumber,
+    z
+      .number({ error: `${field} must be a number` })
+      .int(`${field} must be a whole number`)
+      .min(2, `${field} must be at least 2`)
+      .max(max, `${field} cannot be more than ${max}`)
+      .nullable()
+      .optional(),
+  );
+
+/** SPEC.md §5 Create club. */
+export const createClubSchema = z.object({
+  name: z
+    .string({ error: "Club name must be at least 3 characters" })
+    .trim()
+    .min(3, "Club name must be at least 3 characters")
+    .max(CLUB_NAME_MAX, "Club name too long"),
+  description: optionalText(CLUB_DESCRIPTION_MAX, "Description too long"),
+  imageUrl: imageUrlField,
+  location: optionalText(100, "Location too long"),
+  isPrivate: isPrivateField(true),
+  memberLimit: memberLimitField("Member limit", CREATE_LIMIT_MAX),
+  tags: clubTagsField,
+  rules: optionalText(CLUB_RULES_MAX, "Rules too long"),
+});
+export type CreateClubInput = z.infer<typeof createClubSchema>;
+
+/**
+ * SPEC.md §5 Edit club (the edit form calls the limit maxMembers). A field left out of a JSON
+ * body keeps its value; an empty or null one clears it. The form always sends every field.
+ */
+export const editClubSchema = z.object({
+  name: z
+    .string({ error: "Name must be at least 3 characters" })
+    .trim()
+    .min(3, "Name must be at least 3 characters")
+    .max(CLUB_NAME_MAX, "Name too long"),
+  description: z
+    .string({ error: "Description must be at least 10 characters" })
+    .trim()
+    .min(10, "Description must be at least 10 characters")
+    .max(CLUB_DESCRIPTION_MAX, "Description too long"),
+  imageUrl: imageUrlField,
+  location: optionalText(100, "Location too long"),
+  maxMembers: memberLimitField("Max members", EDIT_LIMIT_MAX),
+  isPrivate: isPrivateField(undefined),
+  tags: clubTagsField,
+  rules: optionalText(CLUB_RULES_MAX, "Rules too long"),
+});
+export type EditClubInput = z.infer<typeof editClubSchema>;
+
+/** POST /api/clubs/{id}/join and the page's join form. */
+export const joinSchema = z.object({
+  message: z.preprocess(
+    (v) => (blankToNull(v) === null ? undefined : v),
+    z.string().trim().max(500, "Message too long").optional(),
+  ),
+  inviteCode: z.preprocess(
+    (v) => (blankToNull(v) === null ? undefined : v),
+    z.string().trim().max(100, "This invite link is invalid or has expired.").optional(),
+  ),
+});
+export type JoinInput = z.infer<typeof joinSchema>;
+
+/** SPEC.md §5 Invite form: both optional whole numbers, at least 1 (empty = unlimited / never). */
+export const inviteSchema = z.object({
+  usesRemaining: z.preprocess(
+    (v) => toNumber(v) ?? undefined,
+    z
+      .number({ error: "Max uses must be a number" })
+      .int("Max uses must be a whole number")
+      .min(1, "Max uses must be at least 1")
+      .max(INVITE_USES_MAX, `Max uses cannot be more than ${INVITE_USES_MAX}`)
+      .optional(),
+  ),
+  expiresIn: z.preprocess(
+    (v) => toNumber(v) ?? undefined,
+    z
+      .number({ error: "Expiry must be a number of hours" })
+      .int("Expiry must be a whole number of hours")
+      .min(1, "Expiry must be at least 1 hour")
+      .max(INVITE_HOURS_MAX, `Expiry cannot be more than ${INVITE_HOURS_MAX} hours`)
+      .optional(),
+  ),
+});
+export type InviteInput = z.infer<typeof inviteSchema>;
+
+/** POST /api/clubs/{id}/requests/{requestId} and the Approve / Reject buttons. */
+export const requestDecisionSchema = z.object({
+  action: z.enum(["approve", "reject"], { error: "Action must be approve or reject" }),
+});
+export type RequestDecision = z.infer<typeof requestDecisionSchema>["action"];
+
+export const CLUB_LIST_LIMIT_DEFAULT = 24;
+export const CLUB_LIST_LIMIT_MAX = 50;
+
+const flag = (v: unknown) => {
+  const value = lastOf(v);
+  return value === true || value === "true" || value === "1" || value === "on";
+};
+
+/**
+ * GET /api/clubs and /clubs: never throws on junk, falls back to defaults. The page's tabs map to
+ * onlyPublic / onlyMine (`?tab=public|mine`).
+ */
+export const clubListQuerySchema = z.object({
+  search: z.preprocess((v) => {
+    const value = lastOf(v);
+    if (typeof value !== "string") return undefined;
+    const t = value.trim().slice(0, 200);
+    return t === "" ? undefined : t;
+  }, z.string().optional()),
+  onlyPublic: z.preprocess(flag, z.boolean()),
+  onlyMine: z.preprocess(flag, z.boolean()),
+  limit: z.preprocess((v) => {
+    const n = Number(lastOf(v));
+    return Number.isInteger(n) && n >= 1 ? Math.min(n, CLUB_LIST_LIMIT_MAX) : CLUB_LIST_LIMIT_DEFAULT;
+  }, z.number()),
+  cursor: z.preprocess((v) => {
+    const value = lastOf(v);
+    return typeof value === "string" && value.length <= 100 ? value : undefined;
+  }, z.string().optional()),
+});
+export type ClubListQuery = z.infer<typeof clubListQuerySchema>;
+
+export function parseClubListQuery(params: URLSearchParams): ClubListQuery {
+  const raw: Record<string, string> = {};
+  for (const key of ["search", "onlyPublic", "onlyMine", "limit", "cursor"]) {
+    const value = params.get(key);
+    if (value !== null) raw[key] = value;
+  }
+  return clubListQuerySchema.parse(raw);
+}
