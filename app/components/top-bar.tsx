@@ -1,4 +1,5 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { Avatar } from "./ui/avatar";
 
@@ -18,6 +19,14 @@ export function TopBar({
   search?: string;
 }) {
   const location = useLocation();
+  const navigate = useNavigate();
+  // With JavaScript the text is trimmed here and empty text does nothing; without it the home
+  // page's loader trims (and drops empty text) by redirecting to the canonical URL.
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get("search") ?? "").trim();
+    if (text) navigate(`/?${new URLSearchParams({ search: text })}`);
+  };
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
@@ -25,7 +34,7 @@ export function TopBar({
           <Logo />
           <span className="hidden sm:inline">{APP_NAME}</span>
         </Link>
-        <Form method="get" action="/" role="search" className="ml-2 hidden flex-1 md:block">
+        <Form method="get" action="/" role="search" onSubmit={onSearch} className="ml-2 hidden flex-1 md:block">
           <label htmlFor="site-search" className="sr-only">
             Search
           </label>

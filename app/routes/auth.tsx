@@ -9,7 +9,8 @@ import { signUp } from "~/models/auth.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator } from "~/utils/auth.server";
 import { APP_NAME } from "~/utils/brand";
-import { replyWithError, pageAction } from "~/utils/page.server";
+import { pageAction } from "~/utils/page-action";
+import { replyWithError } from "~/utils/page.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser, redirectSignedIn } from "~/utils/session.server";
 
@@ -137,6 +138,15 @@ function useResult(intent: Mode) {
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
 
+/** A failed submission never sends the password back; with JavaScript, clear the field too. */
+function useClearedOnResult(result: unknown) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (result && ref.current) ref.current.value = "";
+  }, [result]);
+  return ref;
+}
+
 function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
   if (!errors?.length) return null;
   return (
@@ -152,6 +162,7 @@ function FormAlert({ title, errors, id }: { title: string; errors?: string[] | n
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useResult("login");
   const busy = useNavigation().formData?.get("intent") === "login";
+  const password = useClearedOnResult(lastResult);
   const [form, fields] = useForm({
     id: "login",
     lastResult,
@@ -168,7 +179,7 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
         <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
       </Field>
       <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="input" />
+        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="input" />
       </Field>
       <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
         {busy ? "Signing in..." : "Sign In"}
@@ -181,6 +192,7 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
   const lastResult = useResult("register");
   const busy = useNavigation().formData?.get("intent") === "register";
   const inviteRef = useRef<HTMLInputElement>(null);
+  const password = useClearedOnResult(lastResult);
   const [form, fields] = useForm({
     id: "register",
     lastResult,
@@ -213,7 +225,7 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
         <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
       </Field>
       <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
+        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
       </Field>
       <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
         <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />

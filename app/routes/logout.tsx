@@ -1,6 +1,6 @@
 import { redirect } from "@remix-run/node";
 import { destroyUserSession } from "~/utils/session.server";
-import { pageAction } from "~/utils/page.server";
+import { pageAction } from "~/utils/page-action";
 import { toastCookie } from "~/utils/toast.server";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */

@@ -27,3 +27,37 @@ export function isCrossSite(request: Request): boolean {
 export function assertSameOrigin(request: Request): void {
   if (isCrossSite(request)) throw forbidden("Cross-site request refused");
 }
+
+/**
+ * remix-serve gives the app no middleware hook, and for a cross-site POST to a page Remix's own
+ * check answers an empty 500 before any action runs. CONTRACT.md §2 wants a 403 for every
+ * cross-site non-GET request, so the guard also sits in front of the HTTP server's request event:
+ * one place, every route, before Remix or express see the request
+ * (docs/decisions/0003-csrf-origin-check.md). Actions keep their own check (pageAction/apiAction),
+ * which is what the route-level tests exercise.
+ */
+export async function installHttpOriginGuard() {
+  const http = await import("node:http");
+  const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean; __originGuard?: boolean };
+  if (proto.__originGuard) return;
+  proto.__originGuard = true;
+  const emit = proto.emit;
+  proto.emit = function guardedEmit(this: unknown, event: string, ...args: unknown[]) {
+    if (event === "request") {
+      const [req, res] = args as [import("node:http").IncomingMessage, import("node:http").ServerResponse];
+      const headers = new Headers();
+      for (const name of ["origin", "referer", "host", "x-forwarded-host"]) {
+        const value = req.headers[name];
+        if (typeof value === "string") headers.set(name, value);
+      }
+      const probe = new Request(`http://${req.headers.host ?? "localhost"}/`, { method: "POST", headers });
+      if (req.method && !SAFE_METHODS.has(req.method.toUpperCase()) && isCrossSite(probe)) {
+        res.writeHead(403, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+        res.end(JSON.stringify({ error: "Cross-site request refused" }));
+        req.resume();
+        return true;
+      }
+    }
+    return emit.call(this, event, ...args);
+  };
+}

@@ -6,13 +6,18 @@ import { loginRedirectUrl } from "./session.server";
 import { toastCookie } from "./toast.server";
 
 /**
- * The page side of the error family. Every HTML route's action is wrapped in `pageAction`:
+ * The page side of the error family. Every HTML route's action is wrapped in `pageAction` (import
+ * it from "~/utils/page-action", NOT from here: route modules are also bundled for the browser, where
+ * this .server module is empty, and `export const action = pageAction(...)` runs at module load):
  * cross-site posts are refused with 403, a visitor who must sign in is sent to /auth and brought
  * back, a missing thing or a refusal goes to the ErrorBoundary with its status, and any other
  * domain error is returned as `{ error, fieldErrors }` so the form shows it next to what was typed.
  */
-export function pageAction(handler: (args: ActionFunctionArgs) => Promise<Response> | Response) {
-  return async (args: ActionFunctionArgs) => {
+export async function runPageAction(
+  args: ActionFunctionArgs,
+  handler: (args: ActionFunctionArgs) => Promise<Response> | Response,
+): Promise<Response> {
+  {
     try {
       assertSameOrigin(args.request);
       return await handler(args);
@@ -31,7 +36,7 @@ export function pageAction(handler: (args: ActionFunctionArgs) => Promise<Respon
       if (error.retryAfter) headers.set("Retry-After", String(error.retryAfter));
       return json({ error: error.message, fieldErrors: error.fieldErrors ?? {} }, { status: error.status, headers });
     }
-  };
+  }
 }
 
 /** After a failed post, sign-in should bring the member back to the page they were on. */
