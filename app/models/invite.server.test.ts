@@ -1,0 +1,343 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { eq, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import { clubMembers, clubs, invites, users } from "#db/schema";
+import { registerUser } from "~/models/user.server";
+import { createClubSchema, inviteSchema } from "~/schemas/club";
+import { db } from "~/utils/db.server";
+import { createMember } from "../../tests/integration/helpers";
+import {
+  admitMember,
+  assertMayJoin,
+  createClub,
+  decideJoinRequest,
+  getClub,
+  getMembership,
+  joinClub,
+  leaveClub,
+  listJoinRequests,
+} from "./club.server";
+import {
+  acceptInvite,
+  createInvite,
+  getInvite,
+  INVALID_INVITE,
+  joinNewMemberWithInvite,
+  listInvites,
+  revokeInvite,
+} from "./invite.server";
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+
+function expectError(fn: () => unknown, status: number, message?: string) {
+  let caught: unknown;
+  try {
+    fn();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, "expected an error").toBeDefined();
+  expect((caught as { status?: number }).status).toBe(status);
+  if (message) expect((caught as Error).message).toBe(message);
+}
+
+const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>
+  createClub(owner, createClubSchema.parse({ name: "Creek Bottom Lease", description: "Members only", ...overrides }));
+const invite = (actor: { id: number } | null, clubId: number, input: Record<string, unknown> = {}, now?: Date) =>
+  createInvite(actor, clubId, inviteSchema.parse(input), now);
+const memberCount = (clubId: number) => db.select({ n: clubs.memberCount }).from(clubs).where(eq(clubs.id, clubId)).get()?.n;
+const usesLeft = (code: string) => db.select({ n: invites.usesRemaining }).from(invites).where(eq(invites.code, code)).get()?.n;
+
+let owner: Member;
+let alice: Member;
+let bob: Member;
+
+beforeEach(async () => {
+  owner = await createMember();
+  alice = await createMember();
+  bob = await createMember();
+});
+
+describe("createInvite", () => {
+  it("members only: anonymous 401, non-member 403, pending 403, member and owner 201", () => {
+    const club = newClub(owner);
+    expectError(() => invite(null, club.id), 401);
+    expectError(() => invite(alice, club.id), 403);
+    joinClub(alice, club.id); // pending
+    expectError(() => invite(alice, club.id), 403);
+    expectError(() => invite(owner, 999_999), 404);
+    const made = invite(owner, club.id);
+    expect(made).toMatchObject({ clubId: club.id, usesRemaining: null, expiresAt: null, club: { name: "Creek Bottom Lease" } });
+    const pub = newClub(owner, { isPrivate: false });
+    joinClub(bob, pub.id);
+    expect(invite(bob, pub.id).clubId).toBe(pub.id);
+  });
+
+  it("codes are random, URL-safe and carry at least 64 bits", () => {
+    const club = newClub(owner);
+    const codes = new Set(Array.from({ length: 50 }, () => invite(owner, club.id).inviteCode));
+    expect(codes.size).toBe(50);
+    for (const code of codes) {
+      expect(code).toMatch(/^[A-Za-z0-9_-]+$/);
+      // base64url: 6 bits per character.
+      expect(code.length * 6).toBeGreaterThanOrEqual(64);
+    }
+  });
+
+  it("expiry is in hours; uses are counted", () => {
+    const club = newClub(owner);
+    const now = new Date("2026-11-01T12:00:00Z");
+    const made = invite(owner, club.id, { usesRemaining: "3", expiresIn: "48" }, now);
+    expect(made.usesRemaining).toBe(3);
+    expect(made.expiresAt).toBe("2026-11-03T12:00:00.000Z");
+  });
+
+  it("rejects non-integers and values under 1 (SPEC.md §5 Invite form)", () => {
+    expect(inviteSchema.safeParse({ usesRemaining: "0" }).success).toBe(false);
+    expect(inviteSchema.safeParse({ expiresIn: 0 }).success).toBe(false);
+    expect(inviteSchema.safeParse({ expiresIn: "1.5" }).success).toBe(false);
+    expect(inviteSchema.safeParse({ usesRemaining: "abc" }).success).toBe(false);
+    expect(inviteSchema.parse({ usesRemaining: "", expiresIn: "" })).toEqual({});
+    expect(inviteSchema.parse({ usesRemaining: null })).toEqual({});
+  });
+});
+
+describe("getInvite", () => {
+  it("shows a usable invite; unknown, expired, used-up and revoked ones are 404", () => {
+    const club = newClub(owner, { imageUrl: "https://example.com/club.jpg" });
+    const now = new Date();
+    const made = invite(owner, club.id, { usesRemaining: 1, expiresIn: 2 }, now);
+    expect(getInvite(made.inviteCode, now)).toMatchObject({
+      inviteCode: made.inviteCode,
+      usesRemaining: 1,
+      clubId: club.id,
+      club: { name: "Creek Bottom Lease", description: "Members only", avatar: "https://example.com/club.jpg" },
+    });
+    expectError(() => getInvite("no-such-code-here"), 404, INVALID_INVITE);
+    expectError(() => getInvite("../../etc"), 404, INVALID_INVITE);
+    // Expired two hours later.
+    expectError(() => getInvite(made.inviteCode, new Date(now.getTime() + 2 * 3_600_000 + 1)), 404);
+    // Used up.
+    acceptInvite(alice, made.inviteCode, undefined, now);
+    expectError(() => getInvite(made.inviteCode, now), 404);
+    // Revoked.
+    const other = invite(owner, club.id);
+    revokeInvite(owner, club.id, listInvites(owner, club.id).find((i) => i.inviteCode === other.inviteCode)!.id);
+    expectError(() => getInvite(other.inviteCode), 404);
+  });
+});
+
+describe("acceptInvite", () => {
+  it("admits directly even to a private club and counts each use", () => {
+    const club = newClub(owner);
+    const made = invite(owner, club.id, { usesRemaining: 2 });
+    expect(acceptInvite(alice, made.inviteCode)).toEqual({ status: "joined", clubId: club.id });
+    expect(getMembership(club.id, alice.id)).toEqual({ role: "member" });
+    expect(memberCount(club.id)).toBe(2);
+    expect(usesLeft(made.inviteCode)).toBe(1);
+    expect(acceptInvite(bob, made.inviteCode)).toEqual({ status: "joined", clubId: club.id });
+    expect(usesLeft(made.inviteCode)).toBe(0);
+    return createMember().then((carol) => {
+      expectError(() => acceptInvite(carol, made.inviteCode), 400, INVALID_INVITE);
+      expect(getMembership(club.id, carol.id)).toBeNull();
+    });
+  });
+
+  it("unlimited invites stay unlimited", () => {
+    const club = newClub(owner);
+    const made = invite(owner, club.id);
+    acceptInvite(alice, made.inviteCode);
+    acceptInvite(bob, made.inviteCode);
+    expect(usesLeft(made.inviteCode)).toBeNull();
+    expect(getInvite(made.inviteCode).usesRemaining).toBeNull();
+  });
+
+  it("refuses an expired invite", () => {
+    const club = newClub(owner);
+    const then = new Date(Date.now() - 5 * 3_600_000);
+    const made = invite(owner, club.id, { expiresIn: 1 }, then);
+    expectError(() => acceptInvite(alice, made.inviteCode), 400, INVALID_INVITE);
+    expect(getMembership(club.id, alice.id)).toBeNull();
+  });
+
+  it("already a member: 409 and no use taken; pending: 409 'Join request already pending'; anonymous: 401", () => {
+    const club = newClub(owner);
+    const made = invite(owner, club.id, { usesRemaining: 5 });
+    expectError(() => acceptInvite(owner, made.inviteCode), 409, "Already a member of this club");
+    expect(usesLeft(made.inviteCode)).toBe(5);
+    joinClub(alice, club.id);
+    expectError(() => acceptInvite(alice, made.inviteCode), 409, "Join request already pending");
+    expect(usesLeft(made.inviteCode)).toBe(5);
+    expectError(() => acceptInvite(null, made.inviteCode), 401);
+  });
+
+  it("a full club: 409 'Club is full' and the use is not consumed", () => {
+    const club = newClub(owner, { memberLimit: 2 });
+    const made = invite(owner, club.id, { usesRemaining: 5 });
+    acceptInvite(alice, made.inviteCode);
+    expectError(() => acceptInvite(bob, made.inviteCode), 409, "Club is full");
+    expect(usesLeft(made.inviteCode)).toBe(4);
+    expect(memberCount(club.id)).toBe(2);
+  });
+
+  it("a code for another club is refused when a club is named", () => {
+    const club = newClub(owner);
+    const other = newClub(owner);
+    const made = invite(owner, club.id);
+    expectError(() => acceptInvite(alice, made.inviteCode, other.id), 400, INVALID_INVITE);
+    expect(acceptInvite(alice, made.inviteCode, club.id).status).toBe("joined");
+  });
+
+  it("a rejected requester can still come in through an invite", () => {
+    const club = newClub(owner);
+    joinClub(alice, club.id);
+    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "reject");
+    expect(acceptInvite(alice, invite(owner, club.id).inviteCode).status).toBe("joined");
+    expect(getClub(alice, club.id)).toMatchObject({ isMember: true, requestStatus: "none" });
+  });
+});
+
+describe("listInvites and revokeInvite", () => {
+  it("members see active invites; the maker or the owner may revoke", async () => {
+    const club = newClub(owner, { isPrivate: false });
+    joinClub(alice, club.id);
+    joinClub(bob, club.id);
+    const byAlice = invite(alice, club.id, { usesRemaining: 3 });
+    const byOwner = invite(owner, club.id);
+    const outsider = await createMember();
+
+    expectError(() => listInvites(null, club.id), 401);
+    expectError(() => listInvites(outsider, club.id), 403);
+    const seenByBob = listInvites(bob, club.id);
+    expect(seenByBob.map((i) => i.inviteCode)).toEqual([byOwner.inviteCode, byAlice.inviteCode]);
+    expect(seenByBob.every((i) => !i.canRevoke)).toBe(true);
+    expect(listInvites(alice, club.id).find((i) => i.inviteCode === byAlice.inviteCode)?.canRevoke).toBe(true);
+    expect(listInvites(owner, club.id).every((i) => i.canRevoke)).toBe(true);
+
+    const aliceInviteId = seenByBob.find((i) => i.inviteCode === byAlice.inviteCode)!.id;
+    const ownerInviteId = seenByBob.find((i) => i.inviteCode === byOwner.inviteCode)!.id;
+    expectError(() => revokeInvite(null, club.id, aliceInviteId), 401);
+    expectError(() => revokeInvite(bob, club.id, aliceInviteId), 403);
+    expectError(() => revokeInvite(outsider, club.id, aliceInviteId), 403);
+    expectError(() => revokeInvite(alice, club.id, ownerInviteId), 403);
+    expectError(() => revokeInvite(owner, club.id + 1000, aliceInviteId), 404);
+    revokeInvite(alice, club.id, aliceInviteId);
+    revokeInvite(owner, club.id, ownerInviteId);
+    expect(listInvites(owner, club.id)).toEqual([]);
+  });
+});
+
+describe("register-with-invite inside the account's transaction", () => {
+  const input = (name: string) => ({ username: name, displayName: "New Hunter", email: `${name}@example.com`, password: "secret123" });
+
+  it("a good code makes the new account a member in the same transaction", async () => {
+    const club = newClub(owner);
+    const made = invite(owner, club.id, { usesRemaining: 1 });
+    let clubId = 0;
+    const user = await registerUser(input("invitee_ok"), (row) => {
+      clubId = joinNewMemberWithInvite(db, made.inviteCode, row.id);
+    });
+    expect(clubId).toBe(club.id);
+    expect(getMembership(club.id, user.id)).toEqual({ role: "member" });
+    expect(usesLeft(made.inviteCode)).toBe(0);
+  });
+
+  it("a bad, used-up or full-club code creates no account", async () => {
+    const club = newClub(owner, { memberLimit: 2 });
+    const made = invite(owner, club.id, { usesRemaining: 5 });
+    acceptInvite(alice, made.inviteCode);
+    const count = () => db.select({ n: sql<number>`count(*)` }).from(users).get()?.n;
+    const before = count();
+    await expect(registerUser(input("invitee_bad"), (row) => void joinNewMemberWithInvite(db, "not-a-real-code", row.id))).rejects.toMatchObject({ status: 400 });
+    await expect(registerUser(input("invitee_full"), (row) => void joinNewMemberWithInvite(db, made.inviteCode, row.id))).rejects.toMatchObject({
+      status: 409,
+      message: "Club is full",
+    });
+    expect(count()).toBe(before);
+    expect(usesLeft(made.inviteCode)).toBe(4);
+  });
+});
+
+describe("races for the last place and the last use", () => {
+  it("interleaved: two joins that both passed their checks cannot both take the last place", () => {
+    const club = newClub(owner, { isPrivate: false, memberLimit: 2 });
+    db.transaction((tx) => {
+      assertMayJoin(tx, club.id, alice.id);
+      assertMayJoin(tx, club.id, bob.id);
+      admitMember(tx, club.id, alice.id);
+      expectError(() => admitMember(tx, club.id, bob.id), 409, "Club is full");
+    });
+    expect(memberCount(club.id)).toBe(2);
+    expect(db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, club.id)).get()?.n).toBe(2);
+  });
+
+  const worker = path.resolve(__dirname, "../../tests/integration/club-race.worker.ts");
+  type Outcome = { ok: boolean; status?: number | null; error?: string; code?: string | null };
+
+  /** Start one process (its own SQLite connection) per racer; once all are loaded, fire them together. */
+  async function race(mode: "join" | "invite", target: string | number, userIds: number[]): Promise<Outcome[]> {
+    const children = userIds.map((userId) =>
+      spawn(process.execPath, ["--import", "tsx", worker, mode, String(target), String(userId)], {
+        cwd: path.resolve(__dirname, "../.."),
+        env: { ...process.env },
+        stdio: ["pipe", "pipe", "pipe"],
+      }),
+    );
+    const outputs = children.map((child) => {
+      let out = "";
+      let err = "";
+      child.stderr!.on("data", (d) => (err += d));
+      const ready = new Promise<void>((resolve, reject) => {
+        child.stdout!.on("data", (d) => {
+          out += d;
+          if (out.includes("ready\n")) resolve();
+        });
+        child.on("close", () => reject(new Error(`racer exited early: ${out} ${err}`)));
+      });
+      const done = new Promise<Outcome>((resolve, reject) =>
+        child.on("close", () => {
+          try {
+            resolve(JSON.parse(out.trim().split("\n").pop()!));
+          } catch {
+            reject(new Error(`racer failed: ${out} ${err}`));
+          }
+        }),
+      );
+      return { ready, done };
+    });
+    await Promise.all(outputs.map((o) => o.ready));
+    for (const child of children) child.stdin!.write("go\n");
+    return Promise.all(outputs.map((o) => o.done));
+  }
+
+  async function racers(n: number) {
+    const list: Member[] = [];
+    for (let i = 0; i < n; i++) list.push(await createMember());
+    return list;
+  }
+
+  it("processes racing for the last place: exactly one gets it, the rest get 'Club is full'", async () => {
+    const club = newClub(owner, { isPrivate: false, memberLimit: 3 });
+    joinClub(alice, club.id); // one place left
+    const people = await racers(5);
+    const outcomes = await race("join", club.id, people.map((p) => p.id));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    for (const o of outcomes.filter((o) => !o.ok)) expect(o).toMatchObject({ status: 409, error: "Club is full" });
+    expect(memberCount(club.id)).toBe(3);
+    expect(db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, club.id)).get()?.n).toBe(3);
+  }, 60_000);
+
+  it("processes racing for an invite's last use: exactly one is admitted", async () => {
+    const club = newClub(owner);
+    const made = invite(owner, club.id, { usesRemaining: 1 });
+    const people = await racers(5);
+    const outcomes = await race("invite", made.inviteCode, people.map((p) => p.id));
+    expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+    for (const o of outcomes.filter((o) => !o.ok)) expect(o).toMatchObject({ status: 400, error: INVALID_INVITE });
+    expect(usesLeft(made.inviteCode)).toBe(0);
+    expect(memberCount(club.id)).toBe(2);
+    leaveClub(people.find((_, i) => outcomes[i].ok)!, club.id);
+    expect(memberCount(club.id)).toBe(1);
+  }, 60_000);
+});

@@ -1,0 +1,31 @@
+/**
+ * One racer for the concurrency tests in app/models/invite.server.test.ts: a separate process with
+ * its own SQLite connection (DATABASE_PATH from the parent). It prints "ready" once loaded, waits
+ * for a line on stdin (the parent sends it to every racer at once), tries to join, and prints one
+ * JSON line: {"ok":true,...} or {"ok":false,"status":409,"error":"..."}.
+ *
+ *   node --import tsx tests/integration/club-race.worker.ts join <clubId> <userId>
+ *   node --import tsx tests/integration/club-race.worker.ts invite <code> <userId>
+ */
+import { joinClub } from "~/models/club.server";
+import { acceptInvite } from "~/models/invite.server";
+
+const [mode, target, userId] = process.argv.slice(2);
+const actor = { id: Number(userId) };
+
+function attempt() {
+  try {
+    const result = mode === "join" ? joinClub(actor, Number(target)) : acceptInvite(actor, target!);
+    return { ok: true, result };
+  } catch (error) {
+    const e = error as { status?: number; message?: string; code?: string };
+    return { ok: false, status: e.status ?? null, error: e.message, code: e.code ?? null };
+  }
+}
+
+// Tell the parent this racer is loaded, then fire the moment it says "go" (sent to all at once).
+process.stdout.write("ready\n");
+process.stdin.once("data", () => {
+  process.stdout.write(`${JSON.stringify(attempt())}\n`);
+  process.exit(0);
+});
