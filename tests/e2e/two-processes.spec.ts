@@ -1,0 +1,76 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { uniqueName } from "./helpers";
+
+/**
+ * CONTRACT.md §1: two processes on two ports with the same DATABASE_PATH serve one site. A second
+ * server is started beside the suite's own, on the same database file and secret.
+ */
+test.describe("two processes, one database", () => {
+  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "no browser involved: run once");
+  let second: ChildProcess | undefined;
+  const port = Number(process.env.E2E_PORT ?? 3100) + 50;
+
+  test.beforeAll(async () => {
+    const configPort = Number(process.env.E2E_PORT ?? 3100);
+    const dataDir = process.env.E2E_DATA_DIR ?? `tmp/e2e-${configPort}`;
+    const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+    second = spawn("node_modules/.bin/remix-serve", [build], {
+      env: {
+        ...process.env,
+        PORT: String(port),
+        NODE_ENV: "production",
+        DATABASE_PATH: `${dataDir}/app.db`,
+        UPLOAD_DIR: `${dataDir}/uploads`,
+        SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+        RATE_LIMITS: "on",
+        SEED_DEMO: "0",
+      },
+      stdio: "ignore",
+    });
+    for (let i = 0; i < 100; i++) {
+      try {
+        if ((await fetch(`http://localhost:${port}/api/auth/user`)).status === 401) return;
+      } catch {
+        /* not up yet */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error("second server did not start");
+  });
+
+  test.afterAll(() => {
+    second?.kill();
+  });
+
+  test("a session made on one process works on the other, and so do sign-in limits", async ({ request, baseURL }) => {
+    const username = uniqueName("twin");
+    const registered = await request.post("/api/auth/register", {
+      data: { username, displayName: "Twin Process", email: `${username}@example.com`, password: "secret123" },
+      headers: { Origin: baseURL! },
+    });
+    expect(registered.status()).toBe(201);
+    const cookie = registered.headers()["set-cookie"]!.split(";")[0]!;
+    const other = `http://localhost:${port}`;
+    const me = await fetch(`${other}/api/auth/user`, { headers: { Cookie: cookie } });
+    expect(me.status).toBe(200);
+    expect(((await me.json()) as { username: string }).username).toBe(username);
+
+    // The second process counts sign-in failures in the shared database: the 11th is refused.
+    for (let i = 0; i < 10; i++) {
+      const res = await fetch(`${other}/api/auth/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: other },
+        body: JSON.stringify({ username, password: "wrong-pass" }),
+      });
+      expect(res.status).toBe(401);
+    }
+    const locked = await fetch(`${other}/api/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: other },
+      body: JSON.stringify({ username, password: "secret123" }),
+    });
+    expect(locked.status).toBe(429);
+    expect(locked.headers.get("retry-after")).toMatch(/^\d+$/);
+  });
+});
