@@ -93,21 +93,21 @@ export default function AuthPage() {
 
   return (
     <div className="grid gap-10 py-4 md:grid-cols-2 md:items-start">
-      <section className="rounded-xl bg-bark-900 p-8 text-bark-50">
+      <section className="rounded-xl bg-bark-900 p-6 text-bark-50 md:p-8">
         <h1 className="text-3xl font-bold">The hunter's pulse of whitetail intelligence</h1>
         <p className="mt-4 text-bark-100">
           Join {APP_NAME}: trade scouting reports, trail-camera finds and rut observations with hunters who live for
           the whitetail.
         </p>
-        <ul className="mt-6 space-y-3 text-sm">
-          <li>🦌 Share stories, articles, videos and podcasts from the stand</li>
-          <li>🎯 Learn bow and rifle tactics from members across the country</li>
-          <li>🏕️ Start or join hunting clubs, public or private, with invite links</li>
-          <li>📶 Built for phones at the edge of coverage: fast even on one bar</li>
+        <ul className="mt-6 list-disc space-y-3 pl-5 text-sm marker:text-blaze-500">
+          <li>Share stories, articles, videos and podcasts from the stand</li>
+          <li>Learn bow and rifle tactics from members across the country</li>
+          <li>Start or join hunting clubs, public or private, with invite links</li>
+          <li>Built for phones at the edge of coverage: fast even on one bar</li>
         </ul>
       </section>
 
-      <section className="card p-6">
+      <section className="card order-first p-6 md:order-none">
         <Tabs.Root value={mode} onValueChange={(value) => navigate(tabHref(modeOf(value)), { replace: true, preventScrollReset: true })}>
           <Tabs.List className="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1" aria-label="Sign in or join">
             <Tabs.Trigger value="login" asChild>
@@ -228,7 +228,7 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
         <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
       </Field>
       <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
-        <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />
+        <input {...getInputProps(fields.location, { type: "text" })} autoComplete="address-level2" className="input" />
       </Field>
       <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
         <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
