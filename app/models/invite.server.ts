@@ -4,7 +4,7 @@ import { clubs, invites, users } from "#db/schema";
 import type { InviteInput } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { badRequest, forbidden, notFound, unauthorized } from "~/utils/errors";
-import { admitMember, assertMayJoin, getMembership, requireMember, type Queryable } from "./club.server";
+import { admitMember, assertMayJoin, CLUB_NOT_FOUND, getClubRow, getMembership, requireMember, type Queryable } from "./club.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -188,6 +188,7 @@ export function acceptInvite(actor: Actor, code: string, expectedClubId?: number
   if (!actor) throw unauthorized();
   return db.transaction(
     (tx) => {
+      if (expectedClubId !== undefined && !getClubRow(expectedClubId, tx)) throw notFound(CLUB_NOT_FOUND);
       const clubId = clubOfUsableInvite(tx, code, now);
       if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
       assertMayJoin(tx, clubId, actor.id);

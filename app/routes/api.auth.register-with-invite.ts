@@ -1,0 +1,34 @@
+import { json } from "@remix-run/node";
+import { signUp } from "~/models/auth.server";
+import { joinNewMemberWithInvite } from "~/models/invite.server";
+import { toSelfUser } from "~/models/user.server";
+import { registerSchema } from "~/schemas/auth";
+import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { db } from "~/utils/db.server";
+import { invalid } from "~/utils/errors";
+import { clientIp } from "~/utils/rate-limit.server";
+import { commitUserSession } from "~/utils/session.server";
+
+/**
+ * POST /api/auth/register-with-invite {username, displayName, email, password, location?, bio?,
+ * inviteCode} → 201 the user, signed in and a member of the invite's club (one use taken). The
+ * account and the membership are one transaction: an invalid, expired or used-up code (400) or a
+ * full club (409) creates no account.
+ */
+export const action = apiAction({
+  POST: async ({ request }) => {
+    const input = await readJson(request, registerSchema);
+    const code = input.inviteCode;
+    if (!code) throw invalid({ inviteCode: ["Invite code is required"] }, "Invite code is required");
+    let clubId = 0;
+    const user = await signUp(input, { ip: clientIp(request) }, (row) => {
+      clubId = joinNewMemberWithInvite(db, code, row.id);
+    });
+    return json(
+      { ...toSelfUser(user), clubId },
+      { status: 201, headers: { "Set-Cookie": await commitUserSession(user) } },
+    );
+  },
+});
+
+export const loader = methodNotAllowed;

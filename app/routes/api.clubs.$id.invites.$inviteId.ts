@@ -1,0 +1,17 @@
+import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { revokeInvite } from "~/models/invite.server";
+import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** DELETE /api/clubs/{id}/invites/{inviteId} → 204: revoke (the member who made it, or the owner). */
+export const action = apiAction({
+  DELETE: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const inviteId = idParam(params.inviteId, "Invite not found");
+    const actor = await requireActor(request);
+    revokeInvite(actor, id, inviteId);
+    return new Response(null, { status: 204 });
+  },
+});
+
+export const loader = methodNotAllowed;

@@ -1,0 +1,23 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { createInvite, listInvites } from "~/models/invite.server";
+import { inviteSchema } from "~/schemas/club";
+import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** GET /api/clubs/{id}/invites → 200 the club's active invites (members only). */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, CLUB_NOT_FOUND);
+  const actor = await requireActor(request);
+  return json(listInvites(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+});
+
+/** POST /api/clubs/{id}/invites {usesRemaining?, expiresIn? (hours)} → 201 {inviteCode, usesRemaining, expiresAt, …}. */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, inviteSchema);
+    return json(createInvite(actor, id, input), { status: 201 });
+  },
+});

@@ -1,0 +1,27 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND, joinClub } from "~/models/club.server";
+import { acceptInvite } from "~/models/invite.server";
+import { joinSchema } from "~/schemas/club";
+import { apiAction, idParam, methodNotAllowed, readJson } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/**
+ * POST /api/clubs/{id}/join {message?, inviteCode?}: a public club, or a valid invite for this club,
+ * → 200 {status:"joined"}; a private club → 201 {status:"pending"}. 409 'Already a member of this
+ * club' / 'Join request already pending' / 'Club is full'; a bad invite code → 400.
+ */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, joinSchema);
+    if (input.inviteCode) {
+      acceptInvite(actor, input.inviteCode, id);
+      return json({ status: "joined" }, { status: 200 });
+    }
+    const result = joinClub(actor, id, { message: input.message });
+    return json(result, { status: result.status === "joined" ? 200 : 201 });
+  },
+});
+
+export const loader = methodNotAllowed;

@@ -1,0 +1,15 @@
+import { CLUB_NOT_FOUND, leaveClub } from "~/models/club.server";
+import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** POST /api/clubs/{id}/leave → 204; the owner cannot leave (400). */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const actor = await requireActor(request);
+    leaveClub(actor, id);
+    return new Response(null, { status: 204 });
+  },
+});
+
+export const loader = methodNotAllowed;

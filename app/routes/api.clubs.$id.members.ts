@@ -1,0 +1,9 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND, listMembers } from "~/models/club.server";
+import { apiLoader, idParam } from "~/utils/api.server";
+
+/** GET /api/clubs/{id}/members → 200 the members (visible to everyone, SPEC.md §2), owner first. */
+export const loader = apiLoader(async ({ params }) => {
+  const id = idParam(params.id, CLUB_NOT_FOUND);
+  return json(listMembers(id));
+});

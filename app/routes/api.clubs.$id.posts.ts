@@ -1,0 +1,25 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { listFeed } from "~/models/post.server";
+import { parseFeedQuery } from "~/schemas/post";
+import { apiLoader, idParam } from "~/utils/api.server";
+import { getSessionUser } from "~/utils/session.server";
+
+/**
+ * GET /api/clubs/{id}/posts?type=&sortBy=&search=&limit=&cursor= → 200 the club's posts (a private
+ * club's only to its members: 403 otherwise); `Link: <…>; rel="next"` when more exist.
+ */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, CLUB_NOT_FOUND);
+  const actor = await getSessionUser(request);
+  const url = new URL(request.url);
+  const { following: _following, ...query } = parseFeedQuery(url.searchParams);
+  const page = await listFeed(actor, { ...query, clubId: id });
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (page.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", page.nextCursor);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return json(page.posts, { headers });
+});

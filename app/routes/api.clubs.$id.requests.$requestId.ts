@@ -1,0 +1,18 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND, decideJoinRequest } from "~/models/club.server";
+import { requestDecisionSchema } from "~/schemas/club";
+import { apiAction, idParam, methodNotAllowed, readJson } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** POST /api/clubs/{id}/requests/{requestId} {action: approve | reject} → 200 {status} (owner only). */
+export const action = apiAction({
+  POST: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const requestId = idParam(params.requestId, "Join request not found");
+    const actor = await requireActor(request);
+    const { action } = await readJson(request, requestDecisionSchema);
+    return json(decideJoinRequest(actor, id, requestId, action));
+  },
+});
+
+export const loader = methodNotAllowed;

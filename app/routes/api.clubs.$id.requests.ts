@@ -1,0 +1,11 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND, listJoinRequests } from "~/models/club.server";
+import { apiLoader, idParam } from "~/utils/api.server";
+import { requireActor } from "~/utils/session.server";
+
+/** GET /api/clubs/{id}/requests → 200 the pending requests, oldest first (owner only, else 403). */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, CLUB_NOT_FOUND);
+  const actor = await requireActor(request);
+  return json(listJoinRequests(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+});

@@ -1,0 +1,29 @@
+import { json } from "@remix-run/node";
+import { CLUB_NOT_FOUND, deleteClub, getClub, updateClub } from "~/models/club.server";
+import { editClubSchema } from "~/schemas/club";
+import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/** GET /api/clubs/{id} → 200 the club (any club, public or private, is visible by name). */
+export const loader = apiLoader(async ({ request, params }) => {
+  const id = idParam(params.id, CLUB_NOT_FOUND);
+  const actor = await getSessionUser(request);
+  return json(getClub(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+});
+
+export const action = apiAction({
+  /** PUT /api/clubs/{id} {name, description, location, maxMembers, isPrivate, tags, rules} → 200 the club (owner). */
+  PUT: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, editClubSchema);
+    return json(updateClub(actor, id, input));
+  },
+  /** DELETE /api/clubs/{id} → 204 (owner); members, requests, invites and posts go with it. */
+  DELETE: async ({ request, params }) => {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const actor = await requireActor(request);
+    deleteClub(actor, id);
+    return new Response(null, { status: 204 });
+  },
+});

@@ -1,0 +1,33 @@
+import { json } from "@remix-run/node";
+import { createClub, listClubs } from "~/models/club.server";
+import { createClubSchema, parseClubListQuery } from "~/schemas/club";
+import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+
+/**
+ * GET /api/clubs?search=&onlyPublic=true&onlyMine=true&limit=&cursor= → 200 an array of clubs, each
+ * with the caller's isMember / userRole / requestStatus; `Link: <…>; rel="next"` when more exist.
+ * onlyMine needs a signed-in caller (401).
+ */
+export const loader = apiLoader(async ({ request }) => {
+  const actor = await getSessionUser(request);
+  const url = new URL(request.url);
+  const page = listClubs(actor, parseClubListQuery(url.searchParams));
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (page.nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", page.nextCursor);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return json(page.clubs, { headers });
+});
+
+/** POST /api/clubs {name, description, imageUrl, location, isPrivate, memberLimit, rules, tags} → 201 the club. */
+export const action = apiAction({
+  POST: async ({ request }) => {
+    const actor = await requireActor(request);
+    const input = await readJson(request, createClubSchema);
+    const club = createClub(actor, input);
+    return json(club, { status: 201, headers: { Location: `/api/clubs/${club.id}` } });
+  },
+});

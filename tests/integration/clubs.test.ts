@@ -1,0 +1,396 @@
+import { eq, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { users } from "#db/schema";
+import * as registerWithInvite from "~/routes/api.auth.register-with-invite";
+import * as clubsApi from "~/routes/api.clubs";
+import * as clubApi from "~/routes/api.clubs.$id";
+import * as invitesApi from "~/routes/api.clubs.$id.invites";
+import * as inviteApi from "~/routes/api.clubs.$id.invites.$inviteId";
+import * as joinApi from "~/routes/api.clubs.$id.join";
+import * as leaveApi from "~/routes/api.clubs.$id.leave";
+import * as membersApi from "~/routes/api.clubs.$id.members";
+import * as postsApi from "~/routes/api.clubs.$id.posts";
+import * as requestsApi from "~/routes/api.clubs.$id.requests";
+import * as decideApi from "~/routes/api.clubs.$id.requests.$requestId";
+import * as getInviteApi from "~/routes/api.invites.$code";
+import * as apiUser from "~/routes/api.auth.user";
+import { db } from "~/utils/db.server";
+import { call, cookiesFrom, createMember, makeRequest } from "./helpers";
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+type Cookie = string | null;
+
+const body = async (res: Response) => (res.status === 204 ? null : res.json());
+
+const api = {
+  create: (cookie: Cookie, json: unknown) => call(clubsApi.action, makeRequest("/api/clubs", { json, cookie })),
+  list: (cookie: Cookie, query = "") => call(clubsApi.loader, makeRequest(`/api/clubs${query}`, { cookie })),
+  get: (cookie: Cookie, id: number | string) => call(clubApi.loader, makeRequest(`/api/clubs/${id}`, { cookie }), { id: String(id) }),
+  update: (cookie: Cookie, id: number, json: unknown) =>
+    call(clubApi.action, makeRequest(`/api/clubs/${id}`, { method: "PUT", json, cookie }), { id: String(id) }),
+  remove: (cookie: Cookie, id: number) => call(clubApi.action, makeRequest(`/api/clubs/${id}`, { method: "DELETE", cookie }), { id: String(id) }),
+  join: (cookie: Cookie, id: number, json: unknown = {}) =>
+    call(joinApi.action, makeRequest(`/api/clubs/${id}/join`, { json, cookie }), { id: String(id) }),
+  leave: (cookie: Cookie, id: number) => call(leaveApi.action, makeRequest(`/api/clubs/${id}/leave`, { method: "POST", cookie }), { id: String(id) }),
+  members: (cookie: Cookie, id: number) => call(membersApi.loader, makeRequest(`/api/clubs/${id}/members`, { cookie }), { id: String(id) }),
+  posts: (cookie: Cookie, id: number) => call(postsApi.loader, makeRequest(`/api/clubs/${id}/posts`, { cookie }), { id: String(id) }),
+  requests: (cookie: Cookie, id: number) => call(requestsApi.loader, makeRequest(`/api/clubs/${id}/requests`, { cookie }), { id: String(id) }),
+  decide: (cookie: Cookie, id: number, requestId: number, action: string) =>
+    call(decideApi.action, makeRequest(`/api/clubs/${id}/requests/${requestId}`, { json: { action }, cookie }), {
+      id: String(id),
+      requestId: String(requestId),
+    }),
+  invite: (cookie: Cookie, id: number, json: unknown = {}) =>
+    call(invitesApi.action, makeRequest(`/api/clubs/${id}/invites`, { json, cookie }), { id: String(id) }),
+  invites: (cookie: Cookie, id: number) => call(invitesApi.loader, makeRequest(`/api/clubs/${id}/invites`, { cookie }), { id: String(id) }),
+  revoke: (cookie: Cookie, id: number, inviteId: number) =>
+    call(inviteApi.action, makeRequest(`/api/clubs/${id}/invites/${inviteId}`, { method: "DELETE", cookie }), {
+      id: String(id),
+      inviteId: String(inviteId),
+    }),
+  getInvite: (code: string) => call(getInviteApi.loader, makeRequest(`/api/invites/${encodeURIComponent(code)}`), { code }),
+};
+
+let owner: Member;
+let alice: Member;
+let bob: Member;
+
+beforeAll(async () => {
+  owner = await createMember();
+  alice = await createMember();
+  bob = await createMember();
+});
+
+async function makeClub(json: Record<string, unknown> = {}) {
+  const res = await api.create(owner.cookie, { name: "Creek Bottom Lease", description: "Pike County bowhunters", ...json });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { id: number };
+}
+
+describe("POST /api/clubs", () => {
+  it("401 for visitors, 400 with SPEC messages, 201 the club with its owner", async () => {
+    expect((await api.create(null, { name: "Anything" })).status).toBe(401);
+
+    const bad = await api.create(owner.cookie, { name: "ab", imageUrl: "not a url", memberLimit: 1 });
+    expect(bad.status).toBe(400);
+    const err = await bad.json();
+    expect(err.fieldErrors.name).toContain("Club name must be at least 3 characters");
+    expect(err.fieldErrors.imageUrl).toContain("Must be a valid URL");
+    expect(err.fieldErrors.memberLimit).toBeDefined();
+    expect((await api.create(owner.cookie, { name: "Big Club", memberLimit: 1001 })).status).toBe(400);
+    expect((await api.create(owner.cookie, { name: "Script", imageUrl: "javascript:alert(1)" })).status).toBe(400);
+
+    const res = await api.create(owner.cookie, {
+      name: "  Ridge Runners  ",
+      description: "Public land crew",
+      imageUrl: "",
+      memberLimit: null,
+      tags: [" rut ", "rut", "", "Public Land"],
+    });
+    expect(res.status).toBe(201);
+    const club = await res.json();
+    expect(club).toMatchObject({
+      name: "Ridge Runners",
+      imageUrl: null,
+      isPrivate: true,
+      memberLimit: null,
+      memberCount: 1,
+      tags: ["rut", "Public Land"],
+      isMember: true,
+      userRole: "owner",
+      requestStatus: "none",
+      creator: { displayName: owner.displayName },
+    });
+    expect(JSON.stringify(club)).not.toContain("@example.com");
+  });
+
+  it("refuses a cross-site post", async () => {
+    const res = await call(
+      clubsApi.action,
+      makeRequest("/api/clubs", { json: { name: "Evil Club" }, cookie: owner.cookie, headers: { Origin: "https://evil.example" } }),
+    );
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("GET /api/clubs", () => {
+  it("lists clubs with the caller's state, filters public and mine, and pages with a Link header", async () => {
+    const priv = await makeClub({ name: "Hidden Hollow" });
+    const pub = await makeClub({ name: "Open Field Club", isPrivate: false });
+    await api.join(alice.cookie, priv.id, { message: "hi" });
+
+    const all = (await (await api.list(alice.cookie)).json()) as Array<{ id: number; requestStatus: string; isMember: boolean }>;
+    expect(all.find((c) => c.id === priv.id)).toMatchObject({ requestStatus: "pending", isMember: false });
+    expect(all.find((c) => c.id === pub.id)).toMatchObject({ requestStatus: "none", isMember: false });
+
+    const publicOnly = (await (await api.list(null, "?onlyPublic=true")).json()) as Array<{ id: number; isPrivate: boolean }>;
+    expect(publicOnly.every((c) => !c.isPrivate)).toBe(true);
+    expect(publicOnly.map((c) => c.id)).toContain(pub.id);
+
+    expect((await api.list(null, "?onlyMine=true")).status).toBe(401);
+    const mine = (await (await api.list(owner.cookie, "?onlyMine=true")).json()) as Array<{ id: number; userRole: string }>;
+    expect(mine.map((c) => c.id)).toEqual(expect.arrayContaining([priv.id, pub.id]));
+    expect(mine.every((c) => c.userRole === "owner")).toBe(true);
+
+    const found = (await (await api.list(null, "?search=hollow")).json()) as Array<{ id: number }>;
+    expect(found.map((c) => c.id)).toEqual([priv.id]);
+
+    const first = await api.list(null, "?limit=1");
+    const link = first.headers.get("Link");
+    expect(link).toMatch(/rel="next"/);
+    const nextUrl = /<([^>]+)>/.exec(link!)![1];
+    const second = await call(clubsApi.loader, makeRequest(new URL(nextUrl).pathname + new URL(nextUrl).search));
+    const [a] = await first.json();
+    const [b] = await second.json();
+    expect(a.id).not.toBe(b.id);
+
+    // Junk in the query string falls back to defaults.
+    expect((await api.list(null, "?limit=abc&cursor=%%%&onlyPublic=maybe")).status).toBe(200);
+  });
+});
+
+describe("GET / PUT / DELETE /api/clubs/{id}", () => {
+  it("GET: 200 for anyone, 404 'Club Not Found' for missing or junk ids", async () => {
+    const club = await makeClub();
+    expect((await api.get(null, club.id)).status).toBe(200);
+    const missing = await api.get(null, 999_999);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: "Club Not Found" });
+    expect((await api.get(null, "abc")).status).toBe(404);
+  });
+
+  it("PUT: 401 / 403 (non-member, member) / 400 with SPEC messages / 200 for the owner", async () => {
+    const club = await makeClub({ isPrivate: false });
+    await api.join(alice.cookie, club.id);
+    const good = { name: "New Name", description: "A description long enough", maxMembers: 40, isPrivate: true, tags: ["a", "b"], rules: "Safety first" };
+    expect((await api.update(null, club.id, good)).status).toBe(401);
+    expect((await api.update(bob.cookie, club.id, good)).status).toBe(403);
+    expect((await api.update(alice.cookie, club.id, good)).status).toBe(403);
+    expect((await api.update(owner.cookie, 999_999, good)).status).toBe(404);
+
+    const bad = await api.update(owner.cookie, club.id, { name: "ab", description: "short", maxMembers: 101 });
+    expect(bad.status).toBe(400);
+    const err = await bad.json();
+    expect(err.fieldErrors.name).toContain("Name must be at least 3 characters");
+    expect(err.fieldErrors.description).toContain("Description must be at least 10 characters");
+    expect(err.fieldErrors.maxMembers).toBeDefined();
+
+    const res = await api.update(owner.cookie, club.id, good);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: "New Name", memberLimit: 40, isPrivate: true, tags: ["a", "b"], rules: "Safety first" });
+    const cleared = await (await api.update(owner.cookie, club.id, { name: "New Name", description: "A description long enough", tags: null, maxMembers: null })).json();
+    expect(cleared).toMatchObject({ tags: [], memberLimit: null, rules: "Safety first" });
+  });
+
+  it("DELETE: 401 / 403 / 204, then the club, its members and its posts are gone", async () => {
+    const club = await makeClub({ isPrivate: false });
+    await api.join(alice.cookie, club.id);
+    expect((await api.remove(null, club.id)).status).toBe(401);
+    expect((await api.remove(alice.cookie, club.id)).status).toBe(403);
+    expect((await api.remove(bob.cookie, club.id)).status).toBe(403);
+    expect((await api.remove(owner.cookie, club.id)).status).toBe(204);
+    expect((await api.get(null, club.id)).status).toBe(404);
+    expect((await api.members(null, club.id)).status).toBe(404);
+    expect((await api.remove(owner.cookie, club.id)).status).toBe(404);
+  });
+});
+
+describe("POST /api/clubs/{id}/join (CONTRACT.md §2)", () => {
+  it("public: 200 joined; again: 409 'Already a member of this club'", async () => {
+    const club = await makeClub({ isPrivate: false });
+    expect((await api.join(null, club.id)).status).toBe(401);
+    const res = await api.join(alice.cookie, club.id);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "joined" });
+    const again = await api.join(alice.cookie, club.id);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "Already a member of this club" });
+    expect((await api.join(alice.cookie, 999_999)).status).toBe(404);
+  });
+
+  it("private: 201 pending; again: 409 'Join request already pending'; full: 409 'Club is full'", async () => {
+    const club = await makeClub({ memberLimit: 2 });
+    const res = await api.join(alice.cookie, club.id, { message: "Neighbour here" });
+    expect(res.status).toBe(201);
+    expect(await res.json()).toEqual({ status: "pending" });
+    const again = await api.join(alice.cookie, club.id);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "Join request already pending" });
+
+    const [request] = await (await api.requests(owner.cookie, club.id)).json();
+    expect(request).toMatchObject({ message: "Neighbour here", user: { username: alice.username } });
+    expect((await api.decide(owner.cookie, club.id, request.id, "approve")).status).toBe(200);
+    const full = await api.join(bob.cookie, club.id);
+    expect(full.status).toBe(409);
+    expect(await full.json()).toEqual({ error: "Club is full" });
+  });
+
+  it("a valid invite admits directly to a private club (200 joined); a bad one is 400", async () => {
+    const club = await makeClub();
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id, { usesRemaining: 1 })).json();
+    expect((await api.join(bob.cookie, club.id, { inviteCode: "bogus-code-1234" })).status).toBe(400);
+    const res = await api.join(bob.cookie, club.id, { inviteCode });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "joined" });
+    const member = await createMember();
+    const used = await api.join(member.cookie, club.id, { inviteCode });
+    expect(used.status).toBe(400);
+    expect((await used.json()).error).toBe("This invite link is invalid or has expired.");
+    // Without the invite the same member only asks.
+    expect((await api.join(member.cookie, club.id)).status).toBe(201);
+  });
+
+  it("a message too long is 400 and nothing is recorded", async () => {
+    const club = await makeClub();
+    const member = await createMember();
+    const res = await api.join(member.cookie, club.id, { message: "x".repeat(501) });
+    expect(res.status).toBe(400);
+    expect((await (await api.get(member.cookie, club.id)).json()).requestStatus).toBe("none");
+  });
+});
+
+describe("requests (owner only)", () => {
+  it("GET and POST decisions: 401 / 403 for non-member, pending and member / 200 owner; approve, reject, re-apply", async () => {
+    const club = await makeClub();
+    const member = await createMember();
+    await api.invite(owner.cookie, club.id).then(async (r) => api.join(member.cookie, club.id, { inviteCode: (await r.json()).inviteCode }));
+    await api.join(alice.cookie, club.id, { message: "please" });
+
+    expect((await api.requests(null, club.id)).status).toBe(401);
+    expect((await api.requests(bob.cookie, club.id)).status).toBe(403);
+    expect((await api.requests(alice.cookie, club.id)).status).toBe(403);
+    expect((await api.requests(member.cookie, club.id)).status).toBe(403);
+    const list = await api.requests(owner.cookie, club.id);
+    expect(list.status).toBe(200);
+    const [request] = await list.json();
+
+    for (const cookie of [null, bob.cookie, alice.cookie, member.cookie]) {
+      expect((await api.decide(cookie, club.id, request.id, "approve")).status).toBe(cookie ? 403 : 401);
+    }
+    expect((await api.decide(owner.cookie, club.id, request.id, "maybe")).status).toBe(400);
+    expect((await api.decide(owner.cookie, club.id, 999_999, "approve")).status).toBe(404);
+
+    const rejected = await api.decide(owner.cookie, club.id, request.id, "reject");
+    expect(rejected.status).toBe(200);
+    expect(await rejected.json()).toEqual({ status: "rejected" });
+    expect((await (await api.get(alice.cookie, club.id)).json()).requestStatus).toBe("rejected");
+
+    // Re-apply.
+    expect((await api.join(alice.cookie, club.id, { message: "again" })).status).toBe(201);
+    const [again] = await (await api.requests(owner.cookie, club.id)).json();
+    const approved = await api.decide(owner.cookie, club.id, again.id, "approve");
+    expect(await approved.json()).toEqual({ status: "approved" });
+    expect(await (await api.get(alice.cookie, club.id)).json()).toMatchObject({ isMember: true, userRole: "member", requestStatus: "none" });
+  });
+
+  it("approving into a full club is 409 'Club is full'", async () => {
+    const club = await makeClub({ memberLimit: 2 });
+    const m1 = await createMember();
+    const m2 = await createMember();
+    await api.join(m1.cookie, club.id);
+    await api.join(m2.cookie, club.id);
+    const [r1, r2] = await (await api.requests(owner.cookie, club.id)).json();
+    expect((await api.decide(owner.cookie, club.id, r1.id, "approve")).status).toBe(200);
+    const full = await api.decide(owner.cookie, club.id, r2.id, "approve");
+    expect(full.status).toBe(409);
+    expect(await full.json()).toEqual({ error: "Club is full" });
+  });
+});
+
+describe("leave, members and posts", () => {
+  it("leave: 204 member, 400 owner, 400 non-member, 401 visitor", async () => {
+    const club = await makeClub({ isPrivate: false });
+    await api.join(alice.cookie, club.id);
+    expect((await api.leave(null, club.id)).status).toBe(401);
+    expect((await api.leave(bob.cookie, club.id)).status).toBe(400);
+    const ownerLeave = await api.leave(owner.cookie, club.id);
+    expect(ownerLeave.status).toBe(400);
+    expect((await ownerLeave.json()).error).toBe("The club owner cannot leave the club");
+    expect((await api.leave(alice.cookie, club.id)).status).toBe(204);
+    expect((await (await api.get(null, club.id)).json()).memberCount).toBe(1);
+  });
+
+  it("members: visible to everyone, even for a private club; no emails", async () => {
+    const club = await makeClub();
+    const res = await api.members(null, club.id);
+    expect(res.status).toBe(200);
+    const members = await res.json();
+    expect(members).toEqual([expect.objectContaining({ id: owner.id, username: owner.username, role: "owner" })]);
+    expect(JSON.stringify(members)).not.toContain("@example.com");
+  });
+
+  it("posts: a private club's posts only to members (403 otherwise); a public club's to all", async () => {
+    const priv = await makeClub();
+    const pub = await makeClub({ isPrivate: false });
+    expect((await api.posts(null, priv.id)).status).toBe(403);
+    expect((await api.posts(bob.cookie, priv.id)).status).toBe(403);
+    const own = await api.posts(owner.cookie, priv.id);
+    expect(own.status).toBe(200);
+    expect(await own.json()).toEqual([]);
+    expect((await api.posts(null, pub.id)).status).toBe(200);
+    expect((await api.posts(null, 999_999)).status).toBe(404);
+  });
+});
+
+describe("invites", () => {
+  it("POST: 401 / 403 non-member / 403 pending / 201 member; GET list members only; DELETE revoke", async () => {
+    const club = await makeClub();
+    await api.join(alice.cookie, club.id); // pending
+    expect((await api.invite(null, club.id)).status).toBe(401);
+    expect((await api.invite(bob.cookie, club.id)).status).toBe(403);
+    expect((await api.invite(alice.cookie, club.id)).status).toBe(403);
+    const bad = await api.invite(owner.cookie, club.id, { usesRemaining: 0, expiresIn: 0.5 });
+    expect(bad.status).toBe(400);
+    expect(Object.keys((await bad.json()).fieldErrors).sort()).toEqual(["expiresIn", "usesRemaining"]);
+
+    const res = await api.invite(owner.cookie, club.id, { usesRemaining: 3, expiresIn: 24 });
+    expect(res.status).toBe(201);
+    const made = await res.json();
+    expect(made.inviteCode).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+    expect(made.usesRemaining).toBe(3);
+    expect(Date.parse(made.expiresAt) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+
+    const got = await api.getInvite(made.inviteCode);
+    expect(got.status).toBe(200);
+    expect(await got.json()).toMatchObject({ inviteCode: made.inviteCode, clubId: club.id, usesRemaining: 3, club: { name: "Creek Bottom Lease" } });
+    expect((await api.getInvite("nope-nope-nope")).status).toBe(404);
+
+    expect((await api.invites(null, club.id)).status).toBe(401);
+    expect((await api.invites(bob.cookie, club.id)).status).toBe(403);
+    const list = await (await api.invites(owner.cookie, club.id)).json();
+    expect(list).toHaveLength(1);
+    expect((await api.revoke(bob.cookie, club.id, list[0].id)).status).toBe(403);
+    expect((await api.revoke(owner.cookie, club.id, list[0].id)).status).toBe(204);
+    expect((await api.getInvite(made.inviteCode)).status).toBe(404);
+  });
+});
+
+describe("POST /api/auth/register-with-invite", () => {
+  const register = (json: Record<string, unknown>) =>
+    call(registerWithInvite.action, makeRequest("/api/auth/register-with-invite", { json }));
+  const userCount = () => db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+
+  it("201: the new member is signed in and in the club, one use taken", async () => {
+    const club = await makeClub();
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id, { usesRemaining: 1 })).json();
+    const res = await register({ username: "invited_one", displayName: "Invited One", email: "invited_one@example.com", password: "secret123", inviteCode });
+    expect(res.status).toBe(201);
+    const user = await res.json();
+    expect(user).toMatchObject({ username: "invited_one", clubId: club.id });
+    const cookie = cookiesFrom(res);
+    const me = await call(apiUser.loader, makeRequest("/api/auth/user", { cookie }));
+    expect((await me.json()).username).toBe("invited_one");
+    expect(await (await api.get(cookie, club.id)).json()).toMatchObject({ isMember: true, userRole: "member" });
+    expect((await api.getInvite(inviteCode)).status).toBe(404); // used up
+  });
+
+  it("400 and no account for a bad, used-up or missing code", async () => {
+    const before = userCount();
+    for (const inviteCode of ["not-a-real-invite", undefined]) {
+      const res = await register({ username: "invited_bad", displayName: "Invited Bad", email: "invited_bad@example.com", password: "secret123", inviteCode });
+      expect(res.status).toBe(400);
+    }
+    expect(userCount()).toBe(before);
+    expect(db.select().from(users).where(eq(users.username, "invited_bad")).get()).toBeUndefined();
+  });
+});
