@@ -1,0 +1,299 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { media, users, type MediaKind } from "#db/schema";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, type MediaVariant, type UploadedFile } from "~/schemas/media";
+import { db } from "~/utils/db.server";
+import { badRequest, tooLarge, unauthorized, unsupportedMedia } from "~/utils/errors";
+import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
+import { consumeLimit } from "~/utils/rate-limit.server";
+import { getStorage, type MediaStorage } from "~/utils/storage.server";
+import type { Actor } from "./user.server";
+
+/**
+ * Uploaded media: stored through the storage (local disk or S3), owned by the member who uploaded
+ * it, attached to a post when the post is published, deleted from storage with its post.
+ */
+
+type MediaRow = typeof media.$inferSelect;
+
+export type StoredMedia = UploadedFile & { id: number; width?: number; height?: number; variants?: MediaVariant[] };
+
+export type UploadInput = {
+  filename: string | null | undefined;
+  /** What the browser claims; recorded nowhere and trusted for nothing (the bytes decide). */
+  contentType?: string | null;
+  data: AsyncIterable<Uint8Array>;
+};
+
+export type UploadOptions = { purpose?: "post" | "avatar"; storage?: MediaStorage };
+
+export const TOO_LARGE_MESSAGE = `File is too large. The limit is ${MAX_UPLOAD_LABEL} per file.`;
+
+/**
+ * Reads an upload as it arrives, counting bytes and refusing it (413) the moment it passes the
+ * limit. Only `next()` is ever called on the source, so a caller can keep draining it after a
+ * refusal (multipart.server.ts does, to read the rest of the form).
+ */
+class LimitedSource {
+  bytes = 0;
+  /** Set once the source was refused: whatever a consumer (storage) turns it into, this is the reason. */
+  refusal: Error | null = null;
+  private readonly it: AsyncIterator<Uint8Array>;
+  constructor(source: AsyncIterable<Uint8Array>, private readonly limit: number) {
+    this.it = source[Symbol.asyncIterator]();
+  }
+
+  async next(): Promise<Uint8Array | null> {
+    for (;;) {
+      const { value, done } = await this.it.next();
+      if (done) return null;
+      if (!value || value.byteLength === 0) continue;
+      this.bytes += value.byteLength;
+      if (this.bytes > this.limit) throw (this.refusal = tooLarge(TOO_LARGE_MESSAGE));
+      return value;
+    }
+  }
+
+  /** At least the first `n` bytes (all of them if the file is shorter), as read. */
+  async head(n: number): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    while (size < n) {
+      const chunk = await this.next();
+      if (!chunk) break;
+      chunks.push(chunk);
+      size += chunk.byteLength;
+    }
+    return Buffer.concat(chunks);
+  }
+
+  /** `head` followed by everything still to come. */
+  async *rest(head: Uint8Array): AsyncGenerator<Uint8Array> {
+    if (head.byteLength) yield head;
+    for (;;) {
+      const chunk = await this.next();
+      if (!chunk) return;
+      yield chunk;
+    }
+  }
+}
+
+/** A readable, safe display name: the base name, no control characters, at most 200 characters. */
+export function cleanFileName(filename: string | null | undefined, fallback: string): string {
+  const base = (filename ?? "").split(/[/\\]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return cleaned || fallback;
+}
+
+function newKeyBase(): string {
+  const now = new Date();
+  const month = String(now.getUTCMonth() + 1).padStart(2, "0");
+  return `${now.getUTCFullYear()}/${month}/${crypto.randomBytes(16).toString("hex")}`;
+}
+
+function keysOf(row: Pick<MediaRow, "storageKey" | "variants">): string[] {
+  return [row.storageKey, ...(row.variants ?? []).map((v) => v.key)];
+}
+
+export function toUploadedFile(row: MediaRow): StoredMedia {
+  return {
+    id: row.id,
+    type: row.kind,
+    url: row.url,
+    name: row.name,
+    ...(row.width ? { width: row.width } : {}),
+    ...(row.height ? { height: row.height } : {}),
+    ...(row.variants?.length ? { variants: row.variants.map(({ width, height, url }) => ({ width, height, url })) } : {}),
+  };
+}
+
+/**
+ * Stores one uploaded file for `actor` (CONTRACT.md §4): the kind comes from the first bytes
+ * (415 otherwise), the 50 MB limit is enforced while the bytes stream in (413, and nothing is
+ * kept), images are stripped of every metadata and get WebP variants. The `media` row is owned by
+ * the actor and belongs to no post until a post attaches it. Avatars must be images.
+ */
+export async function storeUpload(actor: Actor, input: UploadInput, options: UploadOptions = {}): Promise<StoredMedia> {
+  if (!actor) throw unauthorized("Authentication required. Please log in again.");
+  const storage = options.storage ?? getStorage();
+  consumeLimit("uploadsPerUser", String(actor.id));
+
+  const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
+  const head = await source.head(SNIFF_BYTES);
+  if (head.byteLength === 0) throw badRequest("The file is empty.");
+  const format = await sniffFormat(head);
+  if (options.purpose === "avatar" && format.kind !== "image") throw unsupportedMedia("An avatar must be an image.");
+
+  const base = newKeyBase();
+  const name = cleanFileName(input.filename, `${format.kind}.${format.ext}`);
+  const written: string[] = [];
+  try {
+    const values =
+      format.kind === "image"
+        ? await storeImage(storage, source, head, format, base, written)
+        : await storeStream(storage, source, head, format, base, written);
+    const row = db
+      .insert(media)
+      .values({ ownerId: actor.id, postId: null, kind: format.kind, name, ...values })
+      .returning()
+      .get();
+    // Now and then, clear out what members uploaded but never published.
+    if (Math.random() < 0.01) pruneAbandonedUploads(undefined, storage).catch((e) => console.error("[media] prune failed:", e));
+    return toUploadedFile(row);
+  } catch (error) {
+    await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
+    // Storage clients wrap or replace a failing body's error (S3's multipart abort, for one).
+    throw source.refusal ?? error;
+  }
+}
+
+type StoredValues = Pick<MediaRow, "storageKey" | "url" | "mimeType" | "size" | "width" | "height" | "variants">;
+
+/** Video and audio go straight to storage as they arrive; a refusal mid-way leaves no object. */
+async function storeStream(
+  storage: MediaStorage,
+  source: LimitedSource,
+  head: Uint8Array,
+  format: SniffedFormat,
+  base: string,
+  written: string[],
+): Promise<StoredValues> {
+  const key = `${base}.${format.ext}`;
+  const { size } = await storage.put(key, source.rest(head), { contentType: format.contentType });
+  written.push(key);
+  return { storageKey: key, url: storage.publicUrl(key), mimeType: format.contentType, size, width: null, height: null, variants: null };
+}
+
+/**
+ * Images are spooled to a temporary file (never held whole in memory), then re-encoded by sharp:
+ * the stripped picture and its variants are what is stored; the original bytes never are.
+ */
+async function storeImage(
+  storage: MediaStorage,
+  source: LimitedSource,
+  head: Uint8Array,
+  format: SniffedFormat,
+  base: string,
+  written: string[],
+): Promise<StoredValues> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "whitetail-upload-"));
+  const temp = path.join(dir, "original");
+  try {
+    await pipeline(Readable.from(source.rest(head)), fs.createWriteStream(temp));
+    const processed = await processImage(temp, format);
+
+    const key = `${base}.${processed.main.ext}`;
+    const { size } = await storage.put(key, processed.main.data, { contentType: processed.main.contentType });
+    written.push(key);
+    const variants: NonNullable<MediaRow["variants"]> = [];
+    for (const variant of processed.variants) {
+      const variantKey = `${base}-${variant.width}.${variant.ext}`;
+      await storage.put(variantKey, variant.data, { contentType: variant.contentType });
+      written.push(variantKey);
+      variants.push({ width: variant.width, height: variant.height, url: storage.publicUrl(variantKey), key: variantKey });
+    }
+    return {
+      storageKey: key,
+      url: storage.publicUrl(key),
+      mimeType: processed.main.contentType,
+      size,
+      width: processed.main.width,
+      height: processed.main.height,
+      variants: variants.length ? variants : null,
+    };
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ownership and clean-up. (createPost attaches uploads itself, in its transaction: only the
+// author's own files that no post has yet.)
+
+function uniqueUrls(urls: readonly string[] | null | undefined): string[] {
+  return [...new Set((urls ?? []).filter((u): u is string => typeof u === "string" && u.length > 0))];
+}
+
+/**
+ * The actor's own, not yet attached uploads among `urls`: what a create form that failed
+ * validation shows again so nothing is lost. Anything else is silently left out.
+ */
+export function ownPendingUploads(actor: Actor, urls: readonly string[] | null | undefined): StoredMedia[] {
+  const wanted = uniqueUrls(urls);
+  if (!actor || wanted.length === 0) return [];
+  const rows = db
+    .select()
+    .from(media)
+    .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)))
+    .all();
+  const order = new Map(wanted.map((url, i) => [url, i]));
+  return rows.sort((a, b) => order.get(a.url)! - order.get(b.url)!).map(toUploadedFile);
+}
+
+/** The storage objects of these media rows (the picture and its variants), for deleteMediaFiles. */
+export type MediaFiles = Pick<MediaRow, "storageKey" | "variants">;
+
+export function mediaFilesOfPost(postId: number): MediaFiles[] {
+  return db
+    .select({ storageKey: media.storageKey, variants: media.variants })
+    .from(media)
+    .where(eq(media.postId, postId))
+    .all();
+}
+
+/**
+ * Deletes the stored objects of media rows. Called after the transaction that deleted the rows has
+ * committed (a failed transaction must not lose files); a storage failure is logged, not thrown:
+ * the post is already gone and an orphaned object harms nobody.
+ */
+export async function deleteMediaFiles(rows: readonly MediaFiles[], storage: MediaStorage = getStorage()): Promise<void> {
+  const keys = rows.flatMap(keysOf);
+  await Promise.all(
+    keys.map((key) =>
+      storage.delete(key).catch((error: unknown) => {
+        console.error(`[media] could not delete ${key}:`, error);
+      }),
+    ),
+  );
+}
+
+/** Removes the actor's own unattached uploads (rows and files): a form whose upload was refused. */
+export async function discardUploads(actor: Actor, urls: readonly string[], storage: MediaStorage = getStorage()): Promise<void> {
+  const wanted = uniqueUrls(urls);
+  if (!actor || wanted.length === 0) return;
+  const rows = db
+    .delete(media)
+    .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)))
+    .returning({ storageKey: media.storageKey, variants: media.variants })
+    .all();
+  await deleteMediaFiles(rows, storage);
+}
+
+/**
+ * Uploads nobody published: rows with no post, older than `olderThanMs`, that are not anyone's
+ * avatar. Returns how many were removed. Run now and then (storeUpload does, rarely).
+ */
+export async function pruneAbandonedUploads(olderThanMs = 7 * 24 * 3_600_000, storage: MediaStorage = getStorage()): Promise<number> {
+  const cutoff = new Date(Date.now() - olderThanMs);
+  const rows = db
+    .delete(media)
+    .where(
+      and(
+        isNull(media.postId),
+        lt(media.createdAt, cutoff),
+        sql`${media.url} NOT IN (SELECT ${users.avatar} FROM ${users} WHERE ${users.avatar} IS NOT NULL)`,
+      ),
+    )
+    .returning({ storageKey: media.storageKey, variants: media.variants })
+    .all();
+  await deleteMediaFiles(rows, storage);
+  return rows.length;
+}
+
+export type { MediaKind };

@@ -1,0 +1,346 @@
+import dns from "node:dns";
+import net from "node:net";
+import { eq } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
+import createMetascraper from "metascraper";
+import metascraperDescription from "metascraper-description";
+import metascraperImage from "metascraper-image";
+import metascraperLogo from "metascraper-logo-favicon";
+import metascraperPublisher from "metascraper-publisher";
+import metascraperTitle from "metascraper-title";
+import metascraperUrl from "metascraper-url";
+import { Agent, buildConnector, fetch, type Dispatcher } from "undici";
+import { linkPreviews, type LinkMetadata } from "#db/schema";
+import { hasPreview, safeImageUrl } from "~/schemas/media";
+import { db } from "./db.server";
+
+/**
+ * Link previews (CONTRACT.md §4, docs/decisions/0008-media-storage-and-processing.md).
+ *
+ * The server fetches a page a member names, so the fetch must not become a way into the server's
+ * own network (SSRF). Every connection goes through an undici Agent whose connector resolves the
+ * name itself and refuses unless every address is public unicast (ipaddr.js `range()`); an IP
+ * literal is checked before connecting and the socket's remote address once more after. Because
+ * the check sits on the connection, it covers DNS answers and every redirect hop; redirects are
+ * also followed by hand (at most 3) so each hop's scheme is checked. The whole fetch has a 5 s
+ * timeout, the body a 1 MB cap, and only HTML is parsed. Failures are logged and answered as
+ * `{ error }`; results are cached per URL in `link_previews`.
+ */
+
+export const PREVIEW_TIMEOUT_MS = 5_000;
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_REDIRECTS = 3;
+/** How long a fetched preview is reused; a failure is retried sooner. */
+const FRESH_MS = 24 * 3_600_000;
+const FRESH_ERROR_MS = 10 * 60_000;
+
+const USER_AGENT = "Mozilla/5.0 (compatible; WhitetailPulseBot/1.0; link preview)";
+
+export class BlockedAddressError extends Error {
+  constructor(host: string, address: string) {
+    super(`Refusing to connect to ${host} (${address}): not a public address`);
+    this.name = "BlockedAddressError";
+  }
+}
+
+/** Public unicast only: no loopback, private, link-local (cloud metadata), CGNAT, multicast, reserved … */
+export function isPublicAddress(address: string): boolean {
+  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  if (!ipaddr.isValid(bare)) return false;
+  let parsed = ipaddr.parse(bare);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === "unicast";
+}
+
+type LookupAddress = { address: string; family: number };
+export type LookupFunction = (
+  hostname: string,
+  options: { all: true; family?: number },
+  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
+) => void;
+
+export type GuardOptions = {
+  /** The DNS lookup the connector uses (tests pass a stub; the guard around it stays the same). */
+  lookup?: LookupFunction;
+  /** Which addresses may be connected to. Default: public unicast only. Tests widen it; nothing else may. */
+  isAllowedAddress?: (address: string) => boolean;
+  connectTimeoutMs?: number;
+};
+
+const systemLookup: LookupFunction = (hostname, options, callback) =>
+  dns.lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void);
+
+/** An undici Agent that can only connect to allowed (by default: public unicast) addresses. */
+export function createGuardedAgent(options: GuardOptions = {}): Agent {
+  const allowed = options.isAllowedAddress ?? isPublicAddress;
+  const baseLookup = options.lookup ?? systemLookup;
+
+  // net/tls.connect call this for host names (never for IP literals): every answer must be allowed.
+  const guardedLookup = (
+    hostname: string,
+    lookupOptions: { all?: boolean; family?: number },
+    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+  ) => {
+    baseLookup(hostname, { family: lookupOptions.family, all: true }, (error, addresses) => {
+      if (error) return callback(error, "");
+      const list = addresses ?? [];
+      if (list.length === 0) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: "ENOTFOUND" }), "");
+      const refused = list.find((a) => !allowed(a.address));
+      if (refused) return callback(new BlockedAddressError(hostname, refused.address), "");
+      if (lookupOptions.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+
+  const connect = buildConnector({
+    timeout: options.connectTimeoutMs ?? PREVIEW_TIMEOUT_MS,
+    lookup: guardedLookup as unknown as net.LookupFunction,
+  });
+
+  return new Agent({
+    connect: (connectOptions, callback) => {
+      const host = connectOptions.hostname.replace(/^\[|\]$/g, "");
+      if (net.isIP(host) && !allowed(host)) {
+        callback(new BlockedAddressError(host, host), null);
+        return;
+      }
+      connect(connectOptions, (error, socket) => {
+        if (error || !socket) return callback(error ?? new Error("Connection failed"), null);
+        // The address actually connected to, whatever path led there.
+        const remote = socket.remoteAddress;
+        if (!remote || !allowed(remote)) {
+          socket.destroy();
+          return callback(new BlockedAddressError(host, remote ?? "unknown"), null);
+        }
+        callback(null, socket);
+      });
+    },
+    connections: 16,
+    keepAliveTimeout: 10_000,
+    headersTimeout: PREVIEW_TIMEOUT_MS,
+    bodyTimeout: PREVIEW_TIMEOUT_MS,
+  });
+}
+
+let defaultAgent: Agent | null = null;
+
+export type FetchPageOptions = GuardOptions & {
+  /** A guarded agent to use (tests); by default one shared agent for the process. */
+  dispatcher?: Dispatcher;
+  timeoutMs?: number;
+  maxBytes?: number;
+  maxRedirects?: number;
+};
+
+export class PreviewError extends Error {
+  name = "PreviewError";
+}
+
+function isHttpUrl(url: URL) {
+  return url.protocol === "http:" || url.protocol === "https:";
+}
+
+/**
+ * Fetches an HTML page through the guard: redirects followed by hand (each hop must be http(s) and
+ * connect to an allowed address), at most `maxBytes` of the body read (a longer page is cut: the
+ * metadata lives in its head), only text/html accepted.
+ */
+export async function fetchHtmlPage(rawUrl: string, options: FetchPageOptions = {}): Promise<{ url: string; html: string }> {
+  const timeoutMs = options.timeoutMs ?? PREVIEW_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
+  const maxRedirects = options.maxRedirects ?? MAX_REDIRECTS;
+  const ownAgent = options.dispatcher ? null : options.lookup || options.isAllowedAddress ? createGuardedAgent(options) : null;
+  const dispatcher = options.dispatcher ?? ownAgent ?? (defaultAgent ??= createGuardedAgent());
+  const signal = AbortSignal.timeout(timeoutMs);
+
+  try {
+    let url = new URL(rawUrl);
+    for (let hop = 0; ; hop++) {
+      if (!isHttpUrl(url)) throw new PreviewError(`Only http and https addresses can be previewed (${url.protocol})`);
+      if (url.username || url.password) throw new PreviewError("Addresses with credentials are not previewed");
+      const response = await fetch(url, {
+        dispatcher,
+        signal,
+        redirect: "manual",
+        headers: {
+          "User-Agent": USER_AGENT,
+          Accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
+          "Accept-Language": "en-US,en;q=0.8",
+        },
+      });
+
+      if (response.status >= 300 && response.status < 400 && response.headers.get("location")) {
+        await response.body?.cancel().catch(() => undefined);
+        if (hop >= maxRedirects) throw new PreviewError(`Too many redirects (more than ${maxRedirects})`);
+        url = new URL(response.headers.get("location")!, url);
+        continue;
+      }
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new PreviewError(`The page answered ${response.status}`);
+      }
+      const type = response.headers.get("content-type") ?? "";
+      if (!/^\s*(text\/html|application\/xhtml\+xml)/i.test(type)) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new PreviewError(`Not an HTML page (${type.split(";")[0] || "no content type"})`);
+      }
+      const html = await readCapped(response.body as ReadableStream<Uint8Array> | null, maxBytes, charsetOf(type));
+      return { url: url.toString(), html };
+    }
+  } finally {
+    if (ownAgent) await ownAgent.close().catch(() => undefined);
+  }
+}
+
+function charsetOf(contentType: string): string {
+  const match = /charset\s*=\s*"?([\w-]+)/i.exec(contentType);
+  return match?.[1]?.toLowerCase() ?? "utf-8";
+}
+
+async function readCapped(body: ReadableStream<Uint8Array> | null, maxBytes: number, charset: string): Promise<string> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    const room = maxBytes - size;
+    chunks.push(value.byteLength > room ? value.subarray(0, room) : value);
+    size += Math.min(value.byteLength, room);
+    if (size >= maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      break;
+    }
+  }
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset);
+  } catch {
+    decoder = new TextDecoder("utf-8");
+  }
+  return decoder.decode(Buffer.concat(chunks));
+}
+
+const metascraper = createMetascraper([
+  metascraperTitle(),
+  metascraperDescription(),
+  metascraperImage(),
+  metascraperPublisher(),
+  metascraperUrl(),
+  // Icons the page declares only: the rule's own favicon probing and Google lookup would fetch
+  // other addresses outside the guard, so they are off and nothing is fetched to pick one.
+  metascraperLogo({
+    favicon: false,
+    google: false,
+    rootFavicon: false,
+    pickFn: async (sizes: Array<{ url: string; size?: { priority?: number } }>) =>
+      [...sizes].sort((a, b) => (b.size?.priority ?? 0) - (a.size?.priority ?? 0))[0]?.url,
+  } as unknown as Parameters<typeof metascraperLogo>[0]),
+]);
+
+const clip = (value: unknown, max: number): string | null => {
+  if (typeof value !== "string") return null;
+  const text = value.replace(/\s+/g, " ").trim();
+  if (!text) return null;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+};
+
+export function domainOf(url: string): string | null {
+  try {
+    return new URL(url).hostname.replace(/^www\./, "") || null;
+  } catch {
+    return null;
+  }
+}
+
+/** SPEC.md §3 Link metadata from a page's HTML. `{ error }` when it has nothing to show. */
+export async function extractMetadata(html: string, url: string): Promise<LinkMetadata> {
+  const raw = await metascraper({ html, url, validateUrl: false });
+  const metadata: LinkMetadata = {
+    title: clip(raw.title, 300),
+    description: clip(raw.description, 1000),
+    image: safeImageUrl(raw.image),
+    siteName: clip(raw.publisher, 100),
+    domain: domainOf(raw.url ?? url) ?? domainOf(url),
+    logo: safeImageUrl(raw.logo),
+  };
+  if (!hasPreview(metadata)) return { error: "No preview available for this page", domain: metadata.domain };
+  return metadata;
+}
+
+/** Fetch and extract, never throwing: a failure is logged and becomes `{ error }`. */
+export async function fetchLinkMetadata(url: string, options: FetchPageOptions = {}): Promise<LinkMetadata> {
+  try {
+    const page = await fetchHtmlPage(url, options);
+    return await extractMetadata(page.html, page.url);
+  } catch (error) {
+    const reason = describeFailure(error);
+    console.warn(`[link-preview] ${url}: ${reason}`);
+    return { error: reason };
+  }
+}
+
+function describeFailure(error: unknown): string {
+  let e = error as { name?: string; message?: string; cause?: unknown } | undefined;
+  // undici wraps connection failures: "fetch failed" with the connector's error as the cause.
+  while (e?.cause && e.message === "fetch failed") e = e.cause as typeof e;
+  if (e?.name === "BlockedAddressError") return "This address cannot be previewed";
+  if (e?.name === "TimeoutError" || e?.name === "AbortError") return "The page took too long to answer";
+  if (e?.name === "PreviewError") return e.message ?? "No preview available";
+  return "The page could not be fetched";
+}
+
+/** The cache key: the URL as the WHATWG parser writes it, without its fragment. */
+export function normalizePreviewUrl(url: string): string {
+  const parsed = new URL(url.trim());
+  parsed.hash = "";
+  return parsed.toString();
+}
+
+const inFlight = new Map<string, Promise<LinkMetadata>>();
+
+/**
+ * The preview for a URL, from the cache when fresh (a day; a failure ten minutes), otherwise
+ * fetched (once per process however many ask at the same time) and stored.
+ */
+export async function getLinkMetadata(url: string, options: FetchPageOptions = {}): Promise<LinkMetadata> {
+  let key: string;
+  try {
+    key = normalizePreviewUrl(url);
+  } catch {
+    return { error: "Invalid URL format" };
+  }
+  const cached = db.select().from(linkPreviews).where(eq(linkPreviews.url, key)).get();
+  if (cached) {
+    const age = Date.now() - cached.fetchedAt.getTime();
+    if (age < (cached.data.error ? FRESH_ERROR_MS : FRESH_MS)) return cached.data;
+  }
+  const pending = inFlight.get(key);
+  if (pending) return pending;
+  const job = fetchLinkMetadata(key, options)
+    .then((data) => {
+      const fetchedAt = new Date();
+      db.insert(linkPreviews)
+        .values({ url: key, data, fetchedAt })
+        .onConflictDoUpdate({ target: linkPreviews.url, set: { data, fetchedAt } })
+        .run();
+      return data;
+    })
+    .finally(() => inFlight.delete(key));
+  inFlight.set(key, job);
+  return job;
+}
+
+/**
+ * For a post being published: the preview of its media URL, or null when there is none or it
+ * does not arrive within `timeoutMs` (publishing never waits long for someone else's site).
+ */
+export async function previewForPost(mediaUrl: string | null | undefined, timeoutMs = 3_000): Promise<LinkMetadata | null> {
+  if (!mediaUrl) return null;
+  const timer = new Promise<null>((resolve) => setTimeout(resolve, timeoutMs, null).unref?.());
+  const metadata = await Promise.race([getLinkMetadata(mediaUrl).catch(() => null), timer]);
+  return metadata && hasPreview(metadata) ? metadata : null;
+}

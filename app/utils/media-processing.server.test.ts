@@ -1,0 +1,99 @@
+import sharp from "sharp";
+import { describe, expect, it } from "vitest";
+import {
+  exifHasGps,
+  GPS_EXIF,
+  heicHead,
+  jpegRotated,
+  jpegWithGps,
+  m4aHead,
+  mp3Head,
+  mp4Head,
+  pdfHead,
+  png,
+  wavHead,
+  webmHead,
+} from "../../tests/integration/media-fixtures";
+import { processImage, sniffFormat } from "./media-processing.server";
+
+describe("sniffFormat: the bytes decide, not the name", () => {
+  it("recognises images, video and audio from their first bytes", async () => {
+    expect(await sniffFormat(await jpegWithGps(40, 30))).toMatchObject({ kind: "image", ext: "jpg", contentType: "image/jpeg" });
+    expect(await sniffFormat(await png(10, 10))).toMatchObject({ kind: "image", ext: "png", contentType: "image/png" });
+    expect(await sniffFormat(mp4Head())).toMatchObject({ kind: "video", ext: "mp4", contentType: "video/mp4" });
+    expect(await sniffFormat(webmHead())).toMatchObject({ kind: "video", ext: "webm", contentType: "video/webm" });
+    expect(await sniffFormat(mp3Head())).toMatchObject({ kind: "audio", ext: "mp3", contentType: "audio/mpeg" });
+    expect(await sniffFormat(wavHead())).toMatchObject({ kind: "audio", ext: "wav", contentType: "audio/wav" });
+    expect(await sniffFormat(m4aHead())).toMatchObject({ kind: "audio", ext: "m4a", contentType: "audio/mp4" });
+  });
+
+  it("refuses everything else with 415", async () => {
+    for (const bytes of [
+      Buffer.from("<!doctype html><script>alert(1)</script>"),
+      Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+      pdfHead(),
+      Buffer.from("just some text that someone named photo.jpg"),
+      Buffer.alloc(0),
+    ]) {
+      await expect(sniffFormat(bytes)).rejects.toMatchObject({ status: 415 });
+    }
+  });
+
+  it("names the image format it cannot show", async () => {
+    await expect(sniffFormat(heicHead())).rejects.toMatchObject({ status: 415, message: expect.stringContaining("HEIC") });
+  });
+});
+
+describe("processImage: no metadata survives, orientation does", () => {
+  it("strips GPS and every other EXIF field from a phone photo", async () => {
+    const input = await jpegWithGps();
+    const before = await sharp(input).metadata();
+    expect(exifHasGps(before.exif)).toBe(true);
+    expect(input.includes("SecretCreekBottom")).toBe(true);
+
+    const out = await processImage(input, await sniffFormat(input));
+    for (const data of [out.main.data, ...out.variants.map((v) => v.data)]) {
+      const meta = await sharp(data).metadata();
+      expect(meta.exif).toBeUndefined();
+      expect(meta.xmp).toBeUndefined();
+      expect(meta.iptc).toBeUndefined();
+      expect(data.includes("Exif\0\0")).toBe(false);
+      expect(data.includes(GPS_EXIF.IFD0.Copyright)).toBe(false);
+      expect(data.includes(GPS_EXIF.IFD0.Make)).toBe(false);
+    }
+  });
+
+  it("applies the EXIF orientation before dropping it", async () => {
+    const input = await jpegRotated(200, 100);
+    expect((await sharp(input).metadata()).orientation).toBe(6);
+    const out = await processImage(input, await sniffFormat(input));
+    expect(out.main).toMatchObject({ width: 100, height: 200 });
+    const meta = await sharp(out.main.data).metadata();
+    expect(meta.orientation).toBeUndefined();
+    expect([meta.width, meta.height]).toEqual([100, 200]);
+  });
+
+  it("makes 480 and 1080 px WebP variants, never enlarging", async () => {
+    const big = await jpegWithGps(1600, 1200);
+    const out = await processImage(big, await sniffFormat(big));
+    expect(out.main).toMatchObject({ width: 1600, height: 1200, ext: "jpg" });
+    expect(out.variants.map((v) => [v.width, v.height])).toEqual([
+      [480, 360],
+      [1080, 810],
+    ]);
+    for (const v of out.variants) expect((await sharp(v.data).metadata()).format).toBe("webp");
+
+    const medium = await png(800, 400);
+    expect((await processImage(medium, await sniffFormat(medium))).variants.map((v) => v.width)).toEqual([480]);
+
+    const small = await png(300, 200);
+    const smallOut = await processImage(small, await sniffFormat(small));
+    expect(smallOut.variants).toEqual([]);
+    expect(smallOut.main).toMatchObject({ width: 300, height: 200, ext: "png" });
+  });
+
+  it("refuses a file that only looks like an image", async () => {
+    const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 3)]);
+    await expect(processImage(fake, { kind: "image", ext: "jpg", contentType: "image/jpeg" })).rejects.toMatchObject({ status: 415 });
+  });
+});

@@ -1,0 +1,143 @@
+import { fileTypeFromBuffer } from "file-type";
+import sharp from "sharp";
+import type { MediaKind } from "#db/schema";
+import { AppError, tooLarge, unsupportedMedia } from "./errors";
+import { contentTypeForKey } from "./storage.server";
+
+/**
+ * What an upload is, decided from its own first bytes (never its name or the browser's claim), and
+ * what is stored for images: the picture re-encoded without any metadata (EXIF, GPS, XMP, IPTC),
+ * orientation applied first, plus smaller WebP variants for `srcset`
+ * (docs/decisions/0008-media-storage-and-processing.md).
+ */
+
+/** How many leading bytes the sniffer looks at (file-type needs ~4 KB; ID3 tags can push audio further). */
+export const SNIFF_BYTES = 64 * 1024;
+
+export type SniffedFormat = {
+  kind: MediaKind;
+  /** Extension of the stored object; its content type follows from it (storage.server.ts). */
+  ext: string;
+  contentType: string;
+};
+
+/**
+ * The formats browsers can show or play. Keys are file-type's MIME answers. Other images (HEIC,
+ * BMP, PSD …), other audio and video (FLV, AMR, MIDI …) and everything else are refused with 415.
+ */
+const ACCEPTED: Record<string, { kind: MediaKind; ext: string }> = {
+  "image/jpeg": { kind: "image", ext: "jpg" },
+  "image/png": { kind: "image", ext: "png" },
+  "image/webp": { kind: "image", ext: "webp" },
+  "image/gif": { kind: "image", ext: "gif" },
+  "image/avif": { kind: "image", ext: "avif" },
+  "image/tiff": { kind: "image", ext: "tif" },
+  "video/mp4": { kind: "video", ext: "mp4" },
+  "video/x-m4v": { kind: "video", ext: "m4v" },
+  "video/webm": { kind: "video", ext: "webm" },
+  "video/quicktime": { kind: "video", ext: "mov" },
+  "video/ogg": { kind: "video", ext: "ogv" },
+  "video/x-matroska": { kind: "video", ext: "mkv" },
+  "video/3gpp": { kind: "video", ext: "3gp" },
+  "audio/mpeg": { kind: "audio", ext: "mp3" },
+  "audio/mp4": { kind: "audio", ext: "m4a" },
+  "audio/x-m4a": { kind: "audio", ext: "m4a" },
+  "audio/aac": { kind: "audio", ext: "aac" },
+  "audio/ogg": { kind: "audio", ext: "ogg" },
+  "audio/opus": { kind: "audio", ext: "opus" },
+  "audio/wav": { kind: "audio", ext: "wav" },
+  "audio/vnd.wave": { kind: "audio", ext: "wav" },
+  "audio/x-wav": { kind: "audio", ext: "wav" },
+  "audio/flac": { kind: "audio", ext: "flac" },
+  "audio/x-flac": { kind: "audio", ext: "flac" },
+};
+
+export const UNSUPPORTED_MESSAGE = "Unsupported file type. Upload an image (JPEG, PNG, WebP, GIF, AVIF), a video or an audio file.";
+
+/** Throws 415 for anything that is not an image, video or audio format the site can show. */
+export async function sniffFormat(head: Uint8Array): Promise<SniffedFormat> {
+  const detected = head.byteLength ? await fileTypeFromBuffer(head) : undefined;
+  const accepted = detected ? ACCEPTED[detected.mime] : undefined;
+  if (!detected || !accepted) {
+    if (detected?.mime.startsWith("image/")) {
+      throw unsupportedMedia(`This image format (${detected.ext.toUpperCase()}) is not supported. Upload a JPEG, PNG, WebP, GIF or AVIF.`);
+    }
+    throw unsupportedMedia(UNSUPPORTED_MESSAGE);
+  }
+  // TIFF is not shown by browsers: it is converted to JPEG below, so the stored object is a .jpg.
+  const ext = accepted.ext === "tif" ? "jpg" : accepted.ext;
+  return { kind: accepted.kind, ext, contentType: contentTypeForKey(`x.${ext}`) };
+}
+
+/** Variant widths for `srcset`; an image is never enlarged to make one. */
+export const VARIANT_WIDTHS = [480, 1080] as const;
+/** The "full size" image is capped so a 100-megapixel photo does not become a 60 MB page asset. */
+export const MAX_IMAGE_EDGE = 4096;
+/** Decompression-bomb guard: refuse images over 100 megapixels before decoding them. */
+const MAX_INPUT_PIXELS = 100_000_000;
+
+export type ProcessedImage = {
+  main: { data: Buffer; width: number; height: number; ext: string; contentType: string };
+  variants: Array<{ data: Buffer; width: number; height: number; ext: "webp"; contentType: "image/webp" }>;
+};
+
+/**
+ * Re-encodes an image with every piece of metadata removed. sharp writes no EXIF, XMP or IPTC
+ * unless asked (`withMetadata`/`keepExif`, never called here); `rotate()` first bakes the EXIF
+ * orientation into the pixels so the picture still stands the right way up without it.
+ */
+export async function processImage(input: string | Buffer, format: SniffedFormat): Promise<ProcessedImage> {
+  try {
+    const probe = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+    const animated = (probe.pages ?? 1) > 1 && (format.ext === "gif" || format.ext === "webp");
+    const open = () => sharp(input, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
+
+    let pipeline = open();
+    if (!animated) pipeline = pipeline.rotate();
+    pipeline = pipeline.resize({ width: MAX_IMAGE_EDGE, height: MAX_IMAGE_EDGE, fit: "inside", withoutEnlargement: true });
+    switch (format.ext) {
+      case "jpg":
+        pipeline = pipeline.jpeg({ quality: 85, mozjpeg: true });
+        break;
+      case "png":
+        pipeline = pipeline.png({ compressionLevel: 9 });
+        break;
+      case "webp":
+        pipeline = pipeline.webp({ quality: 85 });
+        break;
+      case "gif":
+        pipeline = pipeline.gif();
+        break;
+      case "avif":
+        pipeline = pipeline.avif({ quality: 60 });
+        break;
+      default:
+        throw unsupportedMedia(UNSUPPORTED_MESSAGE);
+    }
+    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+    const width = info.width;
+    const height = info.pageHeight ?? info.height;
+
+    const variants: ProcessedImage["variants"] = [];
+    for (const target of VARIANT_WIDTHS) {
+      if (target >= width) break;
+      const out = await sharp(data, { animated, limitInputPixels: MAX_INPUT_PIXELS })
+        .resize({ width: target, withoutEnlargement: true })
+        .webp({ quality: 80 })
+        .toBuffer({ resolveWithObject: true });
+      variants.push({
+        data: out.data,
+        width: out.info.width,
+        height: out.info.pageHeight ?? out.info.height,
+        ext: "webp",
+        contentType: "image/webp",
+      });
+    }
+    return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    if (/pixel limit/i.test(message)) throw tooLarge("This image has too many pixels (the limit is 100 megapixels).");
+    throw unsupportedMedia("The image could not be read. It may be damaged or in an unsupported format.");
+  }
+}
