@@ -332,6 +332,16 @@ describe("listFeed", () => {
     const page = await walk(fan, { following: true }, 50);
     expect(page.length).toBe(23);
     expect(page.every((p) => p.author.id === author.id)).toBe(true);
+    expect(planFeed(fan, { following: true }).sql).toContain("INDEXED BY posts_author_recent");
+    // A member who follows prolific authors: the feed index drives instead, same answer.
+    sqlite.prepare(`UPDATE users SET posts_count = posts_count + 5000 WHERE id = ?`).run(author.id);
+    try {
+      expect(planFeed(fan, { following: true }).sql).toContain("INDEXED BY posts_feed_recent");
+      expect((await walk(fan, { following: true }, 7)).map((p) => p.id)).toEqual(page.map((p) => p.id));
+      expect((await walk(fan, { following: true, sortBy: "popular" }, 50)).length).toBe(23);
+    } finally {
+      sqlite.prepare(`UPDATE users SET posts_count = posts_count - 5000 WHERE id = ?`).run(author.id);
+    }
     expect((await failure(listFeed(null, { following: true }))).status).toBe(401);
     expect((await listFeed(bob, { following: true })).posts).toEqual([]);
   });
@@ -339,8 +349,9 @@ describe("listFeed", () => {
   it("searches title, content and tags; '#TrailCameras' finds the tag 'trail cameras'", async () => {
     const byTitle = await walk(null, { search: "feed post 7" }, 50);
     expect(byTitle.map((p) => p.title)).toContain("Feed post 7");
-    const prefix = await walk(null, { search: "Fee" }, 50);
-    expect(prefix.length).toBeGreaterThanOrEqual(23);
+    // Whole words, any case; no prefix matching.
+    expect((await walk(null, { search: "FEED" }, 50)).length).toBeGreaterThanOrEqual(23);
+    expect((await walk(null, { search: "Fee" }, 50)).length).toBe(0);
     const tagged = await walk(null, { search: "#TrailCameras" }, 50);
     expect(tagged.map((p) => p.id).sort((a, b) => a - b)).toEqual(ids.filter((_, i) => i % 5 === 0));
     expect((await walk(null, { search: "#trail cameras" }, 50)).length).toBe(tagged.length);
@@ -349,32 +360,54 @@ describe("listFeed", () => {
   });
 });
 
-describe("search with many matches: the sort index drives, the results are the same", () => {
-  it("returns the same pages whichever side drives the query", async () => {
-    const member = await createMember();
-    const insert = sqlite.prepare(
-      `INSERT INTO posts (author_id, type, title, content, likes_count, created_at) VALUES (?, 'article', ?, 'Antler sheds all over the south ridge this year', ?, ?)`,
-    );
+describe("search with many matches: whichever side drives, the pages are the same", () => {
+  let member: Member;
+  const insert = () =>
+    sqlite.prepare(`INSERT INTO posts (author_id, type, title, content, likes_count, created_at) VALUES (?, 'article', ?, ?, ?, ?)`);
+  const expected = (offset: number) =>
+    sqlite
+      .prepare(`SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET ${offset}`)
+      .all()
+      .map((r) => (r as { id: number }).id);
+
+  async function checkPages() {
+    const first = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50 });
+    expect(first.posts.map((p) => p.id)).toEqual(expected(0));
+    const second = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50, cursor: first.nextCursor! });
+    expect(second.posts.map((p) => p.id)).toEqual(expected(50));
+  }
+
+  beforeAll(async () => {
+    member = await createMember();
+    const stmt = insert();
     sqlite.transaction(() => {
-      for (let i = 0; i < SEARCH_DRIVES_BELOW + 50; i++) insert.run(member.id, `Shed hunting ${i}`, i % 17, Date.UTC(2019, 0, 1) + i * 1000);
+      for (let i = 0; i < SEARCH_DRIVES_BELOW + 50; i++) {
+        stmt.run(member.id, `Shed hunting ${i}`, "Antler sheds all over the south ridge this year", i % 17, Date.UTC(2019, 0, 1) + i * 1000);
+      }
+    })();
+  });
+
+  it("a rare word: the match set drives (read by id, then sorted)", async () => {
+    expect(planFeed(null, { search: "zzyzx", sortBy: "popular" }).sql).toContain("NOT INDEXED");
+  });
+
+  it("a dense word: the sort index drives and each row is checked against the FTS index", async () => {
+    const plan = planFeed(null, { search: "antler sheds", sortBy: "popular" });
+    expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
+    expect(plan.sql).toContain("f.rowid = p.id AND posts_fts MATCH");
+    await checkPages();
+  });
+
+  it("a common but not dense word: the sort index drives against the match set built once", async () => {
+    const stmt = insert();
+    sqlite.transaction(() => {
+      for (let i = 0; i < 4000; i++) stmt.run(member.id, `Filler ${i}`, "Nothing to see in this one at all", i % 13, Date.UTC(2019, 6, 1) + i * 1000);
     })();
     const plan = planFeed(null, { search: "antler sheds", sortBy: "popular" });
     expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
-    const rare = planFeed(null, { search: "zzyzx", sortBy: "popular" });
-    expect(rare.sql).toContain("NOT INDEXED");
-
-    const first = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50 });
-    const expected = sqlite
-      .prepare(`SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50`)
-      .all()
-      .map((r) => (r as { id: number }).id);
-    expect(first.posts.map((p) => p.id)).toEqual(expected);
-    const second = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50, cursor: first.nextCursor! });
-    const expected2 = sqlite
-      .prepare(`SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET 50`)
-      .all()
-      .map((r) => (r as { id: number }).id);
-    expect(second.posts.map((p) => p.id)).toEqual(expected2);
+    expect(plan.sql).toContain("p.id IN (SELECT rowid FROM posts_fts");
+    expect(plan.sql).not.toContain("NOT INDEXED");
+    await checkPages();
   });
 });
 

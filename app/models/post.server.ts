@@ -245,19 +245,23 @@ export function decodeCursor(sortBy: SortOption, cursor: string | undefined): Cu
   return { value: Number(match[2]), id: Number(match[3]) };
 }
 
-/** A search text as an FTS5 query: every word must appear; the last may be a prefix. */
-export function ftsQuery(text: string, { prefixLast = true } = {}): string | null {
+/**
+ * A search text as an FTS5 query: every word must appear (case and accents ignored). Words match
+ * whole: a prefix query ("hunt"*) expands to every term it starts and costs far more per row than
+ * the sort-driven plan below can afford; a prefix index on posts_fts would make it cheap.
+ */
+export function ftsQuery(text: string): string | null {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!words?.length) return null;
   return words
     .slice(0, 12)
-    .map((w, i, all) => `"${w}"${prefixLast && i === all.length - 1 && w.length >= 3 ? "*" : ""}`)
+    .map((w) => `"${w}"`)
     .join(" ");
 }
 
 /** `#BowHunting`: the tag key, plus a text match on "bowhunting" or the phrase "bow hunting". */
 function hashtagFts(word: string): string | null {
-  const joined = ftsQuery(word, { prefixLast: false });
+  const joined = ftsQuery(word);
   const split = word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2");
   const phraseWords = split.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!joined) return null;
@@ -267,31 +271,58 @@ function hashtagFts(word: string): string | null {
 
 /**
  * The set of post ids a search matches, as SQL with its parameters. A search that starts with '#'
- * also matches post_tags.key = tagKey(rest) ('#BowHunting' finds 'bow hunting').
+ * also matches post_tags.key = tagKey(rest) ('#BowHunting' finds 'bow hunting'). `fts` is set when
+ * the set is a plain full-text match (it can then be probed per row and read newest first).
  */
-function searchSet(search: string): { sql: string; params: Record<string, string> } | null {
+function searchSet(search: string): { sql: string; params: Record<string, string>; fts: boolean } | null {
   if (search.startsWith("#")) {
     const rest = search.slice(1).trim();
     const key = tagKey(rest);
     const fts = hashtagFts(rest);
     if (!key) return null;
-    if (!fts) return { sql: `SELECT post_id FROM post_tags WHERE key = @tagKey`, params: { tagKey: key } };
+    if (!fts) return { sql: `SELECT post_id FROM post_tags WHERE key = @tagKey`, params: { tagKey: key }, fts: false };
     return {
       sql: `SELECT post_id FROM post_tags WHERE key = @tagKey UNION SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`,
       params: { tagKey: key, fts },
+      fts: false,
     };
   }
   const fts = ftsQuery(search);
   if (!fts) return null;
-  return { sql: `SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`, params: { fts } };
+  return { sql: `SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`, params: { fts }, fts: true };
 }
 
 /**
- * Below this many matches the search drives the query (match set → rows by id → sort those few);
- * above it the sort index drives and the match set is only a filter, so a common word at 100k posts
- * still reads one index range of about a page's worth of rows per match density.
+ * How a search meets a sort (docs/decisions/0007-feed-pagination-and-indexes.md). The match set is
+ * probed first (its newest 1,001 ids, read from the FTS index in rowid order):
+ * - at most SEARCH_DRIVES_BELOW matches: the search drives (ids → rows → sort that handful);
+ * - otherwise the sort's index drives and the search filters. A dense search (≥ DENSE_SEARCH of the
+ *   posts match, e.g. "deer" on a deer site) checks each row against the FTS index as it walks, so
+ *   it stops after about a page of rows; a sparser one builds the match set once and walks the
+ *   index against it.
  */
 export const SEARCH_DRIVES_BELOW = 1000;
+export const DENSE_SEARCH = 0.3;
+/** Following: below this many posts by the followed members, their own author index drives. */
+export const FOLLOWING_DRIVES_BELOW = 2000;
+
+type SearchPlan = { mode: "drive" | "filter-set" | "filter-probe"; set: NonNullable<ReturnType<typeof searchSet>> };
+
+function planSearch(search: string): SearchPlan | null {
+  const set = searchSet(search);
+  if (!set) return null;
+  if (!set.fts) {
+    const { n } = stmt(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
+    return { mode: n <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
+  }
+  const probe = stmt(
+    `SELECT count(*) AS n, min(rowid) AS lo FROM (${set.sql} ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
+  ).get(set.params) as { n: number; lo: number | null };
+  if (probe.n <= SEARCH_DRIVES_BELOW) return { mode: "drive", set };
+  const { hi } = stmt(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
+  const density = probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1);
+  return { mode: density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
+}
 
 type FeedPlan = { sql: string; params: Record<string, unknown> };
 
@@ -303,8 +334,10 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   const { column, dir } = SORTS[sortBy];
   const where: string[] = [];
   const params: Record<string, unknown> = { viewer: viewerOf(actor), limit: limit + 1 };
-  let from = "posts p";
   const home = query.authorId === undefined && query.clubId === undefined;
+  // Without statistics (no ANALYZE in production) SQLite would read `club_id IS NULL` through
+  // posts_club_recent and sort the whole home feed; the home feed names its index instead.
+  let from = home ? `posts p INDEXED BY ${homeIndex(sortBy, type !== null)}` : "posts p";
 
   if (query.clubId !== undefined) {
     where.push("p.club_id = @clubId");
@@ -321,6 +354,11 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   }
   if (query.following) {
     where.push("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = @viewer)");
+    const { n } = stmt(
+      `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f CROSS JOIN users u ON u.id = f.followee_id WHERE f.follower_id = ?`,
+    ).get(viewerOf(actor)) as { n: number };
+    // Few posts by followed members: read them through their author index and sort that handful.
+    if (n <= FOLLOWING_DRIVES_BELOW) from = "posts p INDEXED BY posts_author_recent";
   }
   if (type) {
     where.push("p.type = @type");
@@ -328,22 +366,18 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   }
 
   if (query.search) {
-    const set = searchSet(query.search);
-    if (!set) {
-      where.push("0");
+    const search = planSearch(query.search);
+    if (!search) {
+      where.push("p.id < 0");
     } else {
-      Object.assign(params, set.params);
-      const matches = stmt(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as {
-        n: number;
-      };
-      if (matches.n <= SEARCH_DRIVES_BELOW) {
-        // Few matches: read them by id and sort that handful (a temp B-tree over ≤ 1000 rows).
+      Object.assign(params, search.set.params);
+      if (search.mode === "drive") {
         from = "posts p NOT INDEXED";
-        where.push(`p.id IN (${set.sql})`);
+        where.push(`p.id IN (${search.set.sql})`);
+      } else if (search.mode === "filter-probe" && home && !from.includes("posts_author_recent")) {
+        where.push(`EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`);
       } else {
-        // Many matches: walk the sort's index and keep the rows in the match set.
-        if (home && !query.following) from = `posts p INDEXED BY ${homeIndex(sortBy, type !== null)}`;
-        where.push(`p.id IN (${set.sql})`);
+        where.push(`p.id IN (${search.set.sql})`);
       }
     }
   }
@@ -372,6 +406,8 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
     if (!club) throw notFound("Club Not Found");
     if (!canReadClub(actor, query.clubId)) throw forbidden("Only members can see this club's posts");
   }
+  // A search with no words in it ("!!!") matches nothing.
+  if (query.search && !searchSet(query.search)) return { posts: [], nextCursor: null };
   const plan = planFeed(actor, query);
   const rows = stmt(plan.sql).all(plan.params) as PostRow[];
   const more = rows.length > plan.limit;
@@ -409,9 +445,9 @@ export async function getPost(actor: Actor, id: number): Promise<Post> {
 export const TRENDING = { size: 5, newest: 1000, mostLiked: 100, mostDiscussed: 100, gravity: 1.5, offsetHours: 2 };
 
 export const TRENDING_SQL = `WITH cand(id) AS (
-    SELECT id FROM (SELECT id FROM posts WHERE club_id IS NULL ORDER BY created_at DESC, id DESC LIMIT ${TRENDING.newest})
-    UNION SELECT id FROM (SELECT id FROM posts WHERE club_id IS NULL ORDER BY likes_count DESC, id DESC LIMIT ${TRENDING.mostLiked})
-    UNION SELECT id FROM (SELECT id FROM posts WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT ${TRENDING.mostDiscussed})
+    SELECT id FROM (SELECT id FROM posts INDEXED BY posts_feed_recent WHERE club_id IS NULL ORDER BY created_at DESC, id DESC LIMIT ${TRENDING.newest})
+    UNION SELECT id FROM (SELECT id FROM posts INDEXED BY posts_feed_popular WHERE club_id IS NULL ORDER BY likes_count DESC, id DESC LIMIT ${TRENDING.mostLiked})
+    UNION SELECT id FROM (SELECT id FROM posts INDEXED BY posts_feed_discussed WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT ${TRENDING.mostDiscussed})
   ), scored AS (
     SELECT p.id,
       (p.likes_count + 2.0 * p.comments_count + 3.0 * p.shares_count)
