@@ -1,0 +1,58 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+
+/** The synthetic seed (npm run seed): realistic proportions and every counter equal to its rows. */
+describe("db/seed.ts", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-seed-"));
+  const file = path.join(dir, "seed.db");
+  const run = (...args: string[]) =>
+    execFileSync(path.resolve("node_modules/.bin/tsx"), ["db/seed.ts", ...args], {
+      env: { ...process.env, DATABASE_PATH: file, NODE_ENV: "development" },
+      encoding: "utf8",
+      stdio: "pipe",
+    });
+
+  it("fills an empty database with consistent counters, tags and FTS rows", { timeout: 60_000 }, () => {
+    expect(run("--users", "60", "--posts", "1500")).toMatch(/Seeded 60 members, 1500 posts/);
+    const db = new Database(file, { readonly: true });
+    const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    expect(n(`SELECT count(*) AS n FROM posts`)).toBe(1500);
+    expect(n(`SELECT count(*) AS n FROM users`)).toBe(60);
+    expect(n(`SELECT count(*) AS n FROM likes`)).toBeGreaterThan(1500);
+    expect(n(`SELECT count(*) AS n FROM comments`)).toBeGreaterThan(750);
+    expect(n(`SELECT count(*) AS n FROM follows`)).toBeGreaterThan(60);
+    expect(n(`SELECT count(*) AS n FROM clubs`)).toBeGreaterThanOrEqual(2);
+    expect(n(`SELECT count(*) AS n FROM posts WHERE club_id IS NOT NULL`)).toBeGreaterThan(0);
+    for (const sql of [
+      `SELECT count(*) AS n FROM posts p WHERE likes_count != (SELECT count(*) FROM likes l WHERE l.post_id = p.id)`,
+      `SELECT count(*) AS n FROM posts p WHERE comments_count != (SELECT count(*) FROM comments c WHERE c.post_id = p.id)`,
+      `SELECT count(*) AS n FROM posts p WHERE shares_count != (SELECT count(*) FROM shares s WHERE s.post_id = p.id)`,
+      `SELECT count(*) AS n FROM users u WHERE posts_count != (SELECT count(*) FROM posts p WHERE p.author_id = u.id)`,
+      `SELECT count(*) AS n FROM users u WHERE followers_count != (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)`,
+      `SELECT count(*) AS n FROM users u WHERE following_count != (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)`,
+      `SELECT count(*) AS n FROM clubs c WHERE member_count != (SELECT count(*) FROM club_members m WHERE m.club_id = c.id)`,
+      `SELECT count(*) AS n FROM clubs c WHERE NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = c.id AND m.user_id = c.creator_id AND m.role = 'owner')`,
+      `SELECT count(*) AS n FROM posts p WHERE p.club_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = p.club_id AND m.user_id = p.author_id)`,
+      `SELECT count(*) AS n FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = p.author_id`,
+      `SELECT count(*) AS n FROM posts p WHERE p.tags IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = p.id)`,
+    ]) {
+      expect(n(sql), sql).toBe(0);
+    }
+    // The FTS index is filled by the triggers.
+    expect(n(`SELECT count(*) AS n FROM posts_fts WHERE posts_fts MATCH 'deer'`)).toBeGreaterThan(0);
+    expect((db.prepare(`PRAGMA integrity_check`).get() as { integrity_check: string }).integrity_check).toBe("ok");
+    db.close();
+  });
+
+  it("refuses a database that already has members", { timeout: 60_000 }, () => {
+    expect(() => run("--users", "5", "--posts", "5")).toThrow(/already has members/);
+  });
+
+  it("refuses unknown arguments", { timeout: 60_000 }, () => {
+    expect(() => run("--posts", "lots")).toThrow(/Usage: npm run seed/);
+  });
+});
