@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { LinkMetadata } from "#db/schema";
 import { canReadClub, getMembership } from "~/models/club.server";
+import { deleteMediaFiles, mediaFilesOfPost } from "~/models/media.server";
 import type { Actor } from "~/models/user.server";
 import {
   FEED_MAX_LIMIT,
@@ -560,17 +561,19 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
 
 /**
  * Delete a post: its author only. Comments, likes, shares, tags and media rows go with it (foreign
- * keys cascade); the author's posts_count drops in the same transaction. Stored media files are the
- * media domain's to remove (it reads the post's media rows before calling this).
+ * keys cascade); the author's posts_count drops in the same transaction. The stored media files
+ * (pictures, their variants, video, audio) are deleted from storage once that has committed.
  */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
   const me = requireSignedIn(actor);
   const row = visiblePostOrThrow(actor, id);
   if (row.author_id !== me.id) throw forbidden("Only the author can delete this post");
+  const files = mediaFilesOfPost(id);
   sqlite.transaction(() => {
     stmt(`DELETE FROM posts WHERE id = ?`).run(id);
     stmt(`UPDATE users SET posts_count = max(0, posts_count - 1) WHERE id = ?`).run(row.author_id);
   })();
+  await deleteMediaFiles(files);
 }
 
 type LikeState = { likes: number; isLiked: boolean };

@@ -5,7 +5,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { media, posts } from "#db/schema";
 import { deleteMediaFiles, discardUploads, mediaFilesOfPost, ownPendingUploads } from "~/models/media.server";
-import { createPost } from "~/models/post.server";
+import { createPost, deletePost } from "~/models/post.server";
 import { action as fetchMetadataAction } from "~/routes/api.fetch-url-metadata";
 import { action as uploadAction } from "~/routes/api.upload";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
@@ -279,6 +279,21 @@ describe("ownership and attachment", () => {
     expect(db.select().from(media).where(eq(media.url, theirs)).get()).toBeDefined();
     expect((await getMedia(mine)).status).toBe(404);
     expect((await getMedia(theirs)).status).toBe(200);
+  });
+
+  it("deleting a post deletes its files from storage, and only its author can", async () => {
+    const { body } = await upload([{ name: "file", filename: "stand.jpg", data: await jpegWithGps(1200, 800) }]);
+    const clip = await upload([{ name: "file", filename: "walk.mp4", data: mp4Head(50_000) }]);
+    const post = await createPost(alice, postInput([body.url, clip.body.url]));
+    const urls = [body.url, clip.body.url, ...body.variants.map((v: { url: string }) => v.url)];
+
+    await expect(deletePost(null, post.id)).rejects.toMatchObject({ status: 401 });
+    await expect(deletePost(bob, post.id)).rejects.toMatchObject({ status: 403 });
+    for (const url of urls) expect((await getMedia(url)).status).toBe(200);
+
+    await deletePost(alice, post.id);
+    expect(db.select().from(media).where(eq(media.url, body.url)).get()).toBeUndefined();
+    for (const url of urls) expect((await getMedia(url)).status, url).toBe(404);
   });
 
   it("deleteMediaFiles removes a post's pictures and their variants from storage", async () => {
