@@ -1,0 +1,88 @@
+import { useFetcher } from "@remix-run/react";
+import { useId } from "react";
+import { useHydrated } from "~/utils/hydrated";
+
+/**
+ * The avatar upload (profile Edit dialog and settings' 'Change Avatar'): a multipart form posting an
+ * image in the `avatar` field to the page's own action. Without JavaScript it is a plain file input
+ * and an Upload button. With it, a camera button opens the picker and the choice uploads at once;
+ * the page's action answers with a redirect and a toast either way.
+ */
+export function AvatarUpload({
+  action,
+  returnTo,
+  label,
+  variant = "camera",
+}: {
+  action: string;
+  returnTo: string;
+  label: string;
+  variant?: "camera" | "button";
+}) {
+  const hydrated = useHydrated();
+  const fetcher = useFetcher();
+  const id = useId();
+  const busy = fetcher.state !== "idle";
+
+  return (
+    <fetcher.Form method="post" action={action} encType="multipart/form-data" data-testid="avatar-upload">
+      <input type="hidden" name="returnTo" value={returnTo} />
+      {hydrated ? (
+        <>
+          <input
+            id={id}
+            type="file"
+            name="avatar"
+            accept="image/*"
+            className="peer sr-only"
+            disabled={busy}
+            onChange={(event) => {
+              if (event.currentTarget.files?.length) fetcher.submit(event.currentTarget.form);
+            }}
+          />
+          <label
+            htmlFor={id}
+            title={label}
+            className={`cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-blaze-500 ${
+              variant === "camera"
+                ? "inline-flex h-9 w-9 items-center justify-center rounded-full border-2 border-white bg-bark-900 text-white shadow hover:bg-bark-800"
+                : "btn-secondary"
+            }`}
+          >
+            {variant === "camera" ? (
+              <>
+                <CameraIcon />
+                <span className="sr-only">{busy ? "Uploading..." : label}</span>
+              </>
+            ) : busy ? (
+              "Uploading..."
+            ) : (
+              label
+            )}
+          </label>
+        </>
+      ) : (
+        <div className="flex flex-wrap items-end gap-2">
+          <div>
+            <label htmlFor={id} className="label">
+              {label}
+            </label>
+            <input id={id} type="file" name="avatar" accept="image/*" required className="block text-sm" />
+          </div>
+          <button type="submit" className="btn-secondary">
+            Upload
+          </button>
+        </div>
+      )}
+    </fetcher.Form>
+  );
+}
+
+function CameraIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinejoin="round" d="M4 8h3l2-3h6l2 3h3v11H4z" />
+      <circle cx="12" cy="13" r="3.5" />
+    </svg>
+  );
+}
