@@ -1,0 +1,78 @@
+import type { UploadedFile } from "~/schemas/media";
+
+/** The widest a post's media is shown: the page's content column. */
+const SIZES = "(min-width: 768px) 720px, 100vw";
+
+/** `srcset` from the stored variants (480 / 1080 px WebP) plus the full-size picture. */
+export function srcSetOf(file: UploadedFile): string | undefined {
+  if (!file.variants?.length || !file.width) return undefined;
+  return [...file.variants.map((v) => `${v.url} ${v.width}w`), `${file.url} ${file.width}w`].join(", ");
+}
+
+/**
+ * SPEC.md §2: a post's uploaded media on its card and its page, at most 500 px high. Images carry
+ * their size (no layout shift) and a srcset, so a phone on one bar downloads the 480 px WebP, and
+ * load lazily; on the post page an image opens full size in a new tab. Video and audio use the
+ * browser's players with preload="none": nothing large downloads until the member presses play.
+ */
+export function PostMedia({ files, variant }: { files: UploadedFile[] | null | undefined; variant: "card" | "page" }) {
+  if (!files?.length) return null;
+  return (
+    <div className="space-y-3" data-testid="post-media">
+      {files.map((file) => (
+        <MediaItem key={file.url} file={file} linkImage={variant === "page"} />
+      ))}
+    </div>
+  );
+}
+
+function MediaItem({ file, linkImage }: { file: UploadedFile; linkImage: boolean }) {
+  if (file.type === "image") {
+    const image = (
+      <img
+        src={file.url}
+        srcSet={srcSetOf(file)}
+        sizes={file.variants?.length ? SIZES : undefined}
+        width={file.width ?? undefined}
+        height={file.height ?? undefined}
+        alt={file.name}
+        loading="lazy"
+        decoding="async"
+        // Full width up to the picture's own width, height from its ratio, capped at 500 px
+        // (a tall picture is letterboxed rather than cropped).
+        style={file.width ? { maxWidth: `min(100%, ${file.width}px)` } : undefined}
+        className="block h-auto max-h-[500px] w-full rounded-md bg-stone-100 object-contain"
+        data-testid="post-image"
+      />
+    );
+    if (!linkImage) return image;
+    return (
+      <a href={file.url} target="_blank" rel="noopener noreferrer" className="block" title={`Open ${file.name} full size`}>
+        {image}
+      </a>
+    );
+  }
+  if (file.type === "video") {
+    return (
+      <video
+        controls
+        preload="none"
+        playsInline
+        src={file.url}
+        aria-label={file.name}
+        className="block max-h-[500px] w-full rounded-md bg-black"
+        data-testid="post-video"
+      >
+        <a href={file.url}>{file.name}</a>
+      </video>
+    );
+  }
+  return (
+    <figure className="rounded-md border border-stone-200 bg-stone-50 p-3" data-testid="post-audio">
+      <figcaption className="mb-2 truncate text-sm font-medium text-stone-700">{file.name}</figcaption>
+      <audio controls preload="none" src={file.url} className="w-full">
+        <a href={file.url}>{file.name}</a>
+      </audio>
+    </figure>
+  );
+}
