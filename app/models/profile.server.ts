@@ -59,7 +59,7 @@ export const AVATAR_NOT_YOURS = "Choose an image you uploaded";
 /**
  * The avatar must be an image the member uploaded themselves and has not attached to a post (a post's
  * deletion removes its files), so a profile can never point at someone else's file, at a tracking
- * pixel elsewhere or at a `javascript:` URL (docs/decisions/profiles-avatars-and-follows.md).
+ * pixel elsewhere or at a `javascript:` URL (docs/decisions/0010-profiles-avatars-and-follows.md).
  */
 function assertOwnImage(ownerId: number, url: string) {
   const file = db

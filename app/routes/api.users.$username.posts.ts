@@ -20,7 +20,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   if (page.nextCursor) {
     const next = new URL(url);
     next.searchParams.set("cursor", page.nextCursor);
-    headers.set("Link", `<${next.pathname}${next.search}>; rel="next"`);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
   }
   return json(page.posts, { headers });
 });
