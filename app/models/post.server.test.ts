@@ -355,6 +355,9 @@ describe("listFeed", () => {
     const tagged = await walk(null, { search: "#TrailCameras" }, 50);
     expect(tagged.map((p) => p.id).sort((a, b) => a - b)).toEqual(ids.filter((_, i) => i % 5 === 0));
     expect((await walk(null, { search: "#trail cameras" }, 50)).length).toBe(tagged.length);
+    // The hashtag also finds the words in the text, joined or apart.
+    const spoken = await createPost(alice, input({ title: "Evening sit", content: "Trail cameras showed him at dusk twice this week." }));
+    expect((await walk(null, { search: "#TrailCameras" }, 50)).map((p) => p.id)).toContain(spoken.id);
     expect((await listFeed(null, { search: "!!!" })).posts).toEqual([]);
     expect((await listFeed(null, { search: 'quote" OR * NEAR(' })).posts).toEqual([]);
   });

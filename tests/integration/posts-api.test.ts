@@ -49,6 +49,13 @@ describe("POST /api/posts", () => {
     expect(text).not.toContain("@example.com");
   });
 
+  it("stores content that looks like HTML as typed (the pages render it as text)", async () => {
+    const content = `<script>alert("pwned")</script>\n<a href="javascript:alert(1)">click</a>`;
+    const post = await create(alice, { title: "<b>bold?</b>", content });
+    const read = await (await call(postRoute.loader, makeRequest(`/api/posts/${post.id}`), { id: String(post.id) })).json();
+    expect(read).toMatchObject({ title: "<b>bold?</b>", content });
+  });
+
   it("answers 401 to a visitor", async () => {
     const res = await call(postsRoute.action, makeRequest("/api/posts", { json: body }));
     expect(res.status).toBe(401);
