@@ -266,7 +266,7 @@ function hashtagFts(word: string): string | null {
   const split = word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2");
   const phraseWords = split.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!joined) return null;
-  if (phraseWords && phraseWords.length > 1) return `${joined} OR "${phraseWords.join(" ")}"`;
+  if (phraseWords && phraseWords.length > 1) return `(${joined}) OR "${phraseWords.join(" ")}"`;
   return joined;
 }
 
