@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput, RequestDecision } from "~/schemas/club";
-import { CLUB_LIST_LIMIT_DEFAULT } from "~/schemas/club";
+import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, type DB } from "~/utils/db.server";
 import { badRequest, conflict, forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
 import type { Actor } from "./user.server";
@@ -18,7 +18,7 @@ import type { Actor } from "./user.server";
  * before the write already hold the write lock (docs/decisions/0007-club-joins-and-invites.md).
  */
 
-export const CLUB_NOT_FOUND = "Club Not Found";
+export { CLUB_NOT_FOUND };
 export const ALREADY_MEMBER = "Already a member of this club";
 export const REQUEST_PENDING = "Join request already pending";
 export const CLUB_FULL = "Club is full";

@@ -6,11 +6,13 @@ import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } 
 import { useEffect, useRef } from "react";
 import { FieldErrors, Field } from "~/components/ui/field";
 import { signUp } from "~/models/auth.server";
+import { joinNewMemberWithInvite } from "~/models/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator } from "~/utils/auth.server";
 import { APP_NAME } from "~/utils/brand";
 import { pageAction } from "~/utils/page-action";
 import { replyWithError } from "~/utils/page.server";
+import { db } from "~/utils/db.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser, redirectSignedIn } from "~/utils/session.server";
 
@@ -60,13 +62,23 @@ export const action = pageAction(async ({ request }) => {
     if (submission.status !== "success") {
       return json<ActionData>({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
     }
+    // Registration through an invite (the invite page's link, or the code it stored): the account
+    // joins the club in the same transaction, and a bad code creates nothing (clubs issue).
+    const inviteCode = submission.value.inviteCode;
+    const joined: { clubId?: number } = {};
     let user;
     try {
-      user = await signUp(submission.value, { ip: clientIp(request) });
+      user = await signUp(
+        submission.value,
+        { ip: clientIp(request) },
+        inviteCode ? (row) => void (joined.clubId = joinNewMemberWithInvite(db, inviteCode, row.id)) : undefined,
+      );
     } catch (error) {
       return withIntent(intent, replyWithError(submission, error, { hideFields: ["password"] }));
     }
-    return redirectSignedIn(user, redirectTo, {
+    // `joined=1`: the club page removes the stored invite code from session storage.
+    const target = joined.clubId ? `/clubs/${joined.clubId}?joined=1` : redirectTo;
+    return redirectSignedIn(user, target, {
       title: `Welcome to ${APP_NAME}`,
       description: "Your account has been created successfully.",
     });

@@ -7,6 +7,9 @@ import { z } from "zod";
  * and a JSON call are validated by exactly the same rules.
  */
 
+/** Shown by the club page and answered by /api/clubs/{id} for a club that does not exist. */
+export const CLUB_NOT_FOUND = "Club Not Found";
+
 export const CLUB_NAME_MAX = 100;
 export const CLUB_DESCRIPTION_MAX = 2000;
 export const CLUB_RULES_MAX = 5000;

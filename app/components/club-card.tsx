@@ -1,0 +1,123 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import type { Club } from "~/models/club.server";
+
+/** A padlock (private club) or a globe (public club), with its name for screen readers. */
+export function PrivacyIcon({ isPrivate, className = "h-4 w-4" }: { isPrivate: boolean; className?: string }) {
+  return isPrivate ? (
+    <svg viewBox="0 0 24 24" className={className} role="img" aria-label="Private club" fill="none" stroke="currentColor" strokeWidth="2">
+      <title>Private club</title>
+      <rect x="5" y="11" width="14" height="10" rx="2" />
+      <path d="M8 11V8a4 4 0 1 1 8 0v3" />
+    </svg>
+  ) : (
+    <svg viewBox="0 0 24 24" className={className} role="img" aria-label="Public club" fill="none" stroke="currentColor" strokeWidth="2">
+      <title>Public club</title>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M3 12h18M12 3c2.5 2.5 3.8 5.5 3.8 9s-1.3 6.5-3.8 9c-2.5-2.5-3.8-5.5-3.8-9S9.5 5.5 12 3z" />
+    </svg>
+  );
+}
+
+/** "12 members" or "12 / 30 members". */
+export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {
+  const noun = club.memberCount === 1 && club.memberLimit === null ? "member" : "members";
+  return club.memberLimit !== null ? `${club.memberCount} / ${club.memberLimit} ${noun}` : `${club.memberCount} ${noun}`;
+}
+
+/** The club's image, or a field-and-bark fallback with its initial. */
+export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {
+  if (club.imageUrl) {
+    return <img src={club.imageUrl} alt="" loading="lazy" decoding="async" className={`object-cover ${className}`} />;
+  }
+  return (
+    <div
+      aria-hidden="true"
+      className={`flex items-center justify-center bg-gradient-to-br from-field-700 to-bark-800 text-4xl font-bold text-white/80 ${className}`}
+    >
+      {club.name.trim()[0]?.toUpperCase() ?? "C"}
+    </div>
+  );
+}
+
+/**
+ * SPEC.md §2 club card. The button follows the caller's state: View Club (member), Request Pending
+ * (disabled), Re-apply (after a rejection), Request to Join (private: the club page's message form)
+ * or Join Club (public: a plain form post to the club page, which works without JavaScript).
+ */
+export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string }) {
+  const navigation = useNavigation();
+  const joining =
+    navigation.state !== "idle" &&
+    navigation.formAction === `/clubs/${club.id}` &&
+    navigation.formData?.get("intent") === "join";
+  return (
+    <article className="card flex flex-col overflow-hidden" data-testid="club-card" aria-labelledby={`club-${club.id}-name`}>
+      <Link to={`/clubs/${club.id}`} tabIndex={-1} aria-hidden="true">
+        <ClubImage club={club} className="h-32 w-full" />
+      </Link>
+      <div className="flex flex-1 flex-col p-4">
+        <h2 id={`club-${club.id}-name`} className="flex items-center gap-2 text-lg font-bold text-bark-900">
+          <Link to={`/clubs/${club.id}`} className="truncate hover:underline">
+            {club.name}
+          </Link>
+          <span className="shrink-0 text-stone-500">
+            <PrivacyIcon isPrivate={club.isPrivate} />
+          </span>
+        </h2>
+        {club.creator ? <p className="text-xs text-stone-500">by {club.creator.displayName}</p> : null}
+        {club.description ? <p className="mt-2 line-clamp-2 text-sm text-stone-700">{club.description}</p> : null}
+        <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-stone-600">
+          <span data-testid="member-count">👥 {memberCountText(club)}</span>
+          {club.location ? <span>📍 {club.location}</span> : null}
+        </p>
+        {club.tags.length ? (
+          <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">
+            {club.tags.slice(0, 3).map((tag) => (
+              <li key={tag} className="badge bg-field-600/10 text-field-700">
+                {tag}
+              </li>
+            ))}
+          </ul>
+        ) : null}
+        <div className="mt-auto pt-4">
+          {club.isMember ? (
+            <Link to={`/clubs/${club.id}`} className="btn-secondary w-full">
+              View Club
+            </Link>
+          ) : club.requestStatus === "pending" ? (
+            <button type="button" className="btn-secondary w-full" disabled>
+              Request Pending
+            </button>
+          ) : club.isPrivate ? (
+            <Link to={`/clubs/${club.id}?join=1`} className="btn-primary w-full">
+              {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
+            </Link>
+          ) : (
+            <Form method="post" action={`/clubs/${club.id}`} preventScrollReset>
+              <input type="hidden" name="redirectTo" value={redirectTo} />
+              <button type="submit" name="intent" value="join" className="btn-primary w-full" disabled={joining}>
+                {joining ? "Joining..." : "Join Club"}
+              </button>
+            </Form>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** One placeholder card while the list loads (SPEC.md: six of them). */
+export function ClubCardSkeleton() {
+  return (
+    <div className="card animate-pulse overflow-hidden" aria-hidden="true" data-testid="club-skeleton">
+      <div className="h-32 bg-stone-200" />
+      <div className="space-y-2 p-4">
+        <div className="h-5 w-2/3 rounded bg-stone-200" />
+        <div className="h-3 w-1/3 rounded bg-stone-200" />
+        <div className="h-3 w-full rounded bg-stone-200" />
+        <div className="h-3 w-5/6 rounded bg-stone-200" />
+        <div className="h-9 w-full rounded bg-stone-200" />
+      </div>
+    </div>
+  );
+}

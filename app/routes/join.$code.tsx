@@ -1,0 +1,173 @@
+import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { useEffect, useRef } from "react";
+import { RelativeTime } from "~/components/post-meta";
+import { Avatar } from "~/components/ui/avatar";
+import { ALREADY_MEMBER, getClub, getMembership, REQUEST_PENDING } from "~/models/club.server";
+import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
+import { APP_NAME } from "~/utils/brand";
+import { isAppError } from "~/utils/errors";
+import { pageAction } from "~/utils/page-action";
+import { getSessionUser, requireActor } from "~/utils/session.server";
+import { redirectWithToast } from "~/utils/toast.server";
+
+const INVALID_TITLE = "Invalid Invite";
+const INVALID_TEXT = "This invite link is invalid or has expired.";
+const PENDING_TEXT = "Your request to join this club is pending approval.";
+
+type Viewer = "signed-out" | "can-join" | "pending";
+
+function findInvite(code: string): Invite | null {
+  try {
+    return getInvite(code);
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.invite ? `Join ${data.invite.club.name} · ${APP_NAME}` : `${INVALID_TITLE} · ${APP_NAME}` },
+];
+
+/**
+ * /join/{code}: reading the invite changes nothing (CONTRACT.md §3). A member is sent to the club;
+ * a pending requester sees the pending notice; anyone else may join by POST (sent on load when
+ * JavaScript runs, a button otherwise).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const code = params.code ?? "";
+  const invite = findInvite(code);
+  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404 });
+  const user = await getSessionUser(request);
+  let viewer: Viewer = "signed-out";
+  if (user) {
+    if (getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
+    viewer = getClub(user, invite.clubId).requestStatus === "pending" ? "pending" : "can-join";
+  }
+  return json({ invite, code, viewer }, { headers: { "Cache-Control": "private, no-store" } });
+}
+
+/** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */
+export const action = pageAction(async ({ request, params }) => {
+  const code = params.code ?? "";
+  const actor = await requireActor(request);
+  const invite = findInvite(code);
+  if (!invite) return json({ error: INVALID_TEXT }, { status: 400 });
+  try {
+    acceptInvite(actor, code);
+  } catch (error) {
+    if (isAppError(error) && error.message === ALREADY_MEMBER) throw redirect(`/clubs/${invite.clubId}`);
+    if (isAppError(error) && error.message === REQUEST_PENDING) throw redirect(`/join/${code}`);
+    if (isAppError(error) && error.status !== 401) return json({ error: error.message }, { status: error.status });
+    throw error;
+  }
+  // `joined=1` lets the club page clear a stored invite code (SPEC.md §4 Auth).
+  return redirectWithToast(`/clubs/${invite.clubId}?joined=1`, {
+    title: "Welcome to the club!",
+    description: `You joined ${invite.club.name}.`,
+    type: "success",
+  });
+});
+
+export default function InvitePage() {
+  const { invite, code, viewer } = useLoaderData<typeof loader>();
+  if (!invite) {
+    return (
+      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
+        <h1 className="text-2xl font-bold text-bark-900">{INVALID_TITLE}</h1>
+        <p className="mt-3 text-stone-600">{INVALID_TEXT}</p>
+        <Link to="/clubs" className="btn-primary mt-6">
+          Browse Clubs
+        </Link>
+      </div>
+    );
+  }
+  return (
+    <div className="card mx-auto mt-6 max-w-lg p-8 text-center" data-testid="invite">
+      <p className="text-sm uppercase tracking-wide text-stone-500">You're invited to join</p>
+      <div className="mt-4 flex justify-center">
+        <Avatar src={invite.club.avatar} name={invite.club.name} size={80} />
+      </div>
+      <h1 className="mt-4 text-2xl font-bold text-bark-900">{invite.club.name}</h1>
+      {invite.club.description ? <p className="mt-2 whitespace-pre-line break-words text-stone-700">{invite.club.description}</p> : null}
+      <p className="mt-4 text-sm text-stone-500" data-testid="invite-details">
+        {invite.usesRemaining === null
+          ? "Unlimited uses"
+          : `${invite.usesRemaining} ${invite.usesRemaining === 1 ? "use" : "uses"} remaining`}{" "}
+        ·{" "}
+        {invite.expiresAt ? (
+          <>
+            Expires <RelativeTime iso={invite.expiresAt} />
+          </>
+        ) : (
+          "Never expires"
+        )}
+      </p>
+      <div className="mt-6">
+        {viewer === "signed-out" ? <SignedOutChoices code={code} /> : null}
+        {viewer === "pending" ? (
+          <div className="space-y-4">
+            <p role="status" className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900">
+              {PENDING_TEXT}
+            </p>
+            <Link to={`/clubs/${invite.clubId}`} className="btn-secondary">
+              View Club
+            </Link>
+          </div>
+        ) : null}
+        {viewer === "can-join" ? <JoinNow /> : null}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Sign up: the code travels in the URL (always) and, with JavaScript, in session storage under
+ * `inviteCode` (SPEC.md §2). Sign in: back here afterwards, where the member can join.
+ */
+function SignedOutChoices({ code }: { code: string }) {
+  const registerHref = `/auth?${new URLSearchParams({ mode: "register", inviteCode: code })}`;
+  const loginHref = `/auth?${new URLSearchParams({ mode: "login", redirectTo: `/join/${code}` })}`;
+  return (
+    <div className="flex flex-col items-center gap-3">
+      <Link to={registerHref} className="btn-primary w-full" onClick={() => window.sessionStorage.setItem("inviteCode", code)}>
+        Sign Up &amp; Join Club
+      </Link>
+      <Link to={loginHref} className="text-sm font-medium text-field-700 hover:underline">
+        Already have an account? Sign In
+      </Link>
+    </div>
+  );
+}
+
+/** Signed in: join by POST, sent once on load when JavaScript runs; the button is the fallback. */
+function JoinNow() {
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const submit = useSubmit();
+  const started = useRef(false);
+  const busy = navigation.state !== "idle";
+  const error = actionData && "error" in actionData ? actionData.error : null;
+
+  useEffect(() => {
+    if (started.current || error) return;
+    started.current = true;
+    submit({ intent: "join" }, { method: "post" });
+  }, [error, submit]);
+
+  return (
+    <div className="space-y-4">
+      {error ? (
+        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+          {error}
+        </p>
+      ) : null}
+      <Form method="post">
+        <button type="submit" name="intent" value="join" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Joining..." : "Join Club"}
+        </button>
+      </Form>
+    </div>
+  );
+}
