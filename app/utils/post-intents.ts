@@ -1,0 +1,27 @@
+import type { SubmissionResult } from "@conform-to/react";
+
+/**
+ * Every post mutation posts to the post page's action (/post/{id}) with one of these intents on its
+ * submit button. A plain form post is answered with a redirect and a flash toast; a script request
+ * (useFetcher) with one of the JSON shapes below, so the page stays where it is.
+ */
+export const POST_INTENTS = ["like", "unlike", "share", "comment", "delete-comment", "update", "delete"] as const;
+export type PostIntent = (typeof POST_INTENTS)[number];
+
+export type PostActionData =
+  | { intent: "like" | "unlike"; ok: true; likes: number; isLiked: boolean }
+  | { intent: "share"; ok: true; shares: number }
+  | { intent: "comment"; ok: true; commentId: number }
+  | { intent: "delete-comment"; ok: true }
+  | { intent: "update"; ok: true }
+  | { intent: "update"; ok: false; result: SubmissionResult<string[]> }
+  | { intent: string; ok: false; error: string; status: number; content?: string };
+
+/** Failures of a script request that the client shows as a toast. */
+export type PostActionFailure = Extract<PostActionData, { error: string }>;
+
+export function isFailure(data: PostActionData | undefined): data is PostActionFailure {
+  return Boolean(data && data.ok === false && "error" in data);
+}
+
+export const POST_NOT_FOUND = "Post Not Found";
