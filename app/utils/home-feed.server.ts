@@ -1,0 +1,44 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import type { TrendingItem } from "~/components/feed-sidebar";
+import type { FeedFilters } from "~/components/filter-bar";
+import { listFeed, listTrending } from "~/models/post.server";
+import { FEED_PAGE_SIZE, parseFeedQuery } from "~/schemas/post";
+import { getSessionUser } from "./session.server";
+
+/**
+ * Home (SPEC.md §2): banner, filter bar (a GET form), the feed in pages of 20 with an 'Older posts'
+ * link carrying a keyset cursor (appended in place with JavaScript), Hot Tracks and Popular Topics.
+ * The home route's loader; a .server module so the filter parsing (zod) stays out of the page's
+ * JavaScript.
+ */
+export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request);
+  const actor = user ? { id: user.id } : null;
+  const url = new URL(request.url);
+  const query = parseFeedQuery(url.searchParams);
+  const filters: FeedFilters = {
+    type: query.type,
+    sortBy: query.sortBy,
+    search: query.search,
+    // 'Following' is a member's filter; a visitor's URL with it shows the whole feed.
+    following: query.following && Boolean(user),
+  };
+
+  // A cursor that is junk or made for another sort is ignored by listFeed (the first page).
+  const [feed, trending] = await Promise.all([
+    listFeed(actor, { ...filters, cursor: query.cursor, limit: FEED_PAGE_SIZE }),
+    listTrending(actor),
+  ]);
+
+  return json({
+    viewerId: user?.id ?? null,
+    filters,
+    cursor: query.cursor ?? null,
+    posts: feed.posts,
+    nextCursor: feed.nextCursor,
+    trending: trending.map(
+      (p): TrendingItem => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes }),
+    ),
+  });
+}
+
