@@ -18,6 +18,24 @@ export function PrivacyIcon({ isPrivate, className = "h-4 w-4" }: { isPrivate: b
   );
 }
 
+export function PeopleIcon({ className = "h-4 w-4" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <circle cx="9" cy="8" r="3.5" />
+      <path d="M2.5 20c.8-3.6 3.4-5.5 6.5-5.5s5.7 1.9 6.5 5.5M16 4.8a3.5 3.5 0 0 1 0 6.4M18.5 14.8c1.6.8 2.6 2.5 3 5.2" />
+    </svg>
+  );
+}
+
+export function PinIcon({ className = "h-4 w-4" }: { className?: string }) {
+  return (
+    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21z" />
+      <circle cx="12" cy="9.5" r="2.5" />
+    </svg>
+  );
+}
+
 /** "12 members" or "12 / 30 members". */
 export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {
   const noun = club.memberCount === 1 && club.memberLimit === null ? "member" : "members";
@@ -67,8 +85,14 @@ export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string 
         {club.creator ? <p className="text-xs text-stone-500">by {club.creator.displayName}</p> : null}
         {club.description ? <p className="mt-2 line-clamp-2 text-sm text-stone-700">{club.description}</p> : null}
         <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-xs text-stone-600">
-          <span data-testid="member-count">👥 {memberCountText(club)}</span>
-          {club.location ? <span>📍 {club.location}</span> : null}
+          <span data-testid="member-count" className="inline-flex items-center gap-1">
+            <PeopleIcon className="h-3.5 w-3.5" /> {memberCountText(club)}
+          </span>
+          {club.location ? (
+            <span className="inline-flex items-center gap-1">
+              <PinIcon className="h-3.5 w-3.5" /> {club.location}
+            </span>
+          ) : null}
         </p>
         {club.tags.length ? (
           <ul className="mt-2 flex flex-wrap gap-1" aria-label="Tags">

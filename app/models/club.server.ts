@@ -15,7 +15,7 @@ import type { Actor } from "./user.server";
  * (`... WHERE member_limit IS NULL OR member_count < member_limit`) inside the transaction that
  * inserts the member, so two joins racing for the last place cannot both pass — whichever
  * connection writes second sees the new count. Join transactions start IMMEDIATE so the checks
- * before the write already hold the write lock (docs/decisions/0007-club-joins-and-invites.md).
+ * before the write already hold the write lock (docs/decisions/0011-club-joins-and-invites.md).
  */
 
 export { CLUB_NOT_FOUND };

@@ -11,7 +11,7 @@ import type { Actor } from "./user.server";
  * Invite links (SPEC.md §2 Invite page, §4 Invite generation; CONTRACT.md §2). A code is 12 random
  * bytes in base64url (96 bits, URL-safe). An invite admits directly, even to a private club; each
  * use is taken by one conditional UPDATE inside the joining transaction, so a code with one use
- * left admits exactly one of any number of racing members (docs/decisions/0007-club-joins-and-invites.md).
+ * left admits exactly one of any number of racing members (docs/decisions/0011-club-joins-and-invites.md).
  */
 
 export const INVALID_INVITE = "This invite link is invalid or has expired.";

@@ -16,7 +16,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { checkedFrom, PrivateSwitch } from "~/components/club-fields";
-import { ClubImage, memberCountText, PrivacyIcon } from "~/components/club-card";
+import { ClubImage, memberCountText, PeopleIcon, PinIcon, PrivacyIcon } from "~/components/club-card";
 import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
 import { showToast } from "~/components/toaster";
@@ -339,8 +339,14 @@ function ClubHeader({ club }: { club: ClubView }) {
         </div>
         {club.description ? <p className="whitespace-pre-line break-words text-stone-800">{club.description}</p> : null}
         <p className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-stone-600">
-          <span data-testid="club-member-count">👥 {memberCountText(club)}</span>
-          {club.location ? <span>📍 {club.location}</span> : null}
+          <span data-testid="club-member-count" className="inline-flex items-center gap-1">
+            <PeopleIcon /> {memberCountText(club)}
+          </span>
+          {club.location ? (
+            <span className="inline-flex items-center gap-1">
+              <PinIcon /> {club.location}
+            </span>
+          ) : null}
         </p>
         {club.tags.length ? (
           <ul className="flex flex-wrap gap-1" aria-label="Tags">

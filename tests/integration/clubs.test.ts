@@ -394,3 +394,139 @@ describe("POST /api/auth/register-with-invite", () => {
     expect(db.select().from(users).where(eq(users.username, "invited_bad")).get()).toBeUndefined();
   });
 });
+
+describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth with an invite", async () => {
+  const clubPage = await import("~/routes/clubs.$id");
+  const joinPage = await import("~/routes/join.$code");
+  const authPage = await import("~/routes/auth");
+  const createPage = await import("~/routes/clubs.create");
+  const post = (id: number, form: Record<string, string>, cookie: Cookie, headers: Record<string, string> = {}) =>
+    call(clubPage.action, makeRequest(`/clubs/${id}`, { form, cookie, headers }), { id: String(id) });
+
+  it("create: a visitor is sent to sign in; bad input keeps what was typed; success redirects to the club", async () => {
+    const anon = await call(createPage.action, makeRequest("/clubs/create", { form: { name: "Anything" } }));
+    expect(anon.status).toBe(302);
+    expect(anon.headers.get("Location")).toMatch(/^\/auth\?mode=login/);
+
+    const bad = await call(createPage.action, makeRequest("/clubs/create", { form: { name: "ab", location: "Coshocton, OH" }, cookie: owner.cookie }));
+    expect(bad.status).toBe(400);
+    const reply = await bad.json();
+    expect(reply.error.name).toContain("Club name must be at least 3 characters");
+    expect(reply.initialValue.location).toBe("Coshocton, OH");
+
+    // A cleared Private Club box sends only the hidden "false".
+    const ok = await call(
+      createPage.action,
+      makeRequest("/clubs/create", { form: { name: "Form Made Club", isPrivate: "false", tags: "rut, scouting" }, cookie: owner.cookie }),
+    );
+    expect(ok.status).toBe(302);
+    const id = Number(/\/clubs\/(\d+)/.exec(ok.headers.get("Location")!)![1]);
+    expect(await (await api.get(null, id)).json()).toMatchObject({ isPrivate: false, tags: ["rut", "scouting"] });
+    // The ticked box sends ["false", "true"]: private.
+    const ticked = await call(
+      createPage.action,
+      makeRequest("/clubs/create", { form: { name: "Ticked Club", isPrivate: ["false", "true"] }, cookie: owner.cookie }),
+    );
+    const tickedId = Number(/\/clubs\/(\d+)/.exec(ticked.headers.get("Location")!)![1]);
+    expect((await (await api.get(null, tickedId)).json()).isPrivate).toBe(true);
+  });
+
+  it("join / leave / approve / reject end in a redirect with a toast; refusals come back as an error toast", async () => {
+    const club = await makeClub({ memberLimit: 2 });
+    const anon = await post(club.id, { intent: "join" }, null);
+    expect(anon.status).toBe(302);
+    expect(anon.headers.get("Location")).toMatch(/^\/auth\?mode=login/);
+
+    const member = await createMember();
+    const asked = await post(club.id, { intent: "join", message: "Neighbour" }, member.cookie);
+    expect(asked.status).toBe(302);
+    expect(asked.headers.get("Location")).toBe(`/clubs/${club.id}`);
+    expect(asked.headers.get("Set-Cookie")).toContain("__toast");
+    const again = await post(club.id, { intent: "join" }, member.cookie);
+    expect(again.status).toBe(302); // error toast, back to the club
+    expect((await (await api.get(member.cookie, club.id)).json()).requestStatus).toBe("pending");
+
+    const [request] = await (await api.requests(owner.cookie, club.id)).json();
+    // Only the owner decides: another member's post is refused (403).
+    expect((await post(club.id, { intent: "approve", requestId: String(request.id) }, member.cookie)).status).toBe(403);
+    const approved = await post(club.id, { intent: "approve", requestId: String(request.id) }, owner.cookie);
+    expect(approved.headers.get("Location")).toBe(`/clubs/${club.id}?tab=requests`);
+    expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(true);
+
+    const ownerLeaves = await post(club.id, { intent: "leave" }, owner.cookie);
+    expect(ownerLeaves.status).toBe(302);
+    expect((await (await api.get(owner.cookie, club.id)).json()).userRole).toBe("owner");
+    expect((await post(club.id, { intent: "leave" }, member.cookie)).status).toBe(302);
+    expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(false);
+
+    expect((await post(club.id, { intent: "dance" }, owner.cookie)).status).toBe(400);
+    const crossSite = await post(club.id, { intent: "join" }, member.cookie, { Origin: "https://evil.example" });
+    expect(crossSite.status).toBe(403);
+    expect((await (await api.get(member.cookie, club.id)).json()).requestStatus).toBe("none");
+  });
+
+  it("update keeps what was typed on a validation error; invite redirects to the generated link", async () => {
+    const club = await makeClub();
+    const bad = await post(club.id, { intent: "update", name: "Kept Name", description: "short", isPrivate: "false" }, owner.cookie);
+    expect(bad.status).toBe(400);
+    const data = await bad.json();
+    expect(data.intent).toBe("update");
+    expect(data.result.error.description).toContain("Description must be at least 10 characters");
+    expect(data.result.initialValue.name).toBe("Kept Name");
+    expect((await (await api.get(null, club.id)).json()).name).toBe("Creek Bottom Lease");
+
+    const made = await post(club.id, { intent: "invite", usesRemaining: "2", expiresIn: "" }, owner.cookie);
+    expect(made.status).toBe(302);
+    const location = new URL(made.headers.get("Location")!, "http://x");
+    expect(location.searchParams.get("tab")).toBe("invites");
+    const code = location.searchParams.get("generated")!;
+    expect((await (await api.getInvite(code)).json()).usesRemaining).toBe(2);
+  });
+
+  it("GET /join/{code} changes nothing; the POST joins; a member is sent to the club", async () => {
+    const club = await makeClub();
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id, { usesRemaining: 3 })).json();
+    const member = await createMember();
+    const page = await call(joinPage.loader, makeRequest(`/join/${inviteCode}`, { cookie: member.cookie }), { code: inviteCode });
+    expect(page.status).toBe(200);
+    expect((await page.json()).viewer).toBe("can-join");
+    expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(false);
+    expect((await (await api.getInvite(inviteCode)).json()).usesRemaining).toBe(3);
+
+    const joined = await call(joinPage.action, makeRequest(`/join/${inviteCode}`, { form: { intent: "join" }, cookie: member.cookie }), { code: inviteCode });
+    expect(joined.status).toBe(302);
+    expect(joined.headers.get("Location")).toBe(`/clubs/${club.id}?joined=1`);
+    expect((await (await api.getInvite(inviteCode)).json()).usesRemaining).toBe(2);
+
+    const already = await call(joinPage.loader, makeRequest(`/join/${inviteCode}`, { cookie: member.cookie }), { code: inviteCode });
+    expect(already.status).toBe(302);
+    expect(already.headers.get("Location")).toBe(`/clubs/${club.id}`);
+
+    const invalid = await call(joinPage.loader, makeRequest("/join/not-a-code-at-all"), { code: "not-a-code-at-all" });
+    expect(invalid.status).toBe(404);
+    expect((await invalid.json()).invite).toBeNull();
+  });
+
+  it("/auth register with an invite code joins the club in the same transaction; a bad code creates nothing", async () => {
+    const club = await makeClub();
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id)).json();
+    const form = (username: string, code: string) => ({
+      intent: "register",
+      username,
+      displayName: "Form Invitee",
+      email: `${username}@example.com`,
+      password: "secret123",
+      inviteCode: code,
+    });
+    const ok = await call(authPage.action, makeRequest("/auth?mode=register", { form: form("form_invitee", inviteCode) }));
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("Location")).toBe(`/clubs/${club.id}?joined=1`);
+    const cookie = cookiesFrom(ok);
+    expect((await (await api.get(cookie, club.id)).json()).isMember).toBe(true);
+
+    const bad = await call(authPage.action, makeRequest("/auth?mode=register", { form: form("form_badcode", "bogus-code-xyz") }));
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(await bad.json())).toContain("This invite link is invalid or has expired.");
+    expect(db.select().from(users).where(eq(users.username, "form_badcode")).get()).toBeUndefined();
+  });
+});
