@@ -180,6 +180,22 @@ test.describe("the home feed", () => {
     await expect(page.getByTestId("filter-chips")).toHaveCount(0);
   });
 
+  test("members can show only posts from people they follow; visitors get no such option", async ({ page, baseURL }, info) => {
+    await open(page, info, "/");
+    await expect(page.getByTestId("filter-bar").getByLabel("Following")).toHaveCount(0);
+    await joinViaApi(page, baseURL!);
+    const res = await page.request.post("/api/users/ridgerunner/follow", { headers: { Origin: baseURL! } });
+    expect(res.status()).toBe(200);
+    await open(page, info, "/");
+    await page.getByTestId("filter-bar").getByLabel("Following").check();
+    if (!hasJs(info)) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
+    await expect(page).toHaveURL(/following=true/);
+    await expect(page.getByTestId("chip-following")).toHaveText(/Following/);
+    const authors = await page.getByTestId("feed").getByTestId("post-author").allTextContents();
+    expect(authors.length).toBeGreaterThan(0);
+    for (const name of authors) expect(name).toBe("Jake Holloway");
+  });
+
   test("unknown filters fall back to the defaults", async ({ page }, info) => {
     const res = await open(page, info, "/?type=junk&sortBy=%3Cscript%3E&cursor=nonsense");
     expect(res?.status()).toBe(200);
