@@ -40,7 +40,7 @@ import { safeRedirect } from "~/schemas/auth";
 import { CLUB_DESCRIPTION_MAX, CLUB_NOT_FOUND, CLUB_RULES_MAX, EDIT_LIMIT_MAX, editClubSchema, inviteSchema, joinSchema } from "~/schemas/club";
 import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
-import { isAppError, notFound } from "~/utils/errors";
+import { isAppError, notFound, unauthorized } from "~/utils/errors";
 import { useHydrated } from "~/utils/hydrated";
 import { pageAction } from "~/utils/page-action";
 import { replyWithError } from "~/utils/page.server";
@@ -151,6 +151,8 @@ export const action = pageAction(async ({ request, params }) => {
 
   switch (intent) {
     case "join": {
+      // SPEC.md §8: a visitor gets the sign-in notice (pageAction sends them to /auth and back).
+      if (!actor) throw unauthorized("Please sign in to join clubs");
       const back = safeRedirect(formData.get("redirectTo"), here);
       const submission = parseWithZod(formData, { schema: joinSchema });
       if (submission.status !== "success") return formReply("join", submission.reply(), 400);
@@ -376,10 +378,10 @@ function ClubButtons({ club }: { club: ClubView }) {
   if (club.userRole === "owner") {
     return (
       <div className="flex gap-2">
-        <Link to="?edit=1" onClick={open("edit")} className="btn-secondary" preventScrollReset>
+        <Link to={`/clubs/${club.id}?edit=1`} onClick={open("edit")} className="btn-secondary" preventScrollReset>
           Edit Club
         </Link>
-        <Link to="?delete=1" onClick={open("delete")} className="btn-danger" preventScrollReset>
+        <Link to={`/clubs/${club.id}?delete=1`} onClick={open("delete")} className="btn-danger" preventScrollReset>
           Delete Club
         </Link>
         <ClubDialog open={dialog === "edit"} onClose={close} title="Edit Club" description="Change the club's details and save them.">
@@ -419,7 +421,7 @@ function ClubButtons({ club }: { club: ClubView }) {
   if (club.isPrivate) {
     return (
       <>
-        <Link to="?join=1" onClick={open("join")} className="btn-primary" preventScrollReset>
+        <Link to={`/clubs/${club.id}?join=1`} onClick={open("join")} className="btn-primary" preventScrollReset>
           {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
         </Link>
         <ClubDialog

@@ -29,7 +29,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: data ? `Post in ${data.club.name} · ${APP_NAME}` : `Create Post · ${APP_NAME}` },
 ];
 
-/** /clubs/{id}/create: members only (visitors go to sign in and come back; others get 403). */
+/**
+ * /clubs/{id}/create (the `_` keeps it out of the club page's layout): members only (visitors go to sign in and come back; others get 403). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   const club = loadClub(user, clubIdOf(params.id));

@@ -9,7 +9,8 @@ import { CLUB_DESCRIPTION_MAX, CLUB_NAME_MAX, CLUB_RULES_MAX, CREATE_LIMIT_MAX, 
 import { APP_NAME } from "~/utils/brand";
 import { pageAction } from "~/utils/page-action";
 import { replyWithError } from "~/utils/page.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { unauthorized } from "~/utils/errors";
+import { getSessionUser } from "~/utils/session.server";
 import { redirectWithToast } from "~/utils/toast.server";
 
 export const meta: MetaFunction = () => [{ title: `Create Club · ${APP_NAME}` }];
@@ -21,7 +22,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export const action = pageAction(async ({ request }) => {
-  const actor = await requireActor(request);
+  const actor = await getSessionUser(request);
+  if (!actor) throw unauthorized("Please sign in to create a club");
   const formData = await request.formData();
   const submission = parseWithZod(formData, { schema: createClubSchema });
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });

@@ -74,6 +74,9 @@ async function decide(owner: Page, clubId: number, requester: string, action: "A
 }
 
 test.describe("clubs", () => {
+  // Most flows sign up two members and walk several pages: give them room on a busy 2-core machine.
+  test.describe.configure({ timeout: 90_000 });
+
   test("create a club: SPEC messages keep what was typed, then the owner's page", async ({ page }, testInfo) => {
     await page.goto("/clubs/create");
     await expect(page.getByRole("heading", { name: "Sign In Required" })).toBeVisible();
@@ -168,6 +171,25 @@ test.describe("clubs", () => {
     await page.goto(`/clubs/${club.id}`);
     await expect(page.getByRole("button", { name: "Leave Club" })).toHaveCount(0);
     await other.context.close();
+  });
+
+  test("a member posts in the club through the shared editor with the club banner", async ({ page }, testInfo) => {
+    await page.goto("/clubs/1/create");
+    await expect(page).toHaveURL(/\/auth\?mode=login/);
+    await register(page);
+    const club = await createClub(page, testInfo);
+    await page.getByRole("link", { name: "Create Post" }).click();
+    await expect(page).toHaveURL(`/clubs/${club.id}/create`);
+    await expect(page.getByTestId("club-banner")).toContainText(club.name);
+    await page.getByLabel("Title", { exact: true }).fill("Work day on Saturday");
+    await page.getByTestId("post-content-input").fill("Bring a chainsaw and gloves: we are clearing the shooting lanes by the creek.");
+    await page.getByRole("button", { name: "Publish Post" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Post created!");
+    await expect(page).toHaveURL(`/clubs/${club.id}`);
+    await expect(page.getByTestId("post-card")).toContainText("Work day on Saturday");
+    // A private club's post stays out of the home feed.
+    await page.goto("/");
+    await expect(page.getByText("Work day on Saturday")).toHaveCount(0);
   });
 
   test("the owner rejects a request and the hunter re-applies", async ({ page, browser }, testInfo) => {
