@@ -17,6 +17,7 @@ test.describe("creating posts", () => {
   });
 
   test("a member publishes each type of post; tags are trimmed, lower-cased and deduplicated", async ({ page, baseURL }, info) => {
+    test.slow(); // four posts through the whole form
     await joinViaApi(page, baseURL!);
     for (const [type, label] of [
       ["article", "Article"],
@@ -237,6 +238,7 @@ test.describe("the home feed", () => {
   });
 
   test("pages of 20: 'Older posts' carries a cursor without JavaScript and appends in place with it", async ({ page, baseURL }, info) => {
+    test.slow(); // 23 posts
     await joinViaApi(page, baseURL!);
     const tag = uniqueName("pg").replace(/_/g, "");
     const titles: string[] = [];
