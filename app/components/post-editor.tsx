@@ -9,9 +9,12 @@ import {
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import type { UploadedFile } from "~/schemas/media";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
 import { useHydrated } from "~/utils/hydrated";
 import { normalizeTag } from "~/utils/tags";
+import { EditorLinkPreview } from "./link-preview";
+import { MediaUpload } from "./media-upload";
 import { showToast } from "./toaster";
 import { Field, FieldErrors } from "./ui/field";
 
@@ -25,17 +28,20 @@ const TYPE_DESCRIPTIONS: Record<PostType, string> = {
 const TYPE_ICONS: Record<PostType, string> = { article: "📝", opinion: "💬", video: "🎥", podcast: "🎙️" };
 
 export type PostEditorProps = {
-  /** The action's Conform reply after a failed submission: the form shows it and keeps every value. */
-  lastResult?: SubmissionResult<string[]> | null;
+  /**
+   * The action's Conform reply after a failed submission: the form shows it and keeps every value,
+   * `uploads` included (files a plain form already stored, shown again ticked).
+   */
+  lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[] }) | null;
   /** /clubs/{id}/create: the club the post belongs to (sent as a hidden field). */
   clubId?: number;
   /** Shown above the form, e.g. the club banner on /clubs/{id}/create. */
   banner?: ReactNode;
   /** Where Cancel goes (SPEC.md: home). */
   cancelHref?: string;
-  /** Slot for the media issue's file-upload widget (files travel in this multipart form). */
+  /** The file-upload widget (files travel in this multipart form); MediaUpload by default. */
   uploadSlot?: ReactNode;
-  /** Slot for the media issue's live link preview of the media URL being typed. */
+  /** The live link preview of the media URL being typed; EditorLinkPreview by default. */
   renderLinkPreview?: (mediaUrl: string) => ReactNode;
 };
 
@@ -46,7 +52,14 @@ export type PostEditorProps = {
  * Tags: with JavaScript, chips added by Enter or the Add button; without it, a comma-separated field.
  * The form is multipart so the media issue can send files with the post.
  */
-export function PostEditor({ lastResult, clubId, banner, cancelHref = "/", uploadSlot, renderLinkPreview }: PostEditorProps) {
+export function PostEditor({
+  lastResult,
+  clubId,
+  banner,
+  cancelHref = "/",
+  uploadSlot = <MediaUpload initialFiles={lastResult?.uploads} />,
+  renderLinkPreview = (url: string) => <EditorLinkPreview url={url} />,
+}: PostEditorProps) {
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
   const [form, fields] = useForm({
