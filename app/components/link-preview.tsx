@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { hasPreview, safeImageUrl, type LinkMetadata } from "~/schemas/media";
 import { useHydrated } from "~/utils/hydrated";
+import { MediaLink } from "./post-meta";
 
 /**
  * SPEC.md §2 / §4 link preview: a pulse skeleton while the metadata loads, then a card (title,
@@ -125,19 +126,7 @@ export function LinkPreviewSkeleton() {
 
 /** The card, or the plain link when there is nothing to show. */
 export function LinkPreviewCard({ url, metadata }: { url: string; metadata: LinkMetadata | null | undefined }) {
-  if (!metadata || !hasPreview(metadata)) {
-    return (
-      <a
-        href={url}
-        target="_blank"
-        rel="noopener noreferrer nofollow ugc"
-        className="block truncate text-sm text-field-700 underline hover:text-field-600"
-        data-testid="media-link"
-      >
-        {url}
-      </a>
-    );
-  }
+  if (!metadata || !hasPreview(metadata)) return <MediaLink url={url} />;
   const site = metadata.siteName || metadata.domain;
   return (
     <a

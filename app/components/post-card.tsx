@@ -1,7 +1,9 @@
 import { Link } from "@remix-run/react";
 import type { Post } from "~/models/post.server";
 import { PostActions } from "./post-actions";
-import { MediaLink, PostByline, PostTypeBadge, TagList, truncate } from "./post-meta";
+import { LinkPreview } from "./link-preview";
+import { PostByline, PostTypeBadge, TagList, truncate } from "./post-meta";
+import { PostMedia } from "./post-media";
 import { PostOwnerMenu } from "./post-owner-menu";
 
 /**
@@ -28,10 +30,14 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
       <p className="mt-2 whitespace-pre-line break-words text-stone-700" data-testid="post-excerpt">
         {truncate(post.content)}
       </p>
-      {/* Media slot (media issue): uploaded files (max 500px high) and the link-preview card go here. */}
+      {post.uploadedFiles.length ? (
+        <div className="mt-3">
+          <PostMedia files={post.uploadedFiles} variant="card" />
+        </div>
+      ) : null}
       {post.mediaUrl ? (
         <div className="mt-3">
-          <MediaLink url={post.mediaUrl} />
+          <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={viewerId !== null} />
         </div>
       ) : null}
       <div className="mt-3">

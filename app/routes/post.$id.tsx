@@ -10,7 +10,9 @@ import {
 import { Comments } from "~/components/comments";
 import { PostActions } from "~/components/post-actions";
 import { PostEditForm } from "~/components/post-edit-form";
-import { MediaLink, PostByline, PostTypeBadge, TagList } from "~/components/post-meta";
+import { LinkPreview } from "~/components/link-preview";
+import { PostByline, PostTypeBadge, TagList } from "~/components/post-meta";
+import { PostMedia } from "~/components/post-media";
 import { InlineDeleteConfirm, PostOwnerMenu } from "~/components/post-owner-menu";
 import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
@@ -81,11 +83,14 @@ export default function PostPage() {
         <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
-        {/* Media slot (media issue): uploaded images (open in a new tab), video and audio players,
-            and the link-preview card replace this plain link. */}
+        {post.uploadedFiles.length ? (
+          <div className="mt-4">
+            <PostMedia files={post.uploadedFiles} variant="page" />
+          </div>
+        ) : null}
         {post.mediaUrl ? (
           <div className="mt-4">
-            <MediaLink url={post.mediaUrl} />
+            <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={viewerId !== null} />
           </div>
         ) : null}
         <div className="mt-4">
