@@ -1,13 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { media, posts } from "#db/schema";
+import { linkPreviews, media, posts } from "#db/schema";
 import { deleteMediaFiles, discardUploads, mediaFilesOfPost, ownPendingUploads } from "~/models/media.server";
 import { createPost, deletePost } from "~/models/post.server";
 import { action as fetchMetadataAction } from "~/routes/api.fetch-url-metadata";
 import { action as uploadAction } from "~/routes/api.upload";
+import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -371,6 +372,81 @@ describe("parseMultipartForm (the create page without JavaScript)", () => {
   it("refuses files from a visitor (401)", async () => {
     const { request } = multipartRequest("/create", [{ name: "files", filename: "a.png", data: await png(10, 10) }]);
     await expect(parseMultipartForm(request, null, { fileFields: ["files"] })).rejects.toMatchObject({ status: 401 });
+  });
+});
+
+describe("the create page's action (/create)", () => {
+  const fields = (title: string, content = "A cold front pushed them out of the bedding early.") => [
+    { name: "title", value: title },
+    { name: "type", value: "article" },
+    { name: "content", value: content },
+  ];
+  const latestPost = () => db.select().from(posts).orderBy(desc(posts.id)).get()!;
+
+  it("stores the plain form's files and attaches them to the new post", async () => {
+    const { request } = multipartRequest(
+      "/create",
+      [...fields("Plain form photo"), { name: "files", filename: "plot.jpg", data: await jpegWithGps(900, 600) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(302);
+    const post = latestPost();
+    expect(response.headers.get("Location")).toBe(`/post/${post.id}`);
+    const files = db.select().from(media).where(eq(media.postId, post.id)).all();
+    expect(files.map((f) => [f.name, f.kind, f.ownerId])).toEqual([["plot.jpg", "image", alice.id]]);
+  });
+
+  it("answers a refused file with everything typed and the reason, storing nothing", async () => {
+    const before = mediaCount();
+    const postsBefore = db.select().from(posts).all().length;
+    const { request } = multipartRequest(
+      "/create",
+      [...fields("Refused but kept"), { name: "files", filename: "map.pdf", data: pdfHead() }, { name: "tags", value: "scouting" }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(415);
+    const body = await response.json();
+    expect(body.error[""]).toEqual([expect.stringMatching(/^Failed to upload map\.pdf: Unsupported file type/)]);
+    expect(body.initialValue).toMatchObject({ title: "Refused but kept", tags: "scouting" });
+    expect(mediaCount()).toBe(before);
+    expect(db.select().from(posts).all().length).toBe(postsBefore);
+  });
+
+  it("gives back the files it stored when the rest of the form is invalid", async () => {
+    const { request } = multipartRequest(
+      "/create",
+      [...fields("Too short", "short"), { name: "files", filename: "kept.png", data: await png(40, 40) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(400);
+    const body = await response.json();
+    expect(body.error.content).toEqual(["Content must be at least 10 characters"]);
+    expect(body.uploads).toEqual([expect.objectContaining({ name: "kept.png", type: "image" })]);
+    // Sending them back (ticked boxes) publishes them.
+    const { request: again } = multipartRequest(
+      "/create",
+      [...fields("Second try"), { name: "uploadedFiles", value: body.uploads[0].url }],
+      { cookie: alice.cookie },
+    );
+    expect((await call(createAction, again)).status).toBe(302);
+    expect(db.select().from(media).where(eq(media.url, body.uploads[0].url)).get()!.postId).toBe(latestPost().id);
+  });
+
+  it("stores the media URL's preview with the post, fetched on the server", async () => {
+    const url = "https://www.deercamp.example/rattling";
+    const metadata = { title: "Rattling sequences", description: "What works", image: "https://www.deercamp.example/a.jpg", siteName: "Deer Camp", domain: "deercamp.example" };
+    // A fresh cache entry stands in for the site (the SSRF guard keeps tests off the network).
+    db.insert(linkPreviews).values({ url, data: metadata, fetchedAt: new Date() }).run();
+    const { request } = multipartRequest(
+      "/create",
+      [...fields("With a link"), { name: "mediaUrl", value: url }, { name: "urlMetadata", value: JSON.stringify({ title: "Spoofed by the client" }) }],
+      { cookie: alice.cookie },
+    );
+    expect((await call(createAction, request)).status).toBe(302);
+    expect(latestPost().urlMetadata).toEqual(metadata);
   });
 });
 
