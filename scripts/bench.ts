@@ -10,7 +10,9 @@
  * first-load weight (HTML, CSS and JS, raw and gzipped; asset URLs read from the HTML) and
  * EXPLAIN QUERY PLAN of every feed query, flagging a full scan of posts or a temp B-tree sort over
  * an unbounded set. Ends with the budget check: p50 of /api/posts?sortBy=popular at 100k within
- * 1.5x of 1k.
+ * 1.5x of 1k, measured with both servers running and requests alternating between them (so other
+ * work on the machine hits both alike), one in flight (the server's own cost) and, for
+ * information, BENCH_CONCURRENCY in flight.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -111,7 +113,7 @@ function request(port: number, urlPath: string, headers: Record<string, string> 
  * The same URL on two servers, request by request in alternation (each worker sends one to A, then
  * one to B), so both sets of latencies sample the same moments of machine load.
  */
-async function loadPair(portA: number, portB: number, urlPath: string, pairs: number) {
+async function loadPair(portA: number, portB: number, urlPath: string, pairs: number, concurrency: number) {
   for (let i = 0; i < WARMUP; i++) {
     await request(portA, urlPath);
     await request(portB, urlPath);
@@ -137,7 +139,7 @@ async function loadPair(portA: number, portB: number, urlPath: string, pairs: nu
       }
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i % 2 === 1)));
+  await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i % 2 === 1)));
   a.sort((x, y) => x - y);
   b.sort((x, y) => x - y);
   return { a: percentile(a, 50), b: percentile(b, 50), pairs: a.length };
@@ -370,15 +372,19 @@ async function main() {
     let badPlans = 0;
     for (const p of prepared) badPlans += printPlans(p);
 
-    // The budget: popular-sort p50 at 100k vs 1k, request by request in alternation.
+    // The budget: popular-sort p50 at 100k vs 1k, request by request in alternation. One request
+    // in flight measures what a request costs the server; with several in flight on a shared
+    // 2-core machine, queueing behind other processes dominates (printed too, for information).
     const [p1k, p100k] = prepared;
-    const pair = await loadPair(p1k!.port, p100k!.port, "/api/posts?sortBy=popular", 800);
-    const ratio = pair.b / pair.a;
     console.log(`\n== Budgets`);
-    console.log(
-      `  /api/posts?sortBy=popular p50 (${pair.pairs} alternating request pairs): 1k ${pair.a.toFixed(1)} ms, 100k ${pair.b.toFixed(1)} ms, ` +
-        `ratio ${ratio.toFixed(2)} (budget 1.5): ${ratio <= 1.5 ? "PASS" : "FAIL"}`,
-    );
+    for (const concurrency of [1, CONCURRENCY]) {
+      const pair = await loadPair(p1k!.port, p100k!.port, "/api/posts?sortBy=popular", 600, concurrency);
+      const r = pair.b / pair.a;
+      console.log(
+        `  /api/posts?sortBy=popular p50, ${pair.pairs} alternating request pairs, ${concurrency} in flight: 1k ${pair.a.toFixed(1)} ms, 100k ${pair.b.toFixed(1)} ms, ratio ${r.toFixed(2)}` +
+          (concurrency === 1 ? ` (budget 1.5): ${r <= 1.5 ? "PASS" : "FAIL"}` : " (for information)"),
+      );
+    }
     console.log(`  feed query plans without a full scan of posts or an unbounded sort: ${badPlans === 0 ? "PASS" : `FAIL (${badPlans})`}`);
     console.log(`  total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
   } finally {
