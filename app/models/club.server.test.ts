@@ -1,8 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { clubMembers, clubs, comments, invites, joinRequests, likes, posts, users } from "#db/schema";
+import { clubMembers, clubs, comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, sqlite } from "~/utils/db.server";
+import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { createMember } from "../../tests/integration/helpers";
 import {
   canReadClub,
@@ -311,7 +312,7 @@ describe("updateClub", () => {
 });
 
 describe("deleteClub", () => {
-  it("owner only; removes members, requests, invites and the club's posts, and corrects post counts", () => {
+  it("owner only; removes members, requests, invites and the club's posts, and corrects post counts", async () => {
     const club = newClub(owner, { isPrivate: false });
     joinClub(alice, club.id);
     const priv = newClub(owner);
@@ -330,17 +331,32 @@ describe("deleteClub", () => {
     insertPost(alice.id, club.id, "Second club post");
     const homePost = insertPost(alice.id, null, "A home feed post");
     db.insert(comments).values({ postId: clubPost, authorId: owner.id, content: "Nice" }).run();
+    db.insert(media)
+      .values({
+        ownerId: alice.id,
+        postId: clubPost,
+        kind: "image",
+        storageKey: "club-test/photo.jpg",
+        url: "/media/club-test/photo.jpg",
+        name: "photo.jpg",
+        mimeType: "image/jpeg",
+        size: 10,
+        variants: [{ width: 320, height: 240, url: "/media/club-test/photo-320.jpg", key: "club-test/photo-320.jpg" }],
+      })
+      .run();
+    const deletedKeys: string[] = [];
+    setStorage({ kind: "local", delete: async (key: string) => void deletedKeys.push(key) } as unknown as MediaStorage);
     db.insert(likes).values({ postId: clubPost, userId: owner.id }).run();
     db.insert(invites).values({ code: "abcdefghijklmnop", clubId: club.id, createdById: owner.id }).run();
     db.insert(joinRequests).values({ clubId: club.id, userId: bob.id, status: "rejected" }).run();
 
-    expectError(() => deleteClub(null, club.id), 401);
-    expectError(() => deleteClub(bob, club.id), 403);
-    expectError(() => deleteClub(alice, club.id), 403);
-    expectError(() => deleteClub(owner, 999_999), 404);
+    await expect(deleteClub(null, club.id)).rejects.toMatchObject({ status: 401 });
+    await expect(deleteClub(bob, club.id)).rejects.toMatchObject({ status: 403 });
+    await expect(deleteClub(alice, club.id)).rejects.toMatchObject({ status: 403 });
+    await expect(deleteClub(owner, 999_999)).rejects.toMatchObject({ status: 404 });
     expect(getClub(null, club.id).id).toBe(club.id);
 
-    deleteClub(owner, club.id);
+    await deleteClub(owner, club.id);
     expectError(() => getClub(null, club.id), 404);
     expect(memberRows(club.id)).toBe(0);
     expect(db.select().from(joinRequests).where(eq(joinRequests.clubId, club.id)).all()).toEqual([]);
@@ -348,6 +364,9 @@ describe("deleteClub", () => {
     expect(db.select().from(posts).where(eq(posts.clubId, club.id)).all()).toEqual([]);
     expect(db.select().from(comments).where(eq(comments.postId, clubPost)).all()).toEqual([]);
     expect(db.select().from(likes).where(eq(likes.postId, clubPost)).all()).toEqual([]);
+    expect(db.select().from(media).where(eq(media.postId, clubPost)).all()).toEqual([]);
+    expect(deletedKeys.sort()).toEqual(["club-test/photo-320.jpg", "club-test/photo.jpg"]);
+    setStorage(null);
     expect(db.select({ id: posts.id }).from(posts).where(eq(posts.id, homePost)).get()).toBeDefined();
     expect(db.select({ n: users.postsCount }).from(users).where(eq(users.id, alice.id)).get()?.n).toBe(1);
     // The full-text index forgets the removed posts.

@@ -1,10 +1,11 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { clubMembers, clubs, joinRequests, posts, users, type ClubRole } from "#db/schema";
+import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput, RequestDecision } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, type DB } from "~/utils/db.server";
 import { badRequest, conflict, forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
+import { deleteMediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -374,13 +375,20 @@ export function updateClub(actor: Actor, clubId: number, input: EditClubInput): 
 /**
  * DELETE /api/clubs/{id} (owner only). Members, requests, invites and the club's posts (with their
  * comments, likes and media rows) go by foreign-key cascade; the authors' post counters are
- * corrected in the same transaction.
+ * corrected in the same transaction. The stored files of the removed posts' media are deleted once
+ * that has committed (as deletePost does).
  */
-export function deleteClub(actor: Actor, clubId: number): void {
+export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
   const me = requireSignedIn(actor);
-  db.transaction(
+  const files = db.transaction(
     (tx) => {
       requireOwner(me, clubId, tx);
+      const clubPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.clubId, clubId));
+      const stored = tx
+        .select({ storageKey: media.storageKey, variants: media.variants })
+        .from(media)
+        .where(inArray(media.postId, clubPosts))
+        .all();
       const authors = tx
         .select({ authorId: posts.authorId, n: sql<number>`count(*)` })
         .from(posts)
@@ -394,9 +402,11 @@ export function deleteClub(actor: Actor, clubId: number): void {
           .run();
       }
       tx.delete(clubs).where(eq(clubs.id, clubId)).run();
+      return stored;
     },
     { behavior: "immediate" },
   );
+  await deleteMediaFiles(files);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ export const action = apiAction({
   DELETE: async ({ request, params }) => {
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
-    deleteClub(actor, id);
+    await deleteClub(actor, id);
     return new Response(null, { status: 204 });
   },
 });

@@ -202,7 +202,7 @@ export const action = pageAction(async ({ request, params }) => {
     }
     case "delete": {
       try {
-        deleteClub(actor, id);
+        await deleteClub(actor, id);
       } catch (error) {
         return refusal(here, error, "Failed to delete club");
       }
