@@ -181,3 +181,25 @@ test("without JavaScript: files already stored survive a form that fails validat
   await expect(page.getByTestId("toast")).toContainText("Post created!");
   await expect(page.getByTestId("post-image")).toHaveAttribute("width", "640");
 });
+
+test("with JavaScript: typing a media URL asks for its preview after a pause, and falls back to the plain link", async ({ page, baseURL }, info) => {
+  test.skip(!hasJs(info.project.name), "the live preview is a JavaScript enhancement");
+  await join(page, baseURL!);
+  await page.goto("/create");
+  await expect(page.getByTestId("media-upload")).toBeVisible();
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().endsWith("/api/fetch-url-metadata")) asked.push(request.postDataJSON().url);
+  });
+  const field = page.getByLabel("Media URL (optional)");
+  // Not a web address yet: nothing is asked.
+  await field.pressSequentially("ftp://x");
+  await page.waitForTimeout(800);
+  expect(asked).toEqual([]);
+  // A URL typed key by key is asked for once, after the pause, not per keystroke.
+  await field.fill("");
+  await field.pressSequentially("https://trail-cams.invalid/buck", { delay: 20 });
+  // This sandbox reaches no such site: the answer is { error }, so the plain link shows.
+  await expect(page.getByTestId("media-link")).toHaveText("https://trail-cams.invalid/buck");
+  expect(asked).toEqual(["https://trail-cams.invalid/buck"]);
+});
