@@ -349,9 +349,12 @@ describe("listFeed", () => {
   it("searches title, content and tags; '#TrailCameras' finds the tag 'trail cameras'", async () => {
     const byTitle = await walk(null, { search: "feed post 7" }, 50);
     expect(byTitle.map((p) => p.title)).toContain("Feed post 7");
-    // Whole words, any case; no prefix matching.
+    // Whole words, any case, no prefix matching; but word forms meet (Porter stemmer).
     expect((await walk(null, { search: "FEED" }, 50)).length).toBeGreaterThanOrEqual(23);
     expect((await walk(null, { search: "Fee" }, 50)).length).toBe(0);
+    const stemmed = await createPost(alice, input({ title: "Hunting the big bucks", content: "Three seasons of hunting one ridge for a buck." }));
+    expect((await walk(null, { search: "hunt" }, 50)).map((p) => p.id)).toContain(stemmed.id);
+    expect((await walk(null, { search: "buck hunted" }, 50)).map((p) => p.id)).toContain(stemmed.id);
     const tagged = await walk(null, { search: "#TrailCameras" }, 50);
     expect(tagged.map((p) => p.id).sort((a, b) => a - b)).toEqual(ids.filter((_, i) => i % 5 === 0));
     expect((await walk(null, { search: "#trail cameras" }, 50)).length).toBe(tagged.length);

@@ -247,8 +247,8 @@ export function decodeCursor(sortBy: SortOption, cursor: string | undefined): Cu
 }
 
 /**
- * A search text as an FTS5 query: every word must appear (case and accents ignored). Words match
- * whole: a prefix query ("hunt"*) expands to every term it starts and costs far more per row than
+ * A search text as an FTS5 query: every word must appear (case and accents ignored, word forms
+ * folded by the Porter stemmer: "hunt" finds "hunting"). Words match whole: a prefix query ("hunt"*) expands to every term it starts and costs far more per row than
  * the sort-driven plan below can afford; a prefix index on posts_fts would make it cheap.
  */
 export function ftsQuery(text: string): string | null {
