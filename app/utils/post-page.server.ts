@@ -5,7 +5,7 @@ import { deletePost, getPost, likePost, sharePost, unlikePost, updatePost } from
 import { safeRedirect } from "~/schemas/auth";
 import { commentSchema, postUpdateSchema } from "~/schemas/post";
 import { isAppError, notFound, unauthorized } from "./errors";
-import { isFetchRequest } from "./fetch-request.server";
+import { isScriptRequest } from "./page.server";
 import { POST_NOT_FOUND, type PostActionData, type PostIntent } from "./post-intents";
 import { getSessionUser } from "./session.server";
 import { jsonWithToast, redirectWithToast } from "./toast.server";
@@ -69,7 +69,7 @@ export async function handlePostAction({ request, params }: ActionFunctionArgs):
   const id = postId(params.id);
   const user = await getSessionUser(request);
   const actor = user ? { id: user.id } : null;
-  const script = isFetchRequest(request);
+  const script = isScriptRequest(request);
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "") as PostIntent;
   const back = safeRedirect(form.get("redirectTo"), `/post/${id}`);
