@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { hasPreview, safeImageUrl, type LinkMetadata } from "~/schemas/media";
+import { hasPreview, safeImageUrl, type LinkMetadata } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
 import { MediaLink } from "./post-meta";
 

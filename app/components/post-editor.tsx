@@ -9,7 +9,7 @@ import {
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
-import type { UploadedFile } from "~/schemas/media";
+import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
 import { useHydrated } from "~/utils/hydrated";
 import { normalizeTag } from "~/utils/tags";

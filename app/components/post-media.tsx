@@ -1,4 +1,4 @@
-import type { UploadedFile } from "~/schemas/media";
+import type { UploadedFile } from "~/schemas/media-options";
 
 /** The widest a post's media is shown: the page's content column. */
 const SIZES = "(min-width: 768px) 720px, 100vw";

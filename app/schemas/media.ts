@@ -1,32 +1,11 @@
 import { z } from "zod";
-import type { LinkMetadata, MediaKind } from "#db/schema";
 
 /**
- * Media and link-preview inputs and limits, shared by the browser (upload widget, link preview)
- * and the server (upload route, multipart parsing, metadata route). Browser-safe: no server code.
+ * Media and link-preview inputs, shared by the browser (upload widget, link preview) and the server
+ * (upload route, multipart parsing, metadata route). Browser-safe: no server code. The zod-free
+ * constants and helpers live in media-options.ts (re-exported here).
  */
-
-/** SPEC.md §9: 50 MB per file. Enforced while streaming on the server, checked early in the browser. */
-export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
-export const MAX_UPLOAD_LABEL = "50MB";
-
-/** What the file pickers offer. The server decides the kind from the bytes, never from this. */
-export const UPLOAD_ACCEPT = "image/*,video/*,audio/*";
-
-export type { LinkMetadata, MediaKind } from "#db/schema";
-
-/** A stored image size: `srcset` candidates, smallest first. */
-export type MediaVariant = { width: number; height: number; url: string };
-
-/** SPEC.md §3 Post.uploadedFiles item (plus what the page needs to avoid layout shift). */
-export type UploadedFile = {
-  type: MediaKind;
-  url: string;
-  name: string;
-  width?: number | null;
-  height?: number | null;
-  variants?: MediaVariant[] | null;
-};
+export * from "./media-options";
 
 /** Only http(s) addresses are previewed (CONTRACT.md §4). */
 export const previewUrl = z
@@ -44,20 +23,3 @@ export const previewUrl = z
 
 /** POST /api/fetch-url-metadata `{ url }`. */
 export const linkPreviewRequestSchema = z.object({ url: previewUrl });
-
-/** True when a metadata object has something a card can show (not an error, not empty). */
-export function hasPreview(metadata: LinkMetadata | null | undefined): boolean {
-  if (!metadata || metadata.error) return false;
-  return Boolean(metadata.title || metadata.description || metadata.image);
-}
-
-/** Image sources from metadata are shown only when they are plain https(s) addresses. */
-export function safeImageUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}

@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import type { TrendingItem } from "~/components/feed-sidebar";
 import type { FeedFilters } from "~/components/filter-bar";
 import { listFeed, listTrending } from "~/models/post.server";
@@ -15,6 +15,15 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const actor = user ? { id: user.id } : null;
   const url = new URL(request.url);
+  // The search parameter holds the trimmed text (SPEC.md §2); empty text is no search. The top bar
+  // trims with JavaScript; a plain form post of "  rub lines " lands here and is tidied once.
+  const rawSearch = url.searchParams.get("search");
+  if (rawSearch !== null && rawSearch !== rawSearch.trim()) {
+    const text = rawSearch.trim();
+    if (text) url.searchParams.set("search", text);
+    else url.searchParams.delete("search");
+    throw redirect(`${url.pathname}${url.search}`);
+  }
   const query = parseFeedQuery(url.searchParams);
   const filters: FeedFilters = {
     type: query.type,

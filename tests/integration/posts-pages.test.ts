@@ -328,12 +328,20 @@ describe("the create page", () => {
 });
 
 describe("the home feed loader", () => {
+  it("sends untrimmed search text to the trimmed URL, and drops empty text", async () => {
+    const padded = await call(home.loader, makeRequest("/?type=video&search=%20%20rub%20lines%20"));
+    expect(padded.status).toBe(302);
+    expect(padded.headers.get("Location")).toBe("/?type=video&search=rub+lines");
+    const blank = await call(home.loader, makeRequest("/?search=%20%20&sortBy=popular"));
+    expect(blank.headers.get("Location")).toBe("/?sortBy=popular");
+  });
+
   it("reads filters from the URL, falls back to defaults on junk, and ignores 'following' for visitors", async () => {
-    let res = await call(home.loader, makeRequest("/?type=junk&sortBy=nope&search=%20%20&following=true&cursor=%%%"));
+    let res = await call(home.loader, makeRequest("/?type=junk&sortBy=nope&search=&following=true&cursor=%%%"));
     let data = await res.json();
     expect(data.filters).toEqual({ type: "all", sortBy: "recent", following: false });
     expect(data.viewerId).toBeNull();
-    res = await call(home.loader, makeRequest("/?type=video&sortBy=popular&search=%20scrape%20&following=true", { cookie: other.cookie }));
+    res = await call(home.loader, makeRequest("/?type=video&sortBy=popular&search=scrape&following=true", { cookie: other.cookie }));
     data = await res.json();
     expect(data.filters).toEqual({ type: "video", sortBy: "popular", search: "scrape", following: true });
   });
