@@ -129,6 +129,15 @@ describe("createPost", () => {
     expect(count(`SELECT post_id AS n FROM media WHERE url = ?`, mine)).toBe(post.id);
   });
 
+  it("never attaches the author's current avatar to a post", async () => {
+    const member = await createMember();
+    const avatar = makeMedia(member.id, "image");
+    sqlite.prepare(`UPDATE users SET avatar = ? WHERE id = ?`).run(avatar, member.id);
+    const refused = await failure(createPost(member, input({ uploadedFiles: [avatar] })));
+    expect(refused.status).toBe(400);
+    expect(count(`SELECT count(*) AS n FROM media WHERE url = ? AND post_id IS NOT NULL`, avatar)).toBe(0);
+  });
+
   it("is rate limited per member (429 with Retry-After) and a refused post is not written", async () => {
     const member = await createMember();
     setRateLimitsEnabled(true);

@@ -518,11 +518,12 @@ export async function createPost(actor: Actor, input: PostInput): Promise<Post> 
     const postId = Number(lastInsertRowid);
     writeTags(postId, tags);
     for (const url of new Set(data.uploadedFiles ?? [])) {
-      const attached = stmt(`UPDATE media SET post_id = ? WHERE url = ? AND owner_id = ? AND post_id IS NULL`).run(
-        postId,
-        url,
-        author.id,
-      );
+      // The member's current avatar is an upload too; it never becomes part of a post (deleting the
+      // post would delete the avatar's file).
+      const attached = stmt(
+        `UPDATE media SET post_id = ? WHERE url = ? AND owner_id = ? AND post_id IS NULL
+           AND url IS NOT (SELECT avatar FROM users WHERE id = owner_id)`,
+      ).run(postId, url, author.id);
       if (attached.changes !== 1) {
         throw invalid({ uploadedFiles: ["That upload is not yours or is already part of a post. Upload it again."] });
       }
