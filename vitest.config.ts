@@ -1,11 +1,11 @@
-import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   resolve: {
     alias: {
-      "~": path.resolve(__dirname, "app"),
-      "#db": path.resolve(__dirname, "db"),
+      "~": fileURLToPath(new URL("./app", import.meta.url)),
+      "#db": fileURLToPath(new URL("./db", import.meta.url)),
     },
   },
   test: {

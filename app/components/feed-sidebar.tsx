@@ -9,7 +9,7 @@ export function HotTracks({ posts }: { posts: TrendingItem[] }) {
   return (
     <section className="card p-5" aria-labelledby="hot-tracks-title" data-testid="hot-tracks">
       <h2 id="hot-tracks-title" className="font-bold text-bark-900">
-        🔥 Hot Tracks
+        Hot Tracks
       </h2>
       {posts.length ? (
         <ol className="mt-3 space-y-3">

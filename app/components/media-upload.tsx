@@ -294,8 +294,8 @@ function Thumbnail({ file }: { file: UploadedFile }) {
     return <img src={small} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" />;
   }
   return (
-    <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded bg-bark-100 text-xl" aria-hidden="true">
-      {file.type === "video" ? "🎥" : "🎙️"}
+    <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded bg-bark-100 text-xs font-semibold uppercase text-bark-700" aria-hidden="true">
+      {file.type === "video" ? "Video" : "Audio"}
     </span>
   );
 }

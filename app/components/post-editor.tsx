@@ -25,8 +25,6 @@ const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   podcast: "Audio content and discussions",
 };
 
-const TYPE_ICONS: Record<PostType, string> = { article: "📝", opinion: "💬", video: "🎥", podcast: "🎙️" };
-
 export type PostEditorProps = {
   /**
    * The action's Conform reply after a failed submission: the form shows it and keeps every value,
@@ -96,7 +94,6 @@ export function PostEditor({
                   <input {...props} className="mt-1 h-4 w-4 accent-blaze-500" />
                   <span>
                     <span className="block font-semibold text-bark-900">
-                      <span aria-hidden="true">{TYPE_ICONS[type]} </span>
                       {POST_TYPE_LABELS[type]}
                     </span>
                     <span className="block text-sm text-stone-600">{TYPE_DESCRIPTIONS[type]}</span>

@@ -1,6 +1,6 @@
+import { PinIcon } from "~/components/club-card";
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import * as Dialog from "@radix-ui/react-dialog";
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Form,
@@ -22,6 +22,7 @@ import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
 import { showToast } from "~/components/toaster";
 import { Avatar } from "~/components/ui/avatar";
+import { ModalDialog } from "~/components/ui/dialog";
 import { Field } from "~/components/ui/field";
 import { followUser, unfollowUser } from "~/models/follow.server";
 import { listFeed } from "~/models/post.server";
@@ -176,8 +177,8 @@ export default function ProfilePage() {
             {profile.bio ? <p className="mt-3 whitespace-pre-line break-words text-stone-800">{profile.bio}</p> : null}
             <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-stone-500">
               {profile.location ? (
-                <span>
-                  <span aria-hidden="true">📍 </span>
+                <span className="inline-flex items-center gap-1">
+                  <PinIcon />
                   {profile.location}
                 </span>
               ) : null}
@@ -301,35 +302,26 @@ function EditProfile() {
         Edit Profile
       </Link>
       {!open ? null : hydrated ? (
-        <Dialog.Root
+        <ModalDialog
           open
-          onOpenChange={(next) => {
-            if (!next) navigate(closedHref, { replace: true, preventScrollReset: true });
+          onClose={() => navigate(closedHref, { replace: true, preventScrollReset: true })}
+          title="Edit Profile"
+          description="Update your photo, display name, bio and location."
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            triggerRef.current?.focus();
           }}
         >
-          <Dialog.Portal>
-            <Dialog.Overlay className="fixed inset-0 z-50 bg-black/50" />
-            <Dialog.Content
-              className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100vw-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl"
-              onCloseAutoFocus={(event) => {
-                event.preventDefault();
-                triggerRef.current?.focus();
-              }}
-            >
-              <Dialog.Title className="text-xl font-bold text-bark-900">Edit Profile</Dialog.Title>
-              <Dialog.Description className="mt-1 text-sm text-stone-500">
-                Update your photo, display name, bio and location.
-              </Dialog.Description>
-              <EditProfileForm cancelHref={closedHref} />
-            </Dialog.Content>
-          </Dialog.Portal>
-        </Dialog.Root>
+          <EditProfileForm cancelHref={closedHref} />
+        </ModalDialog>
       ) : (
         <section aria-labelledby="edit-profile-title" className="card mt-4 w-full basis-full p-5">
           <h2 id="edit-profile-title" className="text-xl font-bold text-bark-900">
             Edit Profile
           </h2>
-          <EditProfileForm cancelHref={closedHref} />
+          <div className="mt-4">
+            <EditProfileForm cancelHref={closedHref} />
+          </div>
         </section>
       )}
     </>
@@ -358,7 +350,7 @@ function EditProfileForm({ cancelHref }: { cancelHref: string }) {
   }, [lastResult, failed, failure]);
 
   return (
-    <div className="mt-4 space-y-4">
+    <div className="space-y-4">
       <div className="flex items-center gap-4">
         <div className="relative">
           <Avatar src={profile.avatar} name={profile.displayName} size={72} />
