@@ -1,7 +1,6 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import type { ReactNode } from "react";
 import type { Post } from "~/models/post.server";
 import { PostEditForm } from "./post-edit-form";
+import { DialogClose, ModalDialog } from "./ui/dialog";
 import { DELETE_TEXT, DELETE_TITLE, DeletePostForm } from "./post-owner-menu";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
@@ -20,57 +19,22 @@ export default function PostDialogs({
   onClose: () => void;
 }) {
   const cancel = (
-    <Dialog.Close asChild>
+    <DialogClose asChild>
       <button type="button" className="btn-secondary">
         Cancel
       </button>
-    </Dialog.Close>
+    </DialogClose>
   );
   if (dialog === "edit") {
     return (
-      <PostDialog onClose={onClose} title="Edit Post">
+      <ModalDialog open onClose={onClose} title="Edit Post" description="Change your post and save it." descriptionHidden>
         <PostEditForm post={post} mode="dialog" onSaved={onClose} cancel={cancel} />
-      </PostDialog>
+      </ModalDialog>
     );
   }
   return (
-    <PostDialog onClose={onClose} title={DELETE_TITLE} description={DELETE_TEXT} role="alertdialog">
+    <ModalDialog open onClose={onClose} title={DELETE_TITLE} description={DELETE_TEXT} role="alertdialog">
       <DeletePostForm postId={post.id} mode="dialog" cancel={cancel} />
-    </PostDialog>
+    </ModalDialog>
   );
 }
-
-function PostDialog({
-  onClose,
-  title,
-  description,
-  role,
-  children,
-}: {
-  onClose: () => void;
-  title: string;
-  description?: string;
-  role?: "alertdialog";
-  children: ReactNode;
-}) {
-  return (
-    <Dialog.Root open onOpenChange={(next) => (next ? null : onClose())}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-        <Dialog.Content
-          {...(role ? { role } : {})}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
-        >
-          <Dialog.Title className="text-lg font-bold text-bark-900">{title}</Dialog.Title>
-          {description ? (
-            <Dialog.Description className="mt-2 text-sm text-stone-600">{description}</Dialog.Description>
-          ) : (
-            <Dialog.Description className="sr-only">Change your post and save it.</Dialog.Description>
-          )}
-          <div className="mt-4">{children}</div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
-  );
-}
-

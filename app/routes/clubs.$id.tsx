@@ -1,6 +1,5 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import * as Dialog from "@radix-ui/react-dialog";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Form,
@@ -21,6 +20,7 @@ import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
 import { showToast } from "~/components/toaster";
 import { Avatar } from "~/components/ui/avatar";
+import { DialogClose, ModalDialog } from "~/components/ui/dialog";
 import { Field, FieldErrors } from "~/components/ui/field";
 import {
   countPendingRequests,
@@ -384,21 +384,21 @@ function ClubButtons({ club }: { club: ClubView }) {
         <Link to={`/clubs/${club.id}?delete=1`} onClick={open("delete")} className="btn-danger" preventScrollReset>
           Delete Club
         </Link>
-        <ClubDialog open={dialog === "edit"} onClose={close} title="Edit Club" description="Change the club's details and save them.">
+        <ModalDialog open={dialog === "edit"} onClose={close} title="Edit Club" description="Change the club's details and save them.">
           <EditClubForm club={club} mode="dialog" onDone={close} />
-        </ClubDialog>
-        <ClubDialog open={dialog === "delete"} onClose={close} title={DELETE_TITLE} description={DELETE_TEXT} role="alertdialog">
+        </ModalDialog>
+        <ModalDialog open={dialog === "delete"} onClose={close} title={DELETE_TITLE} description={DELETE_TEXT} role="alertdialog">
           <DeleteClubForm
             clubId={club.id}
             cancel={
-              <Dialog.Close asChild>
+              <DialogClose asChild>
                 <button type="button" className="btn-secondary">
                   Cancel
                 </button>
-              </Dialog.Close>
+              </DialogClose>
             }
           />
-        </ClubDialog>
+        </ModalDialog>
       </div>
     );
   }
@@ -424,14 +424,14 @@ function ClubButtons({ club }: { club: ClubView }) {
         <Link to={`/clubs/${club.id}?join=1`} onClick={open("join")} className="btn-primary" preventScrollReset>
           {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
         </Link>
-        <ClubDialog
+        <ModalDialog
           open={dialog === "join"}
           onClose={close}
           title={`Request to join ${club.name}`}
           description="The owner reviews each request. Add a note so they know who you are."
         >
           <JoinForm club={club} mode="dialog" onDone={close} />
-        </ClubDialog>
+        </ModalDialog>
       </>
     );
   }
@@ -441,38 +441,6 @@ function ClubButtons({ club }: { club: ClubView }) {
         {pendingIntent === "join" ? "Joining..." : "Join Club"}
       </button>
     </Form>
-  );
-}
-
-function ClubDialog({
-  open,
-  onClose,
-  title,
-  description,
-  role,
-  children,
-}: {
-  open: boolean;
-  onClose: () => void;
-  title: string;
-  description: string;
-  role?: "alertdialog";
-  children: ReactNode;
-}) {
-  return (
-    <Dialog.Root open={open} onOpenChange={(next) => (next ? null : onClose())}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-50 bg-black/40" />
-        <Dialog.Content
-          role={role ?? "dialog"}
-          className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
-        >
-          <Dialog.Title className="text-lg font-bold text-bark-900">{title}</Dialog.Title>
-          <Dialog.Description className="mt-2 text-sm text-stone-600">{description}</Dialog.Description>
-          <div className="mt-4">{children}</div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
   );
 }
 
@@ -522,11 +490,11 @@ function JoinForm({ club, mode, onDone }: { club: ClubView; mode: "page" | "dial
       ) : null}
       <div className="flex justify-end gap-3">
         {mode === "dialog" ? (
-          <Dialog.Close asChild>
+          <DialogClose asChild>
             <button type="button" className="btn-secondary">
               Cancel
             </button>
-          </Dialog.Close>
+          </DialogClose>
         ) : (
           <Link to={`/clubs/${club.id}`} className="btn-secondary">
             Cancel
@@ -590,11 +558,11 @@ function EditClubForm({ club, mode, onDone }: { club: ClubView; mode: "page" | "
       </Field>
       <div className="flex justify-end gap-3">
         {mode === "dialog" ? (
-          <Dialog.Close asChild>
+          <DialogClose asChild>
             <button type="button" className="btn-secondary">
               Cancel
             </button>
-          </Dialog.Close>
+          </DialogClose>
         ) : (
           <Link to={`/clubs/${club.id}`} className="btn-secondary">
             Cancel
