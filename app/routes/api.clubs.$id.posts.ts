@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { listFeed } from "~/models/post.server";
 import { parseFeedQuery } from "~/schemas/post";
-import { apiLoader, idParam } from "~/utils/api.server";
+import { apiLoader, idParam, listPageResponse } from "~/utils/api.server";
 import { getSessionUser } from "~/utils/session.server";
 
 /**
@@ -15,11 +14,5 @@ export const loader = apiLoader(async ({ request, params }) => {
   const url = new URL(request.url);
   const { following: _following, ...query } = parseFeedQuery(url.searchParams);
   const page = await listFeed(actor, { ...query, clubId: id });
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
-  if (page.nextCursor) {
-    const next = new URL(url);
-    next.searchParams.set("cursor", page.nextCursor);
-    headers.set("Link", `<${next.toString()}>; rel="next"`);
-  }
-  return json(page.posts, { headers });
+  return listPageResponse(url, page.posts, page.nextCursor);
 });

@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { createClub, listClubs } from "~/models/club.server";
 import { createClubSchema, parseClubListQuery } from "~/schemas/club";
-import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { apiAction, apiLoader, listPageResponse, readJson } from "~/utils/api.server";
 import { getSessionUser, requireActor } from "~/utils/session.server";
 
 /**
@@ -13,13 +13,7 @@ export const loader = apiLoader(async ({ request }) => {
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
   const page = listClubs(actor, parseClubListQuery(url.searchParams));
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
-  if (page.nextCursor) {
-    const next = new URL(url);
-    next.searchParams.set("cursor", page.nextCursor);
-    headers.set("Link", `<${next.toString()}>; rel="next"`);
-  }
-  return json(page.clubs, { headers });
+  return listPageResponse(url, page.clubs, page.nextCursor);
 });
 
 /** POST /api/clubs {name, description, imageUrl, location, isPrivate, memberLimit, rules, tags} → 201 the club. */

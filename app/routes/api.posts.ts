@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { createPost, listFeed } from "~/models/post.server";
 import { parseFeedQuery, postInputSchema } from "~/schemas/post";
-import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { apiAction, apiLoader, listPageResponse, readJson } from "~/utils/api.server";
 import { getSessionUser, requireActor } from "~/utils/session.server";
 
 /**
@@ -13,13 +13,7 @@ export const loader = apiLoader(async ({ request }) => {
   const url = new URL(request.url);
   const query = parseFeedQuery(url.searchParams);
   const page = await listFeed(actor, query);
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
-  if (page.nextCursor) {
-    const next = new URL(url);
-    next.searchParams.set("cursor", page.nextCursor);
-    headers.set("Link", `<${next.toString()}>; rel="next"`);
-  }
-  return json(page.posts, { headers });
+  return listPageResponse(url, page.posts, page.nextCursor);
 });
 
 /** POST /api/posts {title, content, type, mediaUrl, tags, clubId?, uploadedFiles?, urlMetadata?} → 201 the post. */

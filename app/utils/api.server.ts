@@ -83,5 +83,19 @@ export function idParam(value: string | undefined, what = "Not found"): number {
   return Number(value);
 }
 
+/**
+ * A JSON list answer of one keyset page: the items as an array and, when more exist,
+ * `Link: <this URL with cursor=…>; rel="next"`.
+ */
+export function listPageResponse<T>(url: URL, items: T[], nextCursor: string | null | undefined): Response {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", nextCursor);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return json(items, { headers });
+}
+
 /** For `/api/*` URLs that take no GET: `export const loader = methodNotAllowed;`. */
 export const methodNotAllowed = () => json({ error: "Method GET is not allowed here" }, { status: 405 });
