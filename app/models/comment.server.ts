@@ -1,7 +1,6 @@
-import type Database from "better-sqlite3";
 import type { Actor } from "~/models/user.server";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { sqlite } from "~/utils/db.server";
+import { prepared, sqlite } from "~/utils/db.server";
 import { forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -16,16 +15,6 @@ import { assertPostVisible, type PostAuthor } from "./post.server";
 export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor };
 
 export const COMMENT_NOT_FOUND = "Comment not found";
-
-const statements = new Map<string, Database.Statement>();
-function stmt(source: string): Database.Statement {
-  let s = statements.get(source);
-  if (!s) {
-    s = sqlite.prepare(source);
-    statements.set(source, s);
-  }
-  return s;
-}
 
 type CommentRow = {
   id: number;
@@ -52,7 +41,7 @@ function toComment(r: CommentRow): Comment {
 /** A post's comments, oldest first (index comments_post). */
 export async function listComments(actor: Actor, postId: number): Promise<Comment[]> {
   assertPostVisible(actor, postId);
-  const rows = stmt(`${COMMENT_SELECT} WHERE c.post_id = ? ORDER BY c.created_at, c.id`).all(postId) as CommentRow[];
+  const rows = prepared(`${COMMENT_SELECT} WHERE c.post_id = ? ORDER BY c.created_at, c.id`).all(postId) as CommentRow[];
   return rows.map(toComment);
 }
 
@@ -64,21 +53,21 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
   assertPostVisible(actor, postId);
   const id = sqlite.transaction(() => {
     consumeLimit("commentsPerUser", String(actor.id));
-    const { lastInsertRowid } = stmt(`INSERT INTO comments (post_id, author_id, content) VALUES (?, ?, ?)`).run(
+    const { lastInsertRowid } = prepared(`INSERT INTO comments (post_id, author_id, content) VALUES (?, ?, ?)`).run(
       postId,
       actor.id,
       parsed.data.content,
     );
-    stmt(`UPDATE posts SET comments_count = comments_count + 1 WHERE id = ?`).run(postId);
+    prepared(`UPDATE posts SET comments_count = comments_count + 1 WHERE id = ?`).run(postId);
     return Number(lastInsertRowid);
   })();
-  return toComment(stmt(`${COMMENT_SELECT} WHERE c.id = ?`).get(id) as CommentRow);
+  return toComment(prepared(`${COMMENT_SELECT} WHERE c.id = ?`).get(id) as CommentRow);
 }
 
 /** Delete a comment: its author only (401 signed out, 403 someone else, 404 missing). */
 export async function deleteComment(actor: Actor, commentId: number): Promise<void> {
   if (!actor) throw unauthorized();
-  const row = stmt(`SELECT id, post_id, author_id FROM comments WHERE id = ?`).get(commentId) as
+  const row = prepared(`SELECT id, post_id, author_id FROM comments WHERE id = ?`).get(commentId) as
     | { id: number; post_id: number; author_id: number }
     | undefined;
   if (!row) throw notFound(COMMENT_NOT_FOUND);
@@ -89,9 +78,9 @@ export async function deleteComment(actor: Actor, commentId: number): Promise<vo
   }
   if (row.author_id !== actor.id) throw forbidden("Only the author can delete this comment");
   sqlite.transaction(() => {
-    const removed = stmt(`DELETE FROM comments WHERE id = ?`).run(commentId);
+    const removed = prepared(`DELETE FROM comments WHERE id = ?`).run(commentId);
     if (removed.changes) {
-      stmt(`UPDATE posts SET comments_count = max(0, comments_count - 1) WHERE id = ?`).run(row.post_id);
+      prepared(`UPDATE posts SET comments_count = max(0, comments_count - 1) WHERE id = ?`).run(row.post_id);
     }
   })();
 }

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import type { LinkMetadata } from "#db/schema";
 import { canReadClub, getMembership } from "~/models/club.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "~/models/media.server";
@@ -14,7 +13,7 @@ import {
   type PostUpdateInput,
   type SortOption,
 } from "~/schemas/post";
-import { sqlite } from "~/utils/db.server";
+import { prepared, sqlite } from "~/utils/db.server";
 import { forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { tagKey } from "~/utils/tags";
@@ -77,18 +76,7 @@ export type FeedPage = { posts: Post[]; nextCursor: string | null };
 export const POST_NOT_FOUND = "Post Not Found";
 
 // ---------------------------------------------------------------------------------------------
-// Statements
-
-const statements = new Map<string, Database.Statement>();
-/** Prepared once per distinct SQL text (the feed builds a handful of shapes). */
-function stmt(source: string): Database.Statement {
-  let s = statements.get(source);
-  if (!s) {
-    s = sqlite.prepare(source);
-    statements.set(source, s);
-  }
-  return s;
-}
+// Statements (prepared once per distinct SQL text: the feed builds a handful of shapes)
 
 /** The columns a Post is built from. `@viewer` is the caller's id (0 when signed out). */
 const POST_COLUMNS = `p.id, p.title, p.content, p.type, p.media_url, p.url_metadata, p.tags, p.club_id,
@@ -147,7 +135,7 @@ function toUploadedFile(row: MediaRow): UploadedFile {
 /** Rows → SPEC.md Posts, with every page's media fetched in one query. */
 function toPosts(rows: PostRow[]): Post[] {
   if (rows.length === 0) return [];
-  const media = stmt(
+  const media = prepared(
     `SELECT post_id, kind, url, name, width, height, variants FROM media
      WHERE post_id IN (SELECT value FROM json_each(?)) ORDER BY post_id, id`,
   ).all(JSON.stringify(rows.map((r) => r.id))) as MediaRow[];
@@ -191,7 +179,7 @@ type PostAccessRow = { id: number; author_id: number; club_id: number | null };
  * same 404 (its existence is not confirmed).
  */
 function visiblePostOrThrow(actor: Actor, id: number): PostAccessRow {
-  const row = stmt(`SELECT id, author_id, club_id FROM posts WHERE id = ?`).get(id) as PostAccessRow | undefined;
+  const row = prepared(`SELECT id, author_id, club_id FROM posts WHERE id = ?`).get(id) as PostAccessRow | undefined;
   if (!row) throw notFound(POST_NOT_FOUND);
   if (row.club_id !== null && !canReadClub(actor, row.club_id)) throw notFound(POST_NOT_FOUND);
   return row;
@@ -203,7 +191,7 @@ export function assertPostVisible(actor: Actor, id: number): void {
 }
 
 function clubExists(clubId: number): { is_private: number } | undefined {
-  return stmt(`SELECT is_private FROM clubs WHERE id = ?`).get(clubId) as { is_private: number } | undefined;
+  return prepared(`SELECT is_private FROM clubs WHERE id = ?`).get(clubId) as { is_private: number } | undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -313,14 +301,14 @@ function planSearch(search: string): SearchPlan | null {
   const set = searchSet(search);
   if (!set) return null;
   if (!set.fts) {
-    const { n } = stmt(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
+    const { n } = prepared(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
     return { mode: n <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
   }
-  const probe = stmt(
+  const probe = prepared(
     `SELECT count(*) AS n, min(rowid) AS lo FROM (${set.sql} ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
   ).get(set.params) as { n: number; lo: number | null };
   if (probe.n <= SEARCH_DRIVES_BELOW) return { mode: "drive", set };
-  const { hi } = stmt(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
+  const { hi } = prepared(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
   const density = probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1);
   return { mode: density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
 }
@@ -355,7 +343,7 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   }
   if (query.following) {
     where.push("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = @viewer)");
-    const { n } = stmt(
+    const { n } = prepared(
       `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f CROSS JOIN users u ON u.id = f.followee_id WHERE f.follower_id = ?`,
     ).get(viewerOf(actor)) as { n: number };
     // Few posts by followed members: read them through their author index and sort that handful.
@@ -410,7 +398,7 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
   // A search with no words in it ("!!!") matches nothing.
   if (query.search && !searchSet(query.search)) return { posts: [], nextCursor: null };
   const plan = planFeed(actor, query);
-  const rows = stmt(plan.sql).all(plan.params) as PostRow[];
+  const rows = prepared(plan.sql).all(plan.params) as PostRow[];
   const more = rows.length > plan.limit;
   const page = more ? rows.slice(0, plan.limit) : rows;
   const last = page[page.length - 1];
@@ -424,7 +412,7 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
 /** One post, as `actor` sees it (404 'Post Not Found', also for a private club's post to outsiders). */
 export async function getPost(actor: Actor, id: number): Promise<Post> {
   visiblePostOrThrow(actor, id);
-  const row = stmt(
+  const row = prepared(
     `SELECT ${POST_COLUMNS} FROM posts p CROSS JOIN users u ON u.id = p.author_id WHERE p.id = @id`,
   ).get({ id, viewer: viewerOf(actor) }) as PostRow | undefined;
   if (!row) throw notFound(POST_NOT_FOUND);
@@ -461,7 +449,7 @@ export const TRENDING_SQL = `WITH cand(id) AS (
 
 /** Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. */
 export async function listTrending(actor: Actor, now = Date.now()): Promise<Post[]> {
-  const rows = stmt(TRENDING_SQL).all({ now, viewer: viewerOf(actor) }) as PostRow[];
+  const rows = prepared(TRENDING_SQL).all({ now, viewer: viewerOf(actor) }) as PostRow[];
   return toPosts(rows);
 }
 
@@ -480,10 +468,10 @@ function parseOrThrow<S extends typeof postInputSchema | typeof postUpdateSchema
 }
 
 function writeTags(postId: number, tags: string[] | null | undefined) {
-  stmt(`DELETE FROM post_tags WHERE post_id = ?`).run(postId);
+  prepared(`DELETE FROM post_tags WHERE post_id = ?`).run(postId);
   for (const tag of tags ?? []) {
     const key = tagKey(tag);
-    if (key) stmt(`INSERT OR IGNORE INTO post_tags (post_id, key) VALUES (?, ?)`).run(postId, key);
+    if (key) prepared(`INSERT OR IGNORE INTO post_tags (post_id, key) VALUES (?, ?)`).run(postId, key);
   }
 }
 
@@ -502,7 +490,7 @@ export async function createPost(actor: Actor, input: PostInput): Promise<Post> 
   const tags = data.tags?.length ? data.tags : null;
   const id = sqlite.transaction(() => {
     consumeLimit("postsPerUser", String(author.id));
-    const { lastInsertRowid } = stmt(
+    const { lastInsertRowid } = prepared(
       `INSERT INTO posts (author_id, club_id, type, title, content, media_url, url_metadata, tags)
        VALUES (@authorId, @clubId, @type, @title, @content, @mediaUrl, @urlMetadata, @tags)`,
     ).run({
@@ -520,7 +508,7 @@ export async function createPost(actor: Actor, input: PostInput): Promise<Post> 
     for (const url of new Set(data.uploadedFiles ?? [])) {
       // The member's current avatar is an upload too; it never becomes part of a post (deleting the
       // post would delete the avatar's file).
-      const attached = stmt(
+      const attached = prepared(
         `UPDATE media SET post_id = ? WHERE url = ? AND owner_id = ? AND post_id IS NULL
            AND url IS NOT (SELECT avatar FROM users WHERE id = owner_id)`,
       ).run(postId, url, author.id);
@@ -528,7 +516,7 @@ export async function createPost(actor: Actor, input: PostInput): Promise<Post> 
         throw invalid({ uploadedFiles: ["That upload is not yours or is already part of a post. Upload it again."] });
       }
     }
-    stmt(`UPDATE users SET posts_count = posts_count + 1 WHERE id = ?`).run(author.id);
+    prepared(`UPDATE users SET posts_count = posts_count + 1 WHERE id = ?`).run(author.id);
     return postId;
   })();
   return getPost(actor, id);
@@ -541,7 +529,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
   if (row.author_id !== me.id) throw forbidden("Only the author can edit this post");
   const data = parseOrThrow(postUpdateSchema, input) as PostUpdateInput;
   sqlite.transaction(() => {
-    stmt(
+    prepared(
       `UPDATE posts SET title = @title, content = @content, type = coalesce(@type, type),
          url_metadata = CASE WHEN media_url IS @mediaUrl THEN url_metadata ELSE NULL END,
          media_url = @mediaUrl, tags = @tags, updated_at = @now
@@ -571,8 +559,8 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
   if (row.author_id !== me.id) throw forbidden("Only the author can delete this post");
   const files = mediaFilesOfPost(id);
   sqlite.transaction(() => {
-    stmt(`DELETE FROM posts WHERE id = ?`).run(id);
-    stmt(`UPDATE users SET posts_count = max(0, posts_count - 1) WHERE id = ?`).run(row.author_id);
+    prepared(`DELETE FROM posts WHERE id = ?`).run(id);
+    prepared(`UPDATE users SET posts_count = max(0, posts_count - 1) WHERE id = ?`).run(row.author_id);
   })();
   await deleteMediaFiles(files);
 }
@@ -580,7 +568,7 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
 type LikeState = { likes: number; isLiked: boolean };
 
 function likesOf(id: number): number {
-  return (stmt(`SELECT likes_count FROM posts WHERE id = ?`).get(id) as { likes_count: number }).likes_count;
+  return (prepared(`SELECT likes_count FROM posts WHERE id = ?`).get(id) as { likes_count: number }).likes_count;
 }
 
 /** Like a post (signed in). Idempotent: a second like changes nothing. */
@@ -588,8 +576,8 @@ export async function likePost(actor: Actor, id: number): Promise<LikeState> {
   const me = requireSignedIn(actor, "Please sign in to like posts");
   visiblePostOrThrow(actor, id);
   return sqlite.transaction(() => {
-    const added = stmt(`INSERT OR IGNORE INTO likes (post_id, user_id) VALUES (?, ?)`).run(id, me.id);
-    if (added.changes) stmt(`UPDATE posts SET likes_count = likes_count + 1 WHERE id = ?`).run(id);
+    const added = prepared(`INSERT OR IGNORE INTO likes (post_id, user_id) VALUES (?, ?)`).run(id, me.id);
+    if (added.changes) prepared(`UPDATE posts SET likes_count = likes_count + 1 WHERE id = ?`).run(id);
     return { likes: likesOf(id), isLiked: true };
   })();
 }
@@ -599,8 +587,8 @@ export async function unlikePost(actor: Actor, id: number): Promise<LikeState> {
   const me = requireSignedIn(actor, "Please sign in to like posts");
   visiblePostOrThrow(actor, id);
   return sqlite.transaction(() => {
-    const removed = stmt(`DELETE FROM likes WHERE post_id = ? AND user_id = ?`).run(id, me.id);
-    if (removed.changes) stmt(`UPDATE posts SET likes_count = max(0, likes_count - 1) WHERE id = ?`).run(id);
+    const removed = prepared(`DELETE FROM likes WHERE post_id = ? AND user_id = ?`).run(id, me.id);
+    if (removed.changes) prepared(`UPDATE posts SET likes_count = max(0, likes_count - 1) WHERE id = ?`).run(id);
     return { likes: likesOf(id), isLiked: false };
   })();
 }
@@ -613,12 +601,12 @@ export async function sharePost(actor: Actor, id: number): Promise<{ shares: num
   const me = requireSignedIn(actor, "Please sign in to share posts");
   visiblePostOrThrow(actor, id);
   return sqlite.transaction(() => {
-    const already = stmt(`SELECT 1 FROM shares WHERE post_id = ? AND user_id = ? LIMIT 1`).get(id, me.id);
+    const already = prepared(`SELECT 1 FROM shares WHERE post_id = ? AND user_id = ? LIMIT 1`).get(id, me.id);
     if (!already) {
-      stmt(`INSERT INTO shares (post_id, user_id) VALUES (?, ?)`).run(id, me.id);
-      stmt(`UPDATE posts SET shares_count = shares_count + 1 WHERE id = ?`).run(id);
+      prepared(`INSERT INTO shares (post_id, user_id) VALUES (?, ?)`).run(id, me.id);
+      prepared(`UPDATE posts SET shares_count = shares_count + 1 WHERE id = ?`).run(id);
     }
-    const { shares_count } = stmt(`SELECT shares_count FROM posts WHERE id = ?`).get(id) as { shares_count: number };
+    const { shares_count } = prepared(`SELECT shares_count FROM posts WHERE id = ?`).get(id) as { shares_count: number };
     return { shares: shares_count };
   })();
 }

@@ -32,3 +32,14 @@ const connection = (globalThis.__whitetailDb ??= openDatabase(env.DATABASE_PATH)
 
 export const db = connection.db;
 export const sqlite = connection.sqlite;
+
+const statements = new Map<string, Database.Statement>();
+/** A statement prepared once per distinct SQL text on the process's connection (the models' raw SQL). */
+export function prepared(source: string): Database.Statement {
+  let s = statements.get(source);
+  if (!s) {
+    s = sqlite.prepare(source);
+    statements.set(source, s);
+  }
+  return s;
+}
