@@ -3,18 +3,17 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
   Form,
-  isRouteErrorResponse,
   Link,
   useActionData,
   useFetcher,
   useLoaderData,
   useNavigation,
-  useRouteError,
   useSearchParams,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
 import { checkedFrom, PrivateSwitch } from "~/components/club-fields";
+import { ClubErrorBoundary } from "~/components/club-error";
 import { ClubImage, memberCountText, PeopleIcon, PinIcon, PrivacyIcon } from "~/components/club-card";
 import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
@@ -38,7 +37,6 @@ import { createInvite, listInvites, revokeInvite, type ClubInvite } from "~/mode
 import { listFeed } from "~/models/post.server";
 import { safeRedirect } from "~/schemas/auth";
 import { CLUB_DESCRIPTION_MAX, CLUB_NOT_FOUND, CLUB_RULES_MAX, EDIT_LIMIT_MAX, editClubSchema, inviteSchema, joinSchema } from "~/schemas/club";
-import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
 import { isAppError, notFound, unauthorized } from "~/utils/errors";
 import { useHydrated } from "~/utils/hydrated";
@@ -51,7 +49,6 @@ type Tab = "posts" | "members" | "rules" | "requests" | "invites";
 type FormIntent = "join" | "update" | "invite";
 type ActionData = { intent: FormIntent; result: SubmissionResult<string[]> };
 
-const CLUB_GONE = "This club doesn't exist or has been deleted";
 const DELETE_TITLE = "Delete Club";
 const DELETE_TEXT = "Are you sure you want to delete this club? Its members, requests, invites and posts will be removed. This action cannot be undone.";
 
@@ -888,18 +885,4 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
   ];
 };
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-        <h1 className="text-2xl font-bold text-bark-900">{CLUB_NOT_FOUND}</h1>
-        <p className="mt-3 text-stone-600">{CLUB_GONE}</p>
-        <Link to="/clubs" className="btn-primary mt-6">
-          Back to Clubs
-        </Link>
-      </div>
-    );
-  }
-  return <RootErrorBoundary />;
-}
+export const ErrorBoundary = ClubErrorBoundary;

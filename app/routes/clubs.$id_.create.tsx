@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Link, useActionData, useLoaderData, useRouteError } from "@remix-run/react";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ClubErrorBoundary } from "~/components/club-error";
 import { ClubImage, PrivacyIcon } from "~/components/club-card";
 import { PostEditor } from "~/components/post-editor";
 import { getClub, type Club } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
 import { isAppError } from "~/utils/errors";
 import { pageAction } from "~/utils/page-action";
@@ -76,18 +76,4 @@ export default function CreateClubPostPage() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-        <h1 className="text-2xl font-bold text-bark-900">{CLUB_NOT_FOUND}</h1>
-        <p className="mt-3 text-stone-600">This club doesn't exist or has been deleted</p>
-        <Link to="/clubs" className="btn-primary mt-6">
-          Back to Clubs
-        </Link>
-      </div>
-    );
-  }
-  return <RootErrorBoundary />;
-}
+export const ErrorBoundary = ClubErrorBoundary;
