@@ -486,17 +486,7 @@ function JoinForm({ club, mode, onDone }: { club: ClubView; mode: "page" | "dial
         </Field>
       ) : null}
       <div className="flex justify-end gap-3">
-        {mode === "dialog" ? (
-          <DialogClose asChild>
-            <button type="button" className="btn-secondary">
-              Cancel
-            </button>
-          </DialogClose>
-        ) : (
-          <Link to={`/clubs/${club.id}`} className="btn-secondary">
-            Cancel
-          </Link>
-        )}
+        <CancelButton mode={mode} clubId={club.id} />
         <button type="submit" name="intent" value="join" className="btn-primary" disabled={busy}>
           {busy ? "Sending..." : club.isPrivate ? "Send Request" : "Join Club"}
         </button>
@@ -554,22 +544,27 @@ function EditClubForm({ club, mode, onDone }: { club: ClubView; mode: "page" | "
         <textarea {...getTextareaProps(fields.rules)} rows={4} maxLength={CLUB_RULES_MAX} className="input" />
       </Field>
       <div className="flex justify-end gap-3">
-        {mode === "dialog" ? (
-          <DialogClose asChild>
-            <button type="button" className="btn-secondary">
-              Cancel
-            </button>
-          </DialogClose>
-        ) : (
-          <Link to={`/clubs/${club.id}`} className="btn-secondary">
-            Cancel
-          </Link>
-        )}
+        <CancelButton mode={mode} clubId={club.id} />
         <button type="submit" name="intent" value="update" className="btn-primary" disabled={busy}>
           {busy ? "Saving..." : "Save Changes"}
         </button>
       </div>
     </FormTag>
+  );
+}
+
+/** Cancel closes the dialog, or leaves the inline (no-JavaScript) form for the club page. */
+function CancelButton({ mode, clubId }: { mode: "page" | "dialog"; clubId: number }) {
+  return mode === "dialog" ? (
+    <DialogClose asChild>
+      <button type="button" className="btn-secondary">
+        Cancel
+      </button>
+    </DialogClose>
+  ) : (
+    <Link to={`/clubs/${clubId}`} className="btn-secondary">
+      Cancel
+    </Link>
   );
 }
 
