@@ -12,7 +12,7 @@ import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } fro
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
 import { useHydrated } from "~/utils/hydrated";
-import { normalizeTag } from "~/utils/tags";
+import { parseTags } from "~/utils/tags";
 import { EditorLinkPreview } from "./link-preview";
 import { MediaUpload } from "./media-upload";
 import { showToast } from "./toaster";
@@ -179,19 +179,6 @@ function GrowingTextarea(props: ReturnType<typeof getTextareaProps>) {
   );
 }
 
-function toTagList(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
-  const out: string[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") continue;
-    for (const part of item.split(",")) {
-      const tag = normalizeTag(part);
-      if (tag && !out.includes(tag)) out.push(tag);
-    }
-  }
-  return out;
-}
-
 const TOO_MANY_TAGS = { title: "Too many tags", description: `Maximum ${MAX_TAGS} tags allowed`, type: "error" } as const;
 
 /**
@@ -213,7 +200,7 @@ function TagsField({
   errorId: string;
 }) {
   const hydrated = useHydrated();
-  const [tags, setTags] = useState<string[]>(() => toTagList(initialValue));
+  const [tags, setTags] = useState<string[]>(() => parseTags(initialValue));
   const [draft, setDraft] = useState("");
 
   if (!hydrated) {
@@ -224,7 +211,7 @@ function TagsField({
           name={name}
           type="text"
           className="input"
-          defaultValue={toTagList(initialValue).join(", ")}
+          defaultValue={parseTags(initialValue).join(", ")}
           placeholder="whitetail, hunting, tips"
           aria-invalid={errors?.length ? true : undefined}
           aria-describedby={errors?.length ? errorId : undefined}
@@ -235,7 +222,7 @@ function TagsField({
 
   const add = () => {
     const next = [...tags];
-    for (const tag of toTagList(draft)) {
+    for (const tag of parseTags(draft)) {
       if (next.includes(tag)) continue;
       if (next.length >= MAX_TAGS) {
         showToast(TOO_MANY_TAGS);

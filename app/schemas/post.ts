@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { normalizeTag } from "~/utils/tags";
+import { parseTags } from "~/utils/tags";
 
 /**
  * Post, comment and feed-filter inputs (SPEC.md §5). Browser-safe: used by Conform in the editor,
@@ -21,24 +21,6 @@ import {
   TITLE_MAX,
 } from "./post-options";
 export * from "./post-options";
-
-/**
- * Split, trim, lower-case, drop empties, dedupe. Accepts an array of tags (JSON, or the JavaScript
- * editor's repeated inputs) or one comma-separated string (the no-JS form field); an array's items
- * may themselves hold commas.
- */
-export function parseTags(value: unknown): string[] {
-  const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
-  const out: string[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") continue;
-    for (const part of item.split(",")) {
-      const tag = normalizeTag(part);
-      if (tag && !out.includes(tag)) out.push(tag);
-    }
-  }
-  return out;
-}
 
 /** Tags: array or comma-separated string → normalised array; more than 10 → 'Too many tags'. */
 export const tagsField = z
