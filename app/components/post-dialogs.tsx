@@ -1,6 +1,6 @@
 import type { Post } from "~/models/post.server";
 import { PostEditForm } from "./post-edit-form";
-import { DialogClose, ModalDialog } from "./ui/dialog";
+import { DialogCancelButton, ModalDialog } from "./ui/dialog";
 import { DELETE_TEXT, DELETE_TITLE, DeletePostForm } from "./post-owner-menu";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
@@ -18,13 +18,7 @@ export default function PostDialogs({
   dialog: "edit" | "delete";
   onClose: () => void;
 }) {
-  const cancel = (
-    <DialogClose asChild>
-      <button type="button" className="btn-secondary">
-        Cancel
-      </button>
-    </DialogClose>
-  );
+  const cancel = <DialogCancelButton />;
   if (dialog === "edit") {
     return (
       <ModalDialog open onClose={onClose} title="Edit Post" description="Change your post and save it." descriptionHidden>

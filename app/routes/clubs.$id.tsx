@@ -19,7 +19,7 @@ import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
 import { showToast } from "~/components/toaster";
 import { Avatar } from "~/components/ui/avatar";
-import { DialogClose, ModalDialog } from "~/components/ui/dialog";
+import { DialogCancelButton, ModalDialog } from "~/components/ui/dialog";
 import { Field, FieldErrors } from "~/components/ui/field";
 import {
   countPendingRequests,
@@ -385,16 +385,7 @@ function ClubButtons({ club }: { club: ClubView }) {
           <EditClubForm club={club} mode="dialog" onDone={close} />
         </ModalDialog>
         <ModalDialog open={dialog === "delete"} onClose={close} title={DELETE_TITLE} description={DELETE_TEXT} role="alertdialog">
-          <DeleteClubForm
-            clubId={club.id}
-            cancel={
-              <DialogClose asChild>
-                <button type="button" className="btn-secondary">
-                  Cancel
-                </button>
-              </DialogClose>
-            }
-          />
+          <DeleteClubForm clubId={club.id} cancel={<DialogCancelButton />} />
         </ModalDialog>
       </div>
     );
@@ -556,11 +547,7 @@ function EditClubForm({ club, mode, onDone }: { club: ClubView; mode: "page" | "
 /** Cancel closes the dialog, or leaves the inline (no-JavaScript) form for the club page. */
 function CancelButton({ mode, clubId }: { mode: "page" | "dialog"; clubId: number }) {
   return mode === "dialog" ? (
-    <DialogClose asChild>
-      <button type="button" className="btn-secondary">
-        Cancel
-      </button>
-    </DialogClose>
+    <DialogCancelButton />
   ) : (
     <Link to={`/clubs/${clubId}`} className="btn-secondary">
       Cancel

@@ -45,5 +45,13 @@ export function ModalDialog({
   );
 }
 
-/** A button that closes the dialog it sits in: the Cancel of a dialog form. */
-export const DialogClose = Dialog.Close;
+/** The Cancel of a dialog's form: closes the dialog it sits in. */
+export function DialogCancelButton() {
+  return (
+    <Dialog.Close asChild>
+      <button type="button" className="btn-secondary">
+        Cancel
+      </button>
+    </Dialog.Close>
+  );
+}
