@@ -30,22 +30,43 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
       <p className="mt-2 whitespace-pre-line break-words text-stone-700" data-testid="post-excerpt">
         {truncate(post.content)}
       </p>
-      {post.uploadedFiles.length ? (
-        <div className="mt-3">
-          <PostMedia files={post.uploadedFiles} variant="card" />
-        </div>
-      ) : null}
-      {post.mediaUrl ? (
-        <div className="mt-3">
-          <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={viewerId !== null} />
-        </div>
-      ) : null}
-      <div className="mt-3">
-        <TagList tags={post.tags} max={3} />
-      </div>
+      <PostAttachments post={post} variant="card" canFetch={viewerId !== null} />
       <footer className="mt-3 border-t border-stone-100 pt-2">
         <PostActions post={post} redirectTo={back} signedIn={viewerId !== null} />
       </footer>
     </article>
+  );
+}
+
+/**
+ * What a post carries below its text: uploaded media, the link preview of its Media URL, and its
+ * tags (the card shows 3 and '+N more', the post page all of them).
+ */
+export function PostAttachments({
+  post,
+  variant,
+  canFetch,
+}: {
+  post: Pick<Post, "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  variant: "card" | "page";
+  canFetch: boolean;
+}) {
+  const gap = variant === "card" ? "mt-3" : "mt-4";
+  return (
+    <>
+      {post.uploadedFiles.length ? (
+        <div className={gap}>
+          <PostMedia files={post.uploadedFiles} variant={variant} />
+        </div>
+      ) : null}
+      {post.mediaUrl ? (
+        <div className={gap}>
+          <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={canFetch} />
+        </div>
+      ) : null}
+      <div className={gap}>
+        <TagList tags={post.tags} max={variant === "card" ? 3 : undefined} />
+      </div>
+    </>
   );
 }

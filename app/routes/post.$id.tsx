@@ -9,10 +9,9 @@ import {
 } from "@remix-run/react";
 import { Comments } from "~/components/comments";
 import { PostActions } from "~/components/post-actions";
+import { PostAttachments } from "~/components/post-card";
 import { PostEditForm } from "~/components/post-edit-form";
-import { LinkPreview } from "~/components/link-preview";
-import { PostByline, PostTypeBadge, TagList } from "~/components/post-meta";
-import { PostMedia } from "~/components/post-media";
+import { PostByline, PostTypeBadge } from "~/components/post-meta";
 import { InlineDeleteConfirm, PostOwnerMenu } from "~/components/post-owner-menu";
 import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
@@ -83,19 +82,7 @@ export default function PostPage() {
         <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
-        {post.uploadedFiles.length ? (
-          <div className="mt-4">
-            <PostMedia files={post.uploadedFiles} variant="page" />
-          </div>
-        ) : null}
-        {post.mediaUrl ? (
-          <div className="mt-4">
-            <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={viewerId !== null} />
-          </div>
-        ) : null}
-        <div className="mt-4">
-          <TagList tags={post.tags} />
-        </div>
+        <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
         <footer className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-3">
           <PostActions post={post} redirectTo={`/post/${post.id}`} signedIn={viewerId !== null} />
           <p className="text-sm text-stone-500" data-testid="post-counts">
