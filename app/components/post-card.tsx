@@ -15,13 +15,7 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
   const back = `${redirectTo}#post-${post.id}`;
   return (
     <article id={`post-${post.id}`} className="card scroll-mt-20 p-5" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
-      <header className="flex items-start justify-between gap-3">
-        <PostByline author={post.author} createdAt={post.createdAt} />
-        <div className="flex shrink-0 items-center gap-2">
-          <PostTypeBadge type={post.type} />
-          {isOwner ? <PostOwnerMenu post={post} /> : null}
-        </div>
-      </header>
+      <PostHeader post={post} isOwner={isOwner} />
       <h2 id={`post-${post.id}-title`} className="mt-4 text-xl font-bold text-bark-900">
         <Link to={`/post/${post.id}`} className="hover:underline">
           {post.title}
@@ -35,6 +29,19 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
         <PostActions post={post} redirectTo={back} signedIn={viewerId !== null} />
       </footer>
     </article>
+  );
+}
+
+/** A post's byline, its type badge and, for its author, the Edit/Delete menu. */
+export function PostHeader({ post, isOwner }: { post: Post; isOwner: boolean }) {
+  return (
+    <header className="flex items-start justify-between gap-3">
+      <PostByline author={post.author} createdAt={post.createdAt} />
+      <div className="flex shrink-0 items-center gap-2">
+        <PostTypeBadge type={post.type} />
+        {isOwner ? <PostOwnerMenu post={post} /> : null}
+      </div>
+    </header>
   );
 }
 

@@ -9,10 +9,9 @@ import {
 } from "@remix-run/react";
 import { Comments } from "~/components/comments";
 import { PostActions } from "~/components/post-actions";
-import { PostAttachments } from "~/components/post-card";
+import { PostAttachments, PostHeader } from "~/components/post-card";
 import { PostEditForm } from "~/components/post-edit-form";
-import { PostByline, PostTypeBadge } from "~/components/post-meta";
-import { InlineDeleteConfirm, PostOwnerMenu } from "~/components/post-owner-menu";
+import { InlineDeleteConfirm } from "~/components/post-owner-menu";
 import { ErrorBoundary as RootErrorBoundary } from "~/root";
 import { APP_NAME } from "~/utils/brand";
 import { pageAction } from "~/utils/page-action";
@@ -68,13 +67,7 @@ export default function PostPage() {
       ) : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
-        <header className="flex items-start justify-between gap-3">
-          <PostByline author={post.author} createdAt={post.createdAt} />
-          <div className="flex shrink-0 items-center gap-2">
-            <PostTypeBadge type={post.type} />
-            {isOwner ? <PostOwnerMenu post={post} /> : null}
-          </div>
-        </header>
+        <PostHeader post={post} isOwner={isOwner} />
         <h1 id="post-title" className="mt-5 break-words text-3xl font-bold text-bark-900">
           {post.title}
         </h1>
