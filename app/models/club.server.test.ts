@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { clubMembers, clubs, comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
+import { clubMembers, comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, sqlite } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { createMember } from "../../tests/integration/helpers";
+import { expectError, memberCount, newClub, type Member } from "../../tests/integration/club-fixtures";
 import {
   canReadClub,
   countPendingRequests,
@@ -21,25 +22,6 @@ import {
   updateClub,
 } from "./club.server";
 
-type Member = Awaited<ReturnType<typeof createMember>>;
-
-const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>
-  createClub(owner, createClubSchema.parse({ name: "Creek Bottom Lease", description: "Bowhunters of the creek bottom", ...overrides }));
-
-/** Expect `fn` to throw the error family's error with this status (and message, if given). */
-function expectError(fn: () => unknown, status: number, message?: string) {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, "expected an error").toBeDefined();
-  expect((caught as { status?: number }).status).toBe(status);
-  if (message) expect((caught as Error).message).toBe(message);
-}
-
-const memberCount = (clubId: number) => db.select({ n: clubs.memberCount }).from(clubs).where(eq(clubs.id, clubId)).get()?.n;
 const memberRows = (clubId: number) =>
   db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, clubId)).get()?.n;
 

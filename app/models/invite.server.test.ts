@@ -2,15 +2,15 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { clubMembers, clubs, invites, users } from "#db/schema";
+import { clubMembers, invites, users } from "#db/schema";
 import { registerUser } from "~/models/user.server";
-import { createClubSchema, inviteSchema } from "~/schemas/club";
+import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "../../tests/integration/helpers";
+import { expectError, memberCount, newClub as createFixtureClub, type Member } from "../../tests/integration/club-fixtures";
 import {
   admitMember,
   assertMayJoin,
-  createClub,
   decideJoinRequest,
   getClub,
   getMembership,
@@ -28,25 +28,10 @@ import {
   revokeInvite,
 } from "./invite.server";
 
-type Member = Awaited<ReturnType<typeof createMember>>;
-
-function expectError(fn: () => unknown, status: number, message?: string) {
-  let caught: unknown;
-  try {
-    fn();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught, "expected an error").toBeDefined();
-  expect((caught as { status?: number }).status).toBe(status);
-  if (message) expect((caught as Error).message).toBe(message);
-}
-
 const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>
-  createClub(owner, createClubSchema.parse({ name: "Creek Bottom Lease", description: "Members only", ...overrides }));
+  createFixtureClub(owner, { description: "Members only", ...overrides });
 const invite = (actor: { id: number } | null, clubId: number, input: Record<string, unknown> = {}, now?: Date) =>
   createInvite(actor, clubId, inviteSchema.parse(input), now);
-const memberCount = (clubId: number) => db.select({ n: clubs.memberCount }).from(clubs).where(eq(clubs.id, clubId)).get()?.n;
 const usesLeft = (code: string) => db.select({ n: invites.usesRemaining }).from(invites).where(eq(invites.code, code)).get()?.n;
 
 let owner: Member;
