@@ -1,5 +1,4 @@
-import { PinIcon } from "~/components/club-card";
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
@@ -21,9 +20,10 @@ import { AvatarUpload } from "~/components/avatar-upload";
 import { PostCard } from "~/components/post-card";
 import { RelativeTime } from "~/components/post-meta";
 import { showToast } from "~/components/toaster";
+import { PinIcon } from "~/components/club-card";
+import { FailureAlert, ProfileFields } from "~/components/profile-fields";
 import { Avatar } from "~/components/ui/avatar";
 import { ModalDialog } from "~/components/ui/dialog";
-import { Field } from "~/components/ui/field";
 import { followUser, unfollowUser } from "~/models/follow.server";
 import { listFeed } from "~/models/post.server";
 import { getProfile, updateProfile } from "~/models/profile.server";
@@ -342,13 +342,6 @@ function EditProfileForm({ cancelHref }: { cancelHref: string }) {
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
   });
-  const failed = lastResult?.status === "error";
-  const failure = form.errors?.[0] ?? "Please check the highlighted fields.";
-
-  useEffect(() => {
-    if (failed) showToast({ title: "Failed to update profile", description: failure, type: "error" });
-  }, [lastResult, failed, failure]);
-
   return (
     <div className="space-y-4">
       <div className="flex items-center gap-4">
@@ -362,21 +355,8 @@ function EditProfileForm({ cancelHref }: { cancelHref: string }) {
       </div>
 
       <Form method="post" action={`/profile/${profile.username}?edit=1`} {...getFormProps(form)} className="space-y-4">
-        {failed ? (
-          <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-            <p className="font-semibold">Failed to update profile</p>
-            <p>{failure}</p>
-          </div>
-        ) : null}
-        <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
-          <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
-        </Field>
-        <Field id={fields.bio.id} label="Bio" errors={fields.bio.errors}>
-          <textarea {...getTextareaProps(fields.bio)} rows={4} className="input" placeholder="Tell the community about your hunting" />
-        </Field>
-        <Field id={fields.location.id} label="Location" errors={fields.location.errors}>
-          <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />
-        </Field>
+        <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
+        <ProfileFields fields={fields} />
         <div className="flex justify-end gap-2">
           <Link to={cancelHref} replace preventScrollReset className="btn-ghost">
             Cancel

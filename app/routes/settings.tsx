@@ -1,10 +1,9 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect } from "react";
 import { AvatarUpload } from "~/components/avatar-upload";
-import { showToast } from "~/components/toaster";
+import { FailureAlert, ProfileFields } from "~/components/profile-fields";
 import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { changePassword, updateProfile } from "~/models/profile.server";
@@ -160,22 +159,6 @@ function useResult(intent: Intent) {
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
 
-/** The failure alert (works without JavaScript) and, with it, the matching toast. */
-function FailureAlert({ title, result, message }: { title: string; result?: SubmissionResult<string[]>; message?: string }) {
-  const failed = result?.status === "error";
-  const text = message ?? "Please check the highlighted fields.";
-  useEffect(() => {
-    if (failed) showToast({ title, description: text, type: "error" });
-  }, [result, failed, title, text]);
-  if (!failed) return null;
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-      <p className="font-semibold">{title}</p>
-      <p>{text}</p>
-    </div>
-  );
-}
-
 function ProfileSettings() {
   const { user } = useLoaderData<typeof loader>();
   const lastResult = useResult("update-profile");
@@ -202,18 +185,7 @@ function ProfileSettings() {
       </div>
       <Form method="post" action="/settings?tab=profile" {...getFormProps(form)} className="space-y-4">
         <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
-        <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
-          <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
-        </Field>
-        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
-          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
-        </Field>
-        <Field id={fields.bio.id} label="Bio" errors={fields.bio.errors}>
-          <textarea {...getTextareaProps(fields.bio)} rows={4} className="input" placeholder="Tell the community about your hunting" />
-        </Field>
-        <Field id={fields.location.id} label="Location" errors={fields.location.errors}>
-          <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />
-        </Field>
+        <ProfileFields fields={fields} />
         <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={busy}>
           {busy ? "Saving..." : "Save Changes"}
         </button>
