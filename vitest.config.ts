@@ -6,11 +6,12 @@ export default defineConfig({
     alias: {
       "~": fileURLToPath(new URL("./app", import.meta.url)),
       "#db": fileURLToPath(new URL("./db", import.meta.url)),
+      "#tests": fileURLToPath(new URL("./tests", import.meta.url)),
     },
   },
   test: {
     include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/integration/**/*.test.ts"],
-    setupFiles: ["tests/setup-env.ts"],
+    setupFiles: ["tests/setup/env.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,

@@ -6,8 +6,8 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
-import { securityHeaders } from "~/utils/security-headers.server";
-import "~/utils/startup.server";
+import { securityHeaders } from "~/web/security-headers.server";
+import "~/web/startup.server";
 
 const ABORT_DELAY = 5_000;
 

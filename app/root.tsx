@@ -1,24 +1,22 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import {
-  isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
   Scripts,
   ScrollRestoration,
   useMatches,
-  useRouteError,
   useRouteLoaderData,
   useSearchParams,
 } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { Toaster } from "~/components/toaster";
-import { TopBar } from "~/components/top-bar";
+import { Toaster } from "~/components/layout/toaster";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME } from "~/utils/brand";
 import { useNonce } from "~/utils/nonce";
-import { getSessionUser } from "~/utils/session.server";
-import { getToast } from "~/utils/toast.server";
+import { getSessionUser } from "~/web/session.server";
+import { getToast } from "~/web/toast.server";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -85,41 +83,5 @@ export default function App() {
 
 /** Never a stack trace: a known status gets its message, anything else a plain apology. */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error)) {
-    if (error.status === 404) return <NotFoundPage />;
-    const message = (error.data as { message?: string } | null)?.message;
-    return (
-      <ErrorPanel title={error.status === 403 ? "Access Denied" : `Error ${error.status}`}>
-        {message ?? error.statusText ?? "Something went wrong."}
-      </ErrorPanel>
-    );
-  }
-  if (typeof document !== "undefined") console.error(error);
-  return <ErrorPanel title="Something went wrong">We hit a snag loading this page. Please try again in a moment.</ErrorPanel>;
-}
-
-export function NotFoundPage() {
-  return (
-    <ErrorPanel title="Page Not Found">
-      <span className="block">The page you're looking for doesn't exist or has moved.</span>
-      <span className="mt-6 flex flex-wrap justify-center gap-3">
-        <Link to="/" className="btn-primary">
-          Home
-        </Link>
-        <Link to="/?search=" className="btn-secondary">
-          Search posts
-        </Link>
-      </span>
-    </ErrorPanel>
-  );
-}
-
-function ErrorPanel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-      <h1 className="text-2xl font-bold text-bark-900">{title}</h1>
-      <div className="mt-3 text-stone-600">{children}</div>
-    </div>
-  );
+  return <GeneralErrorBoundary />;
 }

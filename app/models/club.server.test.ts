@@ -4,8 +4,8 @@ import { clubMembers, comments, invites, joinRequests, likes, media, posts, user
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, sqlite } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
-import { createMember } from "../../tests/integration/helpers";
-import { expectError, memberCount, newClub, type Member } from "../../tests/integration/club-fixtures";
+import { createMember } from "#tests/fixtures/members";
+import { expectError, memberCount, newClub, type Member } from "#tests/fixtures/clubs";
 import {
   canReadClub,
   countPendingRequests,

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { count, makeClub } from "../../tests/integration/post-fixtures";
-import { createMember } from "../../tests/integration/helpers";
+import { count, makeClub } from "#tests/fixtures/posts";
+import { createMember } from "#tests/fixtures/members";
 import { AppError } from "~/utils/errors";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment, deleteComment, listComments } from "./comment.server";

@@ -6,8 +6,8 @@ import { clubMembers, invites, users } from "#db/schema";
 import { registerUser } from "~/models/user.server";
 import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
-import { createMember } from "../../tests/integration/helpers";
-import { expectError, memberCount, newClub as createFixtureClub, type Member } from "../../tests/integration/club-fixtures";
+import { createMember } from "#tests/fixtures/members";
+import { expectError, memberCount, newClub as createFixtureClub, type Member } from "#tests/fixtures/clubs";
 import {
   admitMember,
   assertMayJoin,

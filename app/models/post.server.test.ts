@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addMember, count, makeClub, makeMedia, setPostStats } from "../../tests/integration/post-fixtures";
-import { createMember } from "../../tests/integration/helpers";
+import { addMember, count, makeClub, makeMedia, setPostStats } from "#tests/fixtures/posts";
+import { createMember } from "#tests/fixtures/members";
 import type { PostInput } from "~/schemas/post";
 import { sqlite } from "~/utils/db.server";
 import { AppError } from "~/utils/errors";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { media, users } from "#db/schema";
-import { createMember } from "../../tests/integration/helpers";
+import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
 import { AppError } from "~/utils/errors";
 import { verifyPassword } from "~/utils/password.server";

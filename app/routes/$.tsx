@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { NotFoundPage } from "~/root";
+import { NotFoundPage } from "~/components/ui/error-boundary";
 
 /** Any path no other route claims: SPEC.md's 'Page Not Found' with status 404. */
 export async function loader() {

@@ -2,9 +2,9 @@ import { json } from "@remix-run/node";
 import { signIn } from "~/models/auth.server";
 import { toSelfUser } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientIp } from "~/utils/rate-limit.server";
-import { commitUserSession } from "~/utils/session.server";
+import { commitUserSession } from "~/web/session.server";
 
 /** POST /api/auth/login {username, password}: 200 the member, signed in; 401 on a wrong pair. */
 export const action = apiAction({

@@ -1,5 +1,5 @@
-import { apiAction, methodNotAllowed } from "~/utils/api.server";
-import { destroyUserSession } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { destroyUserSession } from "~/web/session.server";
 
 /** POST /api/auth/logout: 204, the session cookie cleared. No body is read. */
 export const action = apiAction({

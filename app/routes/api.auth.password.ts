@@ -1,7 +1,7 @@
 import { changePassword } from "~/models/profile.server";
 import { passwordChangeSchema } from "~/schemas/profile";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
-import { commitUserSession, requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { commitUserSession, requireActor } from "~/web/session.server";
 
 /**
  * PUT /api/auth/password `{currentPassword, newPassword, confirmPassword}` → 204. A wrong current

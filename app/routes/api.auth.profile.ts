@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
 import { updateProfile } from "~/models/profile.server";
 import { settingsProfileSchema } from "~/schemas/profile";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { requireActor } from "~/web/session.server";
 
 /**
  * PUT /api/auth/profile `{displayName, email, bio, location}` → 200 the signed-in member (with email).

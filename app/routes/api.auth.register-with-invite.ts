@@ -3,11 +3,11 @@ import { signUp } from "~/models/auth.server";
 import { joinNewMemberWithInvite } from "~/models/invite.server";
 import { toSelfUser } from "~/models/user.server";
 import { registerSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { db } from "~/utils/db.server";
 import { invalid } from "~/utils/errors";
 import { clientIp } from "~/utils/rate-limit.server";
-import { commitUserSession } from "~/utils/session.server";
+import { commitUserSession } from "~/web/session.server";
 
 /**
  * POST /api/auth/register-with-invite {username, displayName, email, password, location?, bio?,

@@ -2,9 +2,9 @@ import { json } from "@remix-run/node";
 import { signUp } from "~/models/auth.server";
 import { toSelfUser } from "~/models/user.server";
 import { registerSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientIp } from "~/utils/rate-limit.server";
-import { commitUserSession } from "~/utils/session.server";
+import { commitUserSession } from "~/web/session.server";
 
 /** POST /api/auth/register: 201 the new member, signed in; 409 when the name or email is taken. */
 export const action = apiAction({

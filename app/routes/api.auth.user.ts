@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import { apiLoader } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiLoader } from "~/web/api.server";
+import { requireActor } from "~/web/session.server";
 
 /** GET /api/auth/user: the signed-in member (with their own email), or 401. */
 export const loader = apiLoader(async ({ request }) => {

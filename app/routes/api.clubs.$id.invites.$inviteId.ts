@@ -1,7 +1,8 @@
 import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { revokeInvite } from "~/models/invite.server";
-import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /** DELETE /api/clubs/{id}/invites/{inviteId} → 204: revoke (the member who made it, or the owner). */
 export const action = apiAction({

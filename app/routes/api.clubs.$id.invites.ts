@@ -2,8 +2,9 @@ import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { createInvite, listInvites } from "~/models/invite.server";
 import { inviteSchema } from "~/schemas/club";
-import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /** GET /api/clubs/{id}/invites → 200 the club's active invites (members only). */
 export const loader = apiLoader(async ({ request, params }) => {

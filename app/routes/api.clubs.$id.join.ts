@@ -2,8 +2,9 @@ import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, joinClub } from "~/models/club.server";
 import { acceptInvite } from "~/models/invite.server";
 import { joinSchema } from "~/schemas/club";
-import { apiAction, idParam, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /**
  * POST /api/clubs/{id}/join {message?, inviteCode?}: a public club, or a valid invite for this club,

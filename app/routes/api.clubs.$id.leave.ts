@@ -1,6 +1,7 @@
 import { CLUB_NOT_FOUND, leaveClub } from "~/models/club.server";
-import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /** POST /api/clubs/{id}/leave → 204; the owner cannot leave (400). */
 export const action = apiAction({

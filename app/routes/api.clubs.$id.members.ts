@@ -1,6 +1,7 @@
 import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, listMembers } from "~/models/club.server";
-import { apiLoader, idParam } from "~/utils/api.server";
+import { apiLoader } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
 
 /** GET /api/clubs/{id}/members → 200 the members (visible to everyone, SPEC.md §2), owner first. */
 export const loader = apiLoader(async ({ params }) => {

@@ -1,8 +1,9 @@
 import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { listFeed } from "~/models/post.server";
 import { parseFeedQuery } from "~/schemas/post";
-import { apiLoader, idParam, listPageResponse } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiLoader, listPageResponse } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
 
 /**
  * GET /api/clubs/{id}/posts?type=&sortBy=&search=&limit=&cursor= → 200 the club's posts (a private

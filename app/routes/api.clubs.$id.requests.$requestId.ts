@@ -1,8 +1,9 @@
 import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, decideJoinRequest } from "~/models/club.server";
 import { requestDecisionSchema } from "~/schemas/club";
-import { apiAction, idParam, methodNotAllowed, readJson } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /** POST /api/clubs/{id}/requests/{requestId} {action: approve | reject} → 200 {status} (owner only). */
 export const action = apiAction({

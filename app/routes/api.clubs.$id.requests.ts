@@ -1,7 +1,8 @@
 import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, listJoinRequests } from "~/models/club.server";
-import { apiLoader, idParam } from "~/utils/api.server";
-import { requireActor } from "~/utils/session.server";
+import { apiLoader } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { requireActor } from "~/web/session.server";
 
 /** GET /api/clubs/{id}/requests → 200 the pending requests, oldest first (owner only, else 403). */
 export const loader = apiLoader(async ({ request, params }) => {

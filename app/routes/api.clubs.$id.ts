@@ -1,8 +1,9 @@
 import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, deleteClub, getClub, updateClub } from "~/models/club.server";
 import { editClubSchema } from "~/schemas/club";
-import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /** GET /api/clubs/{id} → 200 the club (any club, public or private, is visible by name). */
 export const loader = apiLoader(async ({ request, params }) => {

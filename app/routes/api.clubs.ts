@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
 import { createClub, listClubs } from "~/models/club.server";
 import { createClubSchema, parseClubListQuery } from "~/schemas/club";
-import { apiAction, apiLoader, listPageResponse, readJson } from "~/utils/api.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /**
  * GET /api/clubs?search=&onlyPublic=true&onlyMine=true&limit=&cursor= → 200 an array of clubs, each

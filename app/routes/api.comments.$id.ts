@@ -1,6 +1,7 @@
 import { COMMENT_NOT_FOUND, deleteComment } from "~/models/comment.server";
-import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
 
 /** DELETE /api/comments/{id} → 204 (the comment's author only). */
 export const action = apiAction({

@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
 import { linkPreviewRequestSchema } from "~/schemas/media";
-import { apiAction, methodNotAllowed, readJson } from "~/utils/api.server";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { getLinkMetadata } from "~/utils/link-metadata.server";
-import { requireActor } from "~/utils/session.server";
+import { requireActor } from "~/web/session.server";
 
 /**
  * POST /api/fetch-url-metadata `{ url }` (SPEC.md §7, CONTRACT.md §4): 200 with the link metadata,

@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { getInvite, INVALID_INVITE } from "~/models/invite.server";
-import { apiLoader } from "~/utils/api.server";
+import { apiLoader } from "~/web/api.server";
 import { notFound } from "~/utils/errors";
 
 /** GET /api/invites/{code} → 200 the invite; invalid, revoked, expired or used up → 404. */

@@ -2,8 +2,9 @@ import { json } from "@remix-run/node";
 import { addComment, listComments } from "~/models/comment.server";
 import { POST_NOT_FOUND } from "~/models/post.server";
 import { commentSchema } from "~/schemas/post";
-import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /** GET /api/posts/{id}/comments → 200 the comments, oldest first. */
 export const loader = apiLoader(async ({ request, params }) => {

@@ -1,7 +1,8 @@
 import { json } from "@remix-run/node";
 import { likePost, POST_NOT_FOUND, unlikePost } from "~/models/post.server";
-import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
 
 /** POST / DELETE /api/posts/{id}/like → 200 {likes, isLiked}; idempotent. */
 export const action = apiAction({

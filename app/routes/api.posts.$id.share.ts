@@ -1,7 +1,8 @@
 import { json } from "@remix-run/node";
 import { POST_NOT_FOUND, sharePost } from "~/models/post.server";
-import { apiAction, idParam, methodNotAllowed } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
 
 /** POST /api/posts/{id}/share → 200 {shares} (signed in). */
 export const action = apiAction({

@@ -1,8 +1,9 @@
 import { json } from "@remix-run/node";
 import { deletePost, getPost, POST_NOT_FOUND, updatePost } from "~/models/post.server";
 import { postUpdateSchema } from "~/schemas/post";
-import { apiAction, apiLoader, idParam, readJson } from "~/utils/api.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /** GET /api/posts/{id} → 200 the post; 404 'Post Not Found' (also for a non-numeric id). */
 export const loader = apiLoader(async ({ request, params }) => {

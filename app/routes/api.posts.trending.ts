@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { listTrending } from "~/models/post.server";
-import { apiLoader } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiLoader } from "~/web/api.server";
+import { getSessionUser } from "~/web/session.server";
 
 /** GET /api/posts/trending → up to 5 posts ranked by likes, comments and shares decayed by age. */
 export const loader = apiLoader(async ({ request }) => {

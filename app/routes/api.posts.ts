@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
 import { createPost, listFeed } from "~/models/post.server";
 import { parseFeedQuery, postInputSchema } from "~/schemas/post";
-import { apiAction, apiLoader, listPageResponse, readJson } from "~/utils/api.server";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /**
  * GET /api/posts?type=&sortBy=&search=&limit=&cursor=&following= → 200 a JSON array of posts;

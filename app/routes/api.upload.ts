@@ -1,8 +1,8 @@
 import { json } from "@remix-run/node";
-import { apiAction, methodNotAllowed } from "~/utils/api.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { invalid } from "~/utils/errors";
-import { assertDeclaredSize, parseMultipartUploads } from "~/utils/multipart.server";
-import { requireActor } from "~/utils/session.server";
+import { assertDeclaredSize, parseMultipartUploads } from "~/web/multipart.server";
+import { requireActor } from "~/web/session.server";
 
 /**
  * POST /api/upload, multipart with one file in the field `file` (SPEC.md §7, CONTRACT.md §2):

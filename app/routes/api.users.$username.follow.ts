@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
 import { followUser, unfollowUser } from "~/models/follow.server";
-import { apiAction, methodNotAllowed } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { getSessionUser } from "~/web/session.server";
 
 /**
  * POST / DELETE /api/users/{username}/follow → 200 `{following, followersCount}` (CONTRACT.md §2).

@@ -1,8 +1,8 @@
 import { listFeed } from "~/models/post.server";
 import { requireUserRow } from "~/models/profile.server";
 import { parseFeedQuery } from "~/schemas/post";
-import { apiLoader, listPageResponse } from "~/utils/api.server";
-import { getSessionUser } from "~/utils/session.server";
+import { apiLoader, listPageResponse } from "~/web/api.server";
+import { getSessionUser } from "~/web/session.server";
 
 /**
  * GET /api/users/{username}/posts?type=&sortBy=&search=&limit=&cursor= → 200 the member's posts as a

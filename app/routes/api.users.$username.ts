@@ -1,9 +1,9 @@
 import { json } from "@remix-run/node";
 import { getProfile, requireSelf, updateProfile } from "~/models/profile.server";
 import { profilePatchSchema } from "~/schemas/profile";
-import { apiAction, apiLoader, readJson } from "~/utils/api.server";
+import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { notFound } from "~/utils/errors";
-import { getSessionUser, requireActor } from "~/utils/session.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
 /**
  * GET /api/users/{username}: the member (SPEC.md §3 User) with `isFollowing` for the viewer; the email

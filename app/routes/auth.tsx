@@ -8,13 +8,13 @@ import { FieldErrors, Field } from "~/components/ui/field";
 import { signUp } from "~/models/auth.server";
 import { joinNewMemberWithInvite } from "~/models/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
-import { authenticator } from "~/utils/auth.server";
+import { authenticator } from "~/web/authenticator.server";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/utils/page-action";
-import { replyWithError } from "~/utils/page.server";
+import { pageAction } from "~/web/page-action";
+import { replyWithError } from "~/web/page-errors.server";
 import { db } from "~/utils/db.server";
 import { clientIp } from "~/utils/rate-limit.server";
-import { getSessionUser, redirectSignedIn } from "~/utils/session.server";
+import { getSessionUser, redirectSignedIn } from "~/web/session.server";
 
 type Mode = "login" | "register";
 const modeOf = (value: string | null): Mode => (value === "register" ? "register" : "login");

@@ -12,12 +12,12 @@ import {
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
-import { checkedFrom, PrivateSwitch } from "~/components/club-fields";
-import { ClubErrorBoundary } from "~/components/club-error";
-import { ClubImage, memberCountText, PeopleIcon, PinIcon, PrivacyIcon } from "~/components/club-card";
-import { PostCard } from "~/components/post-card";
-import { RelativeTime } from "~/components/post-meta";
-import { showToast } from "~/components/toaster";
+import { checkedFrom, PrivateSwitch } from "~/components/club/fields";
+import { ClubErrorBoundary } from "~/components/club/error";
+import { ClubImage, memberCountText, PeopleIcon, PinIcon, PrivacyIcon } from "~/components/club/card";
+import { PostCard } from "~/components/post/card";
+import { RelativeTime } from "~/components/post/meta";
+import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { DialogCancelButton, ModalDialog } from "~/components/ui/dialog";
 import { Field, FieldErrors } from "~/components/ui/field";
@@ -40,10 +40,10 @@ import { CLUB_DESCRIPTION_MAX, CLUB_NOT_FOUND, CLUB_RULES_MAX, EDIT_LIMIT_MAX, e
 import { APP_NAME } from "~/utils/brand";
 import { isAppError, notFound, unauthorized } from "~/utils/errors";
 import { useHydrated } from "~/utils/hydrated";
-import { pageAction } from "~/utils/page-action";
-import { replyWithError } from "~/utils/page.server";
-import { getSessionUser } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { pageAction } from "~/web/page-action";
+import { replyWithError } from "~/web/page-errors.server";
+import { getSessionUser } from "~/web/session.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 type Tab = "posts" | "members" | "rules" | "requests" | "invites";
 type FormIntent = "join" | "update" | "invite";

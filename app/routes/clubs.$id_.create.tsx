@@ -1,15 +1,15 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ClubErrorBoundary } from "~/components/club-error";
-import { ClubImage, PrivacyIcon } from "~/components/club-card";
-import { PostEditor } from "~/components/post-editor";
+import { ClubErrorBoundary } from "~/components/club/error";
+import { ClubImage, PrivacyIcon } from "~/components/club/card";
+import { PostEditor } from "~/components/post/editor";
 import { getClub, type Club } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { APP_NAME } from "~/utils/brand";
 import { isAppError } from "~/utils/errors";
-import { pageAction } from "~/utils/page-action";
-import { createPostFromForm } from "~/utils/post-form.server";
-import { requireUser } from "~/utils/session.server";
+import { pageAction } from "~/web/page-action";
+import { createPostFromForm } from "~/web/post-form.server";
+import { requireUser } from "~/web/session.server";
 
 function clubIdOf(value: string | undefined): number {
   if (!value || !/^[1-9][0-9]{0,15}$/.test(value)) throw json({ message: CLUB_NOT_FOUND }, { status: 404 });

@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { ClubCard, ClubCardSkeleton } from "~/components/club-card";
+import { ClubCard, ClubCardSkeleton } from "~/components/club/card";
 import { listClubs } from "~/models/club.server";
 import { parseClubListQuery } from "~/schemas/club";
 import { APP_NAME } from "~/utils/brand";
-import { getSessionUser } from "~/utils/session.server";
+import { getSessionUser } from "~/web/session.server";
 
 type Tab = "all" | "public" | "mine";
 const TABS: Array<{ id: Tab; label: string }> = [

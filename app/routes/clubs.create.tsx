@@ -2,16 +2,16 @@ import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { checkedFrom, PrivateSwitch, TagsInput, tagsFrom } from "~/components/club-fields";
+import { checkedFrom, PrivateSwitch, TagsInput, tagsFrom } from "~/components/club/fields";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { createClub } from "~/models/club.server";
 import { CLUB_DESCRIPTION_MAX, CLUB_NAME_MAX, CLUB_RULES_MAX, CREATE_LIMIT_MAX, createClubSchema } from "~/schemas/club";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/utils/page-action";
-import { replyWithError } from "~/utils/page.server";
+import { pageAction } from "~/web/page-action";
+import { replyWithError } from "~/web/page-errors.server";
 import { unauthorized } from "~/utils/errors";
-import { getSessionUser } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { getSessionUser } from "~/web/session.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 export const meta: MetaFunction = () => [{ title: `Create Club · ${APP_NAME}` }];
 

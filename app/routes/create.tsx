@@ -1,10 +1,10 @@
 import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { PostEditor } from "~/components/post-editor";
+import { PostEditor } from "~/components/post/editor";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/utils/page-action";
-import { createPostFromForm } from "~/utils/post-form.server";
-import { requireUser } from "~/utils/session.server";
+import { pageAction } from "~/web/page-action";
+import { createPostFromForm } from "~/web/post-form.server";
+import { requireUser } from "~/web/session.server";
 
 export const meta: MetaFunction = () => [{ title: `Create Post · ${APP_NAME}` }];
 

@@ -1,15 +1,15 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { RelativeTime } from "~/components/post-meta";
+import { RelativeTime } from "~/components/post/meta";
 import { Avatar } from "~/components/ui/avatar";
 import { ALREADY_MEMBER, getClub, getMembership, REQUEST_PENDING } from "~/models/club.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
 import { APP_NAME } from "~/utils/brand";
 import { isAppError } from "~/utils/errors";
-import { pageAction } from "~/utils/page-action";
-import { getSessionUser, requireActor } from "~/utils/session.server";
-import { redirectWithToast } from "~/utils/toast.server";
+import { pageAction } from "~/web/page-action";
+import { getSessionUser, requireActor } from "~/web/session.server";
+import { redirectWithToast } from "~/web/toast.server";
 
 const INVALID_TITLE = "Invalid Invite";
 const INVALID_TEXT = "This invite link is invalid or has expired.";

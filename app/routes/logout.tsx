@@ -1,7 +1,7 @@
 import { redirect } from "@remix-run/node";
-import { destroyUserSession } from "~/utils/session.server";
-import { pageAction } from "~/utils/page-action";
-import { toastCookie } from "~/utils/toast.server";
+import { destroyUserSession } from "~/web/session.server";
+import { pageAction } from "~/web/page-action";
+import { toastCookie } from "~/web/toast.server";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { FollowList, FollowListErrorBoundary } from "~/components/follow-list";
+import { FollowList, FollowListErrorBoundary } from "~/components/profile/follow-list";
 import { APP_NAME } from "~/utils/brand";
-import { loadFollowList } from "~/utils/follow-list.server";
+import { loadFollowList } from "~/web/follow-list.server";
 
 /** /profile/{username}/following (outside the profile page's layout: the file name ends the segment with _). */
 export const meta: MetaFunction<typeof loader> = ({ data }) => [

@@ -13,7 +13,7 @@ import {
   png,
   wavHead,
   webmHead,
-} from "../../tests/integration/media-fixtures";
+} from "#tests/fixtures/media";
 import { processImage, sniffFormat } from "./media-processing.server";
 
 describe("sniffFormat: the bytes decide, not the name", () => {

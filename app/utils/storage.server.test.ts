@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { lazyBytes, startS3rver, streamToBuffer } from "../../tests/integration/media-fixtures";
+import { lazyBytes, startS3rver, streamToBuffer } from "#tests/fixtures/media";
 import { tooLarge } from "./errors";
 import { contentTypeForKey, createLocalStorage, createS3Storage, isValidKey, type MediaStorage } from "./storage.server";
 

@@ -9,7 +9,7 @@ import { loader as rootLoader } from "~/root";
 import { db } from "~/utils/db.server";
 import { users } from "#db/schema";
 import { eq } from "drizzle-orm";
-import { call, cookiesFrom, createMember, makeRequest } from "./helpers";
+import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
 const json = (r: Response) => r.json() as Promise<Record<string, any>>;
 

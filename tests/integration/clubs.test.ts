@@ -15,7 +15,7 @@ import * as decideApi from "~/routes/api.clubs.$id.requests.$requestId";
 import * as getInviteApi from "~/routes/api.invites.$code";
 import * as apiUser from "~/routes/api.auth.user";
 import { db } from "~/utils/db.server";
-import { call, cookiesFrom, createMember, makeRequest } from "./helpers";
+import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 type Cookie = string | null;

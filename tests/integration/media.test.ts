@@ -12,9 +12,9 @@ import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { parseMultipartForm, UploadRefusedError } from "~/utils/multipart.server";
+import { parseMultipartForm, UploadRefusedError } from "~/web/multipart.server";
 import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
-import { call, createMember, makeRequest } from "./helpers";
+import { call, createMember, makeRequest } from "../fixtures/members";
 import {
   exifHasGps,
   jpegWithGps,
@@ -25,7 +25,7 @@ import {
   pdfHead,
   png,
   startS3rver,
-} from "./media-fixtures";
+} from "../fixtures/media";
 
 const MB = 1024 * 1024;
 

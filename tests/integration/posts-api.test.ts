@@ -7,8 +7,8 @@ import * as likeRoute from "~/routes/api.posts.$id.like";
 import * as shareRoute from "~/routes/api.posts.$id.share";
 import * as trendingRoute from "~/routes/api.posts.trending";
 import { sqlite } from "~/utils/db.server";
-import { call, createMember, makeRequest } from "./helpers";
-import { count, makeClub } from "./post-fixtures";
+import { call, createMember, makeRequest } from "../fixtures/members";
+import { count, makeClub } from "../fixtures/posts";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 

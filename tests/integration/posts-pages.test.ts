@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { addComment, listComments } from "~/models/comment.server";
 import { createPost, getPost } from "~/models/post.server";
-import * as home from "~/routes/_index";
+import * as home from "~/routes/_index/route";
 import * as createPage from "~/routes/create";
-import * as postPage from "~/routes/post.$id";
-import { getToast } from "~/utils/toast.server";
-import { call, cookiesFrom, createMember, makeRequest } from "./helpers";
-import { addMember, count, makeClub } from "./post-fixtures";
+import * as postPage from "~/routes/post.$id/route";
+import { getToast } from "~/web/toast.server";
+import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
+import { addMember, count, makeClub } from "../fixtures/posts";
 
 /**
  * The posts pages' loaders and actions (issue 3): every post intent through /post/{id} as a plain

@@ -10,12 +10,12 @@ import * as apiUser from "~/routes/api.auth.user";
 import * as apiUsers from "~/routes/api.users.$username";
 import * as apiFollow from "~/routes/api.users.$username.follow";
 import * as apiUserPosts from "~/routes/api.users.$username.posts";
-import * as profilePage from "~/routes/profile.$username";
+import * as profilePage from "~/routes/profile.$username/route";
 import * as followersPage from "~/routes/profile.$username_.followers";
 import * as followingPage from "~/routes/profile.$username_.following";
-import * as settingsPage from "~/routes/settings";
+import * as settingsPage from "~/routes/settings/route";
 import { db } from "~/utils/db.server";
-import { call, cookiesFrom, createMember, makeRequest } from "./helpers";
+import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
 const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
 const body = async (res: Response) => (await res.json()) as Record<string, any>;

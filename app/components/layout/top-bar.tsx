@@ -1,0 +1,125 @@
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import type { FormEvent } from "react";
+import { APP_NAME } from "~/utils/brand";
+import { Avatar } from "~/components/ui/avatar";
+
+export type TopBarUser = { displayName: string; username: string; avatar: string | null };
+
+/**
+ * SPEC.md §1–2 top bar. The search box is a GET form to `/?search=` (trimmed, empty ignored on
+ * the home page). The avatar menu is a <details> element: it opens without JavaScript.
+ */
+export function TopBar({
+  user,
+  hideAuthActions = false,
+  search = "",
+}: {
+  user: TopBarUser | null;
+  hideAuthActions?: boolean;
+  search?: string;
+}) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  // With JavaScript the text is trimmed here and empty text does nothing; without it the home
+  // page's loader trims (and drops empty text) by redirecting to the canonical URL.
+  const onSearch = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get("search") ?? "").trim();
+    if (text) navigate(`/?${new URLSearchParams({ search: text })}`);
+  };
+  return (
+    <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
+      <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
+        <Link to="/" className="flex items-center gap-2 font-bold tracking-tight" aria-label={`${APP_NAME} home`}>
+          <Logo />
+          <span className="hidden sm:inline">{APP_NAME}</span>
+        </Link>
+        <Form method="get" action="/" role="search" onSubmit={onSearch} className="ml-2 hidden flex-1 md:block">
+          <label htmlFor="site-search" className="sr-only">
+            Search
+          </label>
+          <input
+            id="site-search"
+            type="search"
+            name="search"
+            defaultValue={search}
+            key={location.search}
+            placeholder="Search whitetail content..."
+            maxLength={200}
+            className="w-full max-w-md rounded-md border border-bark-700 bg-bark-800 px-3 py-1.5 text-sm text-white placeholder:text-bark-100/60 focus:border-blaze-500"
+          />
+        </Form>
+        <nav className="ml-auto flex items-center gap-1 text-sm" aria-label="Main">
+          <Link to="/clubs" className="rounded-md px-3 py-2 hover:bg-bark-800">
+            Clubs
+          </Link>
+          {hideAuthActions ? null : user ? (
+            <>
+              <Link to="/create" className="rounded-md px-3 py-2 hover:bg-bark-800">
+                Create
+              </Link>
+              <UserMenu user={user} />
+            </>
+          ) : (
+            <Link
+              to={`/auth?mode=login${redirectParam(location.pathname + location.search)}`}
+              className="rounded-md bg-blaze-500 px-3 py-2 font-semibold hover:bg-blaze-600"
+            >
+              Sign In
+            </Link>
+          )}
+        </nav>
+      </div>
+    </header>
+  );
+}
+
+function redirectParam(path: string) {
+  if (path === "/" || path.startsWith("/auth")) return "";
+  return `&redirectTo=${encodeURIComponent(path)}`;
+}
+
+function UserMenu({ user }: { user: TopBarUser }) {
+  return (
+    <details className="group relative" data-testid="user-menu">
+      <summary
+        className="flex cursor-pointer list-none items-center rounded-full p-1 hover:bg-bark-800 [&::-webkit-details-marker]:hidden"
+        aria-label="Account menu"
+      >
+        <Avatar src={user.avatar} name={user.displayName} size={32} />
+      </summary>
+      <div className="absolute right-0 mt-2 w-56 rounded-lg border border-stone-200 bg-white py-1 text-stone-800 shadow-lg">
+        <div className="border-b border-stone-100 px-4 py-2">
+          <p className="truncate font-semibold">{user.displayName}</p>
+          <p className="truncate text-sm text-stone-500">@{user.username}</p>
+        </div>
+        <Link to={`/profile/${user.username}`} className="block px-4 py-2 hover:bg-stone-100">
+          Profile
+        </Link>
+        <Link to="/settings" className="block px-4 py-2 hover:bg-stone-100">
+          Settings
+        </Link>
+        <Form method="post" action="/logout">
+          <button type="submit" className="block w-full px-4 py-2 text-left hover:bg-stone-100">
+            Log out
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}
+
+function Logo() {
+  // A whitetail's antlers in blaze orange: inline so it costs no request.
+  return (
+    <svg width="28" height="28" viewBox="0 0 32 32" aria-hidden="true" className="text-blaze-500">
+      <path
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2.4"
+        strokeLinecap="round"
+        d="M16 28v-9m0 0c-3 0-6-2-7-6M16 19c3 0 6-2 7-6M9 13 5 6m4 7 1-8m-3 4L4 9m19 4 4-7m-4 7-1-8m3 4 3 0"
+      />
+    </svg>
+  );
+}

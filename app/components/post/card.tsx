@@ -1,0 +1,79 @@
+import { Link } from "@remix-run/react";
+import type { Post } from "~/models/post.server";
+import { PostActions } from "./actions";
+import { LinkPreview } from "./link-preview";
+import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
+import { PostMedia } from "./media";
+import { PostOwnerMenu } from "./owner-menu";
+
+/**
+ * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
+ * from this card (like, share) comes back to, at this card (#post-{id}).
+ */
+export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId: number | null; redirectTo: string }) {
+  const isOwner = viewerId !== null && viewerId === post.author.id;
+  const back = `${redirectTo}#post-${post.id}`;
+  return (
+    <article id={`post-${post.id}`} className="card scroll-mt-20 p-5" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
+      <PostHeader post={post} isOwner={isOwner} />
+      <h2 id={`post-${post.id}-title`} className="mt-4 text-xl font-bold text-bark-900">
+        <Link to={`/post/${post.id}`} className="hover:underline">
+          {post.title}
+        </Link>
+      </h2>
+      <p className="mt-2 whitespace-pre-line break-words text-stone-700" data-testid="post-excerpt">
+        {truncate(post.content)}
+      </p>
+      <PostAttachments post={post} variant="card" canFetch={viewerId !== null} />
+      <footer className="mt-3 border-t border-stone-100 pt-2">
+        <PostActions post={post} redirectTo={back} signedIn={viewerId !== null} />
+      </footer>
+    </article>
+  );
+}
+
+/** A post's byline, its type badge and, for its author, the Edit/Delete menu. */
+export function PostHeader({ post, isOwner }: { post: Post; isOwner: boolean }) {
+  return (
+    <header className="flex items-start justify-between gap-3">
+      <PostByline author={post.author} createdAt={post.createdAt} />
+      <div className="flex shrink-0 items-center gap-2">
+        <PostTypeBadge type={post.type} />
+        {isOwner ? <PostOwnerMenu post={post} /> : null}
+      </div>
+    </header>
+  );
+}
+
+/**
+ * What a post carries below its text: uploaded media, the link preview of its Media URL, and its
+ * tags (the card shows 3 and '+N more', the post page all of them).
+ */
+export function PostAttachments({
+  post,
+  variant,
+  canFetch,
+}: {
+  post: Pick<Post, "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  variant: "card" | "page";
+  canFetch: boolean;
+}) {
+  const gap = variant === "card" ? "mt-3" : "mt-4";
+  return (
+    <>
+      {post.uploadedFiles.length ? (
+        <div className={gap}>
+          <PostMedia files={post.uploadedFiles} variant={variant} />
+        </div>
+      ) : null}
+      {post.mediaUrl ? (
+        <div className={gap}>
+          <LinkPreview url={post.mediaUrl} metadata={post.urlMetadata} canFetch={canFetch} />
+        </div>
+      ) : null}
+      <div className={gap}>
+        <TagList tags={post.tags} max={variant === "card" ? 3 : undefined} />
+      </div>
+    </>
+  );
+}

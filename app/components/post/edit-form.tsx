@@ -1,0 +1,159 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { Form, Link, useActionData, useFetcher, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type ReactNode } from "react";
+import type { Post } from "~/models/post.server";
+import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
+import { useHydrated } from "~/utils/hydrated";
+import type { PostActionData } from "~/schemas/post-intents";
+import { Field, FieldErrors } from "~/components/ui/field";
+
+type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
+
+const hasMediaField = (type: string) => type === "video" || type === "podcast";
+
+/**
+ * SPEC.md §2 Edit Post: Title, Content (6 rows), Post Type, Media URL (video and podcast), Tags
+ * (comma-separated). The server validates with postUpdateSchema and answers a Conform reply, whose
+ * values and messages this form shows, so a failed edit keeps what was typed. No validation library
+ * ships to the browser: the card's dialog lives on the feed, whose JavaScript stays small.
+ *
+ * - `mode="page"`: a plain form on /post/{id}?edit=1 (works without JavaScript).
+ * - `mode="dialog"`: the same form through a fetcher; `onSaved` closes the dialog in place.
+ *
+ * Without JavaScript the Media URL field is always shown and labelled as used by video and podcast
+ * posts; with JavaScript it is shown only for those types. Hidden or not, its value is submitted, so
+ * changing an article's fields never drops the link it was created with.
+ */
+export function PostEditForm({
+  post,
+  mode,
+  onSaved,
+  cancel,
+}: {
+  post: EditablePost;
+  mode: "page" | "dialog";
+  onSaved?: () => void;
+  cancel?: ReactNode;
+}) {
+  const fetcher = useFetcher<PostActionData>();
+  const navigation = useNavigation();
+  const actionData = useActionData<PostActionData>();
+  const hydrated = useHydrated();
+
+  const data = mode === "dialog" ? fetcher.data : actionData;
+  const result: SubmissionResult<string[]> | undefined =
+    data && data.intent === "update" && data.ok === false && "result" in data ? data.result : undefined;
+  const otherError = data && data.intent === "update" && data.ok === false && "error" in data ? data.error : undefined;
+  const busy =
+    mode === "dialog"
+      ? fetcher.state !== "idle"
+      : navigation.state === "submitting" && navigation.formData?.get("intent") === "update";
+
+  useEffect(() => {
+    if (mode === "dialog" && fetcher.state === "idle" && fetcher.data?.intent === "update" && fetcher.data.ok) onSaved?.();
+  }, [mode, fetcher.state, fetcher.data, onSaved]);
+
+  const initial = (name: string, fallback: string) => {
+    const value = result?.initialValue?.[name];
+    return typeof value === "string" ? value : fallback;
+  };
+  const errors = (name: string) => result?.error?.[name] ?? undefined;
+
+  const [title, setTitle] = useState(() => initial("title", post.title));
+  const [content, setContent] = useState(() => initial("content", post.content));
+  const [type, setType] = useState(() => initial("type", post.type));
+  const showMedia = !hydrated || hasMediaField(type) || Boolean(errors("mediaUrl"));
+  // SPEC.md §5: Update is disabled while title or content is empty or a save runs (only once
+  // JavaScript runs: a disabled button in plain HTML could never be re-enabled).
+  const canSave = title.trim() !== "" && content.trim() !== "" && !busy;
+
+  const id = (name: string) => `edit-${post.id}-${name}`;
+  const FormTag = mode === "dialog" ? fetcher.Form : Form;
+  const formErrors = [...(result?.error?.[""] ?? []), ...(otherError ? [otherError] : [])];
+
+  return (
+    <FormTag
+      method="post"
+      action={mode === "dialog" ? `/post/${post.id}` : `/post/${post.id}?edit=1`}
+      className="space-y-4"
+      noValidate
+      aria-label="Edit Post"
+      data-testid="edit-post-form"
+    >
+      <input type="hidden" name="redirectTo" value={`/post/${post.id}`} />
+      <FieldErrors errors={formErrors} />
+      <Field id={id("title")} label="Title" errors={errors("title")}>
+        <input
+          id={id("title")}
+          name="title"
+          className="input"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          maxLength={200}
+          aria-invalid={errors("title") ? true : undefined}
+          aria-describedby={errors("title") ? `${id("title")}-error` : undefined}
+        />
+      </Field>
+      <Field id={id("content")} label="Content" errors={errors("content")}>
+        <textarea
+          id={id("content")}
+          name="content"
+          rows={6}
+          className="input"
+          value={content}
+          onChange={(e) => setContent(e.target.value)}
+          maxLength={10_000}
+          aria-invalid={errors("content") ? true : undefined}
+          aria-describedby={errors("content") ? `${id("content")}-error` : undefined}
+        />
+      </Field>
+      <Field id={id("type")} label="Post Type" errors={errors("type")}>
+        <select id={id("type")} name="type" className="input" value={type} onChange={(e) => setType(e.target.value)}>
+          {POST_TYPES.map((t) => (
+            <option key={t} value={t}>
+              {POST_TYPE_LABELS[t]}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <div hidden={!showMedia}>
+        <Field
+          id={id("mediaUrl")}
+          label={hydrated ? "Media URL" : "Media URL (video and podcast posts)"}
+          errors={errors("mediaUrl")}
+        >
+          <input
+            id={id("mediaUrl")}
+            name="mediaUrl"
+            type="url"
+            inputMode="url"
+            className="input"
+            defaultValue={initial("mediaUrl", post.mediaUrl ?? "")}
+            placeholder={type === "podcast" ? "Podcast URL" : "YouTube or video URL"}
+            aria-invalid={errors("mediaUrl") ? true : undefined}
+          />
+        </Field>
+      </div>
+      <Field id={id("tags")} label="Tags" errors={errors("tags")} hint="Separate tags with commas">
+        <input
+          id={id("tags")}
+          name="tags"
+          className="input"
+          defaultValue={initial("tags", (post.tags ?? []).join(", "))}
+          placeholder="whitetail, hunting, tips"
+          aria-invalid={errors("tags") ? true : undefined}
+        />
+      </Field>
+      <div className="flex justify-end gap-3 pt-2">
+        {cancel ?? (
+          <Link to={`/post/${post.id}`} className="btn-secondary" preventScrollReset>
+            Cancel
+          </Link>
+        )}
+        <button type="submit" name="intent" value="update" className="btn-primary" disabled={hydrated && !canSave}>
+          {busy ? "Updating..." : "Update Post"}
+        </button>
+      </div>
+    </FormTag>
+  );
+}

@@ -1,0 +1,289 @@
+import {
+  getCollectionProps,
+  getFormProps,
+  getInputProps,
+  getTextareaProps,
+  useForm,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import type { UploadedFile } from "~/schemas/media-options";
+import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
+import { useHydrated } from "~/utils/hydrated";
+import { parseTags } from "~/utils/tags";
+import { EditorLinkPreview } from "./link-preview";
+import { MediaUpload } from "./media-upload";
+import { showToast } from "~/components/layout/toaster";
+import { Field, FieldErrors } from "~/components/ui/field";
+
+const TYPE_DESCRIPTIONS: Record<PostType, string> = {
+  article: "In-depth guides and tutorials",
+  opinion: "Share your thoughts and experiences",
+  video: "Video content and reviews",
+  podcast: "Audio content and discussions",
+};
+
+export type PostEditorProps = {
+  /**
+   * The action's Conform reply after a failed submission: the form shows it and keeps every value,
+   * `uploads` included (files a plain form already stored, shown again ticked).
+   */
+  lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[] }) | null;
+  /** /clubs/{id}/create: the club the post belongs to (sent as a hidden field). */
+  clubId?: number;
+  /** Shown above the form, e.g. the club banner on /clubs/{id}/create. */
+  banner?: ReactNode;
+  /** Where Cancel goes (SPEC.md: home). */
+  cancelHref?: string;
+  /** The file-upload widget (files travel in this multipart form); MediaUpload by default. */
+  uploadSlot?: ReactNode;
+  /** The live link preview of the media URL being typed; EditorLinkPreview by default. */
+  renderLinkPreview?: (mediaUrl: string) => ReactNode;
+};
+
+/**
+ * THE post editor (SPEC.md §2 Create post), for /create and /clubs/{id}/create: the four content
+ * types as real radio inputs (Article by default), title, media URL, a content box that grows to
+ * 500px, and tags. One schema (postInputSchema) validates here with Conform and again on the server.
+ * Tags: with JavaScript, chips added by Enter or the Add button; without it, a comma-separated field.
+ * The form is multipart so the media issue can send files with the post.
+ */
+export function PostEditor({
+  lastResult,
+  clubId,
+  banner,
+  cancelHref = "/",
+  uploadSlot = <MediaUpload initialFiles={lastResult?.uploads} />,
+  renderLinkPreview = (url: string) => <EditorLinkPreview url={url} />,
+}: PostEditorProps) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const [form, fields] = useForm({
+    id: "post-editor",
+    lastResult,
+    defaultValue: { type: "article" },
+    // Messages appear on the first Publish, then follow the typing (validating on blur would move
+    // the Publish button under the pointer as a message appears).
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: postInputSchema }),
+  });
+  const initialMediaUrl = typeof fields.mediaUrl.initialValue === "string" ? fields.mediaUrl.initialValue : "";
+  const [mediaUrl, setMediaUrl] = useState(initialMediaUrl);
+
+  return (
+    <div className="space-y-6">
+      {banner}
+      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6 p-6" aria-label="Create Post">
+        {clubId !== undefined ? <input type="hidden" name="clubId" value={clubId} /> : null}
+        <FieldErrors id={form.errorId} errors={form.errors} />
+
+        <fieldset>
+          <legend className="label">Content type</legend>
+          <div className="grid gap-3 sm:grid-cols-2">
+            {getCollectionProps(fields.type, { type: "radio", options: [...POST_TYPES] }).map(({ key, ...props }) => {
+              const type = props.value as PostType;
+              return (
+                <label
+                  key={key}
+                  htmlFor={props.id}
+                  className="flex cursor-pointer items-start gap-3 rounded-lg border border-stone-200 p-4 hover:border-field-500 has-[:checked]:border-blaze-500 has-[:checked]:bg-blaze-500/5"
+                >
+                  <input {...props} className="mt-1 h-4 w-4 accent-blaze-500" />
+                  <span>
+                    <span className="block font-semibold text-bark-900">
+                      {POST_TYPE_LABELS[type]}
+                    </span>
+                    <span className="block text-sm text-stone-600">{TYPE_DESCRIPTIONS[type]}</span>
+                  </span>
+                </label>
+              );
+            })}
+          </div>
+          <FieldErrors id={fields.type.errorId} errors={fields.type.errors} />
+        </fieldset>
+
+        <Field id={fields.title.id} label="Title" errors={fields.title.errors}>
+          <input {...getInputProps(fields.title, { type: "text" })} maxLength={200} className="input" placeholder="Give your post a title" />
+        </Field>
+
+        <Field id={fields.mediaUrl.id} label="Media URL (optional)" errors={fields.mediaUrl.errors} hint="A YouTube video, podcast episode or article link">
+          <input
+            {...getInputProps(fields.mediaUrl, { type: "url" })}
+            inputMode="url"
+            className="input"
+            placeholder="https://"
+            onChange={(e) => setMediaUrl(e.target.value)}
+          />
+        </Field>
+        {/* Link-preview slot (media issue): a live preview of the media URL being typed. */}
+        {renderLinkPreview ? renderLinkPreview(mediaUrl) : null}
+
+        <Field id={fields.content.id} label="Content" errors={fields.content.errors}>
+          <GrowingTextarea {...getTextareaProps(fields.content)} />
+        </Field>
+
+        {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
+        {uploadSlot}
+
+        <TagsField
+          id={fields.tags.id}
+          name={fields.tags.name}
+          initialValue={fields.tags.initialValue}
+          errors={fields.tags.errors}
+          errorId={fields.tags.errorId}
+        />
+
+        <div className="flex justify-end gap-3 border-t border-stone-100 pt-4">
+          <Link to={cancelHref} className="btn-secondary">
+            Cancel
+          </Link>
+          <button type="submit" className="btn-primary" disabled={busy}>
+            {busy ? "Publishing..." : "Publish Post"}
+          </button>
+        </div>
+      </Form>
+    </div>
+  );
+}
+
+/** The content box grows with its text up to 500px, then scrolls (SPEC.md §9). */
+function GrowingTextarea(props: ReturnType<typeof getTextareaProps>) {
+  const ref = useRef<HTMLTextAreaElement | null>(null);
+  const grow = useCallback(() => {
+    const el = ref.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight + 2, 500)}px`;
+  }, []);
+  const setRef = useCallback(
+    (el: HTMLTextAreaElement | null) => {
+      ref.current = el;
+      grow();
+    },
+    [grow],
+  );
+  return (
+    <textarea
+      {...props}
+      ref={setRef}
+      rows={8}
+      maxLength={10_000}
+      onInput={grow}
+      className="input max-h-[500px] min-h-[12rem] resize-y [field-sizing:content]"
+      placeholder="Share your knowledge, stories or thoughts..."
+      data-testid="post-content-input"
+    />
+  );
+}
+
+const TOO_MANY_TAGS = { title: "Too many tags", description: `Maximum ${MAX_TAGS} tags allowed`, type: "error" } as const;
+
+/**
+ * Tags. Without JavaScript: one comma-separated text field. With JavaScript: chips added by Enter or
+ * the Add button and removed with ×; they travel as one comma-separated hidden field (plus whatever
+ * is still typed in the box), which the schema splits, trims, lower-cases and dedupes.
+ */
+function TagsField({
+  id,
+  name,
+  initialValue,
+  errors,
+  errorId,
+}: {
+  id: string;
+  name: string;
+  initialValue: unknown;
+  errors?: string[];
+  errorId: string;
+}) {
+  const hydrated = useHydrated();
+  const [tags, setTags] = useState<string[]>(() => parseTags(initialValue));
+  const [draft, setDraft] = useState("");
+
+  if (!hydrated) {
+    return (
+      <Field id={id} label="Tags" errors={errors} hint="Separate tags with commas (up to 10)">
+        <input
+          id={id}
+          name={name}
+          type="text"
+          className="input"
+          defaultValue={parseTags(initialValue).join(", ")}
+          placeholder="whitetail, hunting, tips"
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={errors?.length ? errorId : undefined}
+        />
+      </Field>
+    );
+  }
+
+  const add = () => {
+    const next = [...tags];
+    for (const tag of parseTags(draft)) {
+      if (next.includes(tag)) continue;
+      if (next.length >= MAX_TAGS) {
+        showToast(TOO_MANY_TAGS);
+        break;
+      }
+      next.push(tag);
+    }
+    setTags(next);
+    setDraft("");
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter" || event.key === ",") {
+      event.preventDefault();
+      add();
+    }
+  };
+
+  return (
+    <div>
+      <label htmlFor={id} className="label">
+        Tags
+      </label>
+      <input type="hidden" name={name} value={[...tags, draft].filter((t) => t.trim()).join(",")} />
+      <div className="flex gap-2">
+        <input
+          id={id}
+          type="text"
+          className="input"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Add a tag and press Enter"
+          maxLength={50}
+          aria-invalid={errors?.length ? true : undefined}
+          aria-describedby={`${id}-hint${errors?.length ? ` ${errorId}` : ""}`}
+        />
+        <button type="button" className="btn-secondary" onClick={add} disabled={!draft.trim()}>
+          Add
+        </button>
+      </div>
+      <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500">
+        {tags.length}/{MAX_TAGS} tags
+      </p>
+      {tags.length ? (
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label="Added tags" data-testid="editor-tags">
+          {tags.map((tag) => (
+            <li key={tag} className="badge gap-1 bg-bark-100 py-1 text-sm text-bark-800">
+              #{tag}
+              <button
+                type="button"
+                onClick={() => setTags(tags.filter((t) => t !== tag))}
+                className="ml-1 rounded-full px-1 text-bark-800 hover:bg-bark-800/10"
+                aria-label={`Remove tag ${tag}`}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}

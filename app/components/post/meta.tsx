@@ -1,0 +1,101 @@
+import { Link } from "@remix-run/react";
+import { formatDistanceToNow } from "date-fns";
+import type { PostAuthor } from "~/models/post.server";
+import { POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
+import { Avatar } from "~/components/ui/avatar";
+
+const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+
+/** "3 hours ago" in English (US), with the exact date on hover. */
+export function RelativeTime({ iso, className = "" }: { iso: string; className?: string }) {
+  const date = new Date(iso);
+  return (
+    <time dateTime={iso} title={exact.format(date)} className={className} suppressHydrationWarning>
+      {formatDistanceToNow(date, { addSuffix: true })}
+    </time>
+  );
+}
+
+const BADGE_COLORS: Record<PostType, string> = {
+  article: "bg-field-600/10 text-field-700",
+  opinion: "bg-blaze-500/10 text-blaze-600",
+  video: "bg-red-100 text-red-800",
+  podcast: "bg-violet-100 text-violet-800",
+};
+
+export function PostTypeBadge({ type }: { type: PostType }) {
+  return (
+    <span className={`badge ${BADGE_COLORS[type]}`} data-testid="post-type">
+      {POST_TYPE_LABELS[type]}
+    </span>
+  );
+}
+
+/** Avatar (or initial), display name linking to the profile, @username and time ago. */
+export function PostByline({ author, createdAt }: { author: PostAuthor; createdAt: string }) {
+  return (
+    <div className="flex min-w-0 items-center gap-3">
+      <Avatar src={author.avatar} name={author.displayName} size={40} />
+      <div className="min-w-0">
+        <Link to={`/profile/${author.username}`} className="block truncate font-semibold text-bark-900 hover:underline" data-testid="post-author">
+          {author.displayName}
+        </Link>
+        <p className="truncate text-sm text-stone-500">
+          @{author.username} · <RelativeTime iso={createdAt} />
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** Tags as links to a hashtag search; `max` shows the first few plus '+N more'. */
+export function TagList({ tags, max }: { tags: string[] | null; max?: number }) {
+  if (!tags?.length) return null;
+  const shown = max ? tags.slice(0, max) : tags;
+  const rest = tags.length - shown.length;
+  return (
+    <ul className="flex flex-wrap gap-2" aria-label="Tags">
+      {shown.map((tag) => (
+        <li key={tag}>
+          <Link
+            to={`/?search=${encodeURIComponent(`#${tag.replace(/\s+/g, "")}`)}`}
+            className="badge bg-bark-100 text-bark-800 hover:bg-bark-100/70"
+          >
+            #{tag}
+          </Link>
+        </li>
+      ))}
+      {rest > 0 ? (
+        <li className="badge bg-stone-100 text-stone-600" data-testid="more-tags">
+          +{rest} more
+        </li>
+      ) : null}
+    </ul>
+  );
+}
+
+/** SPEC.md §2 Post card: content cut at 200 characters plus an ellipsis (never inside a character). */
+export function truncate(text: string, max = 200): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  return `${chars.slice(0, max).join("").trimEnd()}…`;
+}
+
+/**
+ * The post's external link as a plain link. The media issue replaces this with the link-preview
+ * card (which falls back to exactly this plain link when no metadata arrives).
+ */
+export function MediaLink({ url }: { url: string | null }) {
+  if (!url) return null;
+  return (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer nofollow ugc"
+      className="block truncate text-sm text-field-700 underline hover:text-field-600"
+      data-testid="media-link"
+    >
+      {url}
+    </a>
+  );
+}

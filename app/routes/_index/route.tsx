@@ -1,0 +1,162 @@
+import type { LoaderFunctionArgs, SerializeFrom } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type MouseEvent } from "react";
+import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
+import { FilterBar, feedHref, type FeedFilters } from "~/components/post/filter-bar";
+import { PostCard } from "~/components/post/card";
+import { PostSkeletonList } from "~/components/post/skeleton";
+import type { Post } from "~/models/post.server";
+import { APP_NAME } from "~/utils/brand";
+import { loadHomeFeed } from "./home-feed.server";
+
+/** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
+export async function loader(args: LoaderFunctionArgs) {
+  return loadHomeFeed(args);
+}
+
+type HomeData = SerializeFrom<typeof loader>;
+
+export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  const navigation = useNavigation();
+  const location = useLocation();
+  const signedIn = data.viewerId !== null;
+  // Client navigations to the feed (filters, search, chips) show three placeholder cards.
+  const loadingFeed = navigation.state === "loading" && navigation.location.pathname === "/";
+
+  return (
+    <div className="space-y-6">
+      <section className="rounded-xl bg-gradient-to-r from-bark-900 to-field-700 p-8 text-white">
+        <h1 className="text-3xl font-bold">Welcome to {APP_NAME}</h1>
+        <p className="mt-2 max-w-2xl text-bark-100">
+          The hunter's pulse of whitetail intelligence: stories from the stand, scouting tips and the clubs that hunt together.
+        </p>
+        <div className="mt-6">
+          {signedIn ? (
+            <Link to="/create" className="btn-primary">
+              Share Your Story
+            </Link>
+          ) : (
+            <Link to="/auth?mode=register" className="btn-primary">
+              Join the Community
+            </Link>
+          )}
+        </div>
+      </section>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_300px]">
+        <div className="min-w-0 space-y-4">
+          <FilterBar filters={data.filters} signedIn={signedIn} />
+          {data.filters.search ? (
+            <p className="text-sm text-stone-600">
+              Results for <span className="font-semibold text-stone-900">“{data.filters.search}”</span>
+            </p>
+          ) : null}
+          {data.cursor ? (
+            <Link to={feedHref(data.filters)} className="inline-block text-sm font-medium text-field-700 underline">
+              ← Newest posts
+            </Link>
+          ) : null}
+          {loadingFeed ? (
+            <PostSkeletonList count={3} />
+          ) : (
+            <Feed key={location.search} data={data} redirectTo={`${location.pathname}${location.search}`} />
+          )}
+        </div>
+        <aside className="space-y-6">
+          <HotTracks posts={data.trending} />
+          <PopularTopics />
+        </aside>
+      </div>
+    </div>
+  );
+}
+
+function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
+  // Cursors of the pages appended in place (JavaScript); each page keeps its own fetcher, so the
+  // revalidation after a like or a comment refreshes every page shown.
+  const [more, setMore] = useState<string[]>([]);
+  const append = (cursor: string) => setMore((list) => (list.includes(cursor) ? list : [...list, cursor]));
+
+  if (!data.posts.length) {
+    return (
+      <div className="card p-10 text-center" data-testid="feed-empty">
+        <p className="text-stone-600">No posts found. Be the first to share something with the community!</p>
+        {data.viewerId !== null ? (
+          <Link to="/create" className="btn-primary mt-4">
+            Create First Post
+          </Link>
+        ) : null}
+      </div>
+    );
+  }
+
+  return (
+    <div className="space-y-4" data-testid="feed">
+      {data.posts.map((post) => (
+        <PostCard key={post.id} post={post as Post} viewerId={data.viewerId} redirectTo={redirectTo} />
+      ))}
+      {more.map((cursor, i) => (
+        <MorePosts
+          key={cursor}
+          filters={data.filters}
+          cursor={cursor}
+          viewerId={data.viewerId}
+          redirectTo={redirectTo}
+          isLast={i === more.length - 1}
+          onOlder={append}
+        />
+      ))}
+      {more.length === 0 && data.nextCursor ? <OlderPosts filters={data.filters} cursor={data.nextCursor} onOlder={append} /> : null}
+    </div>
+  );
+}
+
+function MorePosts({
+  filters,
+  cursor,
+  viewerId,
+  redirectTo,
+  isLast,
+  onOlder,
+}: {
+  filters: FeedFilters;
+  cursor: string;
+  viewerId: number | null;
+  redirectTo: string;
+  isLast: boolean;
+  onOlder: (cursor: string) => void;
+}) {
+  const fetcher = useFetcher<typeof loader>();
+  const href = feedHref(filters, { cursor }).replace(/^\/\??/, "/?index&");
+  const { load } = fetcher;
+  useEffect(() => {
+    load(href);
+  }, [load, href]);
+
+  if (!fetcher.data) return <PostSkeletonList count={3} />;
+  return (
+    <>
+      {fetcher.data.posts.map((post) => (
+        <PostCard key={post.id} post={post as Post} viewerId={viewerId} redirectTo={redirectTo} />
+      ))}
+      {isLast && fetcher.data.nextCursor ? <OlderPosts filters={filters} cursor={fetcher.data.nextCursor} onOlder={onOlder} /> : null}
+    </>
+  );
+}
+
+/** A plain link to the next page (cursor in the URL); with JavaScript it appends in place. */
+function OlderPosts({ filters, cursor, onOlder }: { filters: FeedFilters; cursor: string; onOlder: (cursor: string) => void }) {
+  const onClick = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    onOlder(cursor);
+  };
+  return (
+    <div className="flex justify-center pt-2">
+      <Link to={feedHref(filters, { cursor })} onClick={onClick} className="btn-secondary" data-testid="older-posts">
+        Older posts
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,132 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  useLoaderData,
+  useRouteError,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
+import { Comments } from "~/components/post/comments";
+import { PostActions } from "~/components/post/actions";
+import { PostAttachments, PostHeader } from "~/components/post/card";
+import { PostEditForm } from "~/components/post/edit-form";
+import { InlineDeleteConfirm } from "~/components/post/owner-menu";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { APP_NAME } from "~/utils/brand";
+import { pageAction } from "~/web/page-action";
+import { POST_NOT_FOUND as NOT_FOUND } from "~/schemas/post-intents";
+import { handlePostAction, loadPostPage } from "./post-page.server";
+
+/** /post/{id}: the post, its comments, and every post mutation (see post-page.server.ts). */
+export async function loader(args: LoaderFunctionArgs) {
+  return loadPostPage(args);
+}
+
+/**
+ * Every post mutation (like, unlike, share, comment, delete-comment, update, delete) posts here.
+ * Cards on any page post with a `redirectTo`; a plain form post ends in a redirect with a flash
+ * toast, a fetcher gets JSON and stays in place. Permissions live in the domain functions.
+ */
+export const action = pageAction((args: ActionFunctionArgs) => handlePostAction(args));
+
+/** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
+  const strip = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    for (const key of ["edit", "delete", "shared"]) params.delete(key);
+    params.sort();
+    return params.toString();
+  };
+  return strip(currentUrl) === strip(nextUrl) ? false : defaultShouldRevalidate;
+};
+
+export default function PostPage() {
+  const { post, comments, viewerId, shareUrl } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const isOwner = viewerId !== null && viewerId === post.author.id;
+  const editing = isOwner && params.has("edit");
+  const confirmingDelete = isOwner && params.has("delete");
+  const shared = params.has("shared");
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline">
+        ← Back to feed
+      </Link>
+
+      {confirmingDelete ? <InlineDeleteConfirm postId={post.id} /> : null}
+      {editing ? (
+        <section className="card p-5" aria-labelledby="edit-title">
+          <h2 id="edit-title" className="mb-4 text-lg font-bold text-bark-900">
+            Edit Post
+          </h2>
+          <PostEditForm post={post} mode="page" />
+        </section>
+      ) : null}
+
+      <article className="card p-6" data-testid="post" aria-labelledby="post-title">
+        <PostHeader post={post} isOwner={isOwner} />
+        <h1 id="post-title" className="mt-5 break-words text-3xl font-bold text-bark-900">
+          {post.title}
+        </h1>
+        {/* Text, never HTML: React escapes it; whitespace-pre-line keeps the author's line breaks. */}
+        <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
+          {post.content}
+        </div>
+        <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
+        <footer className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-3">
+          <PostActions post={post} redirectTo={`/post/${post.id}`} signedIn={viewerId !== null} />
+          <p className="text-sm text-stone-500" data-testid="post-counts">
+            {post.likes} {post.likes === 1 ? "like" : "likes"} · {post.commentsCount} {post.commentsCount === 1 ? "comment" : "comments"} ·{" "}
+            {post.shares} {post.shares === 1 ? "share" : "shares"}
+          </p>
+        </footer>
+      </article>
+
+      {shared ? (
+        <section className="card p-5" aria-labelledby="share-title" data-testid="share-link">
+          <h2 id="share-title" className="font-semibold text-bark-900">
+            Share this post
+          </h2>
+          <label htmlFor="share-url" className="mt-2 block text-sm text-stone-600">
+            Copy this link:
+          </label>
+          <input id="share-url" readOnly value={shareUrl} className="input mt-1 font-mono" />
+        </section>
+      ) : null}
+
+      <div className="card p-6">
+        <Comments postId={post.id} comments={comments} viewerId={viewerId} />
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: `${NOT_FOUND} · ${APP_NAME}` }];
+  const description = data.post.content.slice(0, 160);
+  return [
+    { title: `${data.post.title} · ${APP_NAME}` },
+    { name: "description", content: description },
+    { property: "og:title", content: data.post.title },
+    { property: "og:description", content: description },
+  ];
+};
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) {
+    return (
+      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
+        <h1 className="text-2xl font-bold text-bark-900">{NOT_FOUND}</h1>
+        <p className="mt-3 text-stone-600">The post you're looking for doesn't exist.</p>
+        <Link to="/" className="btn-primary mt-6">
+          Back to feed
+        </Link>
+      </div>
+    );
+  }
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,232 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { AvatarUpload } from "~/components/profile/avatar-upload";
+import { FailureAlert, ProfileFields } from "~/components/profile/fields";
+import { Avatar } from "~/components/ui/avatar";
+import { Field } from "~/components/ui/field";
+import { changePassword, updateProfile } from "~/models/profile.server";
+import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
+import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
+import { APP_NAME } from "~/utils/brand";
+import { unauthorized } from "~/utils/errors";
+import { pageAction } from "~/web/page-action";
+import { replyWithError } from "~/web/page-errors.server";
+import { commitUserSession, getSessionUser } from "~/web/session.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+const TABS = [
+  { id: "profile", label: "Profile" },
+  { id: "security", label: "Security" },
+  { id: "notifications", label: "Notifications" },
+  { id: "privacy", label: "Privacy" },
+] as const;
+type Tab = (typeof TABS)[number]["id"];
+const tabOf = (value: string | null): Tab => TABS.find((t) => t.id === value)?.id ?? "profile";
+
+const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
+
+export const meta: MetaFunction = () => [{ title: `Settings · ${APP_NAME}` }];
+
+/** Signed-out visitors get 'Access Denied' (with a sign-in link) rather than a redirect. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request);
+  const tab = tabOf(new URL(request.url).searchParams.get("tab"));
+  const headers = { "Cache-Control": "private, no-store" };
+  if (!user) return json({ user: null, tab }, { status: 401, headers });
+  return json({ user, tab }, { headers });
+}
+
+type Intent = "update-profile" | "change-password";
+type ActionData = { intent: Intent; result: SubmissionResult<string[]> } | { error: string };
+
+export const action = pageAction(async ({ request }) => {
+  const actor = await getSessionUser(request);
+  if (!actor) throw unauthorized("Please log in to access your settings.");
+
+  if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
+
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+
+  if (intent === "update-profile") {
+    const submission = parseWithZod(formData, { schema: settingsProfileSchema });
+    if (submission.status !== "success") return json<ActionData>({ intent, result: submission.reply() }, { status: 400 });
+    try {
+      updateProfile(actor, actor.username, {
+        ...submission.value,
+        bio: submission.value.bio ?? null,
+        location: submission.value.location ?? null,
+      });
+    } catch (error) {
+      return withIntent(intent, replyWithError(submission, error));
+    }
+    return redirectWithToast("/settings?tab=profile", {
+      title: "Profile updated",
+      description: "Your profile has been updated successfully.",
+    });
+  }
+
+  if (intent === "change-password") {
+    const submission = parseWithZod(formData, { schema: passwordChangeSchema });
+    if (submission.status !== "success") {
+      return json<ActionData>({ intent, result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 });
+    }
+    let session;
+    try {
+      ({ session } = await changePassword(actor, submission.value));
+    } catch (error) {
+      return withIntent(intent, replyWithError(submission, error, { hideFields: PASSWORD_FIELDS }));
+    }
+    // Every other session ended with the old version; this one carries the new version.
+    return redirectWithToast(
+      "/settings?tab=security",
+      { title: "Password updated", description: "Your password has been changed. Other devices have been signed out." },
+      { headers: { "Set-Cookie": await commitUserSession(session) } },
+    );
+  }
+
+  return json<ActionData>({ error: "Unknown action" }, { status: 400 });
+});
+
+async function withIntent(intent: Intent, response: Response) {
+  const result = (await response.json()) as SubmissionResult<string[]>;
+  return json<ActionData>({ intent, result }, { status: response.status, headers: response.headers });
+}
+
+export default function SettingsPage() {
+  const { user, tab } = useLoaderData<typeof loader>();
+  if (!user) return <AccessDenied />;
+
+  return (
+    <div className="mx-auto max-w-4xl">
+      <h1 className="mb-6 text-2xl font-bold text-bark-900">Settings</h1>
+      <div className="grid gap-6 md:grid-cols-[12rem_1fr]">
+        <nav aria-label="Settings sections" className="flex gap-1 overflow-x-auto md:flex-col">
+          {TABS.map((t) => (
+            <Link
+              key={t.id}
+              to={`/settings?tab=${t.id}`}
+              aria-current={tab === t.id ? "page" : undefined}
+              preventScrollReset
+              className={`whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
+                tab === t.id ? "bg-white text-bark-900 shadow-sm" : "text-stone-600 hover:bg-stone-100"
+              }`}
+            >
+              {t.label}
+            </Link>
+          ))}
+        </nav>
+        <section className="card p-6" aria-labelledby="settings-section-title">
+          {tab === "profile" ? <ProfileSettings /> : null}
+          {tab === "security" ? <SecuritySettings /> : null}
+          {tab === "notifications" ? (
+            <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
+          ) : null}
+          {tab === "privacy" ? <ComingSoon title="Privacy" text="Privacy settings will be available in a future update." /> : null}
+        </section>
+      </div>
+    </div>
+  );
+}
+
+function AccessDenied() {
+  return (
+    <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
+      <h1 className="text-2xl font-bold text-bark-900">Access Denied</h1>
+      <p className="mt-3 text-stone-600">Please log in to access your settings.</p>
+      <Link to={`/auth?${new URLSearchParams({ mode: "login", redirectTo: "/settings" })}`} className="btn-primary mt-6">
+        Sign In
+      </Link>
+    </div>
+  );
+}
+
+function ComingSoon({ title, text }: { title: string; text: string }) {
+  return (
+    <>
+      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
+        {title}
+      </h2>
+      <p className="mt-2 text-stone-600">{text}</p>
+    </>
+  );
+}
+
+function useResult(intent: Intent) {
+  const data = useActionData<ActionData>();
+  return data && "intent" in data && data.intent === intent ? data.result : undefined;
+}
+
+function ProfileSettings() {
+  const { user } = useLoaderData<typeof loader>();
+  const lastResult = useResult("update-profile");
+  const busy = useNavigation().formData?.get("intent") === "update-profile";
+  const [form, fields] = useForm({
+    id: "settings-profile",
+    lastResult,
+    defaultValue: { displayName: user!.displayName, email: user!.email, bio: user!.bio ?? "", location: user!.location ?? "" },
+    constraint: getZodConstraint(settingsProfileSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsProfileSchema }),
+  });
+  if (!user) return null;
+
+  return (
+    <div className="space-y-5">
+      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
+        Profile
+      </h2>
+      <div className="flex flex-wrap items-center gap-4">
+        <Avatar src={user.avatar} name={user.displayName} size={64} />
+        <AvatarUpload action="/settings" returnTo="/settings?tab=profile" label="Change Avatar" variant="button" />
+      </div>
+      <Form method="post" action="/settings?tab=profile" {...getFormProps(form)} className="space-y-4">
+        <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
+        <ProfileFields fields={fields} />
+        <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={busy}>
+          {busy ? "Saving..." : "Save Changes"}
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function SecuritySettings() {
+  const lastResult = useResult("change-password");
+  const busy = useNavigation().formData?.get("intent") === "change-password";
+  const [form, fields] = useForm({
+    id: "change-password",
+    lastResult,
+    constraint: getZodConstraint(passwordChangeSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
+  });
+
+  return (
+    <div className="space-y-5">
+      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
+        Change password
+      </h2>
+      <Form method="post" action="/settings?tab=security" {...getFormProps(form)} className="max-w-md space-y-4">
+        <FailureAlert title="Failed to update password" result={lastResult} message={form.errors?.[0]} />
+        <Field id={fields.currentPassword.id} label="Current password" errors={fields.currentPassword.errors}>
+          <input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" className="input" />
+        </Field>
+        <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors} hint="At least 6 characters">
+          <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" className="input" />
+        </Field>
+        <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
+          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="input" />
+        </Field>
+        <p className="text-sm text-stone-500">Changing your password signs you out on every other device.</p>
+        <button type="submit" name="intent" value="change-password" className="btn-primary" disabled={busy}>
+          {busy ? "Updating..." : "Update Password"}
+        </button>
+      </Form>
+    </div>
+  );
+}

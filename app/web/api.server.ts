@@ -1,0 +1,95 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { z } from "zod";
+import { AppError, badRequest, invalid, isAppError, tooLarge } from "~/utils/errors";
+import { assertSameOrigin } from "./origin.server";
+import { zodFieldErrors } from "~/utils/validation";
+
+/** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
+export function errorResponse(error: unknown): Response {
+  if (error instanceof Response) return error;
+  if (isAppError(error)) {
+    const headers = new Headers({ "Cache-Control": "no-store" });
+    if (error.retryAfter) headers.set("Retry-After", String(error.retryAfter));
+    const body: { error: string; fieldErrors?: Record<string, string[]> } = { error: error.message };
+    if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
+    return json(body, { status: error.status, headers });
+  }
+  console.error(error);
+  return json({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
+}
+
+type Handler<Args> = (args: Args) => Promise<Response> | Response;
+
+/** `/api/*` GET handlers: errors become JSON answers. */
+export function apiLoader(handler: Handler<LoaderFunctionArgs>) {
+  return async (args: LoaderFunctionArgs) => {
+    try {
+      return await handler(args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+/**
+ * `/api/*` mutations: cross-site requests are refused (403), a method the URL does not take is 405,
+ * and errors become JSON answers.
+ */
+export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", Handler<ActionFunctionArgs>>>) {
+  return async (args: ActionFunctionArgs) => {
+    try {
+      assertSameOrigin(args.request);
+      const handler = handlers[args.request.method.toUpperCase() as keyof typeof handlers];
+      if (!handler) {
+        return json(
+          { error: `Method ${args.request.method} is not allowed here` },
+          { status: 405, headers: { Allow: Object.keys(handlers).join(", ") } },
+        );
+      }
+      return await handler(args);
+    } catch (error) {
+      return errorResponse(error);
+    }
+  };
+}
+
+const MAX_JSON_BYTES = 256 * 1024;
+
+/** Read a JSON body and validate it with the input's schema (the same one the HTML form uses). */
+export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!type.includes("application/json")) throw new AppError(415, "Send the body as application/json");
+  const declared = Number(request.headers.get("Content-Length") ?? 0);
+  if (declared > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  const text = await request.text();
+  if (text.length > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  let body: unknown;
+  try {
+    body = text.trim() === "" ? {} : JSON.parse(text);
+  } catch {
+    throw badRequest("The request body is not valid JSON");
+  }
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    throw badRequest("The request body must be a JSON object");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
+  return parsed.data;
+}
+
+/**
+ * A JSON list answer of one keyset page: the items as an array and, when more exist,
+ * `Link: <this URL with cursor=…>; rel="next"`.
+ */
+export function listPageResponse<T>(url: URL, items: T[], nextCursor: string | null | undefined): Response {
+  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  if (nextCursor) {
+    const next = new URL(url);
+    next.searchParams.set("cursor", nextCursor);
+    headers.set("Link", `<${next.toString()}>; rel="next"`);
+  }
+  return json(items, { headers });
+}
+
+/** For `/api/*` URLs that take no GET: `export const loader = methodNotAllowed;`. */
+export const methodNotAllowed = () => json({ error: "Method GET is not allowed here" }, { status: 405 });

@@ -1,0 +1,56 @@
+import { updateAvatar, requireSelf } from "~/models/profile.server";
+import type { Actor } from "~/models/user.server";
+import { safeRedirect } from "~/schemas/auth";
+import { isAppError } from "~/utils/errors";
+import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
+import { discardUploads } from "~/models/media.server";
+import { redirectWithToast } from "./toast.server";
+
+export const AVATAR_FIELD = "avatar";
+
+/**
+ * The avatar form's POST on /profile/{username} and /settings (a multipart form with one image in
+ * the `avatar` field): the member's own profile is checked before a byte is stored, the image goes
+ * through the media pipeline (sniffed, stripped, 50 MB limit while streaming, avatars must be
+ * images), then becomes the avatar. Success and failure both redirect back with a toast
+ * (POST/redirect/GET), to the form's `returnTo` when it is a path on this site.
+ * 401/403/404 are thrown for pageAction to handle.
+ */
+export async function handleAvatarUpload(
+  request: Request,
+  actor: Actor,
+  username: string,
+  fallbackReturnTo: string,
+): Promise<Response> {
+  requireSelf(actor, username);
+  const failed = (returnTo: string, description: string) =>
+    redirectWithToast(returnTo, { title: "Failed to update avatar", description, type: "error" });
+
+  let formData: FormData;
+  let stored: string[];
+  try {
+    const parsed = await parseMultipartUploads(request, actor, { fileFields: [AVATAR_FIELD], maxFiles: 1, purpose: "avatar" });
+    formData = parsed.formData;
+    stored = parsed.uploads.map((u) => u.url);
+  } catch (error) {
+    if (!isAppError(error) || [401, 403, 404].includes(error.status)) throw error;
+    const returnTo = error instanceof UploadRefusedError ? safeRedirect(error.formData.get("returnTo"), fallbackReturnTo) : fallbackReturnTo;
+    return failed(returnTo, error.message);
+  }
+
+  const returnTo = safeRedirect(formData.get("returnTo"), fallbackReturnTo);
+  const url = formData.get(AVATAR_FIELD);
+  if (typeof url !== "string" || !url) return failed(returnTo, "Choose an image to upload.");
+  try {
+    updateAvatar(actor, username, url);
+  } catch (error) {
+    await discardUploads(actor, stored);
+    if (!isAppError(error) || [401, 403, 404].includes(error.status)) throw error;
+    return failed(returnTo, error.message);
+  }
+  return redirectWithToast(returnTo, { title: "Avatar updated", description: "Your profile picture has been changed." });
+}
+
+export function isMultipart(request: Request): boolean {
+  return /^multipart\/form-data/i.test(request.headers.get("Content-Type") ?? "");
+}

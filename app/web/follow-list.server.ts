@@ -1,0 +1,27 @@
+import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { listFollowers, listFollowing } from "~/models/follow.server";
+import { getProfile } from "~/models/profile.server";
+import { isAppError } from "~/utils/errors";
+import { getSessionUser } from "./session.server";
+
+/**
+ * The loader of /profile/{username}/followers and /following: the member (a differently cased
+ * username redirects to the stored spelling) and one keyset page of the chosen list.
+ */
+export async function loadFollowList({ request, params }: LoaderFunctionArgs, which: "followers" | "following") {
+  const actor = await getSessionUser(request);
+  const url = new URL(request.url);
+  try {
+    const profile = getProfile(actor, params.username ?? "");
+    if (profile.username !== params.username) {
+      throw redirect(`/profile/${encodeURIComponent(profile.username)}/${which}${url.search}`);
+    }
+    const cursor = url.searchParams.get("cursor");
+    const list = which === "followers" ? listFollowers : listFollowing;
+    const page = list(actor, profile.username, { cursor });
+    return json({ profile, ...page, firstPage: !cursor }, { headers: { "Cache-Control": "private, no-store" } });
+  } catch (error) {
+    if (isAppError(error)) throw json({ message: error.message }, { status: error.status });
+    throw error;
+  }
+}

@@ -1,0 +1,151 @@
+import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { discardUploads, storeUpload, type StoredMedia } from "~/models/media.server";
+import type { Actor } from "~/models/user.server";
+import { MAX_UPLOAD_BYTES } from "~/schemas/media";
+import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
+
+/**
+ * Streaming multipart parsing (CONTRACT.md §4). Each file part of the named fields is streamed
+ * through storeUpload (sniffed, limited to 50 MB while it arrives, stored) and its media URL takes
+ * the file's place in the FormData, so `formData.getAll("uploadedFiles")` gives URLs. Nothing is
+ * held whole in memory: text fields are capped, files go to storage chunk by chunk.
+ */
+
+/** A text field larger than this is not something our forms send. */
+const MAX_FIELD_BYTES = 256 * 1024;
+/** After a refused file, at most this much more of it is read (to reach the fields after it). */
+const MAX_DRAIN_BYTES = 200 * 1024 * 1024;
+
+/**
+ * An upload in a form was refused (413, 415, 429 …). It is the refusal itself (same status,
+ * message and Retry-After), and it carries the form's other fields, read to the end, so the page
+ * can show the member everything they typed next to the error.
+ */
+export class UploadRefusedError extends AppError {
+  constructor(
+    cause: AppError,
+    public readonly formData: FormData,
+    public readonly fileName: string | null,
+  ) {
+    super(cause.status, cause.message, { fieldErrors: cause.fieldErrors, retryAfter: cause.retryAfter, code: cause.code });
+    this.name = "UploadRefusedError";
+  }
+}
+
+export type MultipartOptions = {
+  /** Form fields whose files are uploads; file parts of any other field are read and dropped. */
+  fileFields: string[];
+  /** At most this many files are stored per request; further ones are dropped. */
+  maxFiles?: number;
+  purpose?: "post" | "avatar";
+};
+
+/** Reads and discards the rest of a part. False if it went on for too long. */
+async function drain(data: AsyncIterable<Uint8Array>, maxBytes = MAX_DRAIN_BYTES): Promise<boolean> {
+  const it = data[Symbol.asyncIterator]();
+  let read = 0;
+  for (;;) {
+    const { value, done } = await it.next();
+    if (done) return true;
+    read += value?.byteLength ?? 0;
+    if (read > maxBytes) return false;
+  }
+}
+
+async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const it = data[Symbol.asyncIterator]();
+  for (;;) {
+    const { value, done } = await it.next();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_FIELD_BYTES) throw tooLarge("The form is too large.");
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+/**
+ * Parses a multipart request, storing files as they stream in. Returns the form (URLs in place of
+ * files) and what was stored. A refused file throws UploadRefusedError after the rest of the form
+ * was read, and the files this request had already stored are removed again. A request that is
+ * not multipart (a form with no file input) is read as an ordinary form.
+ */
+export async function parseMultipartUploads(
+  request: Request,
+  actor: Actor,
+  options: MultipartOptions,
+): Promise<{ formData: FormData; uploads: StoredMedia[] }> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (!/^multipart\/form-data/i.test(type)) {
+    try {
+      return { formData: await request.formData(), uploads: [] };
+    } catch {
+      throw badRequest("The form could not be read.");
+    }
+  }
+
+  const uploads: StoredMedia[] = [];
+  let refusal: { error: AppError; fileName: string | null } | null = null;
+  const maxFiles = options.maxFiles ?? Infinity;
+
+  const handler = async (part: UploadHandlerPart): Promise<string | undefined> => {
+    // A part without a filename is a text field.
+    if (part.filename === undefined) return readText(part.data);
+    // An empty file input still sends a part (filename=""); so do fields we do not take files for.
+    if (!part.filename || !options.fileFields.includes(part.name) || refusal || uploads.length >= maxFiles) {
+      if (!(await drain(part.data))) throw tooLarge("The form is too large.");
+      return undefined;
+    }
+    try {
+      const stored = await storeUpload(
+        actor,
+        { filename: part.filename, contentType: part.contentType, data: part.data },
+        { purpose: options.purpose },
+      );
+      uploads.push(stored);
+      return stored.url;
+    } catch (error) {
+      // Signed out, or a server fault: stop here. A refusal of this file: read on to the end of
+      // the form so the page keeps what the member typed.
+      if (!isAppError(error) || error.status === 401) throw error;
+      refusal = { error, fileName: part.filename };
+      if (!(await drain(part.data))) throw error;
+      return undefined;
+    }
+  };
+
+  let formData: FormData;
+  try {
+    formData = await unstable_parseMultipartFormData(request, handler);
+  } catch (error) {
+    await discardUploads(actor, uploads.map((u) => u.url));
+    if (isAppError(error)) throw error;
+    throw badRequest("The form could not be read.");
+  }
+
+  if (refusal) {
+    const { error, fileName } = refusal as { error: AppError; fileName: string | null };
+    await discardUploads(actor, uploads.map((u) => u.url));
+    for (const field of options.fileFields) formData.delete(field);
+    throw new UploadRefusedError(error, formData, fileName);
+  }
+  return { formData, uploads };
+}
+
+/** The contract's entry point: the form with each uploaded file replaced by its media URL. */
+export async function parseMultipartForm(request: Request, actor: Actor, options: MultipartOptions): Promise<FormData> {
+  return (await parseMultipartUploads(request, actor, options)).formData;
+}
+
+/**
+ * For /api/upload: a body declared larger than one file plus generous multipart overhead is
+ * refused before a byte of it is read.
+ */
+export function assertDeclaredSize(request: Request, files = 1): void {
+  const declared = Number(request.headers.get("Content-Length") ?? "");
+  if (Number.isFinite(declared) && declared > files * MAX_UPLOAD_BYTES + 1024 * 1024) {
+    throw tooLarge(`File is too large. The limit is ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)}MB per file.`);
+  }
+}

@@ -1,0 +1,82 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json } from "@remix-run/node";
+import { ownPendingUploads } from "~/models/media.server";
+import { createPost } from "~/models/post.server";
+import type { Actor } from "~/models/user.server";
+import { postInputSchema } from "~/schemas/post";
+import { previewForPost } from "~/utils/link-metadata.server";
+import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
+import { replyWithError } from "./page-errors.server";
+import { redirectWithToast } from "./toast.server";
+
+/** The editor's plain file input (no JavaScript); with JavaScript files arrive as `uploadedFiles` URLs. */
+export const POST_FILES_FIELD = "files";
+/** postInputSchema takes at most 20 files. */
+const MAX_FILES = 20;
+
+/**
+ * Read the post editor's form. The editor posts `multipart/form-data` so files can travel with the
+ * post: each file of the plain `files` input is streamed through the media pipeline as it arrives
+ * (sniffed, 50 MB limit, EXIF stripped, stored) and its URL joins `uploadedFiles`, which createPost
+ * attaches. Text parts are capped. A urlencoded body (no file input) is read as usual. A refused
+ * file throws UploadRefusedError carrying the rest of the form.
+ */
+export async function readPostForm(request: Request, actor: Actor): Promise<FormData> {
+  const { formData } = await parseMultipartUploads(request, actor, { fileFields: [POST_FILES_FIELD], maxFiles: MAX_FILES });
+  for (const url of formData.getAll(POST_FILES_FIELD)) formData.append("uploadedFiles", url);
+  formData.delete(POST_FILES_FIELD);
+  return formData;
+}
+
+/** Files this form already stored: shown again, ticked, when the form comes back with an error. */
+function pendingUploads(actor: Actor, formData: FormData) {
+  return ownPendingUploads(
+    actor,
+    formData.getAll("uploadedFiles").filter((v): v is string => typeof v === "string"),
+  ).map(({ id: _id, ...file }) => file);
+}
+
+/**
+ * The create-post use case behind /create and /clubs/{id}/create: validate with postInputSchema
+ * (the same schema Conform runs in the browser and /api/posts uses), call createPost (which checks
+ * sign-in, the rate limit and club membership), then 'Post created!' and the post page, or the
+ * club page for a club post. A failure answers the Conform reply, so the form keeps what was typed.
+ */
+export async function createPostFromForm(request: Request, actor: Actor, options: { clubId?: number } = {}) {
+  let formData: FormData;
+  try {
+    formData = await readPostForm(request, actor);
+  } catch (error) {
+    if (!(error instanceof UploadRefusedError)) throw error;
+    // A refused file: everything typed comes back, with the reason above the form.
+    if (options.clubId !== undefined) error.formData.set("clubId", String(options.clubId));
+    const submission = parseWithZod(error.formData, { schema: postInputSchema });
+    const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
+    return json(
+      {
+        ...submission.reply({ formErrors: [`Failed to upload ${error.fileName ?? "a file"}: ${error.message}`] }),
+        uploads: pendingUploads(actor, error.formData),
+      },
+      { status: error.status, headers },
+    );
+  }
+  if (options.clubId !== undefined) formData.set("clubId", String(options.clubId));
+  const submission = parseWithZod(formData, { schema: postInputSchema });
+  if (submission.status !== "success") {
+    return json({ ...submission.reply(), uploads: pendingUploads(actor, formData) }, { status: 400 });
+  }
+  // The link preview is fetched here, on the server (never blocking the post for long), and stored
+  // with the post: cards then show it without JavaScript and without a fetch of their own.
+  const urlMetadata = (await previewForPost(submission.value.mediaUrl)) ?? undefined;
+  let post;
+  try {
+    post = await createPost(actor, { ...submission.value, urlMetadata });
+  } catch (error) {
+    const reply = replyWithError(submission, error);
+    return json({ ...(await reply.json()), uploads: pendingUploads(actor, formData) }, { status: reply.status, headers: reply.headers });
+  }
+  return redirectWithToast(post.clubId ? `/clubs/${post.clubId}` : `/post/${post.id}`, {
+    title: "Post created!",
+    type: "success",
+  });
+}

@@ -1,0 +1,15 @@
+import { seedDemoIfEmpty } from "#db/seed-demo";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { installHttpOriginGuard } from "./origin.server";
+
+/**
+ * Imported by entry.server: the environment is parsed, the database opened and migrated, the
+ * cross-site guard installed and the demo content seeded (SEED_DEMO=1) before the first request.
+ */
+await installHttpOriginGuard();
+
+if (env.SEED_DEMO) {
+  const seeded = await seedDemoIfEmpty(db);
+  if (seeded) console.log("Seeded demo content (SEED_DEMO=1).");
+}

@@ -1,0 +1,43 @@
+import { createCookieSessionStorage, json, redirect } from "@remix-run/node";
+import { isProduction, sessionSecret } from "~/utils/env.server";
+import type { Toast } from "~/utils/toast";
+
+/**
+ * Toasts travel in their own flash cookie, so they survive the redirect of a plain HTML form post and
+ * show without JavaScript. The root loader reads (and clears) it on the next page.
+ */
+const toastStorage = createCookieSessionStorage({
+  cookie: {
+    name: "__toast",
+    path: "/",
+    httpOnly: true,
+    sameSite: "lax",
+    secure: isProduction,
+    secrets: [sessionSecret],
+  },
+});
+
+export async function toastCookie(toast: Toast): Promise<string> {
+  const session = await toastStorage.getSession();
+  session.flash("toast", toast);
+  return toastStorage.commitSession(session);
+}
+
+export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+  const session = await toastStorage.getSession(request.headers.get("Cookie"));
+  const toast = (session.get("toast") as Toast | undefined) ?? null;
+  if (!toast) return { toast: null, headers: null };
+  return { toast, headers: new Headers({ "Set-Cookie": await toastStorage.commitSession(session) }) };
+}
+
+export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastCookie(toast));
+  return redirect(url, { ...init, headers });
+}
+
+export async function jsonWithToast<T>(data: T, toast: Toast, init: ResponseInit = {}) {
+  const headers = new Headers(init.headers);
+  headers.append("Set-Cookie", await toastCookie(toast));
+  return json(data, { ...init, headers });
+}
