@@ -14,3 +14,16 @@ export function pathWithSearch(url: URL | string): string {
   const u = typeof url === "string" ? new URL(url, "http://x") : url;
   return `${u.pathname}${u.search}`;
 }
+
+/**
+ * Is this text an absolute http(s) URL with a host? The one rule for every link a member gives
+ * (media URLs, link previews, club images) and for what the server will fetch.
+ */
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
