@@ -16,7 +16,7 @@ import { checkedFrom, PrivateSwitch } from "~/components/club/fields";
 import { ClubErrorBoundary } from "~/components/club/error";
 import { ClubImage, memberCountText, PeopleIcon, PinIcon, PrivacyIcon } from "~/components/club/card";
 import { PostCard } from "~/components/post/card";
-import { RelativeTime } from "~/components/post/meta";
+import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { DialogCancelButton, ModalDialog } from "~/components/ui/dialog";

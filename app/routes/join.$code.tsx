@@ -1,7 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { RelativeTime } from "~/components/post/meta";
+import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { ALREADY_MEMBER, getClub, getMembership, REQUEST_PENDING } from "~/models/club.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";

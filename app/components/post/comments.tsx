@@ -2,7 +2,7 @@ import { Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import type { Comment } from "~/models/comment.server";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
-import { RelativeTime } from "./meta";
+import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { FieldErrors } from "~/components/ui/field";

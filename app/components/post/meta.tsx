@@ -1,20 +1,8 @@
 import { Link } from "@remix-run/react";
-import { formatDistanceToNow } from "date-fns";
 import type { PostAuthor } from "~/models/post.server";
 import { POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { Avatar } from "~/components/ui/avatar";
-
-const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
-
-/** "3 hours ago" in English (US), with the exact date on hover. */
-export function RelativeTime({ iso, className = "" }: { iso: string; className?: string }) {
-  const date = new Date(iso);
-  return (
-    <time dateTime={iso} title={exact.format(date)} className={className} suppressHydrationWarning>
-      {formatDistanceToNow(date, { addSuffix: true })}
-    </time>
-  );
-}
+import { RelativeTime } from "~/components/ui/relative-time";
 
 const BADGE_COLORS: Record<PostType, string> = {
   article: "bg-field-600/10 text-field-700",
