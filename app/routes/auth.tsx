@@ -1,8 +1,8 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import * as Tabs from "@radix-ui/react-tabs";
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { FieldErrors, Field } from "~/components/ui/field";
 import { signUp } from "~/models/auth.server";
@@ -10,20 +10,19 @@ import { joinNewMemberWithInvite } from "~/models/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator } from "~/web/authenticator.server";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/web/page-action";
-import { replyWithError } from "~/web/page-errors.server";
+import { badRequest } from "~/utils/errors";
+import { useIsPending } from "~/utils/remix";
+import { signInHref } from "~/utils/urls";
+import { formReply, withPageErrors } from "~/web/page-errors.server";
 import { db } from "~/utils/db.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser, redirectSignedIn } from "~/web/session.server";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 type Mode = "login" | "register";
 const modeOf = (value: string | null): Mode => (value === "register" ? "register" : "login");
 
 export const handle = { hideAuthActions: true };
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.mode === "register" ? "Join" : "Sign in"} · ${APP_NAME}` },
-];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
@@ -35,73 +34,61 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-type ActionData = { intent: Mode; result: SubmissionResult<string[]> };
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request }) => {
+    // remix-auth reads the body itself, so the page reads a copy.
+    const formData = await request.clone().formData();
+    const intent = formData.get("intent");
+    const redirectTo = safeRedirect(formData.get("redirectTo"));
+    if (intent === "login") return loginAction(request, formData, redirectTo);
+    if (intent === "register") return registerAction(request, formData, redirectTo);
+    throw badRequest("Unknown action");
+  });
+}
 
-export const action = pageAction(async ({ request }) => {
-  // remix-auth reads the body itself, so the page reads a copy.
-  const formData = await request.clone().formData();
-  const intent = formData.get("intent");
-  const redirectTo = safeRedirect(formData.get("redirectTo"));
-
-  if (intent === "login") {
-    const submission = parseWithZod(formData, { schema: loginSchema });
-    if (submission.status !== "success") {
-      return json<ActionData>({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-    }
-    let user;
-    try {
-      user = await authenticator.authenticate("form", request);
-    } catch (error) {
-      return withIntent(intent, replyWithError(submission, error, { hideFields: ["password"], signInFailure: true }));
-    }
-    return redirectSignedIn(user, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
+async function loginAction(request: Request, formData: FormData, redirectTo: string) {
+  const submission = parseWithZod(formData, { schema: loginSchema });
+  const reply = { hideFields: ["password"], data: { intent: "login" } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  let user;
+  try {
+    user = await authenticator.authenticate("form", request);
+  } catch (error) {
+    return formReply(submission, { ...reply, error, signInFailure: true });
   }
+  return redirectSignedIn(user, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
+}
 
-  if (intent === "register") {
-    const submission = parseWithZod(formData, { schema: registerSchema });
-    if (submission.status !== "success") {
-      return json<ActionData>({ intent, result: submission.reply({ hideFields: ["password"] }) }, { status: 400 });
-    }
-    // Registration through an invite (the invite page's link, or the code it stored): the account
-    // joins the club in the same transaction, and a bad code creates nothing (clubs issue).
-    const inviteCode = submission.value.inviteCode;
-    const joined: { clubId?: number } = {};
-    let user;
-    try {
-      user = await signUp(
-        submission.value,
-        { ip: clientIp(request) },
-        inviteCode ? (row) => void (joined.clubId = joinNewMemberWithInvite(db, inviteCode, row.id)) : undefined,
-      );
-    } catch (error) {
-      return withIntent(intent, replyWithError(submission, error, { hideFields: ["password"] }));
-    }
-    // `joined=1`: the club page removes the stored invite code from session storage.
-    const target = joined.clubId ? `/clubs/${joined.clubId}?joined=1` : redirectTo;
-    return redirectSignedIn(user, target, {
-      title: `Welcome to ${APP_NAME}`,
-      description: "Your account has been created successfully.",
-    });
+async function registerAction(request: Request, formData: FormData, redirectTo: string) {
+  const submission = parseWithZod(formData, { schema: registerSchema });
+  const reply = { hideFields: ["password"], data: { intent: "register" } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  // Registration through an invite (the invite page's link, or the code it stored): the account
+  // joins the club in the same transaction, and a bad code creates nothing.
+  const inviteCode = submission.value.inviteCode;
+  const joined: { clubId?: number } = {};
+  let user;
+  try {
+    user = await signUp(
+      submission.value,
+      { ip: clientIp(request) },
+      inviteCode ? (row) => void (joined.clubId = joinNewMemberWithInvite(db, inviteCode, row.id)) : undefined,
+    );
+  } catch (error) {
+    return formReply(submission, { ...reply, error });
   }
-
-  return json({ error: "Unknown action" }, { status: 400 });
-});
-
-/** Tag a Conform reply with the form it belongs to (two forms share this page). */
-async function withIntent(intent: Mode, response: Response) {
-  const result = (await response.json()) as SubmissionResult<string[]>;
-  return json<ActionData>({ intent, result }, { status: response.status, headers: response.headers });
+  // `joined=1`: the club page removes the stored invite code from session storage.
+  const target = joined.clubId ? `/clubs/${joined.clubId}?joined=1` : redirectTo;
+  return redirectSignedIn(user, target, {
+    title: `Welcome to ${APP_NAME}`,
+    description: "Your account has been created successfully.",
+  });
 }
 
 export default function AuthPage() {
   const { mode, redirectTo, inviteCode } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
-  const tabHref = (m: Mode) => {
-    const params = new URLSearchParams({ mode: m });
-    if (redirectTo) params.set("redirectTo", redirectTo);
-    if (inviteCode) params.set("inviteCode", inviteCode);
-    return `/auth?${params}`;
-  };
+  const tabHref = (m: Mode) => signInHref(redirectTo, m, inviteCode);
 
   return (
     <div className="grid gap-10 py-4 md:grid-cols-2 md:items-start">
@@ -146,7 +133,7 @@ export default function AuthPage() {
 }
 
 function useResult(intent: Mode) {
-  const data = useActionData<ActionData>();
+  const data = useActionData<typeof action>();
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
 
@@ -173,7 +160,7 @@ function FormAlert({ title, errors, id }: { title: string; errors?: string[] | n
 
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useResult("login");
-  const busy = useNavigation().formData?.get("intent") === "login";
+  const busy = useIsPending({ intent: "login" });
   const password = useClearedOnResult(lastResult);
   const [form, fields] = useForm({
     id: "login",
@@ -202,7 +189,7 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
 
 function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCode: string }) {
   const lastResult = useResult("register");
-  const busy = useNavigation().formData?.get("intent") === "register";
+  const busy = useIsPending({ intent: "register" });
   const inviteRef = useRef<HTMLInputElement>(null);
   const password = useClearedOnResult(lastResult);
   const [form, fields] = useForm({
@@ -250,4 +237,12 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
       </button>
     </Form>
   );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: `${data?.mode === "register" ? "Join" : "Sign in"} · ${APP_NAME}` },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

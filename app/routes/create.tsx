@@ -1,12 +1,11 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { PostEditor } from "~/components/post/editor";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/web/page-action";
+import { withPageErrors } from "~/web/page-errors.server";
 import { createPostFromForm } from "~/web/post-form.server";
 import { requireUser } from "~/web/session.server";
-
-export const meta: MetaFunction = () => [{ title: `Create Post · ${APP_NAME}` }];
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 /** SPEC.md §2 Create post: visitors are sent to sign in and brought back here. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -14,17 +13,32 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({});
 }
 
-export const action = pageAction(async ({ request }) => {
-  const user = await requireUser(request);
-  return createPostFromForm(request, user);
-});
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request }) => {
+    const user = await requireUser(request);
+    return createPostFromForm(request, user);
+  });
+}
 
 export default function CreatePostPage() {
-  const lastResult = useActionData<typeof action>();
+  const data = useActionData<typeof action>();
+  // A form that could not even be read (too large, not a form) fails before Conform sees it.
+  const unread = data && "fieldErrors" in data ? data.error : null;
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Post</h1>
-      <PostEditor lastResult={lastResult} />
+      {unread ? (
+        <p role="alert" className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+          {unread}
+        </p>
+      ) : null}
+      <PostEditor lastResult={data && !("fieldErrors" in data) ? data : undefined} />
     </div>
   );
+}
+
+export const meta: MetaFunction = () => [{ title: `Create Post · ${APP_NAME}` }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }

@@ -2,10 +2,14 @@
  * URLs that several pages build. Browser-safe.
  */
 
-/** The sign-in page, bringing the member back to `redirectTo` (a path on this site) afterwards. */
-export function signInHref(redirectTo?: string | null, mode: "login" | "register" = "login"): string {
+/**
+ * The sign-in page (or its "Join" tab), bringing the member back to `redirectTo` (a path on this
+ * site) afterwards; `inviteCode` signs a new member up into a club.
+ */
+export function signInHref(redirectTo?: string | null, mode: "login" | "register" = "login", inviteCode?: string | null): string {
   const params = new URLSearchParams({ mode });
   if (redirectTo) params.set("redirectTo", redirectTo);
+  if (inviteCode) params.set("inviteCode", inviteCode);
   return `/auth?${params}`;
 }
 

@@ -1,7 +1,7 @@
 import { updateAvatar, requireSelf } from "~/models/profile.server";
 import type { Actor } from "~/models/user.server";
 import { safeRedirect } from "~/schemas/auth";
-import { isAppError } from "~/utils/errors";
+import { isAppError, isRefusal } from "~/utils/errors";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
 import { discardUploads } from "~/models/media.server";
 import { redirectWithToast } from "./toast.server";
@@ -14,14 +14,14 @@ export const AVATAR_FIELD = "avatar";
  * through the media pipeline (sniffed, stripped, 50 MB limit while streaming, avatars must be
  * images), then becomes the avatar. Success and failure both redirect back with a toast
  * (POST/redirect/GET), to the form's `returnTo` when it is a path on this site.
- * 401/403/404 are thrown for pageAction to handle.
+ * 401/403/404 are thrown on, for withPageErrors to answer.
  */
 export async function handleAvatarUpload(
   request: Request,
   actor: Actor,
   username: string,
   fallbackReturnTo: string,
-): Promise<Response> {
+) {
   requireSelf(actor, username);
   const failed = (returnTo: string, description: string) =>
     redirectWithToast(returnTo, { title: "Failed to update avatar", description, type: "error" });
@@ -33,7 +33,7 @@ export async function handleAvatarUpload(
     formData = parsed.formData;
     stored = parsed.uploads.map((u) => u.url);
   } catch (error) {
-    if (!isAppError(error) || [401, 403, 404].includes(error.status)) throw error;
+    if (!isAppError(error) || isRefusal(error)) throw error;
     const returnTo = error instanceof UploadRefusedError ? safeRedirect(error.formData.get("returnTo"), fallbackReturnTo) : fallbackReturnTo;
     return failed(returnTo, error.message);
   }
@@ -45,7 +45,7 @@ export async function handleAvatarUpload(
     updateAvatar(actor, username, url);
   } catch (error) {
     await discardUploads(actor, stored);
-    if (!isAppError(error) || [401, 403, 404].includes(error.status)) throw error;
+    if (!isAppError(error) || isRefusal(error)) throw error;
     return failed(returnTo, error.message);
   }
   return redirectWithToast(returnTo, { title: "Avatar updated", description: "Your profile picture has been changed." });

@@ -33,7 +33,7 @@ export function assertSameOrigin(request: Request): void {
  * check answers an empty 500 before any action runs. CONTRACT.md §2 wants a 403 for every
  * cross-site non-GET request, so the guard also sits in front of the HTTP server's request event:
  * one place, every route, before Remix or express see the request
- * (docs/decisions/0003-csrf-origin-check.md). Actions keep their own check (pageAction/apiAction),
+ * (docs/decisions/0003-csrf-origin-check.md). Actions keep their own check (withPageErrors/apiAction),
  * which is what the route-level tests exercise.
  */
 export async function installHttpOriginGuard() {

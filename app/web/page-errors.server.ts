@@ -56,6 +56,22 @@ export async function loaderError(
   throw refusalResponse(error.status, error.message);
 }
 
+/**
+ * Wrap a loader's body: its domain errors answer as `loaderError` says; redirects and other
+ * responses it throws pass through. `return withLoaderErrors(request, async () => json(…), { notFound })`.
+ */
+export async function withLoaderErrors<T>(
+  request: Request,
+  body: () => Promise<T> | T,
+  options?: { notFound?: string; hideForbidden?: boolean },
+): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    return loaderError(request, error, options);
+  }
+}
+
 type Replyable = {
   reply: (options?: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }) => SubmissionResult<string[]>;
 };
@@ -67,10 +83,16 @@ type Replyable = {
  * on the sign-in form (`signInFailure`) a 401 is the answer itself. `data` is merged into the body
  * (for example the `intent` of the form, where a page has several).
  */
-export function formReply<D extends Record<string, unknown> = Record<never, never>>(
+export function formReply<const D extends Record<string, unknown> = Record<never, never>>(
   submission: Replyable,
-  { error, hideFields, signInFailure = false, data }: { error?: unknown; hideFields?: string[]; signInFailure?: boolean; data?: D } = {},
+  {
+    error,
+    hideFields: hidden,
+    signInFailure = false,
+    data,
+  }: { error?: unknown; hideFields?: readonly string[]; signInFailure?: boolean; data?: D } = {},
 ): TypedResponse<D & { result: SubmissionResult<string[]> }> {
+  const hideFields = hidden ? [...hidden] : undefined;
   if (error === undefined) {
     return json({ ...(data as D), result: submission.reply({ hideFields }) }, { status: 400 });
   }
@@ -117,22 +139,4 @@ function comeBackTo(request: Request): string {
     }
   }
   return `${url.pathname}${url.search}`;
-}
-
-// ---- Transitional: the old wrappers, until every route calls withPageErrors / formReply. ----
-
-/** @deprecated use withPageErrors */
-export async function runPageAction(
-  args: ActionFunctionArgs,
-  handler: (args: ActionFunctionArgs) => Promise<Response> | Response,
-): Promise<Response> {
-  return withPageErrors(args, handler);
-}
-
-/** @deprecated use formReply (this answers the bare SubmissionResult, not `{ result }`) */
-export function replyWithError(submission: Replyable, error: unknown, { hideFields = [], signInFailure = false }: { hideFields?: string[]; signInFailure?: boolean } = {}) {
-  if (!isAppError(error) || (isRefusal(error) && !(signInFailure && error.status === 401))) throw error;
-  const fieldErrors = error.fieldErrors ?? {};
-  const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
-  return json(submission.reply({ formErrors, fieldErrors, hideFields }), { status: error.status, headers: retryHeaders(error) });
 }

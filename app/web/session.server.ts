@@ -72,7 +72,7 @@ export async function redirectSignedIn(
   user: { id: number; sessionVersion: number },
   redirectTo: string,
   toast: Toast,
-): Promise<Response> {
+) {
   const headers = new Headers();
   headers.append("Set-Cookie", await commitUserSession(user));
   headers.append("Set-Cookie", await toastCookie(toast));

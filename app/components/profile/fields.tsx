@@ -3,18 +3,17 @@ import { useEffect } from "react";
 import { Field } from "~/components/ui/field";
 import { showToast } from "~/components/layout/toaster";
 
-// The two forms' schemas differ (Settings adds email), so the form type is left open here.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type TextField = FieldMetadata<string | null | undefined, any, string[]>;
+/** A text field of a form whose schema is `Form` (Edit Profile's, or Settings' which adds the email). */
+type TextField<Form extends Record<string, unknown>> = FieldMetadata<string | null | undefined, Form, string[]>;
 
 /**
  * The member's profile fields, shared by Edit Profile (profile page) and Settings › Profile, which
  * adds the email between the name and the bio. SPEC.md §5's rules come from the forms' schemas.
  */
-export function ProfileFields({
+export function ProfileFields<Form extends Record<string, unknown>>({
   fields,
 }: {
-  fields: { displayName: TextField; bio: TextField; location: TextField; email?: TextField };
+  fields: { displayName: TextField<Form>; bio: TextField<Form>; location: TextField<Form>; email?: TextField<Form> };
 }) {
   return (
     <>

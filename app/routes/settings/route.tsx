@@ -1,20 +1,23 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { changePassword, updateProfile } from "~/models/profile.server";
+import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { APP_NAME } from "~/utils/brand";
-import { unauthorized } from "~/utils/errors";
-import { pageAction } from "~/web/page-action";
-import { replyWithError } from "~/web/page-errors.server";
-import { commitUserSession, getSessionUser } from "~/web/session.server";
+import { badRequest, unauthorized } from "~/utils/errors";
+import { useIsPending } from "~/utils/remix";
+import { signInHref } from "~/utils/urls";
+import { formReply, withPageErrors } from "~/web/page-errors.server";
+import { commitUserSession, getSessionUser, type SessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 const TABS = [
   { id: "profile", label: "Profile" },
@@ -25,9 +28,7 @@ const TABS = [
 type Tab = (typeof TABS)[number]["id"];
 const tabOf = (value: string | null): Tab => TABS.find((t) => t.id === value)?.id ?? "profile";
 
-const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"];
-
-export const meta: MetaFunction = () => [{ title: `Settings · ${APP_NAME}` }];
+const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"] as const;
 
 /** Signed-out visitors get 'Access Denied' (with a sign-in link) rather than a redirect. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -38,61 +39,54 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json({ user, tab }, { headers });
 }
 
-type Intent = "update-profile" | "change-password";
-type ActionData = { intent: Intent; result: SubmissionResult<string[]> } | { error: string };
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request }) => {
+    const actor = await getSessionUser(request);
+    if (!actor) throw unauthorized(SIGN_IN.settings);
+    if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
+    const formData = await request.formData();
+    const intent = formData.get("intent");
+    if (intent === "update-profile") return updateProfileAction(actor, formData);
+    if (intent === "change-password") return changePasswordAction(actor, formData);
+    throw badRequest("Unknown action");
+  });
+}
 
-export const action = pageAction(async ({ request }) => {
-  const actor = await getSessionUser(request);
-  if (!actor) throw unauthorized("Please log in to access your settings.");
-
-  if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
-
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-
-  if (intent === "update-profile") {
-    const submission = parseWithZod(formData, { schema: settingsProfileSchema });
-    if (submission.status !== "success") return json<ActionData>({ intent, result: submission.reply() }, { status: 400 });
-    try {
-      updateProfile(actor, actor.username, {
-        ...submission.value,
-        bio: submission.value.bio ?? null,
-        location: submission.value.location ?? null,
-      });
-    } catch (error) {
-      return withIntent(intent, replyWithError(submission, error));
-    }
-    return redirectWithToast("/settings?tab=profile", {
-      title: "Profile updated",
-      description: "Your profile has been updated successfully.",
+async function updateProfileAction(actor: SessionUser, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: settingsProfileSchema });
+  const reply = { data: { intent: "update-profile" } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  try {
+    updateProfile(actor, actor.username, {
+      ...submission.value,
+      bio: submission.value.bio ?? null,
+      location: submission.value.location ?? null,
     });
+  } catch (error) {
+    return formReply(submission, { ...reply, error });
   }
+  return redirectWithToast("/settings?tab=profile", {
+    title: "Profile updated",
+    description: "Your profile has been updated successfully.",
+  });
+}
 
-  if (intent === "change-password") {
-    const submission = parseWithZod(formData, { schema: passwordChangeSchema });
-    if (submission.status !== "success") {
-      return json<ActionData>({ intent, result: submission.reply({ hideFields: PASSWORD_FIELDS }) }, { status: 400 });
-    }
-    let session;
-    try {
-      ({ session } = await changePassword(actor, submission.value));
-    } catch (error) {
-      return withIntent(intent, replyWithError(submission, error, { hideFields: PASSWORD_FIELDS }));
-    }
-    // Every other session ended with the old version; this one carries the new version.
-    return redirectWithToast(
-      "/settings?tab=security",
-      { title: "Password updated", description: "Your password has been changed. Other devices have been signed out." },
-      { headers: { "Set-Cookie": await commitUserSession(session) } },
-    );
+async function changePasswordAction(actor: SessionUser, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: passwordChangeSchema });
+  const reply = { hideFields: PASSWORD_FIELDS, data: { intent: "change-password" } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  let session;
+  try {
+    ({ session } = await changePassword(actor, submission.value));
+  } catch (error) {
+    return formReply(submission, { ...reply, error });
   }
-
-  return json<ActionData>({ error: "Unknown action" }, { status: 400 });
-});
-
-async function withIntent(intent: Intent, response: Response) {
-  const result = (await response.json()) as SubmissionResult<string[]>;
-  return json<ActionData>({ intent, result }, { status: response.status, headers: response.headers });
+  // Every other session ended with the old version; this one carries the new version.
+  return redirectWithToast(
+    "/settings?tab=security",
+    { title: "Password updated", description: "Your password has been changed. Other devices have been signed out." },
+    { headers: { "Set-Cookie": await commitUserSession(session) } },
+  );
 }
 
 export default function SettingsPage() {
@@ -135,8 +129,8 @@ function AccessDenied() {
   return (
     <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
       <h1 className="text-2xl font-bold text-bark-900">Access Denied</h1>
-      <p className="mt-3 text-stone-600">Please log in to access your settings.</p>
-      <Link to={`/auth?${new URLSearchParams({ mode: "login", redirectTo: "/settings" })}`} className="btn-primary mt-6">
+      <p className="mt-3 text-stone-600">{SIGN_IN.settings}</p>
+      <Link to={signInHref("/settings")} className="btn-primary mt-6">
         Sign In
       </Link>
     </div>
@@ -154,15 +148,15 @@ function ComingSoon({ title, text }: { title: string; text: string }) {
   );
 }
 
-function useResult(intent: Intent) {
-  const data = useActionData<ActionData>();
+function useResult(intent: "update-profile" | "change-password") {
+  const data = useActionData<typeof action>();
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
 
 function ProfileSettings() {
   const { user } = useLoaderData<typeof loader>();
   const lastResult = useResult("update-profile");
-  const busy = useNavigation().formData?.get("intent") === "update-profile";
+  const busy = useIsPending({ intent: "update-profile" });
   const [form, fields] = useForm({
     id: "settings-profile",
     lastResult,
@@ -196,7 +190,7 @@ function ProfileSettings() {
 
 function SecuritySettings() {
   const lastResult = useResult("change-password");
-  const busy = useNavigation().formData?.get("intent") === "change-password";
+  const busy = useIsPending({ intent: "change-password" });
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
@@ -229,4 +223,10 @@ function SecuritySettings() {
       </Form>
     </div>
   );
+}
+
+export const meta: MetaFunction = () => [{ title: `Settings · ${APP_NAME}` }];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }
