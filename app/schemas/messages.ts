@@ -11,3 +11,7 @@ export const SIGN_IN = {
   deletePost: "Please log in to delete posts",
   settings: "Please log in to access your settings.",
 } as const;
+
+/** SPEC.md's titles for a page whose post or member is not there (or not visible to the viewer). */
+export const POST_NOT_FOUND = "Post Not Found";
+export const PROFILE_NOT_FOUND = "Profile Not Found";

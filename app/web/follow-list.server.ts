@@ -1,7 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { listFollowers, listFollowing } from "~/models/follow.server";
 import { getProfile } from "~/models/profile.server";
-import { isAppError } from "~/utils/errors";
+import { withLoaderErrors } from "./page-errors.server";
 import { getSessionUser } from "./session.server";
 
 /**
@@ -11,7 +11,7 @@ import { getSessionUser } from "./session.server";
 export async function loadFollowList({ request, params }: LoaderFunctionArgs, which: "followers" | "following") {
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
-  try {
+  return withLoaderErrors(request, async () => {
     const profile = getProfile(actor, params.username ?? "");
     if (profile.username !== params.username) {
       throw redirect(`/profile/${encodeURIComponent(profile.username)}/${which}${url.search}`);
@@ -20,8 +20,5 @@ export async function loadFollowList({ request, params }: LoaderFunctionArgs, wh
     const list = which === "followers" ? listFollowers : listFollowing;
     const page = list(actor, profile.username, { cursor });
     return json({ profile, ...page, firstPage: !cursor }, { headers: { "Cache-Control": "private, no-store" } });
-  } catch (error) {
-    if (isAppError(error)) throw json({ message: error.message }, { status: error.status });
-    throw error;
-  }
+  });
 }

@@ -1,7 +1,9 @@
-import { isRouteErrorResponse, Link, useRouteError } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import type { FollowListEntry } from "~/models/follow.server";
 import type { Profile } from "~/models/profile.server";
 import { Avatar } from "~/components/ui/avatar";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { ProfileErrorPanel, ProfileNotFound } from "./error-panels";
 
 /**
  * /profile/{username}/followers and /following: the member's header, the two lists as tabs (links),
@@ -85,17 +87,6 @@ export function FollowList({
 
 /** The ErrorBoundary of both list routes: an unknown member, or a failure loading the list. */
 export function FollowListErrorBoundary() {
-  const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return (
-    <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-      <h1 className="text-2xl font-bold text-bark-900">{notFound ? "Profile Not Found" : "Something went wrong"}</h1>
-      <p className="mt-3 text-stone-600">
-        {notFound ? "The member you're looking for doesn't exist." : "We hit a snag loading this list. Please try again in a moment."}
-      </p>
-      <Link to="/" className="btn-primary mt-6">
-        Back to the feed
-      </Link>
-    </div>
-  );
+  const snag = () => <ProfileErrorPanel title="Something went wrong">We hit a snag loading this list. Please try again in a moment.</ProfileErrorPanel>;
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <ProfileNotFound /> }} defaultStatusHandler={snag} unexpectedErrorHandler={snag} />;
 }

@@ -1,150 +1,37 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import {
-  Form,
-  isRouteErrorResponse,
-  Link,
-  useActionData,
-  useFetcher,
-  useLoaderData,
-  useLocation,
-  useNavigate,
-  useNavigation,
-  useRouteError,
-  useSearchParams,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { AvatarUpload } from "~/components/profile/avatar-upload";
-import { PostCard } from "~/components/post/card";
-import { RelativeTime } from "~/components/post/meta";
-import { showToast } from "~/components/layout/toaster";
 import { PinIcon } from "~/components/club/card";
+import { showToast } from "~/components/layout/toaster";
+import { PostCard } from "~/components/post/card";
+import { AvatarUpload } from "~/components/profile/avatar-upload";
+import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-panels";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
 import { ModalDialog } from "~/components/ui/dialog";
-import { followUser, unfollowUser } from "~/models/follow.server";
-import { listFeed } from "~/models/post.server";
-import { getProfile, updateProfile } from "~/models/profile.server";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profileSchema } from "~/schemas/profile";
-import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { APP_NAME } from "~/utils/brand";
-import { isAppError } from "~/utils/errors";
 import { useHydrated } from "~/utils/hydrated";
-import { pageAction } from "~/web/page-action";
-import { replyWithError } from "~/web/page-errors.server";
-import { isScriptRequest } from "~/web/params.server";
-import { getSessionUser, loginRedirectUrl } from "~/web/session.server";
-import { redirectWithToast } from "~/web/toast.server";
+import { ignoreSearchParams, useIsPending } from "~/utils/remix";
+import { withPageErrors } from "~/web/page-errors.server";
+import { loadProfilePage, profileAction } from "./profile-actions.server";
 
-const PAGE_SIZE = 10;
-
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data
-    ? [
-        { title: `${data.profile.displayName} (@${data.profile.username}) · ${APP_NAME}` },
-        { name: "description", content: data.profile.bio ?? `${data.profile.displayName} on ${APP_NAME}` },
-      ]
-    : [{ title: `Profile Not Found · ${APP_NAME}` }];
-
-/** Domain errors a loader meets (an unknown member) become the ErrorBoundary's status. */
-function toResponse(error: unknown): never {
-  if (isAppError(error)) throw json({ message: error.message }, { status: error.status });
-  throw error;
+/** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
+export async function loader(args: LoaderFunctionArgs) {
+  return loadProfilePage(args);
 }
 
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const actor = await getSessionUser(request);
-  const url = new URL(request.url);
-  let profile;
-  try {
-    profile = getProfile(actor, params.username ?? "");
-  } catch (error) {
-    toResponse(error);
-  }
-  // One address per member: /profile/RidgeRunner → /profile/ridgerunner.
-  if (profile.username !== params.username) {
-    throw redirect(`/profile/${encodeURIComponent(profile.username)}${url.search}`);
-  }
-  const cursor = url.searchParams.get("cursor") ?? undefined;
-  const page = await listFeed(actor, { authorId: profile.id, cursor, limit: PAGE_SIZE }).catch(toResponse);
-  return json(
-    {
-      profile,
-      viewerId: actor?.id ?? null,
-      isOwner: actor?.id === profile.id,
-      posts: page.posts,
-      nextCursor: page.nextCursor,
-      firstPage: !cursor,
-      signInUrl: loginRedirectUrl(request),
-    },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, profileAction);
 }
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (!formMethod && currentUrl.pathname === nextUrl.pathname) {
-    const strip = (u: URL) => {
-      const p = new URLSearchParams(u.search);
-      p.delete("edit");
-      return p.toString();
-    };
-    if (strip(currentUrl) === strip(nextUrl)) return false;
-  }
-  return defaultShouldRevalidate;
-};
-
-type ActionData =
-  | { intent: "update-profile"; result: SubmissionResult<string[]> }
-  | { intent: "follow" | "unfollow"; following: boolean; followersCount: number }
-  | { error: string; fieldErrors?: Record<string, string[]> };
-
-export const action = pageAction(async ({ request, params }) => {
-  const actor = await getSessionUser(request);
-  const username = params.username ?? "";
-  const profilePath = `/profile/${encodeURIComponent(username)}`;
-
-  // The avatar form is the only multipart one.
-  if (isMultipart(request)) return handleAvatarUpload(request, actor, username, `${profilePath}?edit=1`);
-
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-
-  if (intent === "follow" || intent === "unfollow") {
-    const state = intent === "follow" ? followUser(actor, username) : unfollowUser(actor, username);
-    if (isScriptRequest(request)) return json<ActionData>({ intent, ...state });
-    const { displayName } = getProfile(actor, username);
-    return redirectWithToast(
-      profilePath,
-      state.following
-        ? { title: "Following", description: `You're now following ${displayName}.` }
-        : { title: "Unfollowed", description: `You're no longer following ${displayName}.` },
-    );
-  }
-
-  if (intent === "update-profile") {
-    const submission = parseWithZod(formData, { schema: profileSchema });
-    if (submission.status !== "success") {
-      return json<ActionData>({ intent, result: submission.reply() }, { status: 400 });
-    }
-    try {
-      // Every field is on the form: an emptied bio or location is cleared.
-      updateProfile(actor, username, {
-        displayName: submission.value.displayName,
-        bio: submission.value.bio ?? null,
-        location: submission.value.location ?? null,
-      });
-    } catch (error) {
-      const reply = replyWithError(submission, error);
-      return json<ActionData>({ intent, result: (await reply.json()) as SubmissionResult<string[]> }, { status: reply.status });
-    }
-    return redirectWithToast(profilePath, { title: "Profile updated", description: "Your profile has been updated successfully." });
-  }
-
-  return json<ActionData>({ error: "Unknown action" }, { status: 400 });
-});
+export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
 export default function ProfilePage() {
   const { profile, isOwner, viewerId, posts, nextCursor, firstPage, signInUrl } = useLoaderData<typeof loader>();
@@ -223,7 +110,7 @@ export default function ProfilePage() {
 /** Posts, Followers and Following; the follower count follows the optimistic Follow button. */
 function FollowCounts() {
   const { profile } = useLoaderData<typeof loader>();
-  const fetcher = useFetcher<ActionData>({ key: `follow-${profile.username}` });
+  const fetcher = useFetcher<typeof action>({ key: `follow-${profile.username}` });
   const pending = fetcher.formData?.get("intent");
   let followers = profile.followersCount;
   if (pending === "follow" && !profile.isFollowing) followers += 1;
@@ -259,7 +146,7 @@ function FollowCounts() {
 
 /** A form; with JavaScript the button flips at once (optimistic) and the server's answer settles it. */
 function FollowButton({ username, following }: { username: string; following: boolean }) {
-  const fetcher = useFetcher<ActionData>({ key: `follow-${username}` });
+  const fetcher = useFetcher<typeof action>({ key: `follow-${username}` });
   const pending = fetcher.formData?.get("intent");
   const shown = pending === "follow" ? true : pending === "unfollow" ? false : following;
 
@@ -331,9 +218,9 @@ function EditProfile() {
 
 function EditProfileForm({ cancelHref }: { cancelHref: string }) {
   const { profile } = useLoaderData<typeof loader>();
-  const actionData = useActionData<ActionData>();
+  const actionData = useActionData<typeof action>();
   const lastResult = actionData && "intent" in actionData && actionData.intent === "update-profile" ? actionData.result : undefined;
-  const busy = useNavigation().formData?.get("intent") === "update-profile";
+  const busy = useIsPending({ intent: "update-profile" });
   const [form, fields] = useForm({
     id: "edit-profile",
     lastResult,
@@ -371,23 +258,26 @@ function EditProfileForm({ cancelHref }: { cancelHref: string }) {
   );
 }
 
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data
+    ? [
+        { title: `${data.profile.displayName} (@${data.profile.username}) · ${APP_NAME}` },
+        { name: "description", content: data.profile.bio ?? `${data.profile.displayName} on ${APP_NAME}` },
+      ]
+    : [{ title: `${PROFILE_NOT_FOUND} · ${APP_NAME}` }];
+
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const message = isRouteErrorResponse(error) ? (error.data as { message?: string } | null)?.message : undefined;
   return (
-    <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-      <h1 className="text-2xl font-bold text-bark-900">
-        {status === 404 ? "Profile Not Found" : status === 403 ? "Access Denied" : "Something went wrong"}
-      </h1>
-      <p className="mt-3 text-stone-600">
-        {status === 404
-          ? "The member you're looking for doesn't exist."
-          : message ?? "We hit a snag loading this profile. Please try again in a moment."}
-      </p>
-      <Link to="/" className="btn-primary mt-6">
-        Back to the feed
-      </Link>
-    </div>
+    <GeneralErrorBoundary
+      statusHandlers={{ 404: () => <ProfileNotFound /> }}
+      defaultStatusHandler={({ error, message }) => (
+        <ProfileErrorPanel title={error.status === 403 ? "Access Denied" : "Something went wrong"}>
+          {message ?? "We hit a snag loading this profile. Please try again in a moment."}
+        </ProfileErrorPanel>
+      )}
+      unexpectedErrorHandler={() => (
+        <ProfileErrorPanel title="Something went wrong">We hit a snag loading this profile. Please try again in a moment.</ProfileErrorPanel>
+      )}
+    />
   );
 }

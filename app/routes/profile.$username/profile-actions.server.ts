@@ -1,0 +1,94 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { followUser, unfollowUser } from "~/models/follow.server";
+import { listFeed } from "~/models/post.server";
+import { getProfile, updateProfile } from "~/models/profile.server";
+import type { Actor } from "~/models/user.server";
+import { profileSchema } from "~/schemas/profile";
+import { badRequest } from "~/utils/errors";
+import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
+import { formReply, withLoaderErrors } from "~/web/page-errors.server";
+import { isScriptRequest } from "~/web/params.server";
+import { getSessionUser, loginRedirectUrl } from "~/web/session.server";
+import { redirectWithToast } from "~/web/toast.server";
+
+/** The server half of /profile/{username} (route.tsx): its data and one function per form intent. */
+
+const PAGE_SIZE = 10;
+
+/** The member, one page of their posts (newest first, keyset `cursor`), and what the viewer may do. */
+export async function loadProfilePage({ request, params }: LoaderFunctionArgs) {
+  const actor = await getSessionUser(request);
+  const url = new URL(request.url);
+  return withLoaderErrors(request, async () => {
+    const profile = getProfile(actor, params.username ?? "");
+    // One address per member: /profile/RidgeRunner → /profile/ridgerunner.
+    if (profile.username !== params.username) {
+      throw redirect(`/profile/${encodeURIComponent(profile.username)}${url.search}`);
+    }
+    const cursor = url.searchParams.get("cursor") ?? undefined;
+    const page = await listFeed(actor, { authorId: profile.id, cursor, limit: PAGE_SIZE });
+    return json(
+      {
+        profile,
+        viewerId: actor?.id ?? null,
+        isOwner: actor?.id === profile.id,
+        posts: page.posts,
+        nextCursor: page.nextCursor,
+        firstPage: !cursor,
+        signInUrl: loginRedirectUrl(request),
+      },
+      { headers: { "Cache-Control": "private, no-store" } },
+    );
+  });
+}
+
+/** The profile page's forms: the avatar (the only multipart one), Follow / Unfollow, Edit Profile. */
+export async function profileAction({ request, params }: ActionFunctionArgs) {
+  const actor = await getSessionUser(request);
+  const username = params.username ?? "";
+  if (isMultipart(request)) return handleAvatarUpload(request, actor, username, `${profilePath(username)}?edit=1`);
+
+  const formData = await request.formData();
+  const intent = formData.get("intent");
+  switch (intent) {
+    case "follow":
+    case "unfollow":
+      return followAction(request, actor, username, intent);
+    case "update-profile":
+      return updateProfileAction(actor, username, formData);
+    default:
+      throw badRequest("Unknown action");
+  }
+}
+
+const profilePath = (username: string) => `/profile/${encodeURIComponent(username)}`;
+
+async function followAction(request: Request, actor: Actor, username: string, intent: "follow" | "unfollow") {
+  const state = intent === "follow" ? followUser(actor, username) : unfollowUser(actor, username);
+  if (isScriptRequest(request)) return json({ intent, ...state });
+  const { displayName } = getProfile(actor, username);
+  return redirectWithToast(
+    profilePath(username),
+    state.following
+      ? { title: "Following", description: `You're now following ${displayName}.` }
+      : { title: "Unfollowed", description: `You're no longer following ${displayName}.` },
+  );
+}
+
+async function updateProfileAction(actor: Actor, username: string, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: profileSchema });
+  const reply = { data: { intent: "update-profile" } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  try {
+    // Every field is on the form: an emptied bio or location is cleared.
+    updateProfile(actor, username, {
+      displayName: submission.value.displayName,
+      bio: submission.value.bio ?? null,
+      location: submission.value.location ?? null,
+    });
+  } catch (error) {
+    return formReply(submission, { ...reply, error });
+  }
+  return redirectWithToast(profilePath(username), { title: "Profile updated", description: "Your profile has been updated successfully." });
+}
