@@ -23,5 +23,3 @@ export type PostActionFailure = Extract<PostActionData, { error: string }>;
 export function isFailure(data: PostActionData | undefined): data is PostActionFailure {
   return Boolean(data && data.ok === false && "error" in data);
 }
-
-export const POST_NOT_FOUND = "Post Not Found";

@@ -1,11 +1,12 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, type FormEvent, type MouseEvent } from "react";
 import type { Post } from "~/models/post.server";
+import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
 import { CommentIcon, HeartIcon, ShareIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/layout/toaster";
 
-export const SIGN_IN_TO_LIKE = { title: "Sign in required", description: "Please sign in to like posts", type: "error" } as const;
+export const SIGN_IN_TO_LIKE = { title: "Sign in required", description: SIGN_IN.like, type: "error" } as const;
 
 type Props = {
   post: Pick<Post, "id" | "likes" | "isLiked" | "commentsCount" | "shares">;

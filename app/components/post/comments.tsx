@@ -1,7 +1,9 @@
 import { Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import type { Comment } from "~/models/comment.server";
+import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
+import { signInHref } from "~/utils/urls";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
@@ -32,11 +34,8 @@ export function Comments({ postId, comments, viewerId }: { postId: number; comme
         ) : (
           <div className="rounded-lg border border-bark-100 bg-bark-50 p-4" role="note" data-testid="comment-signin">
             <p className="font-semibold text-bark-900">Sign in required</p>
-            <p className="mt-1 text-sm text-stone-600">Please sign in to comment</p>
-            <Link
-              to={`/auth?${new URLSearchParams({ mode: "login", redirectTo: `/post/${postId}#comments` })}`}
-              className="btn-primary mt-3"
-            >
+            <p className="mt-1 text-sm text-stone-600">{SIGN_IN.comment}</p>
+            <Link to={signInHref(`/post/${postId}#comments`)} className="btn-primary mt-3">
               Sign In
             </Link>
           </div>
@@ -97,7 +96,7 @@ function CommentForm({ postId }: { postId: number }) {
       formRef.current?.reset();
       textRef.current?.focus();
     } else if (isFailure(fetcher.data) && fetcher.data.status === 401) {
-      showToast({ title: "Failed to comment", description: "Please sign in to comment", type: "error" });
+      showToast({ title: "Failed to comment", description: SIGN_IN.comment, type: "error" });
     }
   }, [fetcher.state, fetcher.data]);
 

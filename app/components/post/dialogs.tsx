@@ -1,13 +1,13 @@
 import type { Post } from "~/models/post.server";
 import { PostEditForm } from "./edit-form";
 import { DialogCancelButton, ModalDialog } from "~/components/ui/dialog";
-import { DELETE_TEXT, DELETE_TITLE, DeletePostForm } from "./owner-menu";
+import { DELETE_TEXT, DELETE_TITLE, DeletePostForm } from "./delete-form";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 
 /**
  * The author's Edit Post and Delete Post dialogs (SPEC.md §2), opened from the post menu when
- * JavaScript runs. Loaded on demand by post-owner-menu.tsx.
+ * JavaScript runs. Loaded on demand by owner-menu.tsx.
  */
 export default function PostDialogs({
   post,

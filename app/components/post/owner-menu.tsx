@@ -1,5 +1,5 @@
-import { Form, Link, useFetcher, useNavigation } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { Link } from "@remix-run/react";
+import { lazy, Suspense, useCallback, useRef, useState, type MouseEvent } from "react";
 import type { Post } from "~/models/post.server";
 import { DotsIcon } from "~/components/ui/icons";
 
@@ -10,13 +10,10 @@ type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" 
 const loadDialogs = () => import("./dialogs");
 const PostDialogs = lazy(loadDialogs);
 
-export const DELETE_TITLE = "Delete Post";
-export const DELETE_TEXT = "Are you sure you want to delete this post? This action cannot be undone.";
-
 /**
  * The author-only menu (SPEC.md §2): a <details> element, so it opens without JavaScript, holding
  * links to /post/{id}?edit=1 and ?delete=1 (the no-JavaScript forms). With JavaScript the links open
- * the Radix dialogs (post-dialogs.tsx) in place instead.
+ * the Radix dialogs (dialogs.tsx) in place instead.
  */
 export function PostOwnerMenu({ post }: { post: EditablePost }) {
   const [dialog, setDialog] = useState<"edit" | "delete" | null>(null);
@@ -53,52 +50,5 @@ export function PostOwnerMenu({ post }: { post: EditablePost }) {
         </Suspense>
       ) : null}
     </>
-  );
-}
-
-/**
- * The Delete button of the confirmation. `mode="page"` is the /post/{id}?delete=1 inline form; the
- * dialog posts through a fetcher. Either way the action redirects to / with 'Post deleted'.
- */
-export function DeletePostForm({ postId, mode, cancel }: { postId: number; mode: "page" | "dialog"; cancel: ReactNode }) {
-  const fetcher = useFetcher();
-  const navigation = useNavigation();
-  const busy =
-    mode === "dialog"
-      ? fetcher.state !== "idle"
-      : navigation.state !== "idle" && navigation.formData?.get("intent") === "delete";
-  const FormTag = mode === "dialog" ? fetcher.Form : Form;
-  return (
-    <FormTag method="post" action={`/post/${postId}`} className="flex justify-end gap-3">
-      {cancel}
-      <button type="submit" name="intent" value="delete" className="btn-danger" disabled={busy}>
-        {busy ? "Deleting..." : "Delete"}
-      </button>
-    </FormTag>
-  );
-}
-
-/** The no-JavaScript confirmation shown inline at /post/{id}?delete=1. */
-export function InlineDeleteConfirm({ postId }: { postId: number }) {
-  return (
-    <section className="card border-red-200 p-5" role="alertdialog" aria-labelledby="delete-title" aria-describedby="delete-text">
-      <h2 id="delete-title" className="text-lg font-bold text-bark-900">
-        {DELETE_TITLE}
-      </h2>
-      <p id="delete-text" className="mt-2 text-sm text-stone-600">
-        {DELETE_TEXT}
-      </p>
-      <div className="mt-4">
-        <DeletePostForm
-          postId={postId}
-          mode="page"
-          cancel={
-            <Link to={`/post/${postId}`} className="btn-secondary" preventScrollReset>
-              Cancel
-            </Link>
-          }
-        />
-      </div>
-    </section>
   );
 }

@@ -1,24 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import {
-  isRouteErrorResponse,
-  Link,
-  useLoaderData,
-  useRouteError,
-  useSearchParams,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
 import { PostEditForm } from "~/components/post/edit-form";
-import { InlineDeleteConfirm } from "~/components/post/owner-menu";
-import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { InlineDeleteConfirm } from "~/components/post/delete-form";
+import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { POST_NOT_FOUND } from "~/schemas/messages";
 import { APP_NAME } from "~/utils/brand";
-import { pageAction } from "~/web/page-action";
-import { POST_NOT_FOUND as NOT_FOUND } from "~/schemas/post-intents";
-import { handlePostAction, loadPostPage } from "./post-page.server";
+import { ignoreSearchParams } from "~/utils/remix";
+import { withPageErrors } from "~/web/page-errors.server";
+import { loadPostPage, postAction } from "./post-actions.server";
 
-/** /post/{id}: the post, its comments, and every post mutation (see post-page.server.ts). */
+/** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
 export async function loader(args: LoaderFunctionArgs) {
   return loadPostPage(args);
 }
@@ -28,19 +22,12 @@ export async function loader(args: LoaderFunctionArgs) {
  * Cards on any page post with a `redirectTo`; a plain form post ends in a redirect with a flash
  * toast, a fetcher gets JSON and stays in place. Permissions live in the domain functions.
  */
-export const action = pageAction((args: ActionFunctionArgs) => handlePostAction(args));
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, postAction);
+}
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
-  const strip = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    for (const key of ["edit", "delete", "shared"]) params.delete(key);
-    params.sort();
-    return params.toString();
-  };
-  return strip(currentUrl) === strip(nextUrl) ? false : defaultShouldRevalidate;
-};
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared"]);
 
 export default function PostPage() {
   const { post, comments, viewerId, shareUrl } = useLoaderData<typeof loader>();
@@ -105,7 +92,7 @@ export default function PostPage() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: `${NOT_FOUND} · ${APP_NAME}` }];
+  if (!data) return [{ title: `${POST_NOT_FOUND} · ${APP_NAME}` }];
   const description = data.post.content.slice(0, 160);
   return [
     { title: `${data.post.title} · ${APP_NAME}` },
@@ -116,17 +103,18 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
 };
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) {
-    return (
-      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-        <h1 className="text-2xl font-bold text-bark-900">{NOT_FOUND}</h1>
-        <p className="mt-3 text-stone-600">The post you're looking for doesn't exist.</p>
-        <Link to="/" className="btn-primary mt-6">
-          Back to feed
-        </Link>
-      </div>
-    );
-  }
-  return <GeneralErrorBoundary />;
+  return (
+    <GeneralErrorBoundary
+      statusHandlers={{
+        404: () => (
+          <ErrorPanel title={POST_NOT_FOUND}>
+            <span className="block">The post you're looking for doesn't exist.</span>
+            <Link to="/" className="btn-primary mt-6">
+              Back to feed
+            </Link>
+          </ErrorPanel>
+        ),
+      }}
+    />
+  );
 }

@@ -1,0 +1,152 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { addComment, deleteComment, listComments } from "~/models/comment.server";
+import { deletePost, getPost, likePost, sharePost, unlikePost, updatePost } from "~/models/post.server";
+import type { Actor } from "~/models/user.server";
+import { safeRedirect } from "~/schemas/auth";
+import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
+import { commentSchema, postUpdateSchema } from "~/schemas/post";
+import type { PostActionData, PostIntent } from "~/schemas/post-intents";
+import { badRequest, isAppError, notFound, unauthorized } from "~/utils/errors";
+import { zodFieldErrors } from "~/utils/validation";
+import { formReply, withLoaderErrors } from "~/web/page-errors.server";
+import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
+import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
+
+/**
+ * The server half of /post/{id} (route.tsx), kept out of the route module so the validation code it
+ * uses is never bundled into the page's JavaScript: the page's data, and one function per intent.
+ */
+
+/** The post, its comments (oldest first) and the link to share. A post the visitor may not see is as missing as one that does not exist. */
+export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
+  const user = await getSessionUser(request);
+  const actor = user ? { id: user.id } : null;
+  return withLoaderErrors(
+    request,
+    async () => {
+      const id = idParam(params.id, POST_NOT_FOUND);
+      const [post, comments] = await Promise.all([getPost(actor, id), listComments(actor, id)]);
+      return json({ post, comments, viewerId: user?.id ?? null, shareUrl: `${publicOrigin(request)}/post/${post.id}` });
+    },
+    { notFound: POST_NOT_FOUND, hideForbidden: true },
+  );
+}
+
+/** What every intent's function gets: the post, who asks, the form, and whether a script (useFetcher) sent it. */
+type PostRequest = { id: number; actor: Actor; form: FormData; script: boolean };
+
+/** SPEC.md §8's sign-in notices, by intent. */
+const SIGN_IN_MESSAGES: Partial<Record<PostIntent, string>> = {
+  like: SIGN_IN.like,
+  unlike: SIGN_IN.like,
+  comment: SIGN_IN.comment,
+  "delete-comment": SIGN_IN.comment,
+  share: SIGN_IN.share,
+  update: SIGN_IN.editPost,
+  delete: SIGN_IN.deletePost,
+};
+
+/**
+ * Every post mutation (like, unlike, share, comment, delete-comment, update, delete). Cards on any
+ * page post here with a `redirectTo`; a plain form post ends in a redirect with a flash toast, a
+ * fetcher gets JSON and stays in place (a failure too: the card shows it as a toast). Permissions
+ * live in the domain functions.
+ */
+export async function postAction({ request, params }: ActionFunctionArgs) {
+  const id = idParam(params.id, POST_NOT_FOUND);
+  const user = await getSessionUser(request);
+  const post: PostRequest = { id, actor: user ? { id: user.id } : null, form: await request.formData(), script: isScriptRequest(request) };
+  const intent = String(post.form.get("intent") ?? "");
+  try {
+    switch (intent) {
+      case "like":
+      case "unlike":
+        return await likeAction(post, intent);
+      case "share":
+        return await shareAction(post);
+      case "comment":
+        return await commentAction(post);
+      case "delete-comment":
+        return await deleteCommentAction(post);
+      case "update":
+        return await updateAction(post);
+      case "delete":
+        return await deleteAction(post);
+      default:
+        throw badRequest("Unknown action");
+    }
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    const failure = error.status === 401 ? unauthorized(SIGN_IN_MESSAGES[intent as PostIntent] ?? error.message) : error;
+    // A fetcher stays in place and shows a toast; a plain form post goes on to withPageErrors
+    // (401: to sign in and back; 403/404: the error page with its status; others: JSON).
+    if (post.script) return json<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
+    throw failure;
+  }
+}
+
+async function likeAction({ id, actor, form, script }: PostRequest, intent: "like" | "unlike") {
+  const result = intent === "like" ? await likePost(actor, id) : await unlikePost(actor, id);
+  if (script) return json<PostActionData>({ intent, ok: true, ...result });
+  return redirect(safeRedirect(form.get("redirectTo"), `/post/${id}`));
+}
+
+async function shareAction({ id, actor, script }: PostRequest) {
+  const result = await sharePost(actor, id);
+  if (script) return json<PostActionData>({ intent: "share", ok: true, shares: result.shares });
+  // Without JavaScript nothing can reach the clipboard: the post page shows the link to copy.
+  return redirectWithToast(`/post/${id}?shared=1`, {
+    title: "Post shared!",
+    description: "Copy the link below to share it.",
+    type: "success",
+  });
+}
+
+async function commentAction({ id, actor, form, script }: PostRequest) {
+  const raw = form.get("content");
+  const parsed = commentSchema.safeParse({ content: raw });
+  if (!parsed.success) {
+    const message = zodFieldErrors(parsed.error).content?.[0] ?? "Comment cannot be empty";
+    return json<PostActionData>(
+      { intent: "comment", ok: false, error: message, status: 400, content: typeof raw === "string" ? raw : "" },
+      { status: 400 },
+    );
+  }
+  const comment = await addComment(actor, id, parsed.data);
+  if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id });
+  return redirectWithToast(`/post/${id}#comments`, { title: "Comment added", type: "success" });
+}
+
+async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
+  const commentId = Number(form.get("commentId"));
+  if (!Number.isSafeInteger(commentId) || commentId < 1) throw notFound("Comment not found");
+  await deleteComment(actor, commentId);
+  if (script) return json<PostActionData>({ intent: "delete-comment", ok: true });
+  return redirectWithToast(`/post/${id}#comments`, { title: "Comment deleted", type: "success" });
+}
+
+async function updateAction({ id, actor, form, script }: PostRequest) {
+  const submission = parseWithZod(form, { schema: postUpdateSchema });
+  const reply = { data: { intent: "update", ok: false } } as const;
+  if (submission.status !== "success") return formReply(submission, reply);
+  try {
+    await updatePost(actor, id, submission.value);
+  } catch (error) {
+    // Refusals go on (to the catch above); anything else is shown on the form, keeping its values.
+    return formReply(submission, { ...reply, error });
+  }
+  const toast = { title: "Post updated", description: "Your post has been updated successfully", type: "success" } as const;
+  if (script) return jsonWithToast<PostActionData>({ intent: "update", ok: true }, toast);
+  return redirectWithToast(`/post/${id}`, toast);
+}
+
+async function deleteAction({ id, actor }: PostRequest) {
+  await deletePost(actor, id);
+  return redirectWithToast("/", {
+    title: "Post deleted",
+    description: "Your post has been deleted successfully",
+    type: "success",
+  });
+}
