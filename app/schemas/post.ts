@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { parseTags } from "~/utils/tags";
+import { isHttpUrl } from "~/utils/urls";
 
 /**
  * Post, comment and feed-filter inputs (SPEC.md §5). Browser-safe: used by Conform in the editor,
@@ -33,15 +34,6 @@ export const tagsField = z
 
 const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
 
-/** An http(s) address. Anything else (`javascript:`, `data:`, a bare word) is 'Invalid URL format'. */
-export function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
-  } catch {
-    return false;
-  }
-}
 
 const httpUrl = z
   .string({ error: "Invalid URL format" })
@@ -204,6 +196,12 @@ export const feedQuerySchema = z.object({
     .catch(false),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;
+
+/** What the home page's filter bar shows and links keep: the feed query without paging. */
+export type FeedFilters = Pick<FeedQuery, "type" | "sortBy" | "search" | "following">;
+
+/** One line of the home page's 'Hot Tracks' (trending posts). */
+export type TrendingItem = { id: number; title: string; authorName: string; likes: number };
 
 /** Parse URLSearchParams (or a plain record) into a FeedQuery; never throws. */
 export function parseFeedQuery(input: URLSearchParams | Record<string, unknown>): FeedQuery {

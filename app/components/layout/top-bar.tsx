@@ -1,6 +1,7 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
+import { signInHref } from "~/utils/urls";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -62,7 +63,7 @@ export function TopBar({
             </>
           ) : (
             <Link
-              to={`/auth?mode=login${redirectParam(location.pathname + location.search)}`}
+              to={signInHref(comeBackTo(location.pathname + location.search))}
               className="rounded-md bg-blaze-500 px-3 py-2 font-semibold hover:bg-blaze-600"
             >
               Sign In
@@ -74,9 +75,9 @@ export function TopBar({
   );
 }
 
-function redirectParam(path: string) {
-  if (path === "/" || path.startsWith("/auth")) return "";
-  return `&redirectTo=${encodeURIComponent(path)}`;
+/** Home and the sign-in page itself need no way back. */
+function comeBackTo(path: string) {
+  return path === "/" || path.startsWith("/auth") ? null : path;
 }
 
 function UserMenu({ user }: { user: TopBarUser }) {

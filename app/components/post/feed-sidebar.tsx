@@ -1,8 +1,7 @@
 import { Link } from "@remix-run/react";
+import type { TrendingItem } from "~/schemas/post";
 import { POPULAR_TOPICS, topicHashtag } from "~/schemas/post-options";
 import { HeartIcon } from "~/components/ui/icons";
-
-export type TrendingItem = { id: number; title: string; authorName: string; likes: number };
 
 /** SPEC.md §2 'Hot Tracks': up to 5 trending posts with title, author and like count. */
 export function HotTracks({ posts }: { posts: TrendingItem[] }) {

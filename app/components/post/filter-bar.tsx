@@ -1,8 +1,7 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { FormEvent } from "react";
+import type { FeedFilters } from "~/schemas/post";
 import { FEED_TYPES, POST_TYPE_LABELS, SORT_LABELS, SORT_OPTIONS, type FeedType, type SortOption } from "~/schemas/post-options";
-
-export type FeedFilters = { type: FeedType; sortBy: SortOption; search?: string; following: boolean };
 
 const TYPE_LABELS: Record<FeedType, string> = { all: "All Types", ...POST_TYPE_LABELS };
 

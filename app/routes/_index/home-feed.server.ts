@@ -1,8 +1,6 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import type { TrendingItem } from "~/components/post/feed-sidebar";
-import type { FeedFilters } from "~/components/post/filter-bar";
 import { listFeed, listTrending } from "~/models/post.server";
-import { FEED_PAGE_SIZE, parseFeedQuery } from "~/schemas/post";
+import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters, type TrendingItem } from "~/schemas/post";
 import { getSessionUser } from "~/web/session.server";
 
 /**

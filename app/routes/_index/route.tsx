@@ -2,12 +2,15 @@ import type { LoaderFunctionArgs, SerializeFrom } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
-import { FilterBar, feedHref, type FeedFilters } from "~/components/post/filter-bar";
+import { FilterBar, feedHref } from "~/components/post/filter-bar";
 import { PostCard } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
 import type { Post } from "~/models/post.server";
+import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
+import { signInHref } from "~/utils/urls";
 import { loadHomeFeed } from "./home-feed.server";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
 export async function loader(args: LoaderFunctionArgs) {
@@ -37,7 +40,7 @@ export default function Home() {
               Share Your Story
             </Link>
           ) : (
-            <Link to="/auth?mode=register" className="btn-primary">
+            <Link to={signInHref(null, "register")} className="btn-primary">
               Join the Community
             </Link>
           )}
@@ -159,4 +162,8 @@ function OlderPosts({ filters, cursor, onOlder }: { filters: FeedFilters; cursor
       </Link>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
 }
