@@ -1,4 +1,5 @@
 import type { LinkMetadata, MediaKind } from "#db/schema";
+import { isHttpUrl } from "~/utils/urls";
 
 /**
  * Media limits, types and preview helpers without zod, so the cards of the home feed can use them
@@ -35,11 +36,5 @@ export function hasPreview(metadata: LinkMetadata | null | undefined): boolean {
 
 /** Image sources from metadata are shown only when they are plain https(s) addresses. */
 export function safeImageUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
+  return value && isHttpUrl(value) ? new URL(value).toString() : null;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isHttpUrl } from "~/utils/urls";
 
 /**
  * Media and link-preview inputs, shared by the browser (upload widget, link preview) and the server
@@ -12,14 +13,7 @@ export const previewUrl = z
   .string({ error: "Invalid URL format" })
   .trim()
   .max(2048, "URL too long")
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
-    } catch {
-      return false;
-    }
-  }, "Invalid URL format");
+  .refine(isHttpUrl, "Invalid URL format");
 
 /** POST /api/fetch-url-metadata `{ url }`. */
 export const linkPreviewRequestSchema = z.object({ url: previewUrl });

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { hasPreview, safeImageUrl, type LinkMetadata } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
+import { isHttpUrl } from "~/utils/urls";
 import { MediaLink } from "./meta";
 
 /**
@@ -102,13 +103,9 @@ export function EditorLinkPreview({ url }: { url: string }) {
   return <LinkPreviewCard url={trimmed} metadata={live.metadata} />;
 }
 
+/** An http(s) address whose host has a dot: a half-typed "https://exa" is not looked up yet. */
 function isUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname.includes(".");
-  } catch {
-    return false;
-  }
+  return isHttpUrl(value) && new URL(value).hostname.includes(".");
 }
 
 export function LinkPreviewSkeleton() {
