@@ -1,6 +1,14 @@
 import { createCookieSessionStorage, json, redirect } from "@remix-run/node";
+import { z } from "zod";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import type { Toast } from "~/utils/toast";
+
+/** A toast as the cookie carries it; anything else (an old or hand-made cookie) shows no toast. */
+const toastSchema = z.object({
+  title: z.string(),
+  description: z.string().optional(),
+  type: z.enum(["success", "error", "info"]).optional(),
+}) satisfies z.ZodType<Toast>;
 
 /**
  * Toasts travel in their own flash cookie, so they survive the redirect of a plain HTML form post and
@@ -25,9 +33,10 @@ export async function toastCookie(toast: Toast): Promise<string> {
 
 export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
   const session = await toastStorage.getSession(request.headers.get("Cookie"));
-  const toast = (session.get("toast") as Toast | undefined) ?? null;
-  if (!toast) return { toast: null, headers: null };
-  return { toast, headers: new Headers({ "Set-Cookie": await toastStorage.commitSession(session) }) };
+  const stored: unknown = session.get("toast");
+  if (stored === undefined) return { toast: null, headers: null };
+  const parsed = toastSchema.safeParse(stored);
+  return { toast: parsed.success ? parsed.data : null, headers: new Headers({ "Set-Cookie": await toastStorage.commitSession(session) }) };
 }
 
 export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
