@@ -134,11 +134,6 @@ export async function parseMultipartUploads(
   return { formData, uploads };
 }
 
-/** The contract's entry point: the form with each uploaded file replaced by its media URL. */
-export async function parseMultipartForm(request: Request, actor: Actor, options: MultipartOptions): Promise<FormData> {
-  return (await parseMultipartUploads(request, actor, options)).formData;
-}
-
 /**
  * For /api/upload: a body declared larger than one file plus generous multipart overhead is
  * refused before a byte of it is read.

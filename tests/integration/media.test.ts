@@ -12,7 +12,8 @@ import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { parseMultipartForm, UploadRefusedError } from "~/web/multipart.server";
+import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.server";
+import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
 import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import {
@@ -308,7 +309,7 @@ describe("ownership and attachment", () => {
   });
 });
 
-describe("parseMultipartForm (the create page without JavaScript)", () => {
+describe("readPostForm (the create page without JavaScript)", () => {
   it("replaces each file with its media URL and keeps the other fields", async () => {
     const { request } = multipartRequest(
       "/create",
@@ -321,7 +322,8 @@ describe("parseMultipartForm (the create page without JavaScript)", () => {
       ],
       { cookie: alice.cookie },
     );
-    const form = await parseMultipartForm(request, alice, { fileFields: ["files"] });
+    // readPostForm's own reading of the form, before it hands the URLs on as `uploadedFiles`.
+    const { formData: form } = await parseMultipartUploads(request, alice, { fileFields: [POST_FILES_FIELD] });
     expect(form.get("title")).toBe("Opening morning");
     expect(form.get("content")).toBe("Ten or more characters of content");
     const urls = form.getAll("files");
@@ -342,7 +344,7 @@ describe("parseMultipartForm (the create page without JavaScript)", () => {
       ],
       { cookie: alice.cookie },
     );
-    const error = await parseMultipartForm(request, alice, { fileFields: ["files"] }).catch((e: unknown) => e);
+    const error = await readPostForm(request, alice).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UploadRefusedError);
     const refused = error as UploadRefusedError;
     expect(refused.status).toBe(415);
@@ -364,14 +366,14 @@ describe("parseMultipartForm (the create page without JavaScript)", () => {
       ],
       { cookie: alice.cookie },
     );
-    const error = (await parseMultipartForm(request, alice, { fileFields: ["files"] }).catch((e: unknown) => e)) as UploadRefusedError;
+    const error = (await readPostForm(request, alice).catch((e: unknown) => e)) as UploadRefusedError;
     expect(error.status).toBe(413);
     expect(error.formData.get("content")).toBe("Still here");
   });
 
   it("refuses files from a visitor (401)", async () => {
     const { request } = multipartRequest("/create", [{ name: "files", filename: "a.png", data: await png(10, 10) }]);
-    await expect(parseMultipartForm(request, null, { fileFields: ["files"] })).rejects.toMatchObject({ status: 401 });
+    await expect(readPostForm(request, null)).rejects.toMatchObject({ status: 401 });
   });
 });
 
