@@ -64,7 +64,7 @@ describe("the post page loader", () => {
     await addComment({ id: author.id }, post.id, { content: "second" });
     const res = await call(
       postPage.loader,
-      makeRequest(`/post/${post.id}`, { cookie: other.cookie, headers: { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "pulse.example" } }),
+      makeRequest(`/post/${post.id}`, { cookie: other.cookie, headers: { "X-Forwarded-Proto": "https", Host: "pulse.example" } }),
       { id: String(post.id) },
     );
     expect(res.status).toBe(200);
