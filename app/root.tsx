@@ -25,11 +25,6 @@ export const links: LinksFunction = () => [
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: APP_NAME },
-  { name: "description", content: "The hunter's pulse of whitetail intelligence: stories, tips and clubs." },
-];
-
 export async function loader({ request }: LoaderFunctionArgs) {
   const [user, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)]);
   return json(
@@ -80,6 +75,11 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   return <Outlet />;
 }
+
+export const meta: MetaFunction = () => [
+  { title: APP_NAME },
+  { name: "description", content: "The hunter's pulse of whitetail intelligence: stories, tips and clubs." },
+];
 
 /** Never a stack trace: a known status gets its message, anything else a plain apology. */
 export function ErrorBoundary() {

@@ -1,11 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useFetcher, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
 import type { Post } from "~/models/post.server";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
 import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
 import { Field, FieldErrors } from "~/components/ui/field";
+import { useIsPending } from "~/utils/remix";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 
@@ -36,7 +37,7 @@ export function PostEditForm({
   cancel?: ReactNode;
 }) {
   const fetcher = useFetcher<PostActionData>();
-  const navigation = useNavigation();
+  const submitting = useIsPending({ intent: "update" });
   const actionData = useActionData<PostActionData>();
   const hydrated = useHydrated();
 
@@ -44,10 +45,7 @@ export function PostEditForm({
   const result: SubmissionResult<string[]> | undefined =
     data && data.intent === "update" && data.ok === false && "result" in data ? data.result : undefined;
   const otherError = data && data.intent === "update" && data.ok === false && "error" in data ? data.error : undefined;
-  const busy =
-    mode === "dialog"
-      ? fetcher.state !== "idle"
-      : navigation.state === "submitting" && navigation.formData?.get("intent") === "update";
+  const busy = mode === "dialog" ? fetcher.state !== "idle" : submitting;
 
   useEffect(() => {
     if (mode === "dialog" && fetcher.state === "idle" && fetcher.data?.intent === "update" && fetcher.data.ok) onSaved?.();

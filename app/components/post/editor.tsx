@@ -7,11 +7,12 @@ import {
   type SubmissionResult,
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
 import { useHydrated } from "~/utils/hydrated";
+import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { EditorLinkPreview } from "./link-preview";
 import { MediaUpload } from "./media-upload";
@@ -58,8 +59,7 @@ export function PostEditor({
   uploadSlot = <MediaUpload initialFiles={lastResult?.uploads} />,
   renderLinkPreview = (url: string) => <EditorLinkPreview url={url} />,
 }: PostEditorProps) {
-  const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const busy = useIsPending();
   const [form, fields] = useForm({
     id: "post-editor",
     lastResult,
