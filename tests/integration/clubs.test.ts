@@ -396,7 +396,7 @@ describe("POST /api/auth/register-with-invite", () => {
 });
 
 describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth with an invite", async () => {
-  const clubPage = await import("~/routes/clubs.$id");
+  const clubPage = await import("~/routes/clubs.$id/route");
   const joinPage = await import("~/routes/join.$code");
   const authPage = await import("~/routes/auth");
   const createPage = await import("~/routes/clubs.create");
@@ -450,7 +450,7 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     // Only the owner decides: another member's post is refused (403).
     expect((await post(club.id, { intent: "approve", requestId: String(request.id) }, member.cookie)).status).toBe(403);
     const approved = await post(club.id, { intent: "approve", requestId: String(request.id) }, owner.cookie);
-    expect(approved.headers.get("Location")).toBe(`/clubs/${club.id}?tab=requests`);
+    expect(approved.headers.get("Location")).toBe(`/clubs/${club.id}/requests`);
     expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(true);
 
     const ownerLeaves = await post(club.id, { intent: "leave" }, owner.cookie);
@@ -478,7 +478,7 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     const made = await post(club.id, { intent: "invite", usesRemaining: "2", expiresIn: "" }, owner.cookie);
     expect(made.status).toBe(302);
     const location = new URL(made.headers.get("Location")!, "http://x");
-    expect(location.searchParams.get("tab")).toBe("invites");
+    expect(location.pathname).toBe(`/clubs/${club.id}/invites`);
     const code = location.searchParams.get("generated")!;
     expect((await (await api.getInvite(code)).json()).usesRemaining).toBe(2);
   });

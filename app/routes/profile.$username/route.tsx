@@ -20,7 +20,7 @@ import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { PostCard } from "~/components/post/card";
 import { RelativeTime } from "~/components/post/meta";
 import { showToast } from "~/components/layout/toaster";
-import { PinIcon } from "~/components/club/card";
+import { PinIcon } from "~/components/ui/icons";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
 import { ModalDialog } from "~/components/ui/dialog";
