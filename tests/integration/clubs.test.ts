@@ -465,6 +465,34 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     expect((await (await api.get(member.cookie, club.id)).json()).requestStatus).toBe("none");
   });
 
+  it("the tabs are nested routes: old ?tab= links redirect to them; a tab the visitor may not see shows the posts", async () => {
+    const club = await makeClub();
+    const invitesTab = await import("~/routes/clubs.$id.invites");
+    const requestsTab = await import("~/routes/clubs.$id.requests");
+    const load = (loader: Parameters<typeof call>[0], path: string, cookie: Cookie) => call(loader, makeRequest(path, { cookie }), { id: String(club.id) });
+
+    const old = await load(clubPage.loader, `/clubs/${club.id}?tab=invites&generated=abc`, owner.cookie);
+    expect(old.status).toBe(302);
+    expect(old.headers.get("Location")).toBe(`/clubs/${club.id}/invites?generated=abc`);
+    const posts = await load(clubPage.loader, `/clubs/${club.id}?tab=posts&cursor=xyz`, null);
+    expect(posts.headers.get("Location")).toBe(`/clubs/${club.id}?cursor=xyz`);
+
+    const own = await load(invitesTab.loader, `/clubs/${club.id}/invites`, owner.cookie);
+    expect(own.status).toBe(200);
+    expect((await own.json()).invites).toEqual([]);
+    for (const [loader, tab, cookie] of [
+      [invitesTab.loader, "invites", bob.cookie],
+      [invitesTab.loader, "invites", null],
+      [requestsTab.loader, "requests", alice.cookie],
+    ] as const) {
+      const res = await load(loader, `/clubs/${club.id}/${tab}`, cookie);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe(`/clubs/${club.id}`);
+    }
+    expect((await call(clubPage.loader, makeRequest("/clubs/abc"), { id: "abc" })).status).toBe(404);
+    expect((await call(clubPage.loader, makeRequest("/clubs/999999"), { id: "999999" })).status).toBe(404);
+  });
+
   it("update keeps what was typed on a validation error; invite redirects to the generated link", async () => {
     const club = await makeClub();
     const bad = await post(club.id, { intent: "update", name: "Kept Name", description: "short", isPrivate: "false" }, owner.cookie);
