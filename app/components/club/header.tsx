@@ -59,8 +59,6 @@ export function ClubHeader({ club, dialogs }: { club: Club; dialogs: ClubDialogs
  * links to their no-JavaScript twins (`?edit=1`, `?delete=1`, `?join=1`).
  */
 function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
-  const leaving = useIsPending({ intent: "leave" });
-  const joining = useIsPending({ intent: "join" });
   const here = `/clubs/${club.id}`;
 
   if (club.userRole === "owner") {
@@ -76,13 +74,7 @@ function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
     );
   }
   if (club.isMember) {
-    return (
-      <Form method="post" action={here} preventScrollReset>
-        <button type="submit" name="intent" value="leave" className="btn-secondary" disabled={leaving}>
-          {leaving ? "Leaving..." : "Leave Club"}
-        </button>
-      </Form>
-    );
+    return <IntentButton action={here} intent="leave" label="Leave Club" busyLabel="Leaving..." className="btn-secondary" />;
   }
   if (club.requestStatus === "pending") {
     return (
@@ -98,10 +90,16 @@ function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
       </Link>
     );
   }
+  return <IntentButton action={here} intent="join" label="Join Club" busyLabel="Joining..." className="btn-primary" />;
+}
+
+/** A form that is one button: posts its intent, and says so while it is on its way. */
+function IntentButton({ action, intent, label, busyLabel, className }: { action: string; intent: string; label: string; busyLabel: string; className: string }) {
+  const busy = useIsPending({ intent });
   return (
-    <Form method="post" action={here} preventScrollReset>
-      <button type="submit" name="intent" value="join" className="btn-primary" disabled={joining}>
-        {joining ? "Joining..." : "Join Club"}
+    <Form method="post" action={action} preventScrollReset>
+      <button type="submit" name="intent" value={intent} className={className} disabled={busy}>
+        {busy ? busyLabel : label}
       </button>
     </Form>
   );
