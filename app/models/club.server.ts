@@ -419,13 +419,13 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
  */
 export function assertMayJoin(tx: Queryable, clubId: number, userId: number) {
   const club = requireClubRow(clubId, tx);
-  if (getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER);
+  if (getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
   const request = tx
     .select()
     .from(joinRequests)
     .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId)))
     .get();
-  if (request?.status === "pending") throw conflict(REQUEST_PENDING);
+  if (request?.status === "pending") throw conflict(REQUEST_PENDING, undefined, "request_pending");
   return { club, request };
 }
 

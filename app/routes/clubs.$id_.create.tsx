@@ -1,58 +1,50 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ClubErrorBoundary } from "~/components/club/error";
-import { ClubImage, PrivacyIcon } from "~/components/club/card";
+import { ClubImage } from "~/components/club/card";
+import { ClubNotFound } from "~/components/club/not-found";
 import { PostEditor } from "~/components/post/editor";
-import { getClub, type Club } from "~/models/club.server";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { PrivacyIcon } from "~/components/ui/icons";
+import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { APP_NAME } from "~/utils/brand";
-import { isAppError } from "~/utils/errors";
-import { pageAction } from "~/web/page-action";
+import { forbidden } from "~/utils/errors";
+import { loaderError, withPageErrors } from "~/web/page-errors.server";
+import { idParam } from "~/web/params.server";
 import { createPostFromForm } from "~/web/post-form.server";
 import { requireUser } from "~/web/session.server";
 
-function clubIdOf(value: string | undefined): number {
-  if (!value || !/^[1-9][0-9]{0,15}$/.test(value)) throw json({ message: CLUB_NOT_FOUND }, { status: 404 });
-  return Number(value);
-}
-
-function loadClub(user: { id: number }, id: number): Club {
+/**
+ * /clubs/{id}/create (the `_` keeps it out of the club page's layout): members only (visitors go to
+ * sign in and come back; others get 403).
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireUser(request);
   try {
-    return getClub(user, id);
+    const club = getClub(user, idParam(params.id, CLUB_NOT_FOUND));
+    if (!club.isMember) throw forbidden("Only members of this club can post in it.");
+    return json({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
   } catch (error) {
-    if (isAppError(error) && error.status === 404) throw json({ message: CLUB_NOT_FOUND }, { status: 404 });
-    throw error;
+    return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Post in ${data.club.name} · ${APP_NAME}` : `Create Post · ${APP_NAME}` },
-];
-
-/**
- * /clubs/{id}/create (the `_` keeps it out of the club page's layout): members only (visitors go to sign in and come back; others get 403). */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  const club = loadClub(user, clubIdOf(params.id));
-  if (!club.isMember) throw json({ message: "Only members of this club can post in it." }, { status: 403 });
-  return json({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
+/** The one create-post use case (createPost checks the membership): 'Post created!' then the club page. */
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request, params }) => {
+    const user = await requireUser(request);
+    return createPostFromForm(request, user, { clubId: idParam(params.id, CLUB_NOT_FOUND) });
+  });
 }
-
-/** The one create-post use case (createPost checks the membership again): 'Post created!' then the club page. */
-export const action = pageAction(async ({ request, params }) => {
-  const user = await requireUser(request);
-  const id = clubIdOf(params.id);
-  return createPostFromForm(request, user, { clubId: id });
-});
 
 export default function CreateClubPostPage() {
   const { club } = useLoaderData<typeof loader>();
-  const lastResult = useActionData<typeof action>();
+  const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Post</h1>
       <PostEditor
-        lastResult={lastResult}
+        lastResult={actionData && !("fieldErrors" in actionData) ? actionData : undefined}
         clubId={club.id}
         cancelHref={`/clubs/${club.id}`}
         banner={
@@ -76,4 +68,10 @@ export default function CreateClubPostPage() {
   );
 }
 
-export const ErrorBoundary = ClubErrorBoundary;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `Post in ${data.club.name} · ${APP_NAME}` : `Create Post · ${APP_NAME}` },
+];
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClubNotFound /> }} />;
+}

@@ -1,13 +1,16 @@
-import { json, redirect, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation, useSubmit } from "@remix-run/react";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
-import { RelativeTime } from "~/components/ui/relative-time";
+import { InviteTerms } from "~/components/club/invite-terms";
 import { Avatar } from "~/components/ui/avatar";
-import { ALREADY_MEMBER, getClub, getMembership, REQUEST_PENDING } from "~/models/club.server";
+import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { getClub, getMembership } from "~/models/club.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
 import { APP_NAME } from "~/utils/brand";
-import { isAppError } from "~/utils/errors";
-import { pageAction } from "~/web/page-action";
+import { badRequest, isAppError } from "~/utils/errors";
+import { useIsPending } from "~/utils/remix";
+import { signInHref } from "~/utils/urls";
+import { withPageErrors } from "~/web/page-errors.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 
@@ -25,10 +28,6 @@ function findInvite(code: string): Invite | null {
     throw error;
   }
 }
-
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.invite ? `Join ${data.invite.club.name} · ${APP_NAME}` : `${INVALID_TITLE} · ${APP_NAME}` },
-];
 
 /**
  * /join/{code}: reading the invite changes nothing (CONTRACT.md §3). A member is sent to the club;
@@ -49,38 +48,38 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */
-export const action = pageAction(async ({ request, params }) => {
-  const code = params.code ?? "";
-  const actor = await requireActor(request);
-  const invite = findInvite(code);
-  if (!invite) return json({ error: INVALID_TEXT }, { status: 400 });
-  try {
-    acceptInvite(actor, code);
-  } catch (error) {
-    if (isAppError(error) && error.message === ALREADY_MEMBER) throw redirect(`/clubs/${invite.clubId}`);
-    if (isAppError(error) && error.message === REQUEST_PENDING) throw redirect(`/join/${code}`);
-    if (isAppError(error) && error.status !== 401) return json({ error: error.message }, { status: error.status });
-    throw error;
-  }
-  // `joined=1` lets the club page clear a stored invite code (SPEC.md §4 Auth).
-  return redirectWithToast(`/clubs/${invite.clubId}?joined=1`, {
-    title: "Welcome to the club!",
-    description: `You joined ${invite.club.name}.`,
-    type: "success",
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request, params }) => {
+    const code = params.code ?? "";
+    const actor = await requireActor(request);
+    const invite = findInvite(code);
+    if (!invite) throw badRequest(INVALID_TEXT);
+    try {
+      acceptInvite(actor, code);
+    } catch (error) {
+      if (isAppError(error) && error.code === "already_member") throw redirect(`/clubs/${invite.clubId}`);
+      if (isAppError(error) && error.code === "request_pending") throw redirect(`/join/${code}`);
+      throw error;
+    }
+    // `joined=1` lets the club page clear a stored invite code (SPEC.md §4 Auth).
+    return redirectWithToast(`/clubs/${invite.clubId}?joined=1`, {
+      title: "Welcome to the club!",
+      description: `You joined ${invite.club.name}.`,
+      type: "success",
+    });
   });
-});
+}
 
 export default function InvitePage() {
   const { invite, code, viewer } = useLoaderData<typeof loader>();
   if (!invite) {
     return (
-      <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
-        <h1 className="text-2xl font-bold text-bark-900">{INVALID_TITLE}</h1>
-        <p className="mt-3 text-stone-600">{INVALID_TEXT}</p>
+      <ErrorPanel title={INVALID_TITLE}>
+        <span className="block">{INVALID_TEXT}</span>
         <Link to="/clubs" className="btn-primary mt-6">
           Browse Clubs
         </Link>
-      </div>
+      </ErrorPanel>
     );
   }
   return (
@@ -92,17 +91,7 @@ export default function InvitePage() {
       <h1 className="mt-4 text-2xl font-bold text-bark-900">{invite.club.name}</h1>
       {invite.club.description ? <p className="mt-2 whitespace-pre-line break-words text-stone-700">{invite.club.description}</p> : null}
       <p className="mt-4 text-sm text-stone-500" data-testid="invite-details">
-        {invite.usesRemaining === null
-          ? "Unlimited uses"
-          : `${invite.usesRemaining} ${invite.usesRemaining === 1 ? "use" : "uses"} remaining`}{" "}
-        ·{" "}
-        {invite.expiresAt ? (
-          <>
-            Expires <RelativeTime iso={invite.expiresAt} />
-          </>
-        ) : (
-          "Never expires"
-        )}
+        <InviteTerms invite={invite} remaining="remaining" />
       </p>
       <div className="mt-6">
         {viewer === "signed-out" ? <SignedOutChoices code={code} /> : null}
@@ -128,7 +117,7 @@ export default function InvitePage() {
  */
 function SignedOutChoices({ code }: { code: string }) {
   const registerHref = `/auth?${new URLSearchParams({ mode: "register", inviteCode: code })}`;
-  const loginHref = `/auth?${new URLSearchParams({ mode: "login", redirectTo: `/join/${code}` })}`;
+  const loginHref = signInHref(`/join/${code}`);
   return (
     <div className="flex flex-col items-center gap-3">
       <Link to={registerHref} className="btn-primary w-full" onClick={() => window.sessionStorage.setItem("inviteCode", code)}>
@@ -144,10 +133,9 @@ function SignedOutChoices({ code }: { code: string }) {
 /** Signed in: join by POST, sent once on load when JavaScript runs; the button is the fallback. */
 function JoinNow() {
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
   const submit = useSubmit();
   const started = useRef(false);
-  const busy = navigation.state !== "idle";
+  const busy = useIsPending({ intent: "join" });
   const error = actionData && "error" in actionData ? actionData.error : null;
 
   useEffect(() => {
@@ -171,3 +159,9 @@ function JoinNow() {
     </div>
   );
 }
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data?.invite ? `Join ${data.invite.club.name} · ${APP_NAME}` : `${INVALID_TITLE} · ${APP_NAME}` },
+];
+
+export const ErrorBoundary = GeneralErrorBoundary;

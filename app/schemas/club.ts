@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { parseTags } from "~/utils/tags";
+import { isHttpUrl } from "~/utils/urls";
 
 /**
  * Club and invite inputs (SPEC.md §5). Browser-safe: the same schemas serve Conform in the
@@ -20,15 +22,6 @@ export const EDIT_LIMIT_MAX = 100;
 export const INVITE_USES_MAX = 100_000;
 /** Ten years: far enough for "long-lived", small enough that the timestamp stays sane. */
 export const INVITE_HOURS_MAX = 87_600;
-
-const isHttpUrl = (value: string) => {
-  try {
-    const url = new URL(value);
-    return url.protocol === "http:" || url.protocol === "https:";
-  } catch {
-    return false;
-  }
-};
 
 /** The last value of a repeated form field (a hidden default followed by a checkbox). */
 const lastOf = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);
@@ -71,22 +64,12 @@ const toNumber = (v: unknown) => {
   return value;
 };
 
+/** Club tags by the one tag rule (utils/tags.ts), keeping their case; a wrong type is left for the schema to report. */
 const splitTags = (v: unknown) => {
   if (v === undefined) return undefined;
   if (v === null) return [];
   const items = Array.isArray(v) ? v : [v];
-  const seen = new Set<string>();
-  const tags: string[] = [];
-  for (const item of items) {
-    if (typeof item !== "string") return v; // let the array schema report the wrong type
-    for (const part of item.split(",")) {
-      const tag = part.trim().replace(/\s+/g, " ");
-      if (!tag || seen.has(tag.toLowerCase())) continue;
-      seen.add(tag.toLowerCase());
-      tags.push(tag);
-    }
-  }
-  return tags;
+  return items.every((item) => typeof item === "string") ? parseTags(items, { keepCase: true }) : v;
 };
 
 const tagList = z

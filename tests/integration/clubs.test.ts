@@ -396,7 +396,7 @@ describe("POST /api/auth/register-with-invite", () => {
 });
 
 describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth with an invite", async () => {
-  const clubPage = await import("~/routes/clubs.$id");
+  const clubPage = await import("~/routes/clubs.$id/route");
   const joinPage = await import("~/routes/join.$code");
   const authPage = await import("~/routes/auth");
   const createPage = await import("~/routes/clubs.create");
@@ -450,7 +450,7 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     // Only the owner decides: another member's post is refused (403).
     expect((await post(club.id, { intent: "approve", requestId: String(request.id) }, member.cookie)).status).toBe(403);
     const approved = await post(club.id, { intent: "approve", requestId: String(request.id) }, owner.cookie);
-    expect(approved.headers.get("Location")).toBe(`/clubs/${club.id}?tab=requests`);
+    expect(approved.headers.get("Location")).toBe(`/clubs/${club.id}/requests`);
     expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(true);
 
     const ownerLeaves = await post(club.id, { intent: "leave" }, owner.cookie);
@@ -463,6 +463,34 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     const crossSite = await post(club.id, { intent: "join" }, member.cookie, { Origin: "https://evil.example" });
     expect(crossSite.status).toBe(403);
     expect((await (await api.get(member.cookie, club.id)).json()).requestStatus).toBe("none");
+  });
+
+  it("the tabs are nested routes: old ?tab= links redirect to them; a tab the visitor may not see shows the posts", async () => {
+    const club = await makeClub();
+    const invitesTab = await import("~/routes/clubs.$id.invites");
+    const requestsTab = await import("~/routes/clubs.$id.requests");
+    const load = (loader: Parameters<typeof call>[0], path: string, cookie: Cookie) => call(loader, makeRequest(path, { cookie }), { id: String(club.id) });
+
+    const old = await load(clubPage.loader, `/clubs/${club.id}?tab=invites&generated=abc`, owner.cookie);
+    expect(old.status).toBe(302);
+    expect(old.headers.get("Location")).toBe(`/clubs/${club.id}/invites?generated=abc`);
+    const posts = await load(clubPage.loader, `/clubs/${club.id}?tab=posts&cursor=xyz`, null);
+    expect(posts.headers.get("Location")).toBe(`/clubs/${club.id}?cursor=xyz`);
+
+    const own = await load(invitesTab.loader, `/clubs/${club.id}/invites`, owner.cookie);
+    expect(own.status).toBe(200);
+    expect((await own.json()).invites).toEqual([]);
+    for (const [loader, tab, cookie] of [
+      [invitesTab.loader, "invites", bob.cookie],
+      [invitesTab.loader, "invites", null],
+      [requestsTab.loader, "requests", alice.cookie],
+    ] as const) {
+      const res = await load(loader, `/clubs/${club.id}/${tab}`, cookie);
+      expect(res.status).toBe(302);
+      expect(res.headers.get("Location")).toBe(`/clubs/${club.id}`);
+    }
+    expect((await call(clubPage.loader, makeRequest("/clubs/abc"), { id: "abc" })).status).toBe(404);
+    expect((await call(clubPage.loader, makeRequest("/clubs/999999"), { id: "999999" })).status).toBe(404);
   });
 
   it("update keeps what was typed on a validation error; invite redirects to the generated link", async () => {
@@ -478,7 +506,7 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     const made = await post(club.id, { intent: "invite", usesRemaining: "2", expiresIn: "" }, owner.cookie);
     expect(made.status).toBe(302);
     const location = new URL(made.headers.get("Location")!, "http://x");
-    expect(location.searchParams.get("tab")).toBe("invites");
+    expect(location.pathname).toBe(`/clubs/${club.id}/invites`);
     const code = location.searchParams.get("generated")!;
     expect((await (await api.getInvite(code)).json()).usesRemaining).toBe(2);
   });

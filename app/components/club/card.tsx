@@ -1,40 +1,7 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import type { Club } from "~/models/club.server";
-
-/** A padlock (private club) or a globe (public club), with its name for screen readers. */
-export function PrivacyIcon({ isPrivate, className = "h-4 w-4" }: { isPrivate: boolean; className?: string }) {
-  return isPrivate ? (
-    <svg viewBox="0 0 24 24" className={className} role="img" aria-label="Private club" fill="none" stroke="currentColor" strokeWidth="2">
-      <title>Private club</title>
-      <rect x="5" y="11" width="14" height="10" rx="2" />
-      <path d="M8 11V8a4 4 0 1 1 8 0v3" />
-    </svg>
-  ) : (
-    <svg viewBox="0 0 24 24" className={className} role="img" aria-label="Public club" fill="none" stroke="currentColor" strokeWidth="2">
-      <title>Public club</title>
-      <circle cx="12" cy="12" r="9" />
-      <path d="M3 12h18M12 3c2.5 2.5 3.8 5.5 3.8 9s-1.3 6.5-3.8 9c-2.5-2.5-3.8-5.5-3.8-9S9.5 5.5 12 3z" />
-    </svg>
-  );
-}
-
-export function PeopleIcon({ className = "h-4 w-4" }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
-      <circle cx="9" cy="8" r="3.5" />
-      <path d="M2.5 20c.8-3.6 3.4-5.5 6.5-5.5s5.7 1.9 6.5 5.5M16 4.8a3.5 3.5 0 0 1 0 6.4M18.5 14.8c1.6.8 2.6 2.5 3 5.2" />
-    </svg>
-  );
-}
-
-export function PinIcon({ className = "h-4 w-4" }: { className?: string }) {
-  return (
-    <svg viewBox="0 0 24 24" className={className} aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
-      <path d="M12 21s-7-6.2-7-11.5A7 7 0 0 1 19 9.5C19 14.8 12 21 12 21z" />
-      <circle cx="12" cy="9.5" r="2.5" />
-    </svg>
-  );
-}
+import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
+import { useIsPending } from "~/utils/remix";
 
 /** "12 members" or "12 / 30 members". */
 export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {
@@ -63,11 +30,7 @@ export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl
  * or Join Club (public: a plain form post to the club page, which works without JavaScript).
  */
 export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string }) {
-  const navigation = useNavigation();
-  const joining =
-    navigation.state !== "idle" &&
-    navigation.formAction === `/clubs/${club.id}` &&
-    navigation.formData?.get("intent") === "join";
+  const joining = useIsPending({ intent: "join", formAction: `/clubs/${club.id}` });
   return (
     <article className="card flex flex-col overflow-hidden" data-testid="club-card" aria-labelledby={`club-${club.id}-name`}>
       <Link to={`/clubs/${club.id}`} tabIndex={-1} aria-hidden="true">

@@ -1,7 +1,9 @@
-import { useState, type KeyboardEvent } from "react";
-import { CLUB_TAGS_MAX } from "~/schemas/club";
-import { useHydrated } from "~/utils/hydrated";
-import { FieldErrors } from "~/components/ui/field";
+import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
+import { showToast } from "~/components/layout/toaster";
+import { Field, FieldErrors } from "~/components/ui/field";
+import { TagsInput } from "~/components/ui/tags-input";
+import { CLUB_DESCRIPTION_MAX, CLUB_NAME_MAX, CLUB_RULES_MAX, CLUB_TAGS_MAX } from "~/schemas/club";
+import { parseTags } from "~/utils/tags";
 
 /** Read a checkbox's value back from a failed submission (the hidden "false" comes first). */
 export function checkedFrom(initial: unknown, fallback: boolean): boolean {
@@ -42,112 +44,95 @@ export function PrivateSwitch({ id, name = "isPrivate", defaultChecked }: { id: 
   );
 }
 
-function splitTags(text: string): string[] {
-  return text
-    .split(",")
-    .map((t) => t.trim().replace(/\s+/g, " "))
-    .filter(Boolean);
-}
+type Meta = FieldMetadata<unknown>;
 
-function addUnique(existing: string[], more: string[]): string[] {
-  const seen = new Set(existing.map((t) => t.toLowerCase()));
-  const out = [...existing];
-  for (const tag of more) {
-    if (seen.has(tag.toLowerCase())) continue;
-    seen.add(tag.toLowerCase());
-    out.push(tag);
-  }
-  return out;
-}
+const tooManyTags = () =>
+  showToast({ title: "Too many tags", description: `Maximum ${CLUB_TAGS_MAX} tags allowed`, type: "error" });
 
 /**
- * Club tags. Without JavaScript: one comma-separated text field. With it: chips added by Enter or
- * the Add button, each sent as its own `tags` value (the text still being typed is sent too, so
- * nothing typed is lost). The schema accepts both shapes.
+ * The club's fields (SPEC.md §2), shared by Create Club and Edit Club. The two differ where SPEC
+ * makes them differ: the member limit is `memberLimit` (2 to 1000) on create and `maxMembers`
+ * (2 to 100) on edit, and Edit Club takes its tags comma-separated while Create Club adds chips.
  */
-export function TagsInput({ id, name = "tags", defaultTags, errors }: { id: string; name?: string; defaultTags: string[]; errors?: string[] }) {
-  const hydrated = useHydrated();
-  const [tags, setTags] = useState(defaultTags);
-  const [draft, setDraft] = useState("");
-
-  const add = () => {
-    const more = splitTags(draft);
-    if (!more.length) return;
-    setTags((current) => addUnique(current, more));
-    setDraft("");
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "Enter" || event.key === ",") {
-      event.preventDefault();
-      add();
-    }
-  };
-
+export function ClubFields({
+  fields,
+  limit,
+  privateByDefault,
+  tags,
+}: {
+  fields: { name: Meta; description: Meta; imageUrl: Meta; location: Meta; isPrivate: Meta; tags: Meta; rules: Meta };
+  limit: { field: Meta; label: string; max: number };
+  /** The switch's state when the form carries none yet. */
+  privateByDefault: boolean;
+  tags: "chips" | "comma-separated";
+}) {
+  const tagErrors = Object.values(fields.tags.allErrors ?? {}).flat();
   return (
-    <div>
-      <label htmlFor={id} className="label">
-        Tags
-      </label>
-      {hydrated ? (
-        <>
-          {tags.length ? (
-            <ul className="mb-2 flex flex-wrap gap-2" aria-label="Tags added">
-              {tags.map((tag) => (
-                <li key={tag} className="badge gap-1 bg-field-600/10 py-1 text-field-700">
-                  <input type="hidden" name={name} value={tag} />
-                  {tag}
-                  <button
-                    type="button"
-                    className="ml-1 text-field-700 hover:text-red-700"
-                    aria-label={`Remove tag ${tag}`}
-                    onClick={() => setTags((current) => current.filter((t) => t !== tag))}
-                  >
-                    ×
-                  </button>
-                </li>
-              ))}
-            </ul>
-          ) : null}
-          <div className="flex gap-2">
-            <input
-              id={id}
-              type="text"
-              name={name}
-              value={draft}
-              onChange={(e) => setDraft(e.target.value)}
-              onKeyDown={onKeyDown}
-              className="input"
-              placeholder="Type a tag and press Enter"
-              aria-describedby={`${id}-hint`}
-              disabled={tags.length >= CLUB_TAGS_MAX}
-            />
-            <button type="button" className="btn-secondary" onClick={add}>
-              Add
-            </button>
-          </div>
-        </>
-      ) : (
-        <input
-          id={id}
-          type="text"
-          name={name}
-          defaultValue={defaultTags.join(", ")}
+    <>
+      <Field id={fields.name.id} label="Club name" errors={fields.name.errors}>
+        <input {...getInputProps(fields.name, { type: "text" })} maxLength={CLUB_NAME_MAX} className="input" placeholder="Big Woods Whitetail Club" />
+      </Field>
+      <Field id={fields.description.id} label="Description" errors={fields.description.errors}>
+        <textarea
+          {...getTextareaProps(fields.description)}
+          rows={4}
+          maxLength={CLUB_DESCRIPTION_MAX}
           className="input"
-          placeholder="rifle, deer camp, big woods"
-          aria-describedby={`${id}-hint`}
+          placeholder="Who the club is for, where you hunt and what you share"
         />
+      </Field>
+      <Field id={fields.imageUrl.id} label="Image URL (optional)" errors={fields.imageUrl.errors}>
+        <input {...getInputProps(fields.imageUrl, { type: "url" })} inputMode="url" className="input" placeholder="https://" />
+      </Field>
+      <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors}>
+        <input {...getInputProps(fields.location, { type: "text" })} maxLength={100} className="input" placeholder="City, State" />
+      </Field>
+      <div>
+        <PrivateSwitch id={fields.isPrivate.id} defaultChecked={checkedFrom(fields.isPrivate.initialValue, privateByDefault)} />
+        <FieldErrors errors={fields.isPrivate.errors} />
+      </div>
+      <Field id={limit.field.id} label={limit.label} errors={limit.field.errors} hint={`Between 2 and ${limit.max}. Leave empty for no limit.`}>
+        <input
+          {...getInputProps(limit.field, { type: "number" })}
+          min={2}
+          max={limit.max}
+          step={1}
+          className="input max-w-[12rem]"
+          placeholder="Unlimited"
+        />
+      </Field>
+      {tags === "chips" ? (
+        <TagsInput
+          id={fields.tags.id}
+          name={fields.tags.name}
+          defaultTags={parseTags(fields.tags.initialValue, { keepCase: true })}
+          errors={tagErrors}
+          max={CLUB_TAGS_MAX}
+          onTooMany={tooManyTags}
+          keepCase
+          placeholder="rifle, deer camp, big woods"
+        />
+      ) : (
+        <Field id={fields.tags.id} label="Tags" errors={tagErrors} hint="Separate tags with commas.">
+          <input
+            id={fields.tags.id}
+            name={fields.tags.name}
+            type="text"
+            defaultValue={parseTags(fields.tags.initialValue, { keepCase: true }).join(", ")}
+            className="input"
+            placeholder="rifle, deer camp"
+          />
+        </Field>
       )}
-      <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500">
-        {hydrated ? "Press Enter or Add after each tag." : "Separate tags with commas."}
-      </p>
-      <FieldErrors id={`${id}-error`} errors={errors} />
-    </div>
+      <Field id={fields.rules.id} label="Rules (optional)" errors={fields.rules.errors}>
+        <textarea
+          {...getTextareaProps(fields.rules)}
+          rows={4}
+          maxLength={CLUB_RULES_MAX}
+          className="input"
+          placeholder={"Be respectful.\nNo sharing exact stand locations."}
+        />
+      </Field>
+    </>
   );
-}
-
-/** The tags a failed submission carried, back as a list. */
-export function tagsFrom(initial: unknown): string[] {
-  if (initial === undefined || initial === null) return [];
-  const values = Array.isArray(initial) ? initial : [initial];
-  return addUnique([], values.filter((v): v is string => typeof v === "string").flatMap(splitTags));
 }

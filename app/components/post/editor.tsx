@@ -8,16 +8,16 @@ import {
 } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
-import { useCallback, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useCallback, useRef, useState, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
-import { useHydrated } from "~/utils/hydrated";
 import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { EditorLinkPreview } from "./link-preview";
 import { MediaUpload } from "./media-upload";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
+import { TagsInput } from "~/components/ui/tags-input";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   article: "In-depth guides and tutorials",
@@ -128,12 +128,15 @@ export function PostEditor({
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
         {uploadSlot}
 
-        <TagsField
+        <TagsInput
           id={fields.tags.id}
           name={fields.tags.name}
-          initialValue={fields.tags.initialValue}
+          defaultTags={parseTags(fields.tags.initialValue)}
           errors={fields.tags.errors}
-          errorId={fields.tags.errorId}
+          max={MAX_TAGS}
+          onTooMany={() => showToast(TOO_MANY_TAGS)}
+          prefix="#"
+          placeholder="whitetail, hunting, tips"
         />
 
         <div className="flex justify-end gap-3 border-t border-stone-100 pt-4">
@@ -180,110 +183,3 @@ function GrowingTextarea(props: ReturnType<typeof getTextareaProps>) {
 }
 
 const TOO_MANY_TAGS = { title: "Too many tags", description: `Maximum ${MAX_TAGS} tags allowed`, type: "error" } as const;
-
-/**
- * Tags. Without JavaScript: one comma-separated text field. With JavaScript: chips added by Enter or
- * the Add button and removed with ×; they travel as one comma-separated hidden field (plus whatever
- * is still typed in the box), which the schema splits, trims, lower-cases and dedupes.
- */
-function TagsField({
-  id,
-  name,
-  initialValue,
-  errors,
-  errorId,
-}: {
-  id: string;
-  name: string;
-  initialValue: unknown;
-  errors?: string[];
-  errorId: string;
-}) {
-  const hydrated = useHydrated();
-  const [tags, setTags] = useState<string[]>(() => parseTags(initialValue));
-  const [draft, setDraft] = useState("");
-
-  if (!hydrated) {
-    return (
-      <Field id={id} label="Tags" errors={errors} hint="Separate tags with commas (up to 10)">
-        <input
-          id={id}
-          name={name}
-          type="text"
-          className="input"
-          defaultValue={parseTags(initialValue).join(", ")}
-          placeholder="whitetail, hunting, tips"
-          aria-invalid={errors?.length ? true : undefined}
-          aria-describedby={errors?.length ? errorId : undefined}
-        />
-      </Field>
-    );
-  }
-
-  const add = () => {
-    const next = [...tags];
-    for (const tag of parseTags(draft)) {
-      if (next.includes(tag)) continue;
-      if (next.length >= MAX_TAGS) {
-        showToast(TOO_MANY_TAGS);
-        break;
-      }
-      next.push(tag);
-    }
-    setTags(next);
-    setDraft("");
-  };
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "Enter" || event.key === ",") {
-      event.preventDefault();
-      add();
-    }
-  };
-
-  return (
-    <div>
-      <label htmlFor={id} className="label">
-        Tags
-      </label>
-      <input type="hidden" name={name} value={[...tags, draft].filter((t) => t.trim()).join(",")} />
-      <div className="flex gap-2">
-        <input
-          id={id}
-          type="text"
-          className="input"
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-          placeholder="Add a tag and press Enter"
-          maxLength={50}
-          aria-invalid={errors?.length ? true : undefined}
-          aria-describedby={`${id}-hint${errors?.length ? ` ${errorId}` : ""}`}
-        />
-        <button type="button" className="btn-secondary" onClick={add} disabled={!draft.trim()}>
-          Add
-        </button>
-      </div>
-      <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500">
-        {tags.length}/{MAX_TAGS} tags
-      </p>
-      {tags.length ? (
-        <ul className="mt-2 flex flex-wrap gap-2" aria-label="Added tags" data-testid="editor-tags">
-          {tags.map((tag) => (
-            <li key={tag} className="badge gap-1 bg-bark-100 py-1 text-sm text-bark-800">
-              #{tag}
-              <button
-                type="button"
-                onClick={() => setTags(tags.filter((t) => t !== tag))}
-                className="ml-1 rounded-full px-1 text-bark-800 hover:bg-bark-800/10"
-                aria-label={`Remove tag ${tag}`}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-        </ul>
-      ) : null}
-      <FieldErrors id={errorId} errors={errors} />
-    </div>
-  );
-}

@@ -1,37 +1,19 @@
-import { json, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ClubCard, ClubCardSkeleton } from "~/components/club/card";
-import { listClubs } from "~/models/club.server";
-import { parseClubListQuery } from "~/schemas/club";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { APP_NAME } from "~/utils/brand";
-import { getSessionUser } from "~/web/session.server";
+import { loadClubList, type ClubListTab as Tab } from "./club-list.server";
 
-type Tab = "all" | "public" | "mine";
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: "all", label: "All Clubs" },
   { id: "public", label: "Public" },
   { id: "mine", label: "My Clubs" },
 ];
 
-export const meta: MetaFunction = () => [{ title: `Clubs · ${APP_NAME}` }];
-
 /** /clubs?tab=all|public|mine&search=&cursor=: the tabs and the search box are links and a GET form. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request);
-  const url = new URL(request.url);
-  const requested = url.searchParams.get("tab");
-  const tab: Tab = requested === "public" ? "public" : requested === "mine" && user ? "mine" : "all";
-  const query = parseClubListQuery(url.searchParams);
-  const page = listClubs(user, {
-    search: query.search,
-    cursor: query.cursor,
-    onlyPublic: tab === "public",
-    onlyMine: tab === "mine",
-  });
-  return json(
-    { clubs: page.clubs, nextCursor: page.nextCursor, tab, search: query.search ?? "", signedIn: Boolean(user) },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return loadClubList(request);
 }
 
 export default function ClubsPage() {
@@ -51,7 +33,7 @@ export default function ClubsPage() {
   };
   const nextHref = () => {
     const params = new URLSearchParams(location.search);
-    params.set("cursor", nextCursor!);
+    if (nextCursor) params.set("cursor", nextCursor);
     return `/clubs?${params}`;
   };
 
@@ -145,3 +127,7 @@ export default function ClubsPage() {
     </div>
   );
 }
+
+export const meta: MetaFunction = () => [{ title: `Clubs · ${APP_NAME}` }];
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,97 @@
+import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Club } from "~/models/club.server";
+import type { DialogFormBag } from "~/components/ui/dialog-form";
+import { Field, FieldErrors } from "~/components/ui/field";
+import { EDIT_LIMIT_MAX, editClubSchema, joinSchema } from "~/schemas/club";
+import { ClubFields } from "./fields";
+
+/**
+ * The club page's dialog forms (join with a message, edit, delete), each rendered by a DialogForm:
+ * `form` says where and how to post, `lastResult` is the action's Conform reply to this form.
+ */
+type Bag = Omit<DialogFormBag<unknown>, "data">;
+type Result = SubmissionResult<string[]> | undefined;
+
+export const DELETE_CLUB_TITLE = "Delete Club";
+export const DELETE_CLUB_TEXT =
+  "Are you sure you want to delete this club? Its members, requests, invites and posts will be removed. This action cannot be undone.";
+
+export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
+  const [form, fields] = useForm({
+    id: `join-${bag.mode}`,
+    lastResult,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: joinSchema }),
+  });
+  return (
+    <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      {club.isPrivate ? (
+        <Field id={fields.message.id} label="Message (optional)" errors={fields.message.errors}>
+          <textarea
+            {...getTextareaProps(fields.message)}
+            rows={3}
+            maxLength={500}
+            className="input"
+            placeholder="Tell the owner a bit about yourself and where you hunt"
+          />
+        </Field>
+      ) : null}
+      <div className="flex justify-end gap-3">
+        {bag.cancel}
+        <button type="submit" name="intent" value="join" className="btn-primary" disabled={bag.busy}>
+          {bag.busy ? "Sending..." : club.isPrivate ? "Send Request" : "Join Club"}
+        </button>
+      </div>
+    </bag.Form>
+  );
+}
+
+export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
+  const [form, fields] = useForm({
+    id: `edit-club-${bag.mode}`,
+    lastResult,
+    defaultValue: {
+      name: club.name,
+      description: club.description,
+      imageUrl: club.imageUrl ?? "",
+      location: club.location ?? "",
+      maxMembers: club.memberLimit === null ? "" : String(club.memberLimit),
+      isPrivate: club.isPrivate ? "true" : "false",
+      tags: club.tags.join(", "),
+      rules: club.rules ?? "",
+    },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: editClubSchema }),
+  });
+  return (
+    <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
+      <FieldErrors id={form.errorId} errors={form.errors} />
+      <ClubFields
+        fields={fields}
+        limit={{ field: fields.maxMembers, label: "Max members (optional)", max: EDIT_LIMIT_MAX }}
+        privateByDefault={club.isPrivate}
+        tags="comma-separated"
+      />
+      <div className="flex justify-end gap-3">
+        {bag.cancel}
+        <button type="submit" name="intent" value="update" className="btn-primary" disabled={bag.busy}>
+          {bag.busy ? "Saving..." : "Save Changes"}
+        </button>
+      </div>
+    </bag.Form>
+  );
+}
+
+export function DeleteClubForm({ form: bag }: { form: Bag }) {
+  return (
+    <bag.Form method="post" action={bag.action} className="flex justify-end gap-3">
+      {bag.cancel}
+      <button type="submit" name="intent" value="delete" className="btn-danger" disabled={bag.busy}>
+        {bag.busy ? "Deleting..." : "Delete"}
+      </button>
+    </bag.Form>
+  );
+}

@@ -1,0 +1,144 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link } from "@remix-run/react";
+import type { MouseEvent } from "react";
+import type { ClubInvite } from "~/models/invite.server";
+import { showToast } from "~/components/layout/toaster";
+import { Field, FieldErrors } from "~/components/ui/field";
+import { inviteSchema } from "~/schemas/club";
+import { APP_NAME } from "~/utils/brand";
+import { useHydrated } from "~/utils/hydrated";
+import { useIsPending } from "~/utils/remix";
+import { InviteTerms } from "./invite-terms";
+
+type ClubRef = { id: number; name: string };
+
+/** SPEC.md §5 Invite form: max uses and expiry in hours, both optional. Posts to the Invites tab. */
+export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: SubmissionResult<string[]> | undefined }) {
+  const busy = useIsPending({ intent: "invite" });
+  const [form, fields] = useForm({
+    id: "invite",
+    lastResult,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+  });
+  return (
+    <section className="card p-5" aria-labelledby="invite-title">
+      <h2 id="invite-title" className="text-lg font-bold text-bark-900">
+        Invite hunters
+      </h2>
+      <p className="mt-1 text-sm text-stone-600">An invite link lets someone join straight away, even if the club is private.</p>
+      <Form method="post" action={`/clubs/${club.id}/invites`} {...getFormProps(form)} className="mt-4 space-y-4" preventScrollReset>
+        <FieldErrors id={form.errorId} errors={form.errors} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <Field id={fields.usesRemaining.id} label="Max uses (optional)" errors={fields.usesRemaining.errors} hint="Leave empty for unlimited.">
+            <input {...getInputProps(fields.usesRemaining, { type: "number" })} min={1} step={1} className="input" placeholder="Unlimited" />
+          </Field>
+          <Field id={fields.expiresIn.id} label="Expires in hours (optional)" errors={fields.expiresIn.errors} hint="Leave empty for no expiry.">
+            <input {...getInputProps(fields.expiresIn, { type: "number" })} min={1} step={1} className="input" placeholder="Never" />
+          </Field>
+        </div>
+        <div className="flex justify-end">
+          <button type="submit" name="intent" value="invite" className="btn-primary" disabled={busy}>
+            {busy ? "Generating..." : "Generate Invite Link"}
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
+
+/** The club's active invites, each with its link and terms, and Revoke for whoever may. */
+export function InviteList({ club, invites, origin }: { club: ClubRef; invites: ClubInvite[]; origin: string }) {
+  return (
+    <section aria-labelledby="active-invites" className="space-y-3">
+      <h2 id="active-invites" className="text-lg font-bold text-bark-900">
+        Active invites
+      </h2>
+      {invites.length === 0 ? (
+        <p className="text-sm text-stone-600">No active invites. Generate one above.</p>
+      ) : (
+        <ul className="card divide-y divide-stone-100">
+          {invites.map((invite) => (
+            <li key={invite.id} className="flex flex-wrap items-center gap-3 p-4" data-testid="active-invite">
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-mono text-sm text-bark-900">
+                  {origin}/join/{invite.inviteCode}
+                </p>
+                <p className="text-xs text-stone-500">
+                  <InviteTerms invite={invite} /> · by {invite.createdBy.displayName}
+                </p>
+              </div>
+              {invite.canRevoke ? (
+                <Form method="post" action={`/clubs/${club.id}/invites`} preventScrollReset>
+                  <input type="hidden" name="inviteId" value={invite.id} />
+                  <button type="submit" name="intent" value="revoke" className="btn-ghost text-red-700">
+                    Revoke
+                  </button>
+                </Form>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/**
+ * The link just made: copy it (JavaScript) or select it (without), share it with the device's
+ * share sheet, falling back to a link that starts a social post. 'Generate New' resets the view.
+ */
+export function GeneratedInvite({ club, invite, origin }: { club: ClubRef; invite: ClubInvite; origin: string }) {
+  const hydrated = useHydrated();
+  const link = `${origin}/join/${invite.inviteCode}`;
+  const text = `Join ${club.name} on ${APP_NAME}`;
+  const socialHref = `https://twitter.com/intent/tweet?${new URLSearchParams({ text, url: link })}`;
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+      showToast({ title: "Link copied", description: "The invite link is on your clipboard.", type: "success" });
+    } catch {
+      showToast({ title: "Failed to copy", description: "Could not copy link to clipboard", type: "error" });
+    }
+  };
+  const share = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (typeof navigator.share !== "function") return; // the social-post link opens instead
+    event.preventDefault();
+    navigator.share({ title: club.name, text, url: link }).catch(() => undefined);
+  };
+
+  return (
+    <section className="card space-y-4 p-5" aria-labelledby="generated-title" data-testid="generated-invite">
+      <h2 id="generated-title" className="text-lg font-bold text-bark-900">
+        Invite link ready
+      </h2>
+      <div>
+        <label htmlFor="invite-link" className="label">
+          Invite link
+        </label>
+        <div className="flex gap-2">
+          <input id="invite-link" readOnly value={link} className="input font-mono" onFocus={(e) => e.currentTarget.select()} />
+          {hydrated ? (
+            <button type="button" className="btn-secondary" onClick={copy}>
+              Copy
+            </button>
+          ) : null}
+        </div>
+        <p className="mt-1 text-xs text-stone-500">
+          <InviteTerms invite={invite} />
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <a href={socialHref} target="_blank" rel="noopener noreferrer" onClick={share} className="btn-primary">
+          Share
+        </a>
+        <Link to={`/clubs/${club.id}/invites`} className="btn-secondary" preventScrollReset>
+          Generate New
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,198 @@
+import { Form, Link, useActionData, useFetcher, useLocation, useSearchParams } from "@remix-run/react";
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { useIsPending } from "~/utils/remix";
+
+/**
+ * DialogForm: one form with two homes, so no function hides behind JavaScript (ARCHITECTURE.md,
+ * idiom 5).
+ *
+ * - With JavaScript, the trigger opens a Radix dialog in place; the form posts through a fetcher, so
+ *   the page stays put; the dialog closes when the action succeeds (it redirected, or `succeeded`
+ *   says so of its answer) and stays open, showing the answer, when it did not.
+ * - Without JavaScript, the trigger is a plain link to a URL carrying the dialog's param (`?edit=1`),
+ *   and the page that owns that param renders the same form inline: a plain form posting to
+ *   `action?edit=1`, so a failed post comes back to the inline form with its errors; Cancel is a
+ *   link back (`closeHref`).
+ *
+ * ```tsx
+ * const edit = useDialogForm("edit");                          // state + the param of the inline twin
+ * <Link to="/clubs/7?edit=1" {...edit.triggerProps}>Edit Club</Link>   // anywhere, even on another page
+ * <DialogForm<typeof action> dialog={edit} title="Edit Club" description="…" action="/clubs/7" intent="update">
+ *   {(form) => (
+ *     <form.Form method="post" action={form.action}>
+ *       …fields, shown from form.data (the action's answer, typed)…
+ *       {form.cancel}
+ *       <button name="intent" value="update" disabled={form.busy}>{form.busy ? "Saving..." : "Save"}</button>
+ *     </form.Form>
+ *   )}
+ * </DialogForm>
+ * ```
+ *
+ * A page that shows the inline twin only to some viewers renders `<DialogForm>` only for them. A
+ * card in a feed (whose no-JS twin lives on another page) renders it too: the inline twin appears
+ * only where the URL carries the param. Radix loads only when a dialog first opens (hovering or
+ * focusing the trigger starts the download), so pages that merely show a trigger stay light.
+ */
+
+const loadDialog = () => import("./dialog");
+const ModalDialog = lazy(() => loadDialog().then((m) => ({ default: m.ModalDialog })));
+
+export type DialogFormState = {
+  /** The query parameter that shows the inline twin: `edit` for `?edit=1`. */
+  param: string;
+  open: boolean;
+  close: () => void;
+  /** Spread on the trigger link: with JavaScript a plain click opens the dialog instead of navigating. */
+  triggerProps: { onClick: (event: MouseEvent) => void; onMouseEnter: () => void; onFocus: () => void };
+};
+
+export function useDialogForm(param: string): DialogFormState {
+  const [open, setOpen] = useState(false);
+  const close = useCallback(() => setOpen(false), []);
+  const onClick = useCallback((event: MouseEvent) => {
+    // A click that asks for a new tab or window keeps the link's own behaviour.
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    setOpen(true);
+  }, []);
+  const preload = useCallback(() => void loadDialog(), []);
+  return { param, open, close, triggerProps: { onClick, onMouseEnter: preload, onFocus: preload } };
+}
+
+/** What the form inside gets: where and how to post, the last answer, and its busy state. */
+export type DialogFormBag<A> = {
+  mode: "dialog" | "page";
+  /** A fetcher's Form in the dialog, Remix's Form inline. */
+  Form: typeof Form;
+  /** The URL to post to. */
+  action: string;
+  /** The action's last answer to this form (`useActionData` / `fetcher.data`). */
+  data: ReturnType<typeof useActionData<A>>;
+  busy: boolean;
+  /** Cancel: closes the dialog, or links back from the inline form. */
+  cancel: ReactNode;
+};
+
+type DialogFormProps<A> = {
+  dialog: DialogFormState;
+  title: string;
+  description: string;
+  /** Keep the description for screen readers only. */
+  descriptionHidden?: boolean;
+  /** "alertdialog" for a confirmation (delete). */
+  role?: "dialog" | "alertdialog";
+  /** The URL the form posts to. */
+  action: string;
+  /** The submit button's `intent`: the inline form's busy state follows a post with it. */
+  intent: string;
+  /** Where the inline form's Cancel goes; by default this page without the param. */
+  closeHref?: string;
+  /** An answer that means success (the default: only a redirect does). */
+  succeeded?: (data: NonNullable<ReturnType<typeof useActionData<A>>>) => boolean;
+  children: (form: DialogFormBag<A>) => ReactNode;
+};
+
+export function DialogForm<A = unknown>(props: DialogFormProps<A>) {
+  const [params] = useSearchParams();
+  return (
+    <>
+      {props.dialog.open ? (
+        <Suspense fallback={null}>
+          <InDialog {...props} />
+        </Suspense>
+      ) : null}
+      {params.has(props.dialog.param) ? <Inline {...props} /> : null}
+    </>
+  );
+}
+
+function InDialog<A>({ dialog, title, description, descriptionHidden, role, action, succeeded, children }: DialogFormProps<A>) {
+  const fetcher = useFetcher<A>();
+  const { close } = dialog;
+  // Close once the post this dialog sent has settled without a new failing answer: a redirect
+  // leaves `data` as it was, a success answer is recognised by `succeeded`.
+  const sent = useRef<{ before: unknown } | null>(null);
+  useEffect(() => {
+    if (fetcher.state !== "idle") {
+      sent.current ??= { before: fetcher.data };
+      return;
+    }
+    if (!sent.current) return;
+    const { before } = sent.current;
+    sent.current = null;
+    const data = fetcher.data;
+    if (data !== undefined && data !== null && data !== before && !succeeded?.(data)) return;
+    close();
+  }, [fetcher.state, fetcher.data, close, succeeded]);
+
+  const bag: DialogFormBag<A> = {
+    mode: "dialog",
+    Form: fetcher.Form,
+    action,
+    data: fetcher.data,
+    busy: fetcher.state !== "idle",
+    cancel: (
+      <button type="button" className="btn-secondary" onClick={close}>
+        Cancel
+      </button>
+    ),
+  };
+  return (
+    <ModalDialog open onClose={close} title={title} description={description} descriptionHidden={descriptionHidden} role={role}>
+      {children(bag)}
+    </ModalDialog>
+  );
+}
+
+function Inline<A>({ dialog, title, description, descriptionHidden, role, action, intent, closeHref, children }: DialogFormProps<A>) {
+  const location = useLocation();
+  const data = useActionData<A>();
+  const busy = useIsPending({ intent });
+  const back = closeHref ?? withoutParam(location, dialog.param);
+  const bag: DialogFormBag<A> = {
+    mode: "page",
+    Form,
+    action: withParam(action, dialog.param),
+    data,
+    busy,
+    cancel: (
+      <Link to={back} className="btn-secondary" preventScrollReset>
+        Cancel
+      </Link>
+    ),
+  };
+  const titleId = `${dialog.param}-title`;
+  const textId = `${dialog.param}-text`;
+  const alert = role === "alertdialog";
+  return (
+    <section
+      className={`card p-5 ${alert ? "border-red-200" : ""}`}
+      role={alert ? "alertdialog" : undefined}
+      aria-labelledby={titleId}
+      aria-describedby={descriptionHidden ? undefined : textId}
+    >
+      <h2 id={titleId} className="text-lg font-bold text-bark-900">
+        {title}
+      </h2>
+      {descriptionHidden ? null : (
+        <p id={textId} className="mt-1 text-sm text-stone-600">
+          {description}
+        </p>
+      )}
+      <div className="mt-4">{children(bag)}</div>
+    </section>
+  );
+}
+
+function withParam(href: string, param: string): string {
+  const url = new URL(href, "http://x");
+  url.searchParams.set(param, "1");
+  return `${url.pathname}${url.search}`;
+}
+
+function withoutParam(location: { pathname: string; search: string }, param: string): string {
+  const params = new URLSearchParams(location.search);
+  params.delete(param);
+  const search = params.toString();
+  return search ? `${location.pathname}?${search}` : location.pathname;
+}

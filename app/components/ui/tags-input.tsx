@@ -1,0 +1,134 @@
+import { useState, type KeyboardEvent } from "react";
+import { useHydrated } from "~/utils/hydrated";
+import { parseTags } from "~/utils/tags";
+import { Field, FieldErrors } from "./field";
+
+/**
+ * The tag editor of posts and clubs. Without JavaScript: one comma-separated text field. With it:
+ * chips added by Enter, a comma or the Add button and removed with ×. Each chip travels as its own
+ * `name` value and the text still being typed is sent too, so nothing typed is lost; the schema
+ * splits, trims and dedupes either shape by the one tag rule (`utils/tags.ts`). `keepCase` keeps
+ * the spelling (club tags); otherwise chips are lower-cased like the stored post tags.
+ *
+ * Past `max` a chip is refused and `onTooMany` tells the member (the server refuses too).
+ */
+export function TagsInput({
+  id,
+  name,
+  label = "Tags",
+  defaultTags,
+  errors,
+  max,
+  onTooMany,
+  keepCase = false,
+  prefix = "",
+  placeholder,
+}: {
+  id: string;
+  name: string;
+  label?: string;
+  /** The tags to start with: a record's, or what a failed submission carried (`parseTags(initialValue)`). */
+  defaultTags: string[];
+  errors?: string[] | null;
+  max: number;
+  onTooMany?: () => void;
+  keepCase?: boolean;
+  /** Shown before each chip, e.g. "#" for hashtags. */
+  prefix?: string;
+  /** The placeholder of the comma-separated field (no JavaScript). */
+  placeholder?: string;
+}) {
+  const hydrated = useHydrated();
+  const [tags, setTags] = useState(defaultTags);
+  const [draft, setDraft] = useState("");
+  const errorId = `${id}-error`;
+  const invalid = errors?.length ? true : undefined;
+
+  if (!hydrated) {
+    return (
+      <Field id={id} label={label} errors={errors} hint={`Separate tags with commas (up to ${max})`}>
+        <input
+          id={id}
+          name={name}
+          type="text"
+          className="input"
+          defaultValue={defaultTags.join(", ")}
+          placeholder={placeholder}
+          aria-invalid={invalid}
+          aria-describedby={`${id}-hint${invalid ? ` ${errorId}` : ""}`}
+        />
+      </Field>
+    );
+  }
+
+  const add = () => {
+    const next = [...tags];
+    const seen = new Set(next.map((t) => t.toLowerCase()));
+    for (const tag of parseTags(draft, { keepCase })) {
+      if (seen.has(tag.toLowerCase())) continue;
+      if (next.length >= max) {
+        onTooMany?.();
+        break;
+      }
+      seen.add(tag.toLowerCase());
+      next.push(tag);
+    }
+    setTags(next);
+    setDraft("");
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === "Enter" || event.key === ",") {
+      event.preventDefault();
+      add();
+    }
+  };
+
+  return (
+    <div>
+      <label htmlFor={id} className="label">
+        {label}
+      </label>
+      <div className="flex gap-2">
+        <input
+          id={id}
+          name={name}
+          type="text"
+          className="input"
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          placeholder="Add a tag and press Enter"
+          maxLength={50}
+          aria-invalid={invalid}
+          aria-describedby={`${id}-hint${invalid ? ` ${errorId}` : ""}`}
+        />
+        <button type="button" className="btn-secondary" onClick={add} disabled={!draft.trim()}>
+          Add
+        </button>
+      </div>
+      <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500">
+        {tags.length}/{max} tags
+      </p>
+      {tags.length ? (
+        <ul className="mt-2 flex flex-wrap gap-2" aria-label="Added tags" data-testid="editor-tags">
+          {tags.map((tag) => (
+            <li key={tag} className="badge gap-1 bg-bark-100 py-1 text-sm text-bark-800">
+              <input type="hidden" name={name} value={tag} />
+              {prefix}
+              {tag}
+              <button
+                type="button"
+                onClick={() => setTags(tags.filter((t) => t !== tag))}
+                className="ml-1 rounded-full px-1 text-bark-800 hover:bg-bark-800/10"
+                aria-label={`Remove tag ${tag}`}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <FieldErrors id={errorId} errors={errors} />
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { PostCard } from "~/components/post/card";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { listFeed } from "~/models/post.server";
+import { isAppError } from "~/utils/errors";
+import type { loader as clubLoader } from "./clubs.$id/route";
+import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+
+/** /clubs/{id}: the club's posts, newest first (a private club's only for its members). */
+export async function loader(args: LoaderFunctionArgs) {
+  return clubTabLoader(args, async ({ clubId, user, url }) => {
+    try {
+      const page = await listFeed(user, { clubId, cursor: url.searchParams.get("cursor") ?? undefined });
+      return json({ canSeePosts: true, posts: page.posts, nextCursor: page.nextCursor }, PRIVATE);
+    } catch (error) {
+      if (!isAppError(error) || error.status !== 403) throw error;
+      return json({ canSeePosts: false, posts: [], nextCursor: null }, PRIVATE);
+    }
+  });
+}
+
+export default function ClubPostsTab() {
+  const { canSeePosts, posts, nextCursor } = useLoaderData<typeof loader>();
+  const layout = useRouteLoaderData<typeof clubLoader>("routes/clubs.$id");
+  if (!layout) return null;
+  const { club, viewerId } = layout;
+  if (!canSeePosts) {
+    return (
+      <div className="card p-8 text-center text-stone-600" data-testid="club-posts-private">
+        <p className="font-semibold text-bark-900">This club is private</p>
+        <p className="mt-1">Only members can see its posts.</p>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-4">
+      {club.isMember ? (
+        <div className="flex justify-end">
+          <Link to={`/clubs/${club.id}/create`} className="btn-primary">
+            Create Post
+          </Link>
+        </div>
+      ) : null}
+      {posts.length ? (
+        posts.map((post) => <PostCard key={post.id} post={post} viewerId={viewerId} redirectTo={`/clubs/${club.id}`} />)
+      ) : (
+        <div className="card p-8 text-center text-stone-600">No posts in this club yet.</div>
+      )}
+      {nextCursor ? (
+        <div className="text-center">
+          <Link to={`/clubs/${club.id}?${new URLSearchParams({ cursor: nextCursor })}`} className="btn-secondary">
+            Older posts
+          </Link>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

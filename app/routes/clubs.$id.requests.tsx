@@ -1,0 +1,64 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { Link, useFetcher, useLoaderData } from "@remix-run/react";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { Avatar } from "~/components/ui/avatar";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { listJoinRequests } from "~/models/club.server";
+import { withPageErrors } from "~/web/page-errors.server";
+import { clubAction } from "./clubs.$id/club-actions.server";
+import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+
+/** /clubs/{id}/requests: the owner's pending join requests (anyone else sees the club's posts). */
+export async function loader(args: LoaderFunctionArgs) {
+  return clubTabLoader(args, ({ clubId, user }) => json({ clubId, requests: listJoinRequests(user, clubId) }, PRIVATE));
+}
+
+/** Approve / Reject (clubAction's `approve` and `reject`), back to this tab with a toast. */
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, clubAction);
+}
+
+export default function ClubRequestsTab() {
+  const { clubId, requests } = useLoaderData<typeof loader>();
+  if (requests.length === 0) return <p className="card p-8 text-center text-stone-600">No pending join requests.</p>;
+  return (
+    <ul className="space-y-3" aria-label="Join requests">
+      {requests.map((r) => (
+        <li key={r.id} className="card flex flex-wrap items-start gap-4 p-4" data-testid="join-request">
+          <Avatar src={r.user.avatar} name={r.user.displayName} size={40} />
+          <div className="min-w-0 flex-1">
+            <p className="font-semibold text-bark-900">
+              <Link to={`/profile/${r.user.username}`} className="hover:underline">
+                {r.user.displayName}
+              </Link>{" "}
+              <span className="text-sm font-normal text-stone-500">
+                @{r.user.username} · <RelativeTime iso={r.createdAt} />
+              </span>
+            </p>
+            {r.message ? <p className="mt-1 whitespace-pre-line break-words text-stone-700">{r.message}</p> : null}
+          </div>
+          <Decision clubId={clubId} requestId={r.id} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Approve and Reject of one request: a form of its own, so only its buttons wait while it is sent. */
+function Decision({ clubId, requestId }: { clubId: number; requestId: number }) {
+  const fetcher = useFetcher();
+  const busy = fetcher.state !== "idle";
+  return (
+    <fetcher.Form method="post" action={`/clubs/${clubId}/requests`} className="flex gap-2" preventScrollReset>
+      <input type="hidden" name="requestId" value={requestId} />
+      <button type="submit" name="intent" value="approve" className="btn-primary" disabled={busy}>
+        Approve
+      </button>
+      <button type="submit" name="intent" value="reject" className="btn-secondary" disabled={busy}>
+        Reject
+      </button>
+    </fetcher.Form>
+  );
+}
+
+export const ErrorBoundary = GeneralErrorBoundary;

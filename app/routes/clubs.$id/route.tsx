@@ -1,0 +1,170 @@
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
+import { useEffect } from "react";
+import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, DeleteClubForm, EditClubForm, JoinForm } from "~/components/club/forms";
+import { ClubHeader } from "~/components/club/header";
+import { ClubNotFound } from "~/components/club/not-found";
+import { DialogForm, useDialogForm } from "~/components/ui/dialog-form";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { countPendingRequests, getClub } from "~/models/club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
+import { APP_NAME } from "~/utils/brand";
+import { ignoreSearchParams } from "~/utils/remix";
+import { loaderError, withPageErrors } from "~/web/page-errors.server";
+import { idParam } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
+import { clubAction } from "./club-actions.server";
+import { PRIVATE } from "./tab-loader.server";
+
+const TABS = ["posts", "members", "rules", "requests", "invites"] as const;
+type Tab = (typeof TABS)[number];
+const TAB_LABELS: Record<Tab, string> = { posts: "Posts", members: "Members", rules: "Rules", requests: "Requests", invites: "Invites" };
+
+/**
+ * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
+ * route with its own loader (clubs.$id._index = posts, .members, .rules, .requests, .invites). Old
+ * `?tab=members` links are sent to `/clubs/{id}/members`, keeping the rest of the query.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  try {
+    const id = idParam(params.id, CLUB_NOT_FOUND);
+    const tab = url.searchParams.get("tab");
+    if (tab !== null && /^\/clubs\/[^/]+\/?$/.test(url.pathname)) throw redirect(tabHref(id, tab, url.searchParams));
+    const user = await getSessionUser(request);
+    const club = getClub(user, id);
+    const pendingCount = club.userRole === "owner" ? countPendingRequests(id) : 0;
+    // The tab links this viewer sees; a tab's own loader guards its data.
+    const tabs: Tab[] = ["posts", "members"];
+    if (club.rules) tabs.push("rules");
+    if (pendingCount > 0) tabs.push("requests");
+    if (club.isMember) tabs.push("invites");
+    return json({ club, tabs, pendingCount, viewerId: user?.id ?? null }, PRIVATE);
+  } catch (error) {
+    return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
+  }
+}
+
+function tabHref(id: number, tab: string, search: URLSearchParams): string {
+  const rest = new URLSearchParams(search);
+  rest.delete("tab");
+  const path = (TABS as readonly string[]).includes(tab) && tab !== "posts" ? `/clubs/${id}/${tab}` : `/clubs/${id}`;
+  const query = rest.toString();
+  return query ? `${path}?${query}` : path;
+}
+
+/** The header's forms (join, leave, edit, delete); the tabs post to their own routes, which share `clubAction`. */
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, clubAction);
+}
+
+/** Opening a dialog's no-JavaScript twin (?edit=1, ?join=1, ?delete=1) changes no data. */
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "joined"]);
+
+/** The Conform reply of one of the header's forms, out of the action's answer. */
+function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: "join" | "update") {
+  return data && "intent" in data && data.intent === intent ? data.result : undefined;
+}
+
+export default function ClubLayout() {
+  const { club, tabs, pendingCount } = useLoaderData<typeof loader>();
+  const [params, setParams] = useSearchParams();
+  const dialogs = { join: useDialogForm("join"), edit: useDialogForm("edit"), delete: useDialogForm("delete") };
+  const here = `/clubs/${club.id}`;
+  const isOwner = club.userRole === "owner";
+  const mayJoin = !club.isMember && club.requestStatus !== "pending";
+
+  // After registering through an invite the stored code has done its job (SPEC.md §4 Auth).
+  useEffect(() => {
+    if (!params.has("joined")) return;
+    window.sessionStorage.removeItem("inviteCode");
+    setParams(
+      (prev) => {
+        prev.delete("joined");
+        return prev;
+      },
+      { replace: true, preventScrollReset: true },
+    );
+  }, [params, setParams]);
+
+  return (
+    <div className="space-y-6">
+      <Link to="/clubs" className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline">
+        ← All clubs
+      </Link>
+
+      <ClubHeader club={club} dialogs={dialogs} />
+
+      {isOwner ? (
+        <>
+          <DialogForm<typeof action>
+            dialog={dialogs.delete}
+            title={DELETE_CLUB_TITLE}
+            description={DELETE_CLUB_TEXT}
+            role="alertdialog"
+            action={here}
+            intent="delete"
+          >
+            {(form) => <DeleteClubForm form={form} />}
+          </DialogForm>
+          <DialogForm<typeof action>
+            dialog={dialogs.edit}
+            title="Edit Club"
+            description="Change the club's details and save them."
+            action={here}
+            intent="update"
+          >
+            {(form) => <EditClubForm club={club} form={form} lastResult={replyTo(form.data, "update")} />}
+          </DialogForm>
+        </>
+      ) : null}
+      {mayJoin ? (
+        <DialogForm<typeof action>
+          dialog={dialogs.join}
+          title={club.isPrivate ? `Request to join ${club.name}` : `Join ${club.name}`}
+          description={
+            club.isPrivate ? "The owner reviews each request. Add a note so they know who you are." : "This club is public: you join straight away."
+          }
+          action={here}
+          intent="join"
+        >
+          {(form) => <JoinForm club={club} form={form} lastResult={replyTo(form.data, "join")} />}
+        </DialogForm>
+      ) : null}
+
+      <div className="space-y-4">
+        <nav aria-label="Club sections" className="flex gap-1 overflow-x-auto border-b border-stone-200">
+          {tabs.map((t) => (
+            <NavLink
+              key={t}
+              to={t === "posts" ? here : `${here}/${t}`}
+              end
+              preventScrollReset
+              className={({ isActive }) =>
+                `-mb-px whitespace-nowrap border-b-2 px-4 py-2 text-sm font-semibold ${
+                  isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-500 hover:text-stone-800"
+                }`
+              }
+            >
+              {TAB_LABELS[t]}
+              {t === "requests" ? ` (${pendingCount})` : null}
+            </NavLink>
+          ))}
+        </nav>
+        <Outlet />
+      </div>
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => {
+  if (!data) return [{ title: `${CLUB_NOT_FOUND} · ${APP_NAME}` }];
+  return [
+    { title: `${data.club.name} · ${APP_NAME}` },
+    { name: "description", content: data.club.description.slice(0, 160) },
+  ];
+};
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClubNotFound /> }} />;
+}
