@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db } from "~/utils/db.server";
+import type { Queryable } from "./access.server";
 import { conflict, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
 
@@ -69,7 +70,7 @@ function emailTaken(email: string) {
  */
 export async function registerUser(
   input: RegisterInput,
-  inTransaction?: (user: UserRow) => void,
+  inTransaction?: (user: UserRow, tx: Queryable) => void,
 ): Promise<UserRow> {
   const email = input.email.toLowerCase();
   const fieldErrors: Record<string, string[]> = {};
@@ -92,7 +93,7 @@ export async function registerUser(
         })
         .returning()
         .get();
-      inTransaction?.(row);
+      inTransaction?.(row, tx);
       return row;
     });
   } catch (error) {
