@@ -6,7 +6,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { media, users, type MediaKind } from "#db/schema";
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, type MediaVariant, type UploadedFile } from "~/schemas/media";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
+import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
 import { db } from "~/utils/db.server";
 import { badRequest, tooLarge, unauthorized, unsupportedMedia } from "~/utils/errors";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
@@ -31,6 +32,9 @@ export type UploadInput = {
 };
 
 export type UploadOptions = { purpose?: "post" | "avatar"; storage?: MediaStorage };
+
+/** An upload no post took within a week is abandoned. */
+export const ABANDONED_AFTER_MS = 7 * 24 * 3_600_000;
 
 export const TOO_LARGE_MESSAGE = `File is too large. The limit is ${MAX_UPLOAD_LABEL} per file.`;
 
@@ -143,8 +147,6 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
       .values({ ownerId: actor.id, postId: null, kind: format.kind, name, ...values })
       .returning()
       .get();
-    // Now and then, clear out what members uploaded but never published.
-    if (Math.random() < 0.01) pruneAbandonedUploads(undefined, storage).catch((e) => console.error("[media] prune failed:", e));
     return toUploadedFile(row);
   } catch (error) {
     await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
@@ -277,10 +279,14 @@ export async function discardUploads(actor: Actor, urls: readonly string[], stor
 
 /**
  * Uploads nobody published: rows with no post, older than `olderThanMs`, that are not anyone's
- * avatar. Returns how many were removed. Run now and then (storeUpload does, rarely).
+ * avatar. Returns how many were removed. Run off the request path (scheduleUploadPruning).
  */
-export async function pruneAbandonedUploads(olderThanMs = 7 * 24 * 3_600_000, storage: MediaStorage = getStorage()): Promise<number> {
-  const cutoff = new Date(Date.now() - olderThanMs);
+export async function pruneAbandonedUploads(
+  olderThanMs = ABANDONED_AFTER_MS,
+  storage: MediaStorage = getStorage(),
+  now = Date.now(),
+): Promise<number> {
+  const cutoff = new Date(now - olderThanMs);
   const rows = db
     .delete(media)
     .where(
@@ -294,6 +300,23 @@ export async function pruneAbandonedUploads(olderThanMs = 7 * 24 * 3_600_000, st
     .all();
   await deleteMediaFiles(rows, storage);
   return rows.length;
+}
+
+/**
+ * Clear out abandoned uploads at start-up and then every `everyMs`, in the background (the timer
+ * never keeps the process alive). Several processes sharing the database may each run it: a row is
+ * deleted, and its files removed, by whichever gets it first. Returns a function that stops it.
+ */
+export function scheduleUploadPruning({ everyMs = 6 * 3_600_000, storage }: { everyMs?: number; storage?: MediaStorage } = {}): () => void {
+  const run = () =>
+    pruneAbandonedUploads(ABANDONED_AFTER_MS, storage ?? getStorage()).catch((error: unknown) => {
+      console.error("[media] prune failed:", error);
+      return 0;
+    });
+  void run();
+  const timer = setInterval(run, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 export type { MediaKind };
