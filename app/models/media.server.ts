@@ -9,7 +9,8 @@ import { media, users, type MediaKind } from "#db/schema";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
 import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
 import { db } from "~/utils/db.server";
-import { badRequest, tooLarge, unauthorized, unsupportedMedia } from "~/utils/errors";
+import { badRequest, tooLarge, unsupportedMedia } from "~/utils/errors";
+import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
@@ -124,9 +125,9 @@ export function toUploadedFile(row: MediaRow): StoredMedia {
  * the actor and belongs to no post until a post attaches it. Avatars must be images.
  */
 export async function storeUpload(actor: Actor, input: UploadInput, options: UploadOptions = {}): Promise<StoredMedia> {
-  if (!actor) throw unauthorized("Authentication required. Please log in again.");
+  const me = requireSignedIn(actor, "Authentication required. Please log in again.");
   const storage = options.storage ?? getStorage();
-  consumeLimit("uploadsPerUser", String(actor.id));
+  consumeLimit("uploadsPerUser", String(me.id));
 
   const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
   const head = await source.head(SNIFF_BYTES);
@@ -144,7 +145,7 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
         : await storeStream(storage, source, head, format, base, written);
     const row = db
       .insert(media)
-      .values({ ownerId: actor.id, postId: null, kind: format.kind, name, ...values })
+      .values({ ownerId: me.id, postId: null, kind: format.kind, name, ...values })
       .returning()
       .get();
     return toUploadedFile(row);

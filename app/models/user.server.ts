@@ -3,7 +3,7 @@ import { users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
-import { conflict, unauthorized } from "~/utils/errors";
+import { conflict, notFound, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
 
 type UserRow = typeof users.$inferSelect;
@@ -54,6 +54,15 @@ export function getUserRowByUsername(username: string): UserRow | undefined {
     .from(users)
     .where(sql`${users.username} = ${username} COLLATE NOCASE`)
     .get();
+}
+
+export const PROFILE_NOT_FOUND = "Profile Not Found";
+
+/** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
+export function requireUserRow(username: string): UserRow {
+  const row = getUserRowByUsername(username);
+  if (!row) throw notFound(PROFILE_NOT_FOUND);
+  return row;
 }
 
 function usernameTaken(username: string) {
