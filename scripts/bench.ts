@@ -40,7 +40,7 @@ type PlanCheck = { label: string; detail: string[]; problems: string[] };
 
 async function explainMode(file: string) {
   process.env.DATABASE_PATH = file;
-  const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../app/models/post.server");
+  const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../app/models/feed.server");
   const { sqlite } = await import("../app/utils/db.server");
   const viewer = { id: 1 };
   const cases: Array<[string, Parameters<typeof planFeed>[1]]> = [];

@@ -3,8 +3,18 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput, RequestDecision } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
-import { db, type DB } from "~/utils/db.server";
+import { db } from "~/utils/db.server";
 import { badRequest, conflict, forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
+import {
+  canReadClub,
+  getClubRow,
+  getMembership,
+  requireClubMember,
+  requireClubOwner,
+  requireClubRow,
+  requireSignedIn,
+  type Queryable,
+} from "./access.server";
 import { deleteMediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
 
@@ -64,69 +74,11 @@ export type JoinRequest = {
   user: { id: number; username: string; displayName: string; avatar: string | null };
 };
 
-type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
-/** A connection or an open transaction: the helpers below run inside either. */
-export type Queryable = DB | Tx;
-
 type ClubRow = typeof clubs.$inferSelect;
 
-// ---------------------------------------------------------------------------------------------
-// Membership checks (also used by the posts domain)
-// ---------------------------------------------------------------------------------------------
-
-/** The member's place in a club, or null when they are not a member. */
-export function getMembership(clubId: number, userId: number, q: Queryable = db): { role: ClubRole } | null {
-  const row = q
-    .select({ role: clubMembers.role })
-    .from(clubMembers)
-    .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, userId)))
-    .get();
-  return row ?? null;
-}
-
-/**
- * May `actor` read this club's posts? A public club: anyone. A private club: its members only.
- * A club that does not exist: false (callers answer 404 either way, so a private club's existence
- * is not confirmed through its posts).
- */
-export function canReadClub(actor: Actor, clubId: number): boolean {
-  const club = db.select({ isPrivate: clubs.isPrivate }).from(clubs).where(eq(clubs.id, clubId)).get();
-  if (!club) return false;
-  if (!club.isPrivate) return true;
-  return actor ? getMembership(clubId, actor.id) !== null : false;
-}
-
-export function getClubRow(clubId: number, q: Queryable = db): ClubRow | undefined {
-  return q.select().from(clubs).where(eq(clubs.id, clubId)).get();
-}
-
-function requireClubRow(clubId: number, q: Queryable = db): ClubRow {
-  const row = getClubRow(clubId, q);
-  if (!row) throw notFound(CLUB_NOT_FOUND);
-  return row;
-}
-
-function requireSignedIn(actor: Actor): { id: number } {
-  if (!actor) throw unauthorized();
-  return actor;
-}
-
-/** 401 anonymous, 404 missing club, 403 anyone but the owner. */
-function requireOwner(actor: Actor, clubId: number, q: Queryable = db): ClubRow {
-  const me = requireSignedIn(actor);
-  const club = requireClubRow(clubId, q);
-  if (getMembership(clubId, me.id, q)?.role !== "owner") throw forbidden("Only the club owner can do that");
-  return club;
-}
-
-/** 401 anonymous, 404 missing club, 403 non-members. */
-export function requireMember(actor: Actor, clubId: number, q: Queryable = db): { club: ClubRow; role: ClubRole } {
-  const me = requireSignedIn(actor);
-  const club = requireClubRow(clubId, q);
-  const membership = getMembership(clubId, me.id, q);
-  if (!membership) throw forbidden("Only members of this club can do that");
-  return { club, role: membership.role };
-}
+// Membership checks and the private-club rule live in access.server.ts (also used by the posts
+// domain); re-exported here for the callers that know them from this module.
+export { canReadClub, getClubRow, getMembership, requireClubMember as requireMember, type Queryable };
 
 // ---------------------------------------------------------------------------------------------
 // Reading clubs
@@ -226,7 +178,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
  * (members must be able to find them to ask to join); their posts are not.
  */
 export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs: Club[]; nextCursor: string | null } {
-  if (options.onlyMine && !actor) throw unauthorized();
+  if (options.onlyMine) requireSignedIn(actor);
   const limit = Math.max(1, Math.min(options.limit ?? CLUB_LIST_LIMIT_DEFAULT, 50));
   const conditions: SQL[] = [];
   if (options.onlyPublic) conditions.push(eq(clubs.isPrivate, false));
@@ -286,7 +238,7 @@ export function listMembers(clubId: number): ClubMember[] {
 
 /** GET /api/clubs/{id}/requests: the owner sees pending requests, oldest first; anyone else 403. */
 export function listJoinRequests(actor: Actor, clubId: number): JoinRequest[] {
-  requireOwner(actor, clubId);
+  requireClubOwner(actor, clubId);
   return db
     .select({
       id: joinRequests.id,
@@ -354,7 +306,7 @@ export function updateClub(actor: Actor, clubId: number, input: EditClubInput): 
   const me = requireSignedIn(actor);
   return db.transaction(
     (tx) => {
-      const club = requireOwner(me, clubId, tx);
+      const club = requireClubOwner(me, clubId, tx).club;
       if (input.maxMembers != null && input.maxMembers < club.memberCount) {
         throw invalid({ maxMembers: [`The club already has ${club.memberCount} members`] });
       }
@@ -382,7 +334,7 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
   const me = requireSignedIn(actor);
   const files = db.transaction(
     (tx) => {
-      requireOwner(me, clubId, tx);
+      requireClubOwner(me, clubId, tx);
       const clubPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.clubId, clubId));
       const stored = tx
         .select({ storageKey: media.storageKey, variants: media.variants })
@@ -495,7 +447,7 @@ export function decideJoinRequest(
   const me = requireSignedIn(actor);
   return db.transaction(
     (tx) => {
-      requireOwner(me, clubId, tx);
+      requireClubOwner(me, clubId, tx);
       const request = tx
         .select()
         .from(joinRequests)

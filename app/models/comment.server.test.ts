@@ -1,22 +1,11 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { count, makeClub } from "#tests/fixtures/posts";
+import { count, failure, makeClub } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
-import { AppError } from "~/utils/errors";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment, deleteComment, listComments } from "./comment.server";
 import { createPost, getPost } from "./post.server";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
-
-async function failure(promise: Promise<unknown>): Promise<AppError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(AppError);
-    return error as AppError;
-  }
-  throw new Error("expected an AppError, but the call succeeded");
-}
 
 const newPost = (author: Member, clubId?: number) =>
   createPost(author, { title: "Rattling in the pre-rut", content: "Short sequences, long pauses, and wait.", type: "article", clubId });
@@ -45,13 +34,13 @@ describe("comments", () => {
 
   it("refuses visitors (401), blank or long comments (400) and missing posts (404), writing nothing", async () => {
     const post = await newPost(alice);
-    expect((await failure(addComment(null, post.id, { content: "hello" }))).status).toBe(401);
-    const blank = await failure(addComment(bob, post.id, { content: "   \n\t " }));
+    expect((await failure(() => addComment(null, post.id, { content: "hello" }))).status).toBe(401);
+    const blank = await failure(() => addComment(bob, post.id, { content: "   \n\t " }));
     expect(blank.status).toBe(400);
     expect(blank.fieldErrors).toEqual({ content: ["Comment cannot be empty"] });
-    expect((await failure(addComment(bob, post.id, { content: "x".repeat(2001) }))).fieldErrors).toEqual({ content: ["Comment too long"] });
-    expect((await failure(addComment(bob, 987_654, { content: "hello" }))).status).toBe(404);
-    expect((await failure(listComments(null, 987_654))).status).toBe(404);
+    expect((await failure(() => addComment(bob, post.id, { content: "x".repeat(2001) }))).fieldErrors).toEqual({ content: ["Comment too long"] });
+    expect((await failure(() => addComment(bob, 987_654, { content: "hello" }))).status).toBe(404);
+    expect((await failure(() => listComments(null, 987_654))).status).toBe(404);
     expect(count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);
     expect((await getPost(null, post.id)).commentsCount).toBe(0);
   });
@@ -59,25 +48,25 @@ describe("comments", () => {
   it("lets only the comment's author delete it (401 visitor, 403 other member, 404 missing)", async () => {
     const post = await newPost(alice);
     const comment = await addComment(bob, post.id, { content: "Mine to delete" });
-    expect((await failure(deleteComment(null, comment.id))).status).toBe(401);
+    expect((await failure(() => deleteComment(null, comment.id))).status).toBe(401);
     // Not even the post's author may delete someone else's comment (SPEC.md §6).
-    expect((await failure(deleteComment(alice, comment.id))).status).toBe(403);
-    expect((await failure(deleteComment(bob, 987_654))).status).toBe(404);
+    expect((await failure(() => deleteComment(alice, comment.id))).status).toBe(403);
+    expect((await failure(() => deleteComment(bob, 987_654))).status).toBe(404);
     expect((await getPost(null, post.id)).commentsCount).toBe(1);
     await deleteComment(bob, comment.id);
     expect(await listComments(null, post.id)).toEqual([]);
     expect((await getPost(null, post.id)).commentsCount).toBe(0);
-    expect((await failure(deleteComment(bob, comment.id))).status).toBe(404);
+    expect((await failure(() => deleteComment(bob, comment.id))).status).toBe(404);
   });
 
   it("keeps a private club's comments to its members", async () => {
     const club = makeClub(alice.id, { isPrivate: true });
     const post = await newPost(alice, club);
     const comment = await addComment(alice, post.id, { content: "Members only talk" });
-    expect((await failure(listComments(null, post.id))).status).toBe(404);
-    expect((await failure(listComments(bob, post.id))).status).toBe(404);
-    expect((await failure(addComment(bob, post.id, { content: "Let me in" }))).status).toBe(404);
-    expect((await failure(deleteComment(bob, comment.id))).status).toBe(404);
+    expect((await failure(() => listComments(null, post.id))).status).toBe(404);
+    expect((await failure(() => listComments(bob, post.id))).status).toBe(404);
+    expect((await failure(() => addComment(bob, post.id, { content: "Let me in" }))).status).toBe(404);
+    expect((await failure(() => deleteComment(bob, comment.id))).status).toBe(404);
     expect((await listComments(alice, post.id)).map((c) => c.content)).toEqual(["Members only talk"]);
   });
 
@@ -87,7 +76,7 @@ describe("comments", () => {
     setRateLimitsEnabled(true);
     try {
       for (let i = 0; i < 120; i++) await addComment(chatty, post.id, { content: `comment ${i}` });
-      expect((await failure(addComment(chatty, post.id, { content: "one more" }))).status).toBe(429);
+      expect((await failure(() => addComment(chatty, post.id, { content: "one more" }))).status).toBe(429);
     } finally {
       setRateLimitsEnabled(false);
     }

@@ -1,10 +1,15 @@
-import type { Actor } from "~/models/user.server";
+import { asc, eq, sql } from "drizzle-orm";
+import { comments, posts, users } from "#db/schema";
+import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { prepared, sqlite } from "~/utils/db.server";
-import { forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
+import { db } from "~/utils/db.server";
+import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
-import { assertPostVisible, type PostAuthor } from "./post.server";
+import { requireSignedIn } from "./access.server";
+import { assertPostVisible } from "./post.server";
+import { authorColumns, type PostAuthor } from "./post-view.server";
+import type { Actor } from "./user.server";
 
 /**
  * Comments on a post. The post's comments_count changes in the same transaction as the comment, and
@@ -16,71 +21,56 @@ export type Comment = { id: number; content: string; createdAt: string; author: 
 
 export const COMMENT_NOT_FOUND = "Comment not found";
 
-type CommentRow = {
-  id: number;
-  content: string;
-  created_at: number;
-  author_id: number;
-  username: string;
-  display_name: string;
-  avatar: string | null;
-};
+function commentQuery() {
+  return db
+    .select({ id: comments.id, content: comments.content, createdAt: comments.createdAt, author: authorColumns })
+    .from(comments)
+    .innerJoin(users, eq(users.id, comments.authorId));
+}
 
-const COMMENT_SELECT = `SELECT c.id, c.content, c.created_at, u.id AS author_id, u.username, u.display_name, u.avatar
-  FROM comments c CROSS JOIN users u ON u.id = c.author_id`;
-
-function toComment(r: CommentRow): Comment {
-  return {
-    id: r.id,
-    content: r.content,
-    createdAt: new Date(r.created_at).toISOString(),
-    author: { id: r.author_id, username: r.username, displayName: r.display_name, avatar: r.avatar },
-  };
+function toComment(r: ReturnType<ReturnType<typeof commentQuery>["all"]>[number]): Comment {
+  return { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
 }
 
 /** A post's comments, oldest first (index comments_post). */
-export async function listComments(actor: Actor, postId: number): Promise<Comment[]> {
+export function listComments(actor: Actor, postId: number): Comment[] {
   assertPostVisible(actor, postId);
-  const rows = prepared(`${COMMENT_SELECT} WHERE c.post_id = ? ORDER BY c.created_at, c.id`).all(postId) as CommentRow[];
-  return rows.map(toComment);
+  return commentQuery().where(eq(comments.postId, postId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(toComment);
 }
 
 /** Comment on a post (signed in; whitespace-only is refused; rate limited commentsPerUser). */
-export async function addComment(actor: Actor, postId: number, input: CommentInput): Promise<Comment> {
-  if (!actor) throw unauthorized("Please sign in to comment");
+export function addComment(actor: Actor, postId: number, input: CommentInput): Comment {
+  const me = requireSignedIn(actor, SIGN_IN.comment);
   const parsed = commentSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   assertPostVisible(actor, postId);
-  const id = sqlite.transaction(() => {
-    consumeLimit("commentsPerUser", String(actor.id));
-    const { lastInsertRowid } = prepared(`INSERT INTO comments (post_id, author_id, content) VALUES (?, ?, ?)`).run(
-      postId,
-      actor.id,
-      parsed.data.content,
-    );
-    prepared(`UPDATE posts SET comments_count = comments_count + 1 WHERE id = ?`).run(postId);
-    return Number(lastInsertRowid);
-  })();
-  return toComment(prepared(`${COMMENT_SELECT} WHERE c.id = ?`).get(id) as CommentRow);
+  const id = db.transaction((tx) => {
+    consumeLimit("commentsPerUser", String(me.id));
+    const row = tx.insert(comments).values({ postId, authorId: me.id, content: parsed.data.content }).returning({ id: comments.id }).get();
+    tx.update(posts).set({ commentsCount: sql`${posts.commentsCount} + 1` }).where(eq(posts.id, postId)).run();
+    return row.id;
+  });
+  return toComment(commentQuery().where(eq(comments.id, id)).get()!);
 }
 
 /** Delete a comment: its author only (401 signed out, 403 someone else, 404 missing). */
-export async function deleteComment(actor: Actor, commentId: number): Promise<void> {
-  if (!actor) throw unauthorized();
-  const row = prepared(`SELECT id, post_id, author_id FROM comments WHERE id = ?`).get(commentId) as
-    | { id: number; post_id: number; author_id: number }
-    | undefined;
+export function deleteComment(actor: Actor, commentId: number): void {
+  const me = requireSignedIn(actor);
+  const row = db.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
   if (!row) throw notFound(COMMENT_NOT_FOUND);
   try {
-    assertPostVisible(actor, row.post_id);
+    assertPostVisible(actor, row.postId);
   } catch {
     throw notFound(COMMENT_NOT_FOUND);
   }
-  if (row.author_id !== actor.id) throw forbidden("Only the author can delete this comment");
-  sqlite.transaction(() => {
-    const removed = prepared(`DELETE FROM comments WHERE id = ?`).run(commentId);
+  if (row.authorId !== me.id) throw forbidden("Only the author can delete this comment");
+  db.transaction((tx) => {
+    const removed = tx.delete(comments).where(eq(comments.id, commentId)).run();
     if (removed.changes) {
-      prepared(`UPDATE posts SET comments_count = max(0, comments_count - 1) WHERE id = ?`).run(row.post_id);
+      tx.update(posts)
+        .set({ commentsCount: sql`CASE WHEN ${posts.commentsCount} > 0 THEN ${posts.commentsCount} - 1 ELSE 0 END` })
+        .where(eq(posts.id, row.postId))
+        .run();
     }
-  })();
+  });
 }

@@ -65,11 +65,12 @@ describe("followers and following lists", () => {
   it("pages newest first with a keyset cursor and says whom the viewer follows", async () => {
     const star = await createMember();
     const fans = [];
+    const start = Date.now();
     for (let i = 0; i < 5; i++) {
       const fan = await createMember();
-      followUser({ id: fan.id }, star.username);
+      // Each follow a few milliseconds after the last, on a clock the test sets.
+      followUser({ id: fan.id }, star.username, new Date(start + i * 3));
       fans.push(fan);
-      await new Promise((r) => setTimeout(r, 3));
     }
     const viewer = fans[0]!;
     followUser({ id: viewer.id }, fans[4]!.username);

@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { follows, users } from "#db/schema";
 import { db } from "~/utils/db.server";
-import { badRequest, notFound, unauthorized } from "~/utils/errors";
-import { getUserRowByUsername, type Actor } from "./user.server";
+import { badRequest } from "~/utils/errors";
+import { requireSignedIn } from "./access.server";
+import { requireUserRow, type Actor } from "./user.server";
 
 /**
  * Following members (CONTRACT.md §2): idempotent follow and unfollow, with the followee's
@@ -13,22 +14,22 @@ import { getUserRowByUsername, type Actor } from "./user.server";
 export type FollowState = { following: boolean; followersCount: number };
 
 function requireFollowee(actor: Actor, username: string) {
-  if (!actor) throw unauthorized("Please sign in to follow members");
-  const target = getUserRowByUsername(username);
-  if (!target) throw notFound("Profile Not Found");
-  if (target.id === actor.id) throw badRequest("You can't follow yourself");
-  return target;
+  const me = requireSignedIn(actor, "Please sign in to follow members");
+  const target = requireUserRow(username);
+  if (target.id === me.id) throw badRequest("You can't follow yourself");
+  return { me, target };
 }
 
 function followersCountOf(tx: Pick<typeof db, "select">, id: number): number {
   return tx.select({ n: users.followersCount }).from(users).where(eq(users.id, id)).get()?.n ?? 0;
 }
 
-export function followUser(actor: Actor, username: string): FollowState {
-  const target = requireFollowee(actor, username);
-  const followerId = actor!.id;
+/** Follow a member (idempotent). `now` is when the follow happened (lists are newest first). */
+export function followUser(actor: Actor, username: string, now = new Date()): FollowState {
+  const { me, target } = requireFollowee(actor, username);
+  const followerId = me.id;
   return db.transaction((tx) => {
-    const inserted = tx.insert(follows).values({ followerId, followeeId: target.id }).onConflictDoNothing().run();
+    const inserted = tx.insert(follows).values({ followerId, followeeId: target.id, createdAt: now }).onConflictDoNothing().run();
     if (inserted.changes > 0) {
       tx.update(users).set({ followersCount: sql`${users.followersCount} + 1` }).where(eq(users.id, target.id)).run();
       tx.update(users).set({ followingCount: sql`${users.followingCount} + 1` }).where(eq(users.id, followerId)).run();
@@ -38,16 +39,16 @@ export function followUser(actor: Actor, username: string): FollowState {
 }
 
 export function unfollowUser(actor: Actor, username: string): FollowState {
-  const target = requireFollowee(actor, username);
-  const followerId = actor!.id;
+  const { me, target } = requireFollowee(actor, username);
+  const followerId = me.id;
   return db.transaction((tx) => {
     const removed = tx
       .delete(follows)
       .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, target.id)))
       .run();
     if (removed.changes > 0) {
-      tx.update(users).set({ followersCount: sql`max(${users.followersCount} - 1, 0)` }).where(eq(users.id, target.id)).run();
-      tx.update(users).set({ followingCount: sql`max(${users.followingCount} - 1, 0)` }).where(eq(users.id, followerId)).run();
+      tx.update(users).set({ followersCount: sql`CASE WHEN ${users.followersCount} > 0 THEN ${users.followersCount} - 1 ELSE 0 END` }).where(eq(users.id, target.id)).run();
+      tx.update(users).set({ followingCount: sql`CASE WHEN ${users.followingCount} > 0 THEN ${users.followingCount} - 1 ELSE 0 END` }).where(eq(users.id, followerId)).run();
     }
     return { following: false, followersCount: followersCountOf(tx, target.id) };
   });
@@ -92,8 +93,7 @@ type ListOptions = { cursor?: string | null; limit?: number };
  * (followee_id, created_at); ties on the same millisecond are ordered by follower id.
  */
 export function listFollowers(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
-  const target = getUserRowByUsername(username);
-  if (!target) throw notFound("Profile Not Found");
+  const target = requireUserRow(username);
   return listPage(actor, "followers", target.id, options);
 }
 
@@ -102,8 +102,7 @@ export function listFollowers(actor: Actor, username: string, options: ListOptio
  * member's follows and sorts them: one member follows a bounded number of others.
  */
 export function listFollowing(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
-  const target = getUserRowByUsername(username);
-  if (!target) throw notFound("Profile Not Found");
+  const target = requireUserRow(username);
   return listPage(actor, "following", target.id, options);
 }
 

@@ -3,8 +3,9 @@ import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { clubs, invites, users } from "#db/schema";
 import type { InviteInput } from "~/schemas/club";
 import { db } from "~/utils/db.server";
-import { badRequest, forbidden, notFound, unauthorized } from "~/utils/errors";
-import { admitMember, assertMayJoin, CLUB_NOT_FOUND, getClubRow, getMembership, requireMember, type Queryable } from "./club.server";
+import { badRequest, forbidden, notFound } from "~/utils/errors";
+import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
+import { admitMember, assertMayJoin, CLUB_NOT_FOUND } from "./club.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -70,7 +71,7 @@ function inviteView(row: { code: string; usesRemaining: number | null; expiresAt
 
 /** POST /api/clubs/{id}/invites (members only): default unlimited uses and no expiry. */
 export function createInvite(actor: Actor, clubId: number, input: InviteInput, now = new Date()): Invite {
-  const { club } = requireMember(actor, clubId);
+  const { me, club } = requireClubMember(actor, clubId);
   const expiresAt = input.expiresIn ? new Date(now.getTime() + input.expiresIn * 3_600_000) : null;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -79,7 +80,7 @@ export function createInvite(actor: Actor, clubId: number, input: InviteInput, n
         .values({
           code: newInviteCode(),
           clubId,
-          createdById: actor!.id,
+          createdById: me.id,
           usesRemaining: input.usesRemaining ?? null,
           expiresAt,
           createdAt: now,
@@ -110,7 +111,7 @@ export function getInvite(code: string, now = new Date()): Invite {
 
 /** The club's active invites, newest first (members only). */
 export function listInvites(actor: Actor, clubId: number, now = new Date()): ClubInvite[] {
-  const { role } = requireMember(actor, clubId);
+  const { me, role } = requireClubMember(actor, clubId);
   return db
     .select({
       id: invites.id,
@@ -134,21 +135,20 @@ export function listInvites(actor: Actor, clubId: number, now = new Date()): Clu
       expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
       createdAt: r.createdAt.toISOString(),
       createdBy: { id: r.creatorId, username: r.creatorUsername, displayName: r.creatorDisplayName },
-      canRevoke: role === "owner" || r.creatorId === actor!.id,
+      canRevoke: canRevokeInvite({ createdById: r.creatorId }, me, role),
     }));
 }
 
 /** Revoke an invite: the member who made it, or the club owner. */
 export function revokeInvite(actor: Actor, clubId: number, inviteId: number, now = new Date()): void {
-  if (!actor) throw unauthorized();
+  const me = requireSignedIn(actor);
   const invite = db
     .select()
     .from(invites)
     .where(and(eq(invites.id, inviteId), eq(invites.clubId, clubId)))
     .get();
   if (!invite) throw notFound("Invite not found");
-  const isOwner = getMembership(clubId, actor.id)?.role === "owner";
-  if (invite.createdById !== actor.id && !isOwner) throw forbidden("Only the member who made this invite or the club owner can revoke it");
+  if (!canRevokeInvite(invite, me, getMembership(clubId, me.id)?.role)) throw forbidden("Only the member who made this invite or the club owner can revoke it");
   if (invite.revokedAt) return;
   db.update(invites).set({ revokedAt: now }).where(eq(invites.id, inviteId)).run();
 }
@@ -185,15 +185,15 @@ function clubOfUsableInvite(tx: Queryable, code: string, now: Date): number {
  * is admitted.
  */
 export function acceptInvite(actor: Actor, code: string, expectedClubId?: number, now = new Date()): { status: "joined"; clubId: number } {
-  if (!actor) throw unauthorized();
+  const me = requireSignedIn(actor);
   return db.transaction(
     (tx) => {
       if (expectedClubId !== undefined && !getClubRow(expectedClubId, tx)) throw notFound(CLUB_NOT_FOUND);
       const clubId = clubOfUsableInvite(tx, code, now);
       if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
-      assertMayJoin(tx, clubId, actor.id);
+      assertMayJoin(tx, clubId, me.id);
       takeInviteUse(tx, code, now);
-      admitMember(tx, clubId, actor.id);
+      admitMember(tx, clubId, me.id);
       return { status: "joined" as const, clubId };
     },
     { behavior: "immediate" },

@@ -6,9 +6,11 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { media, users, type MediaKind } from "#db/schema";
-import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, type MediaVariant, type UploadedFile } from "~/schemas/media";
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
+import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
 import { db } from "~/utils/db.server";
-import { badRequest, tooLarge, unauthorized, unsupportedMedia } from "~/utils/errors";
+import { badRequest, tooLarge, unsupportedMedia } from "~/utils/errors";
+import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
@@ -31,6 +33,9 @@ export type UploadInput = {
 };
 
 export type UploadOptions = { purpose?: "post" | "avatar"; storage?: MediaStorage };
+
+/** An upload no post took within a week is abandoned. */
+export const ABANDONED_AFTER_MS = 7 * 24 * 3_600_000;
 
 export const TOO_LARGE_MESSAGE = `File is too large. The limit is ${MAX_UPLOAD_LABEL} per file.`;
 
@@ -120,9 +125,9 @@ export function toUploadedFile(row: MediaRow): StoredMedia {
  * the actor and belongs to no post until a post attaches it. Avatars must be images.
  */
 export async function storeUpload(actor: Actor, input: UploadInput, options: UploadOptions = {}): Promise<StoredMedia> {
-  if (!actor) throw unauthorized("Authentication required. Please log in again.");
+  const me = requireSignedIn(actor, "Authentication required. Please log in again.");
   const storage = options.storage ?? getStorage();
-  consumeLimit("uploadsPerUser", String(actor.id));
+  consumeLimit("uploadsPerUser", String(me.id));
 
   const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
   const head = await source.head(SNIFF_BYTES);
@@ -140,11 +145,9 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
         : await storeStream(storage, source, head, format, base, written);
     const row = db
       .insert(media)
-      .values({ ownerId: actor.id, postId: null, kind: format.kind, name, ...values })
+      .values({ ownerId: me.id, postId: null, kind: format.kind, name, ...values })
       .returning()
       .get();
-    // Now and then, clear out what members uploaded but never published.
-    if (Math.random() < 0.01) pruneAbandonedUploads(undefined, storage).catch((e) => console.error("[media] prune failed:", e));
     return toUploadedFile(row);
   } catch (error) {
     await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
@@ -277,10 +280,14 @@ export async function discardUploads(actor: Actor, urls: readonly string[], stor
 
 /**
  * Uploads nobody published: rows with no post, older than `olderThanMs`, that are not anyone's
- * avatar. Returns how many were removed. Run now and then (storeUpload does, rarely).
+ * avatar. Returns how many were removed. Run off the request path (scheduleUploadPruning).
  */
-export async function pruneAbandonedUploads(olderThanMs = 7 * 24 * 3_600_000, storage: MediaStorage = getStorage()): Promise<number> {
-  const cutoff = new Date(Date.now() - olderThanMs);
+export async function pruneAbandonedUploads(
+  olderThanMs = ABANDONED_AFTER_MS,
+  storage: MediaStorage = getStorage(),
+  now = Date.now(),
+): Promise<number> {
+  const cutoff = new Date(now - olderThanMs);
   const rows = db
     .delete(media)
     .where(
@@ -294,6 +301,23 @@ export async function pruneAbandonedUploads(olderThanMs = 7 * 24 * 3_600_000, st
     .all();
   await deleteMediaFiles(rows, storage);
   return rows.length;
+}
+
+/**
+ * Clear out abandoned uploads at start-up and then every `everyMs`, in the background (the timer
+ * never keeps the process alive). Several processes sharing the database may each run it: a row is
+ * deleted, and its files removed, by whichever gets it first. Returns a function that stops it.
+ */
+export function scheduleUploadPruning({ everyMs = 6 * 3_600_000, storage }: { everyMs?: number; storage?: MediaStorage } = {}): () => void {
+  const run = () =>
+    pruneAbandonedUploads(ABANDONED_AFTER_MS, storage ?? getStorage()).catch((error: unknown) => {
+      console.error("[media] prune failed:", error);
+      return 0;
+    });
+  void run();
+  const timer = setInterval(run, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 export type { MediaKind };

@@ -2,13 +2,15 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { media, users } from "#db/schema";
 import type { PasswordChangeInput, ProfilePatchInput } from "~/schemas/profile";
 import { db } from "~/utils/db.server";
-import { conflict, invalid, notFound, forbidden, unauthorized } from "~/utils/errors";
+import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
+import { requireSignedIn } from "./access.server";
 import { isFollowing } from "./follow.server";
 import {
   getUserRowById,
-  getUserRowByUsername,
+  PROFILE_NOT_FOUND,
+  requireUserRow,
   toPublicUser,
   toSelfUser,
   type Actor,
@@ -18,7 +20,7 @@ import {
 
 type UserRow = typeof users.$inferSelect;
 
-export const PROFILE_NOT_FOUND = "Profile Not Found";
+export { PROFILE_NOT_FOUND, requireUserRow };
 export const EMAIL_TAKEN = "Email is already registered";
 export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
 
@@ -27,13 +29,6 @@ export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
  * member, and whether the viewer follows them.
  */
 export type Profile = PublicUser & { email?: string; isFollowing: boolean };
-
-/** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
-export function requireUserRow(username: string): UserRow {
-  const row = getUserRowByUsername(username);
-  if (!row) throw notFound(PROFILE_NOT_FOUND);
-  return row;
-}
 
 export function getProfile(actor: Actor, username: string): Profile {
   const row = requireUserRow(username);
@@ -46,9 +41,9 @@ export function getProfile(actor: Actor, username: string): Profile {
 
 /** Only the member edits their own profile: 401 signed out, 404 no such member, 403 anyone else. */
 export function requireSelf(actor: Actor, username: string): UserRow {
-  if (!actor) throw unauthorized();
+  const me = requireSignedIn(actor);
   const row = requireUserRow(username);
-  if (row.id !== actor.id) throw forbidden("You can only edit your own profile");
+  if (row.id !== me.id) throw forbidden("You can only edit your own profile");
   return row;
 }
 
@@ -124,8 +119,7 @@ export async function changePassword(
   actor: Actor,
   input: PasswordChangeInput,
 ): Promise<{ user: SelfUser; session: { id: number; sessionVersion: number } }> {
-  if (!actor) throw unauthorized();
-  const row = getUserRowById(actor.id);
+  const row = getUserRowById(requireSignedIn(actor).id);
   if (!row) throw unauthorized();
   const limitKey = row.username.toLowerCase();
   checkLimit("loginFailuresPerUsername", limitKey);

@@ -2,7 +2,8 @@ import { eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db } from "~/utils/db.server";
-import { conflict, unauthorized } from "~/utils/errors";
+import type { Queryable } from "./access.server";
+import { conflict, notFound, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
 
 type UserRow = typeof users.$inferSelect;
@@ -55,6 +56,15 @@ export function getUserRowByUsername(username: string): UserRow | undefined {
     .get();
 }
 
+export const PROFILE_NOT_FOUND = "Profile Not Found";
+
+/** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
+export function requireUserRow(username: string): UserRow {
+  const row = getUserRowByUsername(username);
+  if (!row) throw notFound(PROFILE_NOT_FOUND);
+  return row;
+}
+
 function usernameTaken(username: string) {
   return Boolean(getUserRowByUsername(username));
 }
@@ -69,7 +79,7 @@ function emailTaken(email: string) {
  */
 export async function registerUser(
   input: RegisterInput,
-  inTransaction?: (user: UserRow) => void,
+  inTransaction?: (user: UserRow, tx: Queryable) => void,
 ): Promise<UserRow> {
   const email = input.email.toLowerCase();
   const fieldErrors: Record<string, string[]> = {};
@@ -92,7 +102,7 @@ export async function registerUser(
         })
         .returning()
         .get();
-      inTransaction?.(row);
+      inTransaction?.(row, tx);
       return row;
     });
   } catch (error) {

@@ -1,10 +1,8 @@
 import { json } from "@remix-run/node";
-import { signUp } from "~/models/auth.server";
-import { joinNewMemberWithInvite } from "~/models/invite.server";
+import { signUpWithInvite } from "~/models/auth.server";
 import { toSelfUser } from "~/models/user.server";
 import { registerSchema } from "~/schemas/auth";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
-import { db } from "~/utils/db.server";
 import { invalid } from "~/utils/errors";
 import { clientIp } from "~/utils/rate-limit.server";
 import { commitUserSession } from "~/web/session.server";
@@ -20,10 +18,7 @@ export const action = apiAction({
     const input = await readJson(request, registerSchema);
     const code = input.inviteCode;
     if (!code) throw invalid({ inviteCode: ["Invite code is required"] }, "Invite code is required");
-    let clubId = 0;
-    const user = await signUp(input, { ip: clientIp(request) }, (row) => {
-      clubId = joinNewMemberWithInvite(db, code, row.id);
-    });
+    const { user, clubId } = await signUpWithInvite(input, { ip: clientIp(request) }, code);
     return json(
       { ...toSelfUser(user), clubId },
       { status: 201, headers: { "Set-Cookie": await commitUserSession(user) } },

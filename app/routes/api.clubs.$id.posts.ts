@@ -1,5 +1,5 @@
 import { CLUB_NOT_FOUND } from "~/models/club.server";
-import { listFeed } from "~/models/post.server";
+import { listFeed } from "~/models/feed.server";
 import { parseFeedQuery } from "~/schemas/post";
 import { apiLoader, listPageResponse } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

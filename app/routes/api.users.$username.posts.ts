@@ -1,4 +1,4 @@
-import { listFeed } from "~/models/post.server";
+import { listFeed } from "~/models/feed.server";
 import { requireUserRow } from "~/models/profile.server";
 import { parseFeedQuery } from "~/schemas/post";
 import { apiLoader, listPageResponse } from "~/web/api.server";

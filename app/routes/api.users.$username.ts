@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { getProfile, requireSelf, updateProfile } from "~/models/profile.server";
+import { getProfile, PROFILE_NOT_FOUND, requireSelf, updateProfile } from "~/models/profile.server";
 import { profilePatchSchema } from "~/schemas/profile";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { notFound } from "~/utils/errors";
@@ -21,7 +21,7 @@ export const action = apiAction({
   PATCH: async ({ request, params }) => {
     const actor = await requireActor(request);
     const username = params.username ?? "";
-    if (!username) throw notFound("Profile Not Found");
+    if (!username) throw notFound(PROFILE_NOT_FOUND);
     requireSelf(actor, username); // someone else's profile is 403 whatever the body says
     return json(updateProfile(actor, username, await readJson(request, profilePatchSchema)));
   },

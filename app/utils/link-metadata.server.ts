@@ -13,6 +13,7 @@ import { Agent, buildConnector, fetch, type Dispatcher } from "undici";
 import { linkPreviews, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
 import { db } from "./db.server";
+import { isHttpUrl } from "./urls";
 
 /**
  * Link previews (CONTRACT.md §4, docs/decisions/0008-media-storage-and-processing.md).
@@ -138,10 +139,6 @@ export class PreviewError extends Error {
   name = "PreviewError";
 }
 
-function isHttpUrl(url: URL) {
-  return url.protocol === "http:" || url.protocol === "https:";
-}
-
 /**
  * Fetches an HTML page through the guard: redirects followed by hand (each hop must be http(s) and
  * connect to an allowed address), at most `maxBytes` of the body read (a longer page is cut: the
@@ -158,7 +155,7 @@ export async function fetchHtmlPage(rawUrl: string, options: FetchPageOptions = 
   try {
     let url = new URL(rawUrl);
     for (let hop = 0; ; hop++) {
-      if (!isHttpUrl(url)) throw new PreviewError(`Only http and https addresses can be previewed (${url.protocol})`);
+      if (!isHttpUrl(url.href)) throw new PreviewError(`Only http and https addresses can be previewed (${url.protocol})`);
       if (url.username || url.password) throw new PreviewError("Addresses with credentials are not previewed");
       const response = await fetch(url, {
         dispatcher,

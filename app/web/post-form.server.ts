@@ -4,7 +4,6 @@ import { ownPendingUploads } from "~/models/media.server";
 import { createPost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { postInputSchema } from "~/schemas/post";
-import { previewForPost } from "~/utils/link-metadata.server";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
 import { replyWithError } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
@@ -65,12 +64,13 @@ export async function createPostFromForm(request: Request, actor: Actor, options
   if (submission.status !== "success") {
     return json({ ...submission.reply(), uploads: pendingUploads(actor, formData) }, { status: 400 });
   }
-  // The link preview is fetched here, on the server (never blocking the post for long), and stored
-  // with the post: cards then show it without JavaScript and without a fetch of their own.
-  const urlMetadata = (await previewForPost(submission.value.mediaUrl)) ?? undefined;
+  // The form has no preview field: whatever arrives as `urlMetadata` is not ours, so it is left out
+  // and createPost fetches the media URL's preview on the server (cards then show it without
+  // JavaScript and without a fetch of their own).
+  const { urlMetadata: _untrusted, ...input } = submission.value;
   let post;
   try {
-    post = await createPost(actor, { ...submission.value, urlMetadata });
+    post = await createPost(actor, input);
   } catch (error) {
     const reply = replyWithError(submission, error);
     return json({ ...(await reply.json()), uploads: pendingUploads(actor, formData) }, { status: reply.status, headers: reply.headers });

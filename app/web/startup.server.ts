@@ -1,4 +1,5 @@
 import { seedDemoIfEmpty } from "#db/seed-demo";
+import { scheduleUploadPruning } from "~/models/media.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { installHttpOriginGuard } from "./origin.server";
@@ -6,6 +7,7 @@ import { installHttpOriginGuard } from "./origin.server";
 /**
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
  * cross-site guard installed and the demo content seeded (SEED_DEMO=1) before the first request.
+ * Uploads nobody published are cleared out now and every few hours, never inside a request.
  */
 await installHttpOriginGuard();
 
@@ -13,3 +15,5 @@ if (env.SEED_DEMO) {
   const seeded = await seedDemoIfEmpty(db);
   if (seeded) console.log("Seeded demo content (SEED_DEMO=1).");
 }
+
+scheduleUploadPruning();

@@ -152,7 +152,7 @@ describe("editing and deleting: only the author", () => {
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/");
     expect(await toastOf(res)).toEqual({ title: "Post deleted", description: "Your post has been deleted successfully", type: "success" });
-    await expect(getPost(null, post.id)).rejects.toMatchObject({ status: 404 });
+    await expect(async () => getPost(null, post.id)).rejects.toMatchObject({ status: 404 });
     expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", post.id)).toBe(0);
     // Deleting again: the post is gone.
     expect((await act(post.id, { intent: "delete" }, { cookie: author.cookie })).status).toBe(404);

@@ -1,0 +1,103 @@
+import { prepared } from "~/utils/db.server";
+import { tagKey } from "~/utils/tags";
+
+/**
+ * Search for the feed, and every piece of SQLite-only SQL the models use outside the migrations:
+ * FTS5 queries (`posts_fts MATCH`), the planner that decides whether a search or a sort drives,
+ * and the index hints (`INDEXED BY`, `NOT INDEXED`) the feed and trending need because production
+ * runs without ANALYZE statistics (docs/decisions/0007-feed-pagination-and-indexes.md). A
+ * PostgreSQL dialect later replaces this module (tsvector, no hints) and leaves the rest alone.
+ */
+
+/** `posts p INDEXED BY <index>`: make SQLite read a table through the named index. */
+export function indexedBy(table: string, index: string): string {
+  return `${table} INDEXED BY ${index}`;
+}
+
+/** `posts p NOT INDEXED`: make SQLite read rows by id (the search drives, the sort follows). */
+export function notIndexed(table: string): string {
+  return `${table} NOT INDEXED`;
+}
+
+/**
+ * A search text as an FTS5 query: every word must appear (case and accents ignored, word forms
+ * folded by the Porter stemmer: "hunt" finds "hunting"). Words match whole: a prefix query ("hunt"*) expands to every term it starts and costs far more per row than
+ * the sort-driven plan below can afford; a prefix index on posts_fts would make it cheap.
+ */
+export function ftsQuery(text: string): string | null {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (!words?.length) return null;
+  return words
+    .slice(0, 12)
+    .map((w) => `"${w}"`)
+    .join(" ");
+}
+
+/** `#BowHunting`: the tag key, plus a text match on "bowhunting" or the phrase "bow hunting". */
+export function hashtagFts(word: string): string | null {
+  const joined = ftsQuery(word);
+  const split = word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2");
+  const phraseWords = split.toLowerCase().match(/[\p{L}\p{N}]+/gu);
+  if (!joined) return null;
+  if (phraseWords && phraseWords.length > 1) return `(${joined}) OR "${phraseWords.join(" ")}"`;
+  return joined;
+}
+
+export type SearchSet = { sql: string; params: Record<string, string>; fts: boolean };
+
+/**
+ * The set of post ids a search matches, as SQL with its parameters. A search that starts with '#'
+ * also matches post_tags.key = tagKey(rest) ('#BowHunting' finds 'bow hunting'). `fts` is set when
+ * the set is a plain full-text match (it can then be probed per row and read newest first).
+ * Null when the search has no words in it ("!!!"): it matches nothing.
+ */
+export function searchSet(search: string): SearchSet | null {
+  if (search.startsWith("#")) {
+    const rest = search.slice(1).trim();
+    const key = tagKey(rest);
+    const fts = hashtagFts(rest);
+    if (!key) return null;
+    if (!fts) return { sql: `SELECT post_id FROM post_tags WHERE key = @tagKey`, params: { tagKey: key }, fts: false };
+    return {
+      sql: `SELECT post_id FROM post_tags WHERE key = @tagKey UNION SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`,
+      params: { tagKey: key, fts },
+      fts: false,
+    };
+  }
+  const fts = ftsQuery(search);
+  if (!fts) return null;
+  return { sql: `SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`, params: { fts }, fts: true };
+}
+
+/**
+ * How a search meets a sort (docs/decisions/0007-feed-pagination-and-indexes.md). The match set is
+ * probed first (its newest 1,001 ids, read from the FTS index in rowid order):
+ * - at most SEARCH_DRIVES_BELOW matches: the search drives (ids → rows → sort that handful);
+ * - otherwise the sort's index drives and the search filters. A dense search (≥ DENSE_SEARCH of the
+ *   posts match, e.g. "deer" on a deer site) checks each row against the FTS index as it walks, so
+ *   it stops after about a page of rows; a sparser one builds the match set once and walks the
+ *   index against it.
+ */
+export const SEARCH_DRIVES_BELOW = 1000;
+export const DENSE_SEARCH = 0.3;
+
+export type SearchPlan = { mode: "drive" | "filter-set" | "filter-probe"; set: SearchSet };
+
+export function planSearch(search: string): SearchPlan | null {
+  const set = searchSet(search);
+  if (!set) return null;
+  if (!set.fts) {
+    const { n } = prepared(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
+    return { mode: n <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
+  }
+  const probe = prepared(
+    `SELECT count(*) AS n, min(rowid) AS lo FROM (${set.sql} ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
+  ).get(set.params) as { n: number; lo: number | null };
+  if (probe.n <= SEARCH_DRIVES_BELOW) return { mode: "drive", set };
+  const { hi } = prepared(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
+  const density = probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1);
+  return { mode: density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
+}
+
+/** The per-row FTS probe a dense search uses while the sort's index drives (`p` is the posts alias). */
+export const FTS_ROW_PROBE = `EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`;

@@ -1,0 +1,102 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { likes, media, posts, users, type LinkMetadata } from "#db/schema";
+import type { UploadedFile } from "~/schemas/media-options";
+import type { PostType } from "~/schemas/post";
+import { db } from "~/utils/db.server";
+import type { Actor } from "./user.server";
+
+/**
+ * Posts as SPEC.md §3 shows them: one mapping from rows to Posts, used by both read paths (one
+ * post in post.server.ts, the feed's pages in feed.server.ts). Three queries per page, whatever
+ * its size: the posts with their authors and the viewer's likes, then every post's media.
+ */
+
+export type { UploadedFile };
+
+/** SPEC.md §3 Post author. */
+export type PostAuthor = { id: number; username: string; displayName: string; avatar: string | null };
+
+/** SPEC.md §3 Post. */
+export type Post = {
+  id: number;
+  title: string;
+  content: string;
+  type: PostType;
+  mediaUrl: string | null;
+  urlMetadata: LinkMetadata | null;
+  tags: string[] | null;
+  clubId: number | null;
+  createdAt: string;
+  author: PostAuthor;
+  likes: number;
+  commentsCount: number;
+  shares: number;
+  isLiked: boolean;
+  uploadedFiles: UploadedFile[];
+};
+
+/** The columns of a post with its author, for an author alias or users itself. */
+export const authorColumns = { id: users.id, username: users.username, displayName: users.displayName, avatar: users.avatar };
+
+function postRecords(ids: readonly number[], viewer: number) {
+  return db
+    .select({ post: posts, author: authorColumns, likedBy: likes.userId })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.authorId))
+    .leftJoin(likes, and(eq(likes.postId, posts.id), eq(likes.userId, viewer)))
+    .where(inArray(posts.id, [...ids]))
+    .all();
+}
+
+type PostRecord = ReturnType<typeof postRecords>[number];
+
+function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
+  const rows = db
+    .select({ postId: media.postId, type: media.kind, url: media.url, name: media.name, width: media.width, height: media.height, variants: media.variants })
+    .from(media)
+    .where(inArray(media.postId, [...ids]))
+    .orderBy(asc(media.postId), asc(media.id))
+    .all();
+  const files = new Map<number, UploadedFile[]>();
+  for (const { postId, width, height, variants, ...file } of rows) {
+    const f: UploadedFile = file;
+    if (width !== null) f.width = width;
+    if (height !== null) f.height = height;
+    if (variants?.length) f.variants = variants.map(({ width, height, url }) => ({ width, height, url }));
+    files.set(postId!, [...(files.get(postId!) ?? []), f]);
+  }
+  return files;
+}
+
+/** One row → a SPEC.md Post: the one mapping both read paths use. */
+function toPost({ post: p, author, likedBy }: PostRecord, files: UploadedFile[]): Post {
+  return {
+    id: p.id,
+    title: p.title,
+    content: p.content,
+    type: p.type,
+    mediaUrl: p.mediaUrl,
+    urlMetadata: p.urlMetadata ?? null,
+    tags: p.tags?.length ? p.tags : null,
+    clubId: p.clubId,
+    createdAt: p.createdAt.toISOString(),
+    author,
+    likes: p.likesCount,
+    commentsCount: p.commentsCount,
+    shares: p.sharesCount,
+    isLiked: likedBy !== null,
+    uploadedFiles: files,
+  };
+}
+
+/** The posts with these ids, in this order, as `actor` sees them (likes), with their media: three queries. */
+export function loadPosts(actor: Actor, ids: readonly number[]): Post[] {
+  if (ids.length === 0) return [];
+  const records = new Map(postRecords(ids, actor?.id ?? 0).map((r) => [r.post.id, r]));
+  const files = filesOf(ids);
+  return ids.flatMap((id) => {
+    const record = records.get(id);
+    return record ? [toPost(record, files.get(id) ?? [])] : [];
+  });
+}
+
