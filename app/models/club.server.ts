@@ -17,6 +17,7 @@ import {
 } from "./access.server";
 import { deleteMediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
+import type { Club } from "~/schemas/shapes";
 
 /**
  * Clubs: creating, finding, joining, approving, running and leaving them (SPEC.md §2–6,
@@ -34,27 +35,6 @@ export const ALREADY_MEMBER = "Already a member of this club";
 export const REQUEST_PENDING = "Join request already pending";
 export const CLUB_FULL = "Club is full";
 export const OWNER_CANNOT_LEAVE = "The club owner cannot leave the club";
-
-export type RequestStatusView = "pending" | "rejected" | "none";
-
-/** SPEC.md §3 Club, with the caller's isMember / userRole / requestStatus. */
-export type Club = {
-  id: number;
-  name: string;
-  description: string;
-  imageUrl: string | null;
-  location: string | null;
-  isPrivate: boolean;
-  memberLimit: number | null;
-  tags: string[];
-  rules: string | null;
-  creator: { id: number; username: string; displayName: string; avatar: string | null } | null;
-  createdAt: string;
-  memberCount: number;
-  isMember: boolean;
-  userRole: ClubRole | null;
-  requestStatus: RequestStatusView;
-};
 
 /** SPEC.md §3 Club member. `id` is the member's user id. */
 export type ClubMember = {

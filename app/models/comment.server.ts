@@ -8,16 +8,14 @@ import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { requireSignedIn } from "./access.server";
 import { assertPostVisible } from "./post.server";
-import { authorColumns, type PostAuthor } from "./post-view.server";
+import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
+import type { Comment, PostAuthor } from "~/schemas/shapes";
 
 /**
  * Comments on a post. The post's comments_count changes in the same transaction as the comment, and
  * the post's visibility (a private club's post is 404 to outsiders) applies to its comments too.
  */
-
-/** SPEC.md §3 Comment. */
-export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor };
 
 export const COMMENT_NOT_FOUND = "Comment not found";
 

@@ -3,7 +3,8 @@ import { failure, makeClub, postInput, setPostStats } from "#tests/fixtures/post
 import { createMember } from "#tests/fixtures/members";
 import { sqlite } from "~/utils/db.server";
 import { decodeCursor, encodeCursor, listFeed, listTrending, planFeed, SEARCH_DRIVES_BELOW } from "./feed.server";
-import { createPost, type Post } from "./post.server";
+import { createPost } from "./post.server";
+import type { Post } from "~/schemas/shapes";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 

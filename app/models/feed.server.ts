@@ -3,8 +3,9 @@ import { prepared } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
 import { FTS_ROW_PROBE, indexedBy, notIndexed, planSearch, searchSet } from "./feed-search.server";
-import { loadPosts, type Post } from "./post-view.server";
+import { loadPosts } from "./post-view.server";
 import type { Actor } from "./user.server";
+import type { Post } from "~/schemas/shapes";
 
 /**
  * The feed: the home feed, a member's posts, a club's posts and the posts of followed members,

@@ -4,6 +4,7 @@ import { db } from "~/utils/db.server";
 import { badRequest } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { requireUserRow, type Actor } from "./user.server";
+import type { FollowPage } from "~/schemas/shapes";
 
 /**
  * Following members (CONTRACT.md §2): idempotent follow and unfollow, with the followee's
@@ -63,19 +64,6 @@ export function isFollowing(followerId: number, followeeId: number): boolean {
       .get(),
   );
 }
-
-/** A member in a followers / following list, with whether the viewer follows them. */
-export type FollowListEntry = {
-  id: number;
-  username: string;
-  displayName: string;
-  avatar: string | null;
-  bio: string | null;
-  followedAt: string;
-  isFollowing: boolean;
-};
-
-export type FollowPage = { users: FollowListEntry[]; nextCursor: string | null };
 
 export const FOLLOW_PAGE_SIZE = 30;
 const MAX_FOLLOW_PAGE = 100;

@@ -7,6 +7,7 @@ import { badRequest, forbidden, notFound } from "~/utils/errors";
 import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
 import { admitMember, assertMayJoin, CLUB_NOT_FOUND } from "./club.server";
 import type { Actor } from "./user.server";
+import type { ClubInvite } from "~/schemas/shapes";
 
 /**
  * Invite links (SPEC.md §2 Invite page, §4 Invite generation; CONTRACT.md §2). A code is 12 random
@@ -24,17 +25,6 @@ export type Invite = {
   expiresAt: string | null;
   clubId: number;
   club: { name: string; description: string; avatar: string | null; isPrivate: boolean; memberCount: number; memberLimit: number | null };
-};
-
-/** An active invite as the Invites tab lists it. */
-export type ClubInvite = {
-  id: number;
-  inviteCode: string;
-  usesRemaining: number | null;
-  expiresAt: string | null;
-  createdAt: string;
-  createdBy: { id: number; username: string; displayName: string };
-  canRevoke: boolean;
 };
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

@@ -4,6 +4,7 @@ import type { UploadedFile } from "~/schemas/media-options";
 import type { PostType } from "~/schemas/post";
 import { db } from "~/utils/db.server";
 import type { Actor } from "./user.server";
+import type { Post } from "~/schemas/shapes";
 
 /**
  * Posts as SPEC.md §3 shows them: one mapping from rows to Posts, used by both read paths (one
@@ -12,28 +13,6 @@ import type { Actor } from "./user.server";
  */
 
 export type { UploadedFile };
-
-/** SPEC.md §3 Post author. */
-export type PostAuthor = { id: number; username: string; displayName: string; avatar: string | null };
-
-/** SPEC.md §3 Post. */
-export type Post = {
-  id: number;
-  title: string;
-  content: string;
-  type: PostType;
-  mediaUrl: string | null;
-  urlMetadata: LinkMetadata | null;
-  tags: string[] | null;
-  clubId: number | null;
-  createdAt: string;
-  author: PostAuthor;
-  likes: number;
-  commentsCount: number;
-  shares: number;
-  isLiked: boolean;
-  uploadedFiles: UploadedFile[];
-};
 
 /** The columns of a post with its author, for an author alias or users itself. */
 export const authorColumns = { id: users.id, username: users.username, displayName: users.displayName, avatar: users.avatar };

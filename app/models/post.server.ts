@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { POST_NOT_FOUND } from "~/schemas/post-intents";
+import { POST_NOT_FOUND } from "~/schemas/messages";
 import { db } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
@@ -11,8 +11,9 @@ import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, getClubRow, getMembership, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
-import { loadPosts, type Post } from "./post-view.server";
+import { loadPosts } from "./post-view.server";
 import type { Actor } from "./user.server";
+import type { Post } from "~/schemas/shapes";
 
 /**
  * A post: reading one, publishing (with its server-fetched link preview), editing, deleting,
@@ -23,10 +24,8 @@ import type { Actor } from "./user.server";
  * posts_count) are stored on the rows and changed in the same transaction as what they count.
  */
 
-export { POST_NOT_FOUND };
-export type { Post, PostAuthor, UploadedFile } from "./post-view.server";
+export type { UploadedFile } from "./post-view.server";
 /** Transitional: the feed moved to feed.server.ts; import it from there. */
-export { listFeed, listTrending } from "./feed.server";
 
 // ---------------------------------------------------------------------------------------------
 // Visibility

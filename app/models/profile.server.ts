@@ -7,28 +7,14 @@ import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
 import { requireSignedIn } from "./access.server";
 import { isFollowing } from "./follow.server";
-import {
-  getUserRowById,
-  PROFILE_NOT_FOUND,
-  requireUserRow,
-  toPublicUser,
-  toSelfUser,
-  type Actor,
-  type PublicUser,
-  type SelfUser,
-} from "./user.server";
+import { getUserRowById, requireUserRow, toPublicUser, toSelfUser, type Actor } from "./user.server";
+import type { Profile, PublicUser, SelfUser } from "~/schemas/shapes";
 
 type UserRow = typeof users.$inferSelect;
 
-export { PROFILE_NOT_FOUND, requireUserRow };
+export { requireUserRow };
 export const EMAIL_TAKEN = "Email is already registered";
 export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
-
-/**
- * A profile as the viewer may see it: the public fields, the email only when the viewer is the
- * member, and whether the viewer follows them.
- */
-export type Profile = PublicUser & { email?: string; isFollowing: boolean };
 
 export function getProfile(actor: Actor, username: string): Profile {
   const row = requireUserRow(username);

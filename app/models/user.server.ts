@@ -5,25 +5,11 @@ import { db } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
 import { conflict, notFound, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
+import { PROFILE_NOT_FOUND } from "~/schemas/messages";
+import type { PublicUser, SelfUser } from "~/schemas/shapes";
 
 type UserRow = typeof users.$inferSelect;
 export type Actor = { id: number } | null;
-
-/** SPEC.md §3 User, as anyone may see it: never the email, hash or session version. */
-export type PublicUser = {
-  id: number;
-  username: string;
-  displayName: string;
-  avatar: string | null;
-  bio: string | null;
-  location: string | null;
-  createdAt: string;
-  postsCount: number;
-  followersCount: number;
-  followingCount: number;
-};
-/** The signed-in member's own view adds the email. */
-export type SelfUser = PublicUser & { email: string };
 
 export function toPublicUser(row: UserRow): PublicUser {
   return {
@@ -55,8 +41,6 @@ export function getUserRowByUsername(username: string): UserRow | undefined {
     .where(sql`${users.username} = ${username} COLLATE NOCASE`)
     .get();
 }
-
-export const PROFILE_NOT_FOUND = "Profile Not Found";
 
 /** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
 export function requireUserRow(username: string): UserRow {

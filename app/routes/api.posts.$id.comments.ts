@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { addComment, listComments } from "~/models/comment.server";
-import { POST_NOT_FOUND } from "~/models/post.server";
+import { POST_NOT_FOUND } from "~/schemas/messages";
 import { commentSchema } from "~/schemas/post";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { POST_NOT_FOUND, sharePost } from "~/models/post.server";
+import { sharePost } from "~/models/post.server";
+import { POST_NOT_FOUND } from "~/schemas/messages";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { deletePost, getPost, POST_NOT_FOUND, updatePost } from "~/models/post.server";
+import { deletePost, getPost, updatePost } from "~/models/post.server";
+import { POST_NOT_FOUND } from "~/schemas/messages";
 import { postUpdateSchema } from "~/schemas/post";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

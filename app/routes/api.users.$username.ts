@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { getProfile, PROFILE_NOT_FOUND, requireSelf, updateProfile } from "~/models/profile.server";
+import { getProfile, requireSelf, updateProfile } from "~/models/profile.server";
+import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profilePatchSchema } from "~/schemas/profile";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { notFound } from "~/utils/errors";

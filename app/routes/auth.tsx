@@ -5,8 +5,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { FieldErrors, Field } from "~/components/ui/field";
-import { signUp } from "~/models/auth.server";
-import { joinNewMemberWithInvite } from "~/models/invite.server";
+import { signUpWithInvite } from "~/models/auth.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticator } from "~/web/authenticator.server";
 import { APP_NAME } from "~/utils/brand";
@@ -14,7 +13,6 @@ import { badRequest } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { db } from "~/utils/db.server";
 import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser, redirectSignedIn } from "~/web/session.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -65,20 +63,15 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   if (submission.status !== "success") return formReply(submission, reply);
   // Registration through an invite (the invite page's link, or the code it stored): the account
   // joins the club in the same transaction, and a bad code creates nothing.
-  const inviteCode = submission.value.inviteCode;
-  const joined: { clubId?: number } = {};
-  let user;
+  let signedUp;
   try {
-    user = await signUp(
-      submission.value,
-      { ip: clientIp(request) },
-      inviteCode ? (row) => void (joined.clubId = joinNewMemberWithInvite(db, inviteCode, row.id)) : undefined,
-    );
+    signedUp = await signUpWithInvite(submission.value, { ip: clientIp(request) }, submission.value.inviteCode);
   } catch (error) {
     return formReply(submission, { ...reply, error });
   }
+  const { user, clubId } = signedUp;
   // `joined=1`: the club page removes the stored invite code from session storage.
-  const target = joined.clubId ? `/clubs/${joined.clubId}?joined=1` : redirectTo;
+  const target = clubId ? `/clubs/${clubId}?joined=1` : redirectTo;
   return redirectSignedIn(user, target, {
     title: `Welcome to ${APP_NAME}`,
     description: "Your account has been created successfully.",

@@ -2,7 +2,7 @@ import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PostCard } from "~/components/post/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listFeed } from "~/models/post.server";
+import { listFeed } from "~/models/feed.server";
 import { isAppError } from "~/utils/errors";
 import type { loader as clubLoader } from "./clubs.$id/route";
 import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";

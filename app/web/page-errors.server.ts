@@ -77,32 +77,39 @@ type Replyable = {
 };
 
 /**
- * The answer of a Conform form that did not go through: its input failed the schema (no `error`),
+ * The reply of a Conform form that did not go through: its input failed the schema (no `error`),
  * or the domain refused it with a fixable error. The form keeps every value (but `hideFields`) and
  * shows the message on its field, or above the form. Refusals are thrown on to `withPageErrors`;
- * on the sign-in form (`signInFailure`) a 401 is the answer itself. `data` is merged into the body
+ * on the sign-in form (`signInFailure`) a 401 is the answer itself. Returns the Conform result and
+ * the status and headers to answer it with; most actions want `formReply`, which answers it.
+ */
+export function submissionFailure(
+  submission: Replyable,
+  { error, hideFields: hidden, signInFailure = false }: FailureOptions = {},
+): { result: SubmissionResult<string[]>; init: ResponseInit } {
+  const hideFields = hidden ? [...hidden] : undefined;
+  if (error === undefined) return { result: submission.reply({ hideFields }), init: { status: 400 } };
+  if (!isAppError(error) || (isRefusal(error) && !(signInFailure && error.status === 401))) throw error;
+  const fieldErrors = error.fieldErrors ?? {};
+  const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
+  return {
+    result: submission.reply({ formErrors, fieldErrors, hideFields }),
+    init: { status: error.status, headers: retryHeaders(error) },
+  };
+}
+
+type FailureOptions = { error?: unknown; hideFields?: readonly string[]; signInFailure?: boolean };
+
+/**
+ * `submissionFailure` as the action's answer, `{ ...data, result }`: `data` is merged into the body
  * (for example the `intent` of the form, where a page has several).
  */
 export function formReply<const D extends Record<string, unknown> = Record<never, never>>(
   submission: Replyable,
-  {
-    error,
-    hideFields: hidden,
-    signInFailure = false,
-    data,
-  }: { error?: unknown; hideFields?: readonly string[]; signInFailure?: boolean; data?: D } = {},
+  { data, ...options }: FailureOptions & { data?: D } = {},
 ): TypedResponse<D & { result: SubmissionResult<string[]> }> {
-  const hideFields = hidden ? [...hidden] : undefined;
-  if (error === undefined) {
-    return json({ ...(data as D), result: submission.reply({ hideFields }) }, { status: 400 });
-  }
-  if (!isAppError(error) || (isRefusal(error) && !(signInFailure && error.status === 401))) throw error;
-  const fieldErrors = error.fieldErrors ?? {};
-  const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
-  return json(
-    { ...(data as D), result: submission.reply({ formErrors, fieldErrors, hideFields }) },
-    { status: error.status, headers: retryHeaders(error) },
-  );
+  const { result, init } = submissionFailure(submission, options);
+  return json({ ...(data as D), result }, init);
 }
 
 async function signInRedirect(request: Request, reason: string): Promise<Response> {

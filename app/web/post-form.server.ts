@@ -5,7 +5,7 @@ import { createPost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { postInputSchema } from "~/schemas/post";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
-import { replyWithError } from "./page-errors.server";
+import { submissionFailure } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
 
 /** The editor's plain file input (no JavaScript); with JavaScript files arrive as `uploadedFiles` URLs. */
@@ -72,8 +72,8 @@ export async function createPostFromForm(request: Request, actor: Actor, options
   try {
     post = await createPost(actor, input);
   } catch (error) {
-    const reply = replyWithError(submission, error);
-    return json({ ...(await reply.json()), uploads: pendingUploads(actor, formData) }, { status: reply.status, headers: reply.headers });
+    const { result, init } = submissionFailure(submission, { error });
+    return json({ ...result, uploads: pendingUploads(actor, formData) }, init);
   }
   return redirectWithToast(post.clubId ? `/clubs/${post.clubId}` : `/post/${post.id}`, {
     title: "Post created!",

@@ -1,10 +1,11 @@
 import { createCookieSessionStorage, redirect } from "@remix-run/node";
-import { getUserRowById, toSelfUser, type SelfUser } from "~/models/user.server";
+import { getUserRowById, toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
 import { pathWithSearch, signInHref } from "~/utils/urls";
 import type { Toast } from "~/utils/toast";
 import { toastCookie } from "./toast.server";
+import type { SelfUser } from "~/schemas/shapes";
 
 /**
  * The session is one signed cookie holding the member's id and session version

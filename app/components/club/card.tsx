@@ -1,7 +1,7 @@
 import { Form, Link } from "@remix-run/react";
-import type { Club } from "~/models/club.server";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
+import type { Club } from "~/schemas/shapes";
 
 /** "12 members" or "12 / 30 members". */
 export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {

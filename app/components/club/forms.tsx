@@ -1,10 +1,10 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import type { Club } from "~/models/club.server";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { EDIT_LIMIT_MAX, editClubSchema, joinSchema } from "~/schemas/club";
 import { ClubFields } from "./fields";
+import type { Club } from "~/schemas/shapes";
 
 /**
  * The club page's dialog forms (join with a message, edit, delete), each rendered by a DialogForm:

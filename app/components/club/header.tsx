@@ -1,10 +1,10 @@
 import { Form, Link } from "@remix-run/react";
-import type { Club } from "~/models/club.server";
 import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
 import { ClubImage, memberCountText } from "./card";
+import type { Club } from "~/schemas/shapes";
 
 export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete: DialogFormState };
 

@@ -2,7 +2,6 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
-import type { ClubInvite } from "~/models/invite.server";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { inviteSchema } from "~/schemas/club";
@@ -10,6 +9,7 @@ import { APP_NAME } from "~/utils/brand";
 import { useHydrated } from "~/utils/hydrated";
 import { useIsPending } from "~/utils/remix";
 import { InviteTerms } from "./invite-terms";
+import type { ClubInvite } from "~/schemas/shapes";
 
 type ClubRef = { id: number; name: string };
 

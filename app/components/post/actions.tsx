@@ -1,10 +1,10 @@
 import { Link, useFetcher } from "@remix-run/react";
 import { useEffect, type FormEvent, type MouseEvent } from "react";
-import type { Post } from "~/models/post.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
 import { CommentIcon, HeartIcon, ShareIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/layout/toaster";
+import type { Post } from "~/schemas/shapes";
 
 export const SIGN_IN_TO_LIKE = { title: "Sign in required", description: SIGN_IN.like, type: "error" } as const;
 

@@ -1,10 +1,10 @@
 import { Link } from "@remix-run/react";
-import type { Post } from "~/models/post.server";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
 import { PostMedia } from "./media";
 import { PostOwnerMenu } from "./owner-menu";
+import type { Post } from "~/schemas/shapes";
 
 /**
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post

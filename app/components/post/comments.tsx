@@ -1,6 +1,5 @@
 import { Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
-import type { Comment } from "~/models/comment.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
 import { signInHref } from "~/utils/urls";
@@ -8,6 +7,7 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { FieldErrors } from "~/components/ui/field";
+import type { Comment } from "~/schemas/shapes";
 
 /**
  * The comment section at /post/{id}#comments (SPEC.md §2): oldest first, each author may delete

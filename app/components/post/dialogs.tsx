@@ -1,7 +1,7 @@
-import type { Post } from "~/models/post.server";
 import { PostEditForm } from "./edit-form";
 import { DialogCancelButton, ModalDialog } from "~/components/ui/dialog";
 import { DELETE_TEXT, DELETE_TITLE, DeletePostForm } from "./delete-form";
+import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 

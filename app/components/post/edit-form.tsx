@@ -1,12 +1,12 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useState, type ReactNode } from "react";
-import type { Post } from "~/models/post.server";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
 import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { useIsPending } from "~/utils/remix";
+import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 

@@ -1,8 +1,8 @@
 import { Link } from "@remix-run/react";
-import type { PostAuthor } from "~/models/post.server";
 import { POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";
+import type { PostAuthor } from "~/schemas/shapes";
 
 const BADGE_COLORS: Record<PostType, string> = {
   article: "bg-field-600/10 text-field-700",

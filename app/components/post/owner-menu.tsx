@@ -1,7 +1,7 @@
 import { Link } from "@remix-run/react";
 import { lazy, Suspense, useCallback, useRef, useState, type MouseEvent } from "react";
-import type { Post } from "~/models/post.server";
 import { DotsIcon } from "~/components/ui/icons";
+import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 

@@ -1,9 +1,8 @@
 import { Link } from "@remix-run/react";
-import type { FollowListEntry } from "~/models/follow.server";
-import type { Profile } from "~/models/profile.server";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { ProfileErrorPanel, ProfileNotFound } from "./error-panels";
+import type { FollowListEntry, Profile } from "~/schemas/shapes";
 
 /**
  * /profile/{username}/followers and /following: the member's header, the two lists as tabs (links),

@@ -1,5 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { listFeed, listTrending } from "~/models/post.server";
+import { listFeed, listTrending } from "~/models/feed.server";
 import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters, type TrendingItem } from "~/schemas/post";
 import { getSessionUser } from "~/web/session.server";
 

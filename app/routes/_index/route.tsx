@@ -5,12 +5,12 @@ import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
 import { FilterBar, feedHref } from "~/components/post/filter-bar";
 import { PostCard } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
-import type { Post } from "~/models/post.server";
 import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import { loadHomeFeed } from "./home-feed.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import type { Post } from "~/schemas/shapes";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
 export async function loader(args: LoaderFunctionArgs) {

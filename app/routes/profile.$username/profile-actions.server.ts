@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { followUser, unfollowUser } from "~/models/follow.server";
-import { listFeed } from "~/models/post.server";
+import { listFeed } from "~/models/feed.server";
 import { getProfile, updateProfile } from "~/models/profile.server";
 import type { Actor } from "~/models/user.server";
 import { profileSchema } from "~/schemas/profile";

@@ -1,0 +1,101 @@
+import type { ClubRole, LinkMetadata } from "#db/schema";
+import type { UploadedFile } from "./media-options";
+import type { PostType } from "./post-options";
+
+/**
+ * The shapes the domain returns and pages show (SPEC.md §3): plain data, shared by the models that
+ * build them, the routes that send them and the components that draw them. Types only.
+ */
+
+/** SPEC.md §3 Post author. */
+export type PostAuthor = { id: number; username: string; displayName: string; avatar: string | null };
+
+/** SPEC.md §3 Post. */
+export type Post = {
+  id: number;
+  title: string;
+  content: string;
+  type: PostType;
+  mediaUrl: string | null;
+  urlMetadata: LinkMetadata | null;
+  tags: string[] | null;
+  clubId: number | null;
+  createdAt: string;
+  author: PostAuthor;
+  likes: number;
+  commentsCount: number;
+  shares: number;
+  isLiked: boolean;
+  uploadedFiles: UploadedFile[];
+};
+
+/** SPEC.md §3 Comment. */
+export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor };
+
+export type RequestStatusView = "pending" | "rejected" | "none";
+
+/** SPEC.md §3 Club, with the caller's isMember / userRole / requestStatus. */
+export type Club = {
+  id: number;
+  name: string;
+  description: string;
+  imageUrl: string | null;
+  location: string | null;
+  isPrivate: boolean;
+  memberLimit: number | null;
+  tags: string[];
+  rules: string | null;
+  creator: { id: number; username: string; displayName: string; avatar: string | null } | null;
+  createdAt: string;
+  memberCount: number;
+  isMember: boolean;
+  userRole: ClubRole | null;
+  requestStatus: RequestStatusView;
+};
+
+/** An active invite as the Invites tab lists it. */
+export type ClubInvite = {
+  id: number;
+  inviteCode: string;
+  usesRemaining: number | null;
+  expiresAt: string | null;
+  createdAt: string;
+  createdBy: { id: number; username: string; displayName: string };
+  canRevoke: boolean;
+};
+
+/** A member in a followers / following list, with whether the viewer follows them. */
+export type FollowListEntry = {
+  id: number;
+  username: string;
+  displayName: string;
+  avatar: string | null;
+  bio: string | null;
+  followedAt: string;
+  isFollowing: boolean;
+};
+
+export type FollowPage = { users: FollowListEntry[]; nextCursor: string | null };
+
+/** SPEC.md §3 User, as anyone may see it: never the email, hash or session version. */
+export type PublicUser = {
+  id: number;
+  username: string;
+  displayName: string;
+  avatar: string | null;
+  bio: string | null;
+  location: string | null;
+  createdAt: string;
+  postsCount: number;
+  followersCount: number;
+  followingCount: number;
+};
+
+/** The signed-in member's own view adds the email. */
+export type SelfUser = PublicUser & { email: string };
+
+/**
+ * A profile as the viewer may see it: the public fields, the email only when the viewer is the
+ * member, and whether the viewer follows them.
+ */
+export type Profile = PublicUser & { email?: string; isFollowing: boolean };
