@@ -66,6 +66,8 @@ export default tseslint.config(
   importX.flatConfigs.recommended,
   importX.flatConfigs.typescript,
   {
+    // A disable comment that no longer suppresses anything is an error, so none outlive their reason.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",
