@@ -1,27 +1,22 @@
-import { expect, test, type Browser, type Page, type TestInfo } from "@playwright/test";
-import { register, uniqueName } from "./helpers";
+import type { Page } from "@playwright/test";
+import { expect, test, uniqueName, type Member } from "./fixtures";
 
 /**
  * Clubs and invite links, with JavaScript off (plain forms, ?join=1 / ?edit=1 inline forms) and on
  * (dialogs, tag chips, auto-join on the invite page). Two members act in two browser contexts.
  */
 
-const withJs = (testInfo: TestInfo) => testInfo.project.name === "js-on";
-
-async function secondMember(browser: Browser, testInfo: TestInfo) {
-  const context = await browser.newContext({
-    javaScriptEnabled: withJs(testInfo),
-    baseURL: testInfo.project.use.baseURL,
-  });
-  const page = await context.newPage();
-  const member = await register(page);
-  return { context, page, member };
+/** A second member in their own browser (same JavaScript setting as the project). */
+async function secondMember(newPage: () => Promise<Page>, signUp: (into: Page) => Promise<Member>) {
+  const page = await newPage();
+  const member = await signUp(page);
+  return { page, member };
 }
 
 type ClubOptions = { name?: string; isPrivate?: boolean; memberLimit?: string; tags?: string[]; rules?: string };
 
 /** Create a club through /clubs/create; returns its id. */
-async function createClub(page: Page, testInfo: TestInfo, options: ClubOptions = {}) {
+async function createClub(page: Page, js: boolean, options: ClubOptions = {}) {
   const name = options.name ?? `Club ${uniqueName("c")}`;
   await page.goto("/clubs");
   await page.getByRole("link", { name: "Create Club" }).click();
@@ -35,7 +30,7 @@ async function createClub(page: Page, testInfo: TestInfo, options: ClubOptions =
   if (options.isPrivate === false) await privateSwitch.uncheck();
   if (options.memberLimit) await form.getByLabel("Member limit (optional)").fill(options.memberLimit);
   const tags = options.tags ?? ["bow hunting", "lease"];
-  if (withJs(testInfo)) {
+  if (js) {
     const input = form.getByRole("textbox", { name: "Tags" });
     for (const tag of tags) {
       await input.fill(tag);
@@ -77,10 +72,10 @@ test.describe("clubs", () => {
   // Most flows sign up two members and walk several pages: give them room on a busy 2-core machine.
   test.describe.configure({ timeout: 90_000 });
 
-  test("create a club: SPEC messages keep what was typed, then the owner's page", async ({ page }, testInfo) => {
+  test("create a club: SPEC messages keep what was typed, then the owner's page", async ({ page, js, signUp }) => {
     await page.goto("/clubs/create");
     await expect(page.getByRole("heading", { name: "Sign In Required" })).toBeVisible();
-    await register(page);
+    await signUp();
 
     await page.goto("/clubs/create");
     const form = page.locator("form#create-club");
@@ -91,7 +86,7 @@ test.describe("clubs", () => {
     await expect(form).toContainText("Club name must be at least 3 characters");
     await expect(form.getByLabel("Location (optional)")).toHaveValue("Buffalo County, WI");
 
-    const club = await createClub(page, testInfo, { memberLimit: "12", rules: "Blaze orange on every drive." });
+    const club = await createClub(page, js, { memberLimit: "12", rules: "Blaze orange on every drive." });
     await expect(page.getByLabel("Private club").first()).toBeVisible();
     await expect(page.getByTestId("club-member-count")).toContainText("1 / 12 members");
     await expect(page.getByRole("list", { name: "Tags" })).toContainText("bow hunting");
@@ -112,11 +107,11 @@ test.describe("clubs", () => {
     await expect(page.getByTestId("clubs-empty")).toHaveText("No clubs found matching your search");
   });
 
-  test("the owner edits the club and deletes it after confirming", async ({ page }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
+  test("the owner edits the club and deletes it after confirming", async ({ page, js, signUp }) => {
+    await signUp();
+    const club = await createClub(page, js);
     await page.getByRole("link", { name: "Edit Club" }).click();
-    const edit = withJs(testInfo) ? page.getByRole("dialog") : page.locator("form#edit-club-page");
+    const edit = js ? page.getByRole("dialog") : page.locator("form#edit-club-page");
     await edit.getByLabel("Description").fill("short");
     await edit.getByRole("button", { name: "Save Changes" }).click();
     await expect(edit).toContainText("Description must be at least 10 characters");
@@ -141,10 +136,10 @@ test.describe("clubs", () => {
     await expect(page.getByRole("link", { name: "Back to Clubs" })).toHaveAttribute("href", "/clubs");
   });
 
-  test("request to join a private club, the owner approves, the member leaves", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
-    const other = await secondMember(browser, testInfo);
+  test("request to join a private club, the owner approves, the member leaves", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js);
+    const other = await secondMember(newPage, signUp);
 
     // Not a member: the posts stay private, the Members tab is open.
     await other.page.goto(`/clubs/${club.id}`);
@@ -170,14 +165,13 @@ test.describe("clubs", () => {
     // The owner cannot leave: there is no Leave button for them.
     await page.goto(`/clubs/${club.id}`);
     await expect(page.getByRole("button", { name: "Leave Club" })).toHaveCount(0);
-    await other.context.close();
   });
 
-  test("a member posts in the club through the shared editor with the club banner", async ({ page }, testInfo) => {
+  test("a member posts in the club through the shared editor with the club banner", async ({ page, js, signUp }) => {
     await page.goto("/clubs/1/create");
     await expect(page).toHaveURL(/\/auth\?mode=login/);
-    await register(page);
-    const club = await createClub(page, testInfo);
+    await signUp();
+    const club = await createClub(page, js);
     await page.getByRole("link", { name: "Create Post" }).click();
     await expect(page).toHaveURL(`/clubs/${club.id}/create`);
     await expect(page.getByTestId("club-banner")).toContainText(club.name);
@@ -192,10 +186,10 @@ test.describe("clubs", () => {
     await expect(page.getByText("Work day on Saturday")).toHaveCount(0);
   });
 
-  test("the owner rejects a request and the hunter re-applies", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
-    const other = await secondMember(browser, testInfo);
+  test("the owner rejects a request and the hunter re-applies", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js);
+    const other = await secondMember(newPage, signUp);
     await requestToJoin(other.page, club.id, "First try.");
     await decide(page, club.id, other.member.displayName, "Reject");
 
@@ -207,25 +201,23 @@ test.describe("clubs", () => {
 
     await page.goto(`/clubs/${club.id}?tab=requests`);
     await expect(page.getByTestId("join-request")).toContainText("Second try");
-    await other.context.close();
   });
 
-  test("a public club is joined straight from the list", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo, { isPrivate: false });
+  test("a public club is joined straight from the list", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js, { isPrivate: false });
     await expect(page.getByLabel("Public club").first()).toBeVisible();
-    const other = await secondMember(browser, testInfo);
+    const other = await secondMember(newPage, signUp);
     await other.page.goto(`/clubs?tab=public&search=${encodeURIComponent(club.name)}`);
     const card = other.page.getByTestId("club-card").filter({ hasText: club.name });
     await card.getByRole("button", { name: "Join Club" }).click();
     await expect(other.page.getByTestId("toast")).toContainText("Joined club");
     await expect(card.getByRole("link", { name: "View Club" })).toBeVisible();
-    await other.context.close();
   });
 
-  test("generate an invite, Generate New, revoke", async ({ page }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
+  test("generate an invite, Generate New, revoke", async ({ page, js, signUp }) => {
+    await signUp();
+    const club = await createClub(page, js);
     await page.getByRole("link", { name: "Invites" }).click();
     await page.getByLabel("Max uses (optional)").fill("0");
     await page.getByRole("button", { name: "Generate Invite Link" }).click();
@@ -239,7 +231,7 @@ test.describe("clubs", () => {
     expect(link).toMatch(new RegExp(`^http://localhost:\\d+/join/[A-Za-z0-9_-]{16,}$`));
     await expect(generated).toContainText("2 uses left");
     await expect(generated.getByRole("link", { name: "Share" })).toHaveAttribute("href", /twitter\.com\/intent\/tweet/);
-    if (withJs(testInfo)) await expect(generated.getByRole("button", { name: "Copy" })).toBeVisible();
+    if (js) await expect(generated.getByRole("button", { name: "Copy" })).toBeVisible();
 
     await generated.getByRole("link", { name: "Generate New" }).click();
     await expect(page.getByRole("button", { name: "Generate Invite Link" })).toBeVisible();
@@ -258,16 +250,15 @@ test.describe("clubs", () => {
     void club;
   });
 
-  test("register through an invite: the new account lands in the private club", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
+  test("register through an invite: the new account lands in the private club", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js);
     await page.goto(`/clubs/${club.id}?tab=invites`);
     await page.getByLabel("Max uses (optional)").fill("1");
     await page.getByRole("button", { name: "Generate Invite Link" }).click();
     const path = new URL(await page.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
 
-    const context = await browser.newContext({ javaScriptEnabled: withJs(testInfo), baseURL: testInfo.project.use.baseURL });
-    const guest = await context.newPage();
+    const guest = await newPage();
     await guest.goto(path);
     await expect(guest.getByRole("heading", { name: club.name })).toBeVisible();
     await expect(guest.getByTestId("invite-details")).toContainText("1 use remaining");
@@ -277,7 +268,7 @@ test.describe("clubs", () => {
     );
     await guest.getByRole("link", { name: "Sign Up & Join Club" }).click();
     await expect(guest).toHaveURL(/\/auth\?mode=register&inviteCode=/);
-    if (withJs(testInfo)) expect(await guest.evaluate(() => sessionStorage.getItem("inviteCode"))).toBe(path.split("/").pop());
+    if (js) expect(await guest.evaluate(() => sessionStorage.getItem("inviteCode"))).toBe(path.split("/").pop());
 
     const name = uniqueName("inv");
     const form = guest.locator("form#register");
@@ -290,13 +281,13 @@ test.describe("clubs", () => {
     await expect(guest.getByRole("heading", { level: 1 })).toContainText(club.name);
     await expect(guest.getByRole("button", { name: "Leave Club" })).toBeVisible();
     await expect(guest.getByTestId("club-member-count")).toContainText("2 members");
-    if (withJs(testInfo)) {
+    if (js) {
       await expect(guest).toHaveURL(new RegExp(`/clubs/${club.id}$`));
       expect(await guest.evaluate(() => sessionStorage.getItem("inviteCode"))).toBeNull();
     }
 
     // The one use is spent: the next visitor is told, and a registration with it creates nothing.
-    const late = await (await browser.newContext({ javaScriptEnabled: withJs(testInfo), baseURL: testInfo.project.use.baseURL })).newPage();
+    const late = await newPage();
     await late.goto(path);
     await expect(late.getByRole("heading", { name: "Invalid Invite" })).toBeVisible();
     await late.goto(`/auth?mode=register&inviteCode=${path.split("/").pop()}`);
@@ -311,20 +302,18 @@ test.describe("clubs", () => {
     await expect(lateForm.getByLabel("Username")).toHaveValue(lateName);
     await late.goto(`/profile/${lateName}`);
     await expect(late.getByText("Profile Not Found")).toBeVisible();
-    await context.close();
-    await late.context().close();
   });
 
-  test("a signed-in member joins through an invite (on load with JavaScript, a button without)", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
+  test("a signed-in member joins through an invite (on load with JavaScript, a button without)", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js);
     await page.goto(`/clubs/${club.id}?tab=invites`);
     await page.getByRole("button", { name: "Generate Invite Link" }).click();
     const path = new URL(await page.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
 
-    const other = await secondMember(browser, testInfo);
+    const other = await secondMember(newPage, signUp);
     await other.page.goto(path);
-    if (!withJs(testInfo)) {
+    if (!js) {
       await expect(other.page.getByRole("heading", { name: club.name })).toBeVisible();
       await other.page.getByRole("button", { name: "Join Club" }).click();
     }
@@ -335,20 +324,18 @@ test.describe("clubs", () => {
     // Already a member: the invite page sends them to the club.
     await other.page.goto(path);
     await expect(other.page).toHaveURL(new RegExp(`/clubs/${club.id}$`));
-    await other.context.close();
   });
 
-  test("a pending requester opening an invite sees the pending notice", async ({ page, browser }, testInfo) => {
-    await register(page);
-    const club = await createClub(page, testInfo);
+  test("a pending requester opening an invite sees the pending notice", async ({ page, js, signUp, newPage }) => {
+    await signUp();
+    const club = await createClub(page, js);
     await page.goto(`/clubs/${club.id}?tab=invites`);
     await page.getByRole("button", { name: "Generate Invite Link" }).click();
     const path = new URL(await page.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
-    const other = await secondMember(browser, testInfo);
+    const other = await secondMember(newPage, signUp);
     await requestToJoin(other.page, club.id, "Waiting");
     await other.page.goto(path);
     await expect(other.page.getByText("Your request to join this club is pending approval.")).toBeVisible();
     await expect(other.page.getByRole("link", { name: "View Club" })).toHaveAttribute("href", `/clubs/${club.id}`);
-    await other.context.close();
   });
 });

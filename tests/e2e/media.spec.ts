@@ -1,24 +1,12 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { uniqueName } from "./helpers";
+import { expect, test, uniqueName } from "./fixtures";
 
 /**
  * Media uploads on /create, both ways: with JavaScript (XMLHttpRequest per file, progress 0–100,
  * removable, cleared a second after finishing) and without (a plain file input in the multipart
  * form). The picture then shows on the post page and on the author's card, without its GPS.
  */
-
-const hasJs = (project: string) => project === "js-on";
-
-async function join(page: Page, baseURL: string) {
-  const username = uniqueName("m");
-  const res = await page.request.post("/api/auth/register", {
-    data: { username, displayName: `Hunter ${username}`, email: `${username}@example.com`, password: "secret123" },
-    headers: { Origin: baseURL },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return username;
-}
 
 /** A phone photo: 1200×800 JPEG with GPS coordinates in its EXIF. */
 function photo(width = 1200, height = 800) {
@@ -33,24 +21,32 @@ async function heavyPhoto(kb: number) {
   const side = Math.ceil(Math.sqrt((kb * 1024) / 3));
   const raw = Buffer.alloc(side * side * 3);
   for (let i = 0; i < raw.length; i++) raw[i] = (i * 2654435761) >>> 24;
-  return sharp(raw, { raw: { width: side, height: side, channels: 3 } }).jpeg({ quality: 100 }).toBuffer();
+  return sharp(raw, { raw: { width: side, height: side, channels: 3 } })
+    .jpeg({ quality: 100 })
+    .toBuffer();
 }
 
-const MP3 = Buffer.concat([Buffer.from("ID3"), Buffer.from([4, 0, 0, 0, 0, 0, 10]), Buffer.alloc(10), Buffer.from([0xff, 0xfb, 0x90, 0x64]), Buffer.alloc(4000, 7)]);
+const MP3 = Buffer.concat([
+  Buffer.from("ID3"),
+  Buffer.from([4, 0, 0, 0, 0, 0, 10]),
+  Buffer.alloc(10),
+  Buffer.from([0xff, 0xfb, 0x90, 0x64]),
+  Buffer.alloc(4000, 7),
+]);
 
 async function fillPost(page: Page, title: string) {
   await page.getByLabel("Title").fill(title);
   await page.getByTestId("post-content-input").fill("The ridge camera caught this buck at first light, right on the scrape.");
 }
 
-test("a photo uploaded on /create shows on the post page and the card, without its GPS", async ({ page, baseURL }, info) => {
-  const username = await join(page, baseURL!);
+test("a photo uploaded on /create shows on the post page and the card, without its GPS", async ({ page, js, signUp }) => {
+  const { username } = await signUp();
   await page.goto("/create");
   const title = `Ridge camera ${uniqueName("t")}`;
   await fillPost(page, title);
   await page.getByTestId("media-file-input").setInputFiles({ name: "ridge.jpg", mimeType: "image/jpeg", buffer: await photo() });
 
-  if (hasJs(info.project.name)) {
+  if (js) {
     // Uploaded at once with progress, listed, and the progress list cleared a second later.
     await expect(page.getByRole("progressbar", { name: "Uploading ridge.jpg" })).toHaveAttribute("aria-valuenow", "100");
     await expect(page.getByTestId("uploaded-files")).toContainText("ridge.jpg");
@@ -86,14 +82,19 @@ test("a photo uploaded on /create shows on the post page and the card, without i
   await expect(card.getByTestId("post-image")).toHaveAttribute("srcset", /480w/);
 });
 
-test("with JavaScript: progress climbs from 0 to 100 on a slow connection", async ({ page, baseURL }, info) => {
-  test.skip(!hasJs(info.project.name), "progress is a JavaScript enhancement");
-  await join(page, baseURL!);
+test("with JavaScript: progress climbs from 0 to 100 on a slow connection", async ({ page, js, signUp }) => {
+  test.skip(!js, "progress is a JavaScript enhancement");
+  await signUp();
   await page.goto("/create");
   await expect(page.getByTestId("media-upload")).toBeVisible();
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Network.enable");
-  await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 20, downloadThroughput: 1_000_000, uploadThroughput: 150 * 1024 });
+  await cdp.send("Network.emulateNetworkConditions", {
+    offline: false,
+    latency: 20,
+    downloadThroughput: 1_000_000,
+    uploadThroughput: 150 * 1024,
+  });
 
   const seen = new Set<number>();
   await page.exposeFunction("reportProgress", (value: number) => seen.add(value));
@@ -113,9 +114,9 @@ test("with JavaScript: progress climbs from 0 to 100 on a slow connection", asyn
   expect(values.some((v) => v > 0 && v < 100)).toBe(true);
 });
 
-test("with JavaScript: files can be removed before publishing, and refusals are explained", async ({ page, baseURL }, info) => {
-  test.skip(!hasJs(info.project.name), "the upload list is a JavaScript enhancement");
-  await join(page, baseURL!);
+test("with JavaScript: files can be removed before publishing, and refusals are explained", async ({ page, js, signUp }) => {
+  test.skip(!js, "the upload list is a JavaScript enhancement");
+  await signUp();
   await page.goto("/create");
   const title = `Grunt call ${uniqueName("t")}`;
   await fillPost(page, title);
@@ -144,13 +145,15 @@ test("with JavaScript: files can be removed before publishing, and refusals are 
   await expect(page.getByTestId("post-audio")).toContainText("grunt.mp3");
 });
 
-test("without JavaScript: a refused file keeps everything typed and explains why", async ({ page, baseURL }, info) => {
-  test.skip(hasJs(info.project.name), "the plain multipart form");
-  await join(page, baseURL!);
+test("without JavaScript: a refused file keeps everything typed and explains why", async ({ page, js, signUp }) => {
+  test.skip(js, "the plain multipart form");
+  await signUp();
   await page.goto("/create");
   const title = `Keep my words ${uniqueName("t")}`;
   await fillPost(page, title);
-  await page.getByTestId("media-file-input").setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n".padEnd(3000, "x")) });
+  await page
+    .getByTestId("media-file-input")
+    .setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4\n".padEnd(3000, "x")) });
   await page.getByRole("button", { name: "Publish Post" }).click();
   await expect(page.getByText("Failed to upload notes.pdf: Unsupported file type")).toBeVisible();
   await expect(page.getByLabel("Title")).toHaveValue(title);
@@ -163,9 +166,9 @@ test("without JavaScript: a refused file keeps everything typed and explains why
   await expect(page.getByTestId("post-image")).toHaveAttribute("width", "800");
 });
 
-test("without JavaScript: files already stored survive a form that fails validation", async ({ page, baseURL }, info) => {
-  test.skip(hasJs(info.project.name), "the plain multipart form");
-  await join(page, baseURL!);
+test("without JavaScript: files already stored survive a form that fails validation", async ({ page, js, signUp }) => {
+  test.skip(js, "the plain multipart form");
+  await signUp();
   await page.goto("/create");
   const title = `Second try ${uniqueName("t")}`;
   await page.getByLabel("Title").fill(title);
@@ -182,9 +185,15 @@ test("without JavaScript: files already stored survive a form that fails validat
   await expect(page.getByTestId("post-image")).toHaveAttribute("width", "640");
 });
 
-test("with JavaScript: typing a media URL asks for its preview after a pause, and falls back to the plain link", async ({ page, baseURL }, info) => {
-  test.skip(!hasJs(info.project.name), "the live preview is a JavaScript enhancement");
-  await join(page, baseURL!);
+test("with JavaScript: typing a media URL asks for its preview after a pause, and falls back to the plain link", async ({
+  page,
+  js,
+  signUp,
+}) => {
+  test.skip(!js, "the live preview is a JavaScript enhancement");
+  await signUp();
+  // The page's timers run on a clock the test can move on (it also runs on by itself).
+  await page.clock.install();
   await page.goto("/create");
   await expect(page.getByTestId("media-upload")).toBeVisible();
   const asked: string[] = [];
@@ -192,13 +201,16 @@ test("with JavaScript: typing a media URL asks for its preview after a pause, an
     if (request.url().endsWith("/api/fetch-url-metadata")) asked.push(request.postDataJSON().url);
   });
   const field = page.getByLabel("Media URL (optional)");
-  // Not a web address yet: nothing is asked.
+  // Not a web address yet: nothing is asked, even once the pause has long passed. Requests are
+  // reported in order, so one for it would come before the one awaited below and fail that check.
   await field.pressSequentially("ftp://x");
-  await page.waitForTimeout(800);
+  await page.clock.runFor(2_000);
   expect(asked).toEqual([]);
   // A URL typed key by key is asked for once, after the pause, not per keystroke.
   await field.fill("");
+  const request = page.waitForRequest((r) => r.url().endsWith("/api/fetch-url-metadata"));
   await field.pressSequentially("https://trail-cams.invalid/buck", { delay: 20 });
+  await request;
   // This sandbox reaches no such site: the answer is { error }, so the plain link shows.
   await expect(page.getByTestId("media-link")).toHaveText("https://trail-cams.invalid/buck");
   expect(asked).toEqual(["https://trail-cams.invalid/buck"]);

@@ -1,6 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { uniqueName } from "./helpers";
-import { createPostViaApi, hasJs, hydrated, joinViaApi, open } from "./post-helpers";
+import type { Page } from "@playwright/test";
+import { expect, hydrated, test, uniqueName } from "./fixtures";
 
 /**
  * Posts and the feed (issue 3, pages): every test runs twice, with JavaScript off (plain HTML
@@ -11,14 +10,14 @@ const toast = (page: Page) => page.getByTestId("toast");
 const card = (page: Page, title: string) => page.getByTestId("post-card").filter({ hasText: title });
 
 test.describe("creating posts", () => {
-  test("visitors are sent to sign in first", async ({ page }, info) => {
-    await open(page, info, "/create");
+  test("visitors are sent to sign in first", async ({ page, open }) => {
+    await open("/create");
     await expect(page).toHaveURL(/\/auth\?mode=login&redirectTo=%2Fcreate$/);
   });
 
-  test("a member publishes each type of post; tags are trimmed, lower-cased and deduplicated", async ({ page, baseURL }, info) => {
+  test("a member publishes each type of post; tags are trimmed, lower-cased and deduplicated", async ({ page, js, open, signUp }) => {
     test.slow(); // four posts through the whole form
-    await joinViaApi(page, baseURL!);
+    await signUp();
     for (const [type, label] of [
       ["article", "Article"],
       ["opinion", "Opinion"],
@@ -26,7 +25,7 @@ test.describe("creating posts", () => {
       ["podcast", "Podcast"],
     ] as const) {
       const title = `${label} from the stand ${uniqueName("c")}`;
-      await open(page, info, "/create");
+      await open("/create");
       const form = page.getByRole("form", { name: "Create Post" });
       // Article is chosen by default; the four types are real radio inputs with SPEC's descriptions.
       await expect(form.getByRole("radio", { name: /^Article/ })).toBeChecked();
@@ -38,7 +37,7 @@ test.describe("creating posts", () => {
       await form.getByLabel("Title").fill(title);
       if (type === "video" || type === "podcast") await form.getByLabel("Media URL (optional)").fill(`https://example.com/${type}/42`);
       await form.getByLabel("Content", { exact: true }).fill("First light, a cold north wind,\nand a doe at forty yards.");
-      if (hasJs(info)) {
+      if (js) {
         const tags = form.getByLabel("Tags", { exact: true });
         await tags.fill("  Bow Hunting ");
         await tags.press("Enter");
@@ -64,26 +63,26 @@ test.describe("creating posts", () => {
     }
   });
 
-  test("bad input shows SPEC's messages and keeps what was typed", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    await open(page, info, "/create");
+  test("bad input shows SPEC's messages and keeps what was typed", async ({ page, js, open, signUp }) => {
+    await signUp();
+    await open("/create");
     const form = page.getByRole("form", { name: "Create Post" });
     await form.getByRole("radio", { name: /^Opinion/ }).check();
     await form.getByLabel("Content", { exact: true }).fill("Too short");
     await form.getByLabel("Media URL (optional)").fill("javascript:alert(1)");
-    if (!hasJs(info)) await form.getByLabel("Tags").fill("a, b, c, d, e, f, g, h, i, j, k");
+    if (!js) await form.getByLabel("Tags").fill("a, b, c, d, e, f, g, h, i, j, k");
     await form.getByRole("button", { name: "Publish Post" }).click();
     await expect(form).toContainText("Title is required");
     await expect(form).toContainText("Content must be at least 10 characters");
     await expect(form).toContainText("Invalid URL format");
-    if (!hasJs(info)) await expect(form).toContainText("Too many tags");
+    if (!js) await expect(form).toContainText("Too many tags");
     await expect(form.getByLabel("Content", { exact: true })).toHaveValue("Too short");
     await expect(form.getByLabel("Media URL (optional)")).toHaveValue("javascript:alert(1)");
     await expect(form.getByRole("radio", { name: /^Opinion/ })).toBeChecked();
-    if (!hasJs(info)) await expect(form.getByLabel("Tags")).toHaveValue("a, b, c, d, e, f, g, h, i, j, k");
+    if (!js) await expect(form.getByLabel("Tags")).toHaveValue("a, b, c, d, e, f, g, h, i, j, k");
     await expect(page).toHaveURL(/\/create$/);
 
-    if (hasJs(info)) {
+    if (js) {
       // The 11th tag is refused with a toast; ten stay.
       const tags = form.getByLabel("Tags", { exact: true });
       for (const t of "abcdefghij") {
@@ -101,8 +100,8 @@ test.describe("creating posts", () => {
 });
 
 test.describe("the home feed", () => {
-  test("banner, Hot Tracks and Popular Topics; visitors are invited to join", async ({ page }, info) => {
-    await open(page, info, "/");
+  test("banner, Hot Tracks and Popular Topics; visitors are invited to join", async ({ page, open }) => {
+    await open("/");
     await expect(page.getByRole("heading", { name: "Welcome to Whitetail Pulse" })).toBeVisible();
     await expect(page.getByRole("link", { name: "Join the Community" })).toHaveAttribute("href", /^\/auth/);
     const hot = page.getByTestId("hot-tracks");
@@ -133,12 +132,12 @@ test.describe("the home feed", () => {
     await expect(page.getByTestId("post-owner-menu")).toHaveCount(0);
   });
 
-  test("cards cut long content at 200 characters and show 3 tags plus '+N more'", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
+  test("cards cut long content at 200 characters and show 3 tags plus '+N more'", async ({ page, open, signUp, createPost }) => {
+    await signUp();
     const tag = uniqueName("cut").replace(/_/g, "");
     const content = `${"Stand hunting notes. ".repeat(15)}THE-END-MARKER`;
-    const post = await createPostViaApi(page, baseURL!, { content, tags: [tag, "two", "three", "four", "five"] });
-    await open(page, info, `/?search=${encodeURIComponent(`#${tag}`)}`);
+    const post = await createPost({ content, tags: [tag, "two", "three", "four", "five"] });
+    await open(`/?search=${encodeURIComponent(`#${tag}`)}`);
     const c = card(page, post.title);
     const excerpt = await c.getByTestId("post-excerpt").textContent();
     expect(excerpt!.endsWith("…")).toBe(true);
@@ -148,11 +147,11 @@ test.describe("the home feed", () => {
     await expect(c.getByTestId("more-tags")).toHaveText("+2 more");
   });
 
-  test("filter by type and sort through the form; chips remove one filter, Clear all resets", async ({ page }, info) => {
-    await open(page, info, "/");
+  test("filter by type and sort through the form; chips remove one filter, Clear all resets", async ({ page, js, open }) => {
+    await open("/");
     const bar = page.getByTestId("filter-bar");
     await bar.getByLabel("Type").selectOption("video");
-    if (!hasJs(info)) await bar.getByRole("button", { name: "Apply" }).click();
+    if (!js) await bar.getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/[?&]type=video/);
     // The chip appears with the new list (the URL changes a moment before React renders it).
     await expect(page.getByTestId("chip-type")).toHaveText(/Type: Video/);
@@ -161,7 +160,7 @@ test.describe("the home feed", () => {
     for (const text of await badges.allTextContents()) expect(text).toBe("Video");
 
     await page.getByTestId("filter-bar").getByLabel("Sort by").selectOption("popular");
-    if (!hasJs(info)) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
+    if (!js) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/sortBy=popular/);
     await expect(page).toHaveURL(/type=video/);
     await expect(page.getByTestId("chip-sortBy")).toHaveText(/Sort: Most Popular/);
@@ -175,22 +174,22 @@ test.describe("the home feed", () => {
     await expect(page.getByTestId("chip-type")).toHaveCount(0);
     await expect(page.getByTestId("filter-bar").getByLabel("Type")).toHaveValue("all");
 
-    await open(page, info, "/?type=podcast&sortBy=oldest&search=scrape");
+    await open("/?type=podcast&sortBy=oldest&search=scrape");
     await expect(page.getByTestId("filter-chips").getByRole("link")).toHaveCount(4);
     await page.getByRole("link", { name: "Clear all" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId("filter-chips")).toHaveCount(0);
   });
 
-  test("members can show only posts from people they follow; visitors get no such option", async ({ page, baseURL }, info) => {
-    await open(page, info, "/");
+  test("members can show only posts from people they follow; visitors get no such option", async ({ page, baseURL, js, open, signUp }) => {
+    await open("/");
     await expect(page.getByTestId("filter-bar").getByLabel("Following")).toHaveCount(0);
-    await joinViaApi(page, baseURL!);
+    await signUp();
     const res = await page.request.post("/api/users/ridgerunner/follow", { headers: { Origin: baseURL! } });
     expect(res.status()).toBe(200);
-    await open(page, info, "/");
+    await open("/");
     await page.getByTestId("filter-bar").getByLabel("Following").check();
-    if (!hasJs(info)) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
+    if (!js) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
     await expect(page).toHaveURL(/following=true/);
     await expect(page.getByTestId("chip-following")).toHaveText(/Following/);
     const authors = await page.getByTestId("feed").getByTestId("post-author").allTextContents();
@@ -198,19 +197,19 @@ test.describe("the home feed", () => {
     for (const name of authors) expect(name).toBe("Jake Holloway");
   });
 
-  test("unknown filters fall back to the defaults", async ({ page }, info) => {
-    const res = await open(page, info, "/?type=junk&sortBy=%3Cscript%3E&cursor=nonsense");
+  test("unknown filters fall back to the defaults", async ({ page, open }) => {
+    const res = await open("/?type=junk&sortBy=%3Cscript%3E&cursor=nonsense");
     expect(res?.status()).toBe(200);
     await expect(page.getByTestId("filter-bar").getByLabel("Type")).toHaveValue("all");
     await expect(page.getByTestId("filter-bar").getByLabel("Sort by")).toHaveValue("recent");
     await expect(page.getByTestId("post-card").first()).toBeVisible();
   });
 
-  test("search by text from the top bar and by #hashtag from Popular Topics", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
+  test("search by text from the top bar and by #hashtag from Popular Topics", async ({ page, open, signUp, createPost }) => {
+    await signUp();
     const word = `Zebrawood${uniqueName("w").replace(/_/g, "")}`;
-    const post = await createPostViaApi(page, baseURL!, { title: `Hinge cuts with ${word}`, tags: ["Bow Hunting"] });
-    await open(page, info, "/");
+    const post = await createPost({ title: `Hinge cuts with ${word}`, tags: ["Bow Hunting"] });
+    await open("/");
     const search = page.getByPlaceholder("Search whitetail content...");
     await search.fill(word);
     await search.press("Enter");
@@ -228,33 +227,39 @@ test.describe("the home feed", () => {
     }
   });
 
-  test("an empty result says so, and offers members 'Create First Post'", async ({ page, baseURL }, info) => {
-    await open(page, info, "/?search=qqqnothingmatchesqqq");
+  test("an empty result says so, and offers members 'Create First Post'", async ({ page, open, signUp }) => {
+    await open("/?search=qqqnothingmatchesqqq");
     await expect(page.getByTestId("feed-empty")).toHaveText(/No posts found\. Be the first to share something with the community!/);
     await expect(page.getByRole("link", { name: "Create First Post" })).toHaveCount(0);
-    await joinViaApi(page, baseURL!);
-    await open(page, info, "/?search=qqqnothingmatchesqqq");
+    await signUp();
+    await open("/?search=qqqnothingmatchesqqq");
     await expect(page.getByRole("link", { name: "Create First Post" })).toHaveAttribute("href", "/create");
     await expect(page.getByRole("link", { name: "Share Your Story" })).toHaveAttribute("href", "/create");
   });
 
-  test("pages of 20: 'Older posts' carries a cursor without JavaScript and appends in place with it", async ({ page, baseURL }, info) => {
+  test("pages of 20: 'Older posts' carries a cursor without JavaScript and appends in place with it", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
     test.slow(); // 23 posts
-    await joinViaApi(page, baseURL!);
+    await signUp();
     const tag = uniqueName("pg").replace(/_/g, "");
     const titles: string[] = [];
     for (let i = 0; i < 23; i += 1) {
-      const post = await createPostViaApi(page, baseURL!, { title: `Paged post ${tag} number ${String(i).padStart(2, "0")}`, tags: [tag] });
+      const post = await createPost({ title: `Paged post ${tag} number ${String(i).padStart(2, "0")}`, tags: [tag] });
       titles.push(post.title);
     }
-    await open(page, info, `/?search=${encodeURIComponent(`#${tag}`)}`);
+    await open(`/?search=${encodeURIComponent(`#${tag}`)}`);
     await expect(page.getByTestId("post-card")).toHaveCount(20);
     await expect(card(page, titles[22]!)).toBeVisible(); // newest first
     await expect(card(page, titles[2]!)).toHaveCount(0);
     const older = page.getByTestId("older-posts");
     await expect(older).toHaveAttribute("href", /cursor=/);
     await older.click();
-    if (hasJs(info)) {
+    if (js) {
       await expect(page.getByTestId("post-card")).toHaveCount(23);
       await expect(page).not.toHaveURL(/cursor=/);
     } else {
@@ -266,9 +271,9 @@ test.describe("the home feed", () => {
     await expect(page.getByTestId("older-posts")).toHaveCount(0);
   });
 
-  test("a client navigation shows three placeholder cards while the feed loads", async ({ page }, info) => {
-    test.skip(!hasJs(info), "placeholders are for client navigations (JavaScript)");
-    await open(page, info, "/");
+  test("a client navigation shows three placeholder cards while the feed loads", async ({ page, js, open }) => {
+    test.skip(!js, "placeholders are for client navigations (JavaScript)");
+    await open("/");
     await page.getByTestId("post-card").first().waitFor();
     // Hold the feed's data request so the loading state is observable.
     let release!: () => void;
@@ -286,14 +291,20 @@ test.describe("the home feed", () => {
 });
 
 test.describe("likes, comments and shares", () => {
-  test("a member likes and unlikes; with JavaScript the count changes before the server answers", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!);
-    await open(page, info, `/post/${post.id}`);
+  test("a member likes and unlikes; with JavaScript the count changes before the server answers", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    await signUp();
+    const post = await createPost();
+    await open(`/post/${post.id}`);
     const like = page.getByTestId("post").getByTestId("like-button");
     await expect(like.getByTestId("like-count")).toHaveText("0");
     await expect(like).toHaveAttribute("aria-pressed", "false");
-    if (hasJs(info)) {
+    if (js) {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
       await page.route(/\/post\/\d+\?_data=/, async (route) => {
@@ -314,36 +325,36 @@ test.describe("likes, comments and shares", () => {
       await expect(like.getByTestId("like-count")).toHaveText("1");
     }
     await page.reload();
-    if (hasJs(info)) await hydrated(page);
+    if (js) await hydrated(page);
     await expect(like.getByTestId("like-count")).toHaveText("1");
     await expect(like).toHaveAttribute("aria-pressed", "true");
     await like.click();
     await expect(like.getByTestId("like-count")).toHaveText("0");
     await page.reload();
-    if (hasJs(info)) await hydrated(page);
+    if (js) await hydrated(page);
     await expect(like.getByTestId("like-count")).toHaveText("0");
   });
 
-  test("a like from a feed card comes back to the same feed", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
+  test("a like from a feed card comes back to the same feed", async ({ page, js, open, signUp, createPost }) => {
+    await signUp();
     const tag = uniqueName("lk").replace(/_/g, "");
-    const post = await createPostViaApi(page, baseURL!, { tags: [tag] });
+    const post = await createPost({ tags: [tag] });
     const url = `/?search=${encodeURIComponent(`#${tag}`)}`;
-    await open(page, info, url);
+    await open(url);
     await card(page, post.title).getByTestId("like-button").click();
     await expect(card(page, post.title).getByTestId("like-count")).toHaveText("1");
     await expect(page).toHaveURL(new RegExp(`\\?search=%23${tag}(#post-${post.id})?$`));
-    if (hasJs(info)) await page.reload();
-    if (hasJs(info)) await hydrated(page);
+    if (js) await page.reload();
+    if (js) await hydrated(page);
     await expect(card(page, post.title).getByTestId("like-button")).toHaveAttribute("aria-pressed", "true");
   });
 
-  test("a visitor's like asks them to sign in", async ({ page }, info) => {
-    await open(page, info, "/");
+  test("a visitor's like asks them to sign in", async ({ page, js, open }) => {
+    await open("/");
     const first = page.getByTestId("post-card").first();
     const before = await first.getByTestId("like-count").textContent();
     await first.getByTestId("like-button").click();
-    if (hasJs(info)) {
+    if (js) {
       await expect(toast(page)).toContainText("Sign in required");
       await expect(toast(page)).toContainText("Please sign in to like posts");
       await expect(page).toHaveURL(/\/$/);
@@ -355,10 +366,16 @@ test.describe("likes, comments and shares", () => {
     }
   });
 
-  test("comments: add, ignore whitespace-only, delete your own; visitors get the sign-in notice", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!);
-    await open(page, info, `/post/${post.id}#comments`);
+  test("comments: add, ignore whitespace-only, delete your own; visitors get the sign-in notice", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    await signUp();
+    const post = await createPost();
+    await open(`/post/${post.id}#comments`);
     const section = page.locator("#comments");
     const box = section.getByRole("textbox", { name: "Add a comment" });
     await box.fill("Saw three scrapes on the ridge <b>today</b>.");
@@ -370,34 +387,42 @@ test.describe("likes, comments and shares", () => {
 
     await box.fill("   \n  ");
     await section.getByRole("button", { name: "Post Comment" }).click();
-    if (hasJs(info)) {
+    if (js) {
       await expect(box).toBeFocused();
     } else {
       await expect(section).toContainText("Comment cannot be empty");
     }
-    await open(page, info, `/post/${post.id}`);
+    await open(`/post/${post.id}`);
     await expect(section.getByTestId("comment")).toHaveCount(1);
 
     await section.getByTestId("comment").getByRole("button", { name: "Delete comment" }).click();
     await expect(section.getByTestId("comment")).toHaveCount(0);
     await page.reload();
-    if (hasJs(info)) await hydrated(page);
+    if (js) await hydrated(page);
     await expect(section.getByTestId("comment")).toHaveCount(0);
 
     await page.context().clearCookies();
-    await open(page, info, `/post/${post.id}`);
+    await open(`/post/${post.id}`);
     await expect(section.getByTestId("comment-signin")).toContainText("Sign in required");
     await expect(section.getByTestId("comment-signin")).toContainText("Please sign in to comment");
     await expect(section.getByTestId("comment-signin").getByRole("link", { name: "Sign In" })).toHaveAttribute("href", /^\/auth\?/);
     await expect(section.getByRole("textbox", { name: "Add a comment" })).toHaveCount(0);
   });
 
-  test("share: the link to copy without JavaScript, the clipboard and a toast with it", async ({ page, context, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!);
-    await open(page, info, `/post/${post.id}`);
+  test("share: the link to copy without JavaScript, the clipboard and a toast with it", async ({
+    page,
+    context,
+    baseURL,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    await signUp();
+    const post = await createPost();
+    await open(`/post/${post.id}`);
     const share = page.getByTestId("post").getByTestId("share-button");
-    if (hasJs(info)) {
+    if (js) {
       await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
       await share.click();
       await expect(toast(page)).toContainText("Post shared!");
@@ -415,22 +440,28 @@ test.describe("likes, comments and shares", () => {
 });
 
 test.describe("the author's edit and delete", () => {
-  test("edit: a dialog with JavaScript, an inline form at ?edit=1 without; failures keep what was typed", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!, { tags: ["old tag"] });
-    await open(page, info, `/post/${post.id}`);
+  test("edit: a dialog with JavaScript, an inline form at ?edit=1 without; failures keep what was typed", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    await signUp();
+    const post = await createPost({ tags: ["old tag"] });
+    await open(`/post/${post.id}`);
     await page.getByTestId("post").getByLabel("Post options").click();
     await page.getByTestId("post").getByRole("link", { name: "Edit Post" }).click();
 
-    const form = hasJs(info) ? page.getByRole("dialog", { name: "Edit Post" }) : page.getByTestId("edit-post-form");
-    if (!hasJs(info)) await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?edit=1$`));
+    const form = js ? page.getByRole("dialog", { name: "Edit Post" }) : page.getByTestId("edit-post-form");
+    if (!js) await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?edit=1$`));
     await expect(form.getByLabel("Title")).toHaveValue(post.title);
     await expect(form.getByLabel("Content", { exact: true })).toHaveAttribute("rows", "6");
     await expect(form.getByLabel("Tags")).toHaveAttribute("placeholder", "whitetail, hunting, tips");
     await expect(form.getByLabel("Tags")).toHaveValue("old tag");
     const update = form.getByRole("button", { name: "Update Post" });
 
-    if (hasJs(info)) {
+    if (js) {
       // Media URL only for video and podcast; Update disabled while title or content is empty.
       await expect(form.getByLabel("Media URL")).toBeHidden();
       await form.getByLabel("Post Type").selectOption("podcast");
@@ -446,7 +477,7 @@ test.describe("the author's edit and delete", () => {
       await form.getByLabel("Post Type").selectOption("video");
     }
 
-    const media = hasJs(info) ? form.getByLabel("Media URL") : form.getByLabel("Media URL (video and podcast posts)");
+    const media = js ? form.getByLabel("Media URL") : form.getByLabel("Media URL (video and podcast posts)");
     await form.getByLabel("Title").fill("Edited: the buck came back");
     await form.getByLabel("Content", { exact: true }).fill("short");
     await media.fill("https://example.com/watch/1");
@@ -470,45 +501,51 @@ test.describe("the author's edit and delete", () => {
     await expect(view.getByRole("list", { name: "Tags" }).getByRole("link")).toHaveText(["#rut", "#scrapes"]);
   });
 
-  test("edit from a feed card (a dialog in place with JavaScript); clearing the tags leaves none", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
+  test("edit from a feed card (a dialog in place with JavaScript); clearing the tags leaves none", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    await signUp();
     const tag = uniqueName("ed").replace(/_/g, "");
-    const post = await createPostViaApi(page, baseURL!, { title: `Card edit ${tag}`, tags: [tag, "extra"] });
-    await open(page, info, `/?search=${encodeURIComponent(`#${tag}`)}`);
+    const post = await createPost({ title: `Card edit ${tag}`, tags: [tag, "extra"] });
+    await open(`/?search=${encodeURIComponent(`#${tag}`)}`);
     const c = card(page, post.title);
     await c.getByLabel("Post options").click();
     await c.getByRole("link", { name: "Edit Post" }).click();
-    const form = hasJs(info) ? page.getByRole("dialog", { name: "Edit Post" }) : page.getByTestId("edit-post-form");
-    if (hasJs(info)) await expect(page).toHaveURL(new RegExp(`\\?search=%23${tag}$`));
+    const form = js ? page.getByRole("dialog", { name: "Edit Post" }) : page.getByTestId("edit-post-form");
+    if (js) await expect(page).toHaveURL(new RegExp(`\\?search=%23${tag}$`));
     else await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?edit=1$`));
     await form.getByLabel("Title").fill(`Card edit ${tag} (edited)`);
     await form.getByLabel("Tags").fill("");
     await form.getByRole("button", { name: "Update Post" }).click();
     await expect(toast(page)).toContainText("Post updated");
-    if (hasJs(info)) {
+    if (js) {
       // Stayed on the feed; the card shows the new title (the tag search no longer matches after
       // a reload, since the tags were removed, but the revalidated title is there until then).
       await expect(page).toHaveURL(new RegExp(`\\?search=%23${tag}$`));
     }
-    await open(page, info, `/post/${post.id}`);
+    await open(`/post/${post.id}`);
     await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(`Card edit ${tag} (edited)`);
     await expect(page.getByTestId("post").getByRole("list", { name: "Tags" })).toHaveCount(0);
   });
 
-  test("delete asks for confirmation, then goes home with 'Post deleted'", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!);
-    await open(page, info, `/post/${post.id}`);
+  test("delete asks for confirmation, then goes home with 'Post deleted'", async ({ page, js, open, signUp, createPost }) => {
+    await signUp();
+    const post = await createPost();
+    await open(`/post/${post.id}`);
     const openDelete = async () => {
       await page.getByTestId("post").getByLabel("Post options").click();
       await page.getByTestId("post").getByRole("link", { name: "Delete Post" }).click();
     };
     await openDelete();
-    const confirm = hasJs(info) ? page.getByRole("alertdialog", { name: "Delete Post" }) : page.getByRole("alertdialog");
-    if (!hasJs(info)) await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?delete=1$`));
+    const confirm = js ? page.getByRole("alertdialog", { name: "Delete Post" }) : page.getByRole("alertdialog");
+    if (!js) await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?delete=1$`));
     await expect(confirm).toContainText("Delete Post");
     await expect(confirm).toContainText("Are you sure you want to delete this post? This action cannot be undone.");
-    if (hasJs(info)) await confirm.getByRole("button", { name: "Cancel" }).click();
+    if (js) await confirm.getByRole("button", { name: "Cancel" }).click();
     else await confirm.getByRole("link", { name: "Cancel" }).click();
     await expect(page.getByRole("alertdialog")).toHaveCount(0);
     await expect(page).toHaveURL(new RegExp(`/post/${post.id}$`));
@@ -518,38 +555,47 @@ test.describe("the author's edit and delete", () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(toast(page)).toContainText("Post deleted");
     await expect(toast(page)).toContainText("Your post has been deleted successfully");
-    const res = await open(page, info, `/post/${post.id}`);
+    const res = await open(`/post/${post.id}`);
     expect(res?.status()).toBe(404);
   });
 
-  test("another member sees no owner menu, and a forged edit or delete is refused", async ({ browser, page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
-    const post = await createPostViaApi(page, baseURL!);
-    const other = await browser.newContext({ baseURL });
-    const otherPage = await other.newPage();
-    await joinViaApi(otherPage, baseURL!, "o");
-    await open(otherPage, info, `/post/${post.id}`);
+  test("another member sees no owner menu, and a forged edit or delete is refused", async ({
+    page,
+    baseURL,
+    open,
+    signUp,
+    createPost,
+    newPage,
+  }) => {
+    await signUp();
+    const post = await createPost();
+    const otherPage = await newPage();
+    await signUp(otherPage, "o");
+    await open(`/post/${post.id}`, otherPage);
     await expect(otherPage.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
     await expect(otherPage.getByTestId("post-owner-menu")).toHaveCount(0);
-    await open(otherPage, info, `/post/${post.id}?edit=1`);
+    await open(`/post/${post.id}?edit=1`, otherPage);
     await expect(otherPage.getByTestId("edit-post-form")).toHaveCount(0);
-    const forged: Array<Record<string, string>> = [{ intent: "delete" }, { intent: "update", title: "Hijacked", content: "Hijacked content here" }];
+    const forged: Array<Record<string, string>> = [
+      { intent: "delete" },
+      { intent: "update", title: "Hijacked", content: "Hijacked content here" },
+    ];
     for (const form of forged) {
       const res = await otherPage.request.post(`/post/${post.id}`, { form, headers: { Origin: baseURL! }, maxRedirects: 0 });
       expect(res.status()).toBe(403);
     }
-    await other.close();
-    await open(page, info, `/post/${post.id}`);
+    await otherPage.context().close();
+    await open(`/post/${post.id}`);
     await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
   });
 });
 
 test.describe("the post page", () => {
-  test("shows the whole post, HTML-looking content as text, line breaks kept", async ({ page, baseURL }, info) => {
-    await joinViaApi(page, baseURL!);
+  test("shows the whole post, HTML-looking content as text, line breaks kept", async ({ page, js, open, signUp, createPost }) => {
+    await signUp();
     const content = `<script>window.__pwned = 1</script>\n<b>Bold claim</b> about <img src=x onerror="window.__pwned=2"> scrapes`;
-    const post = await createPostViaApi(page, baseURL!, { title: "<i>Not italic</i>", content, tags: ["rut"] });
-    await open(page, info, `/post/${post.id}`);
+    const post = await createPost({ title: "<i>Not italic</i>", content, tags: ["rut"] });
+    await open(`/post/${post.id}`);
     const view = page.getByTestId("post");
     await expect(page.getByRole("link", { name: "← Back to feed" })).toHaveAttribute("href", "/");
     await expect(view.getByRole("heading", { level: 1 })).toHaveText("<i>Not italic</i>");
@@ -557,12 +603,12 @@ test.describe("the post page", () => {
     await expect(view.getByTestId("post-content").locator("b, script, img")).toHaveCount(0);
     await expect(view.getByTestId("post-author")).toHaveAttribute("href", /^\/profile\//);
     await expect(view.getByTestId("post-counts")).toHaveText("0 likes · 0 comments · 0 shares");
-    if (hasJs(info)) expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    if (js) expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
-  test("'Post Not Found' with status 404 for a missing or non-numeric id", async ({ page }, info) => {
+  test("'Post Not Found' with status 404 for a missing or non-numeric id", async ({ page, open }) => {
     for (const path of ["/post/999999", "/post/abc"]) {
-      const res = await open(page, info, path);
+      const res = await open(path);
       expect(res?.status()).toBe(404);
       await expect(page.getByRole("heading", { name: "Post Not Found" })).toBeVisible();
       await expect(page.getByText("The post you're looking for doesn't exist.")).toBeVisible();

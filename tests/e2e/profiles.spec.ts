@@ -1,19 +1,8 @@
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import sharp from "sharp";
-import { DEMO, register, signIn, uniqueName } from "./helpers";
-
-/** A member made through the JSON surface, in its own request context (the page stays signed out). */
-async function memberViaApi(request: APIRequestContext) {
-  const username = uniqueName("t");
-  const res = await request.post("/api/auth/register", {
-    data: { username, displayName: `Target ${username}`, email: `${username}@example.com`, password: "secret123" },
-  });
-  expect(res.status()).toBe(201);
-  return { username, displayName: `Target ${username}` };
-}
+import { DEMO, expect, test } from "./fixtures";
 
 const toast = (page: Page) => page.getByTestId("toast");
-const isJsOn = (projectName: string) => projectName === "js-on";
 
 test("a profile shows its member, their posts and counts; unknown members are 'Profile Not Found'", async ({ page }) => {
   await page.goto(`/profile/${DEMO.username}`);
@@ -32,11 +21,11 @@ test("a profile shows its member, their posts and counts; unknown members are 'P
   await expect(page.getByRole("heading", { name: "Profile Not Found" })).toBeVisible();
 });
 
-test("edit profile: SPEC messages, then the change shows with a toast", async ({ page }, testInfo) => {
-  const me = await register(page);
+test("edit profile: SPEC messages, then the change shows with a toast", async ({ page, js, signUp }) => {
+  const me = await signUp();
   await page.goto(`/profile/${me.username}`);
   await page.getByRole("link", { name: "Edit Profile" }).click();
-  if (isJsOn(testInfo.project.name)) {
+  if (js) {
     await expect(page.getByRole("dialog", { name: "Edit Profile" })).toBeVisible();
   } else {
     await expect(page).toHaveURL(/\?edit=1$/);
@@ -63,13 +52,15 @@ test("edit profile: SPEC messages, then the change shows with a toast", async ({
   await expect(page.getByText("Vernon County, WI")).toBeVisible();
 });
 
-test("avatar upload from the edit form replaces the initial", async ({ page }, testInfo) => {
-  const me = await register(page);
+test("avatar upload from the edit form replaces the initial", async ({ page, js, signUp }) => {
+  const me = await signUp();
   await page.goto(`/profile/${me.username}`);
   await expect(page.getByTestId("avatar-initial").first()).toBeVisible();
   await page.getByRole("link", { name: "Edit Profile" }).click();
-  if (isJsOn(testInfo.project.name)) await expect(page.getByRole("dialog", { name: "Edit Profile" })).toBeVisible();
-  const png = await sharp({ create: { width: 120, height: 120, channels: 3, background: "#56692c" } }).png().toBuffer();
+  if (js) await expect(page.getByRole("dialog", { name: "Edit Profile" })).toBeVisible();
+  const png = await sharp({ create: { width: 120, height: 120, channels: 3, background: "#56692c" } })
+    .png()
+    .toBuffer();
   const upload = page.getByTestId("avatar-upload");
   await upload.locator('input[type="file"]').setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
   // Without JavaScript the form needs its button; with it, choosing the file uploads.
@@ -86,9 +77,9 @@ test("avatar upload from the edit form replaces the initial", async ({ page }, t
   expect(image.headers()["content-type"]).toMatch(/^image\//);
 });
 
-test("follow and unfollow another member, with counts and lists", async ({ page, request }) => {
-  const target = await memberViaApi(request);
-  const me = await register(page);
+test("follow and unfollow another member, with counts and lists", async ({ page, request, signUp }) => {
+  const target = await signUp({ request }, "t");
+  const me = await signUp();
   await page.goto(`/profile/${target.username}`);
   const followers = page.getByTestId("followers-count");
   await expect(followers).toHaveText("0");
@@ -117,8 +108,8 @@ test("follow and unfollow another member, with counts and lists", async ({ page,
   await expect(page.getByRole("link", { name: "Edit Profile" })).toBeVisible();
 });
 
-test("a signed-out visitor's Follow goes to sign in and comes back", async ({ page, request }) => {
-  const target = await memberViaApi(request);
+test("a signed-out visitor's Follow goes to sign in and comes back", async ({ page, request, signUp }) => {
+  const target = await signUp({ request }, "t");
   await page.goto(`/profile/${target.username}`);
   await page.getByRole("link", { name: "Follow", exact: true }).click();
   await expect(page).toHaveURL(/\/auth\?/);
@@ -130,15 +121,15 @@ test("a signed-out visitor's Follow goes to sign in and comes back", async ({ pa
   await expect(page.getByRole("button", { name: "Follow", exact: true })).toBeVisible();
 });
 
-test("settings: Access Denied for visitors; tabs are links; profile with email", async ({ page, request }) => {
+test("settings: Access Denied for visitors; tabs are links; profile with email", async ({ page, request, signUp }) => {
   const response = await page.goto("/settings");
   expect(response?.status()).toBe(401);
   await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
   await expect(page.getByText("Please log in to access your settings.")).toBeVisible();
   await expect(page.getByRole("main").getByRole("link", { name: "Sign In" })).toHaveAttribute("href", /redirectTo=%2Fsettings/);
 
-  const other = await memberViaApi(request);
-  const me = await register(page);
+  const other = await signUp({ request }, "t");
+  const me = await signUp();
   await page.goto("/settings");
   await page.getByRole("link", { name: "Notifications" }).click();
   await expect(page.getByText("Notification settings will be available in a future update.")).toBeVisible();
@@ -162,8 +153,8 @@ test("settings: Access Denied for visitors; tabs are links; profile with email",
   await expect(page.locator("form#settings-profile").getByLabel("Display name")).toHaveValue("Settings Sam");
 });
 
-test("change password: mismatch, wrong current password, then success signs in with the new one", async ({ page }) => {
-  const me = await register(page);
+test("change password: mismatch, wrong current password, then success signs in with the new one", async ({ page, signUp, signIn }) => {
+  const me = await signUp();
   await page.goto("/settings?tab=security");
   const form = page.locator("form#change-password");
 
@@ -189,14 +180,13 @@ test("change password: mismatch, wrong current password, then success signs in w
   await expect(page.getByRole("heading", { name: "Settings" })).toBeVisible();
 
   await page.context().clearCookies();
-  await signIn(page, me.username, "brandnew1");
+  await signIn(me.username, "brandnew1");
 });
 
-test("a password change signs out the member's other browser", async ({ page, browser }) => {
-  const me = await register(page);
-  const other = await browser.newContext();
-  const phone = await other.newPage();
-  await signIn(phone, me.username, me.password);
+test("a password change signs out the member's other browser", async ({ page, signUp, signIn, newPage }) => {
+  const me = await signUp();
+  const phone = await newPage();
+  await signIn(me.username, me.password, phone);
   await phone.goto("/settings");
   await expect(phone.getByRole("heading", { name: "Settings" })).toBeVisible();
 
@@ -210,5 +200,4 @@ test("a password change signs out the member's other browser", async ({ page, br
 
   await phone.goto("/settings");
   await expect(phone.getByRole("heading", { name: "Access Denied" })).toBeVisible();
-  await other.close();
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 
 test("unknown paths show Page Not Found with status 404", async ({ page }) => {
   const response = await page.goto("/no/such/page");

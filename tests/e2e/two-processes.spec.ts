@@ -1,13 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { expect, test } from "@playwright/test";
-import { uniqueName } from "./helpers";
+import { expect, test, uniqueName } from "./fixtures";
 
 /**
  * CONTRACT.md §1: two processes on two ports with the same DATABASE_PATH serve one site. A second
  * server is started beside the suite's own, on the same database file and secret.
  */
 test.describe("two processes, one database", () => {
-  test.skip(({ javaScriptEnabled }) => javaScriptEnabled, "no browser involved: run once");
+  test.skip(({ js }) => js, "no browser involved: run once");
   let second: ChildProcess | undefined;
   const port = Number(process.env.E2E_PORT ?? 3100) + 50;
 

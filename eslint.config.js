@@ -1,0 +1,122 @@
+// ESLint (flat config). `npm run lint` runs it with Prettier's check; `npm test` runs lint first.
+// ADR 0013 explains the layers that `import-x/no-restricted-paths` enforces below.
+import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import { createNodeResolver, importX } from "eslint-plugin-import-x";
+import jsxA11y from "eslint-plugin-jsx-a11y";
+import react from "eslint-plugin-react";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+
+/** `target` may import nothing from `from`: imports point routes → web → models → utils → db, components → ui, schemas. */
+const layers = [
+  {
+    target: "./app/utils",
+    from: ["./app/models", "./app/web", "./app/routes", "./app/components"],
+    message: "app/utils is infrastructure: it imports no models, web, routes or components.",
+  },
+  {
+    target: "./app/models",
+    from: ["./app/web", "./app/routes", "./app/components"],
+    message: "app/models is the domain: it imports no web, routes or components.",
+  },
+  {
+    target: "./app/web",
+    from: ["./app/routes", "./app/components"],
+    message: "app/web is the HTTP edge shared by routes: it imports no routes or components.",
+  },
+  {
+    target: "./app/schemas",
+    from: ["./app/models", "./app/web", "./app/routes", "./app/components"],
+    message: "app/schemas is shared by browser and server: it imports no models, web, routes or components.",
+  },
+  {
+    target: "./app/components",
+    from: ["./app/models", "./app/web", "./app/routes", "./app/root.tsx"],
+    message: "Components take what they need as props: they import no models, web, routes or ~/root.",
+  },
+];
+
+export default tseslint.config(
+  {
+    ignores: [
+      "build/",
+      "public/build/",
+      "node_modules/",
+      "tmp/",
+      "data/",
+      ".cache/",
+      "test-results/",
+      "playwright-report/",
+      "db/migrations/",
+    ],
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  react.configs.flat.recommended,
+  react.configs.flat["jsx-runtime"],
+  {
+    // The two classic hook rules. The React Compiler's diagnostics (the plugin's other rules) are left
+    // out: this React 18 app runs without the compiler, and they cost about half of the lint's time.
+    plugins: { "react-hooks": reactHooks },
+    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": "error" },
+  },
+  jsxA11y.flatConfigs.recommended,
+  importX.flatConfigs.recommended,
+  importX.flatConfigs.typescript,
+  {
+    // A disable comment that no longer suppresses anything is an error, so none outlive their reason.
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: "module",
+      globals: { ...globals.browser, ...globals.node },
+    },
+    settings: {
+      react: { version: "detect" },
+      "import-x/resolver-next": [
+        createTypeScriptImportResolver({ alwaysTryTypes: true, project: "./tsconfig.json" }),
+        createNodeResolver(),
+      ],
+    },
+    rules: {
+      // TypeScript checks props; prop-types would say the same thing again.
+      "react/prop-types": "off",
+      // Apostrophes and quotes are plain text in JSX (SPEC's copy is full of them); `>` and `}` are likely typos.
+      "react/no-unescaped-entities": ["error", { forbid: [">", "}"] }],
+      // Members upload their own audio and video, which come without caption files: there is no <track> to give.
+      "jsx-a11y/media-has-caption": "off",
+      // Unused values are errors, but `_`-prefixed ones are deliberate (ignored arguments, rest omissions).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
+      // typescript-eslint's resolver already knows every import; these re-check what tsc checks, slowly.
+      "import-x/namespace": "off",
+      "import-x/default": "off",
+      "import-x/no-named-as-default-member": "off",
+      "import-x/no-unresolved": "off",
+      "import-x/no-restricted-paths": ["error", { zones: layers }],
+    },
+  },
+  {
+    // Cycles are looked for where they matter (and where the search is cheap): the app's own modules.
+    files: ["app/**/*.{ts,tsx}"],
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    files: ["tests/e2e/**"],
+    // Playwright hands each fixture a callback called `use`, which is not React's `use` hook.
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    files: ["tests/**"],
+    // Tests read JSON answers loosely (`Record<string, any>`); a wrong shape fails the assertion anyway.
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["public/sw.js"],
+    languageOptions: { globals: { ...globals.serviceworker }, sourceType: "script" },
+  },
+);

@@ -1,0 +1,122 @@
+import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
+
+/**
+ * The one place e2e specs get their tools from: `import { test, expect } from "./fixtures"`.
+ *
+ * Every spec runs in two projects (playwright.config.ts): js-off, where every page must work as
+ * plain HTML, and js-on. `js` says which one a test runs in; pages made with `newPage` get the same
+ * setting. Members are signed up through the JSON API (fast); the join form itself is covered by
+ * auth.spec.ts.
+ */
+
+export type Member = { username: string; displayName: string; password: string };
+export type ApiPost = { id: number; title: string; content: string; tags: string[] | null; type: string };
+
+/** The demo member that `SEED_DEMO=1` creates. */
+export const DEMO = { username: "ridgerunner", password: "whitetail", displayName: "Jake Holloway" };
+
+let counter = 0;
+/** A username no other test (or retry) uses: 3–20 letters, digits and underscores. */
+export function uniqueName(prefix = "u") {
+  counter += 1;
+  const stamp = `${Date.now().toString(36).slice(-5)}${process.pid.toString(36).slice(-2)}${counter}`;
+  return `${prefix}_${stamp}`.slice(0, 20);
+}
+
+/**
+ * With JavaScript on, wait until React has hydrated the page: a click before that is a plain HTML
+ * form post or link (which works, but is not the enhanced behaviour a js-on test checks).
+ */
+export async function hydrated(page: Page) {
+  await page.waitForFunction(() => {
+    const main = document.querySelector("main");
+    return Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
+  });
+}
+
+/** Anything whose `request` carries cookies: a page, a browser context, or `{ request }`. */
+type Requester = { request: APIRequestContext };
+
+type Fixtures = {
+  /** True in the js-on project, false in js-off. */
+  js: boolean;
+  /** `page.goto(url)`, then (js-on) wait for hydration. Another page may be passed. */
+  open: (url: string, target?: Page) => Promise<Response | null>;
+  /**
+   * A new member, through POST /api/auth/register; the session cookie lands where `into` keeps its
+   * cookies (the test's page by default). The Origin header satisfies the same-origin check.
+   */
+  signUp: (into?: Requester, prefix?: string) => Promise<Member>;
+  /** Sign in through the /auth form (works with JavaScript on or off) and wait for the welcome toast. */
+  signIn: (username: string, password: string, target?: Page) => Promise<void>;
+  /** Create a post as the member signed in where `as` keeps its cookies, through POST /api/posts. */
+  createPost: (data?: Partial<Record<string, unknown>>, as?: Requester) => Promise<ApiPost>;
+  /** A page in a fresh browser context (another browser: no cookies), with this project's settings. Closed after the test. */
+  newPage: () => Promise<Page>;
+};
+
+export const test = base.extend<Fixtures>({
+  js: async ({ javaScriptEnabled }, use) => {
+    await use(javaScriptEnabled !== false);
+  },
+
+  open: async ({ page, js }, use) => {
+    await use(async (url, target = page) => {
+      const response = await target.goto(url);
+      if (js) await hydrated(target);
+      return response;
+    });
+  },
+
+  signUp: async ({ page, baseURL }, use) => {
+    await use(async (into = page, prefix = "m") => {
+      const username = uniqueName(prefix);
+      const member = { username, displayName: `Hunter ${username}`, password: "secret123" };
+      const res = await into.request.post("/api/auth/register", {
+        data: { username, displayName: member.displayName, email: `${username}@example.com`, password: member.password },
+        headers: { Origin: baseURL! },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return member;
+    });
+  },
+
+  signIn: async ({ page }, use) => {
+    await use(async (username, password, target = page) => {
+      await target.goto("/auth?mode=login");
+      const form = target.locator("form#login");
+      await form.getByLabel("Username").fill(username);
+      await form.getByLabel("Password").fill(password);
+      await form.getByRole("button", { name: "Sign In" }).click();
+      await expect(target.getByTestId("toast")).toContainText("Welcome back!");
+    });
+  },
+
+  createPost: async ({ page, baseURL }, use) => {
+    await use(async (data = {}, as = page) => {
+      const res = await as.request.post("/api/posts", {
+        data: {
+          title: `Post ${uniqueName("t")}`,
+          content: "A long enough body about a morning in the stand.",
+          type: "article",
+          ...data,
+        },
+        headers: { Origin: baseURL! },
+      });
+      expect(res.status(), await res.text()).toBe(201);
+      return (await res.json()) as ApiPost;
+    });
+  },
+
+  newPage: async ({ browser, javaScriptEnabled, baseURL }, use) => {
+    const contexts: Array<Awaited<ReturnType<typeof browser.newContext>>> = [];
+    await use(async () => {
+      const context = await browser.newContext({ javaScriptEnabled, baseURL });
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+});
+
+export { expect };
