@@ -4,7 +4,7 @@ import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } 
 import type { CreateClubInput, EditClubInput, RequestDecision } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db } from "~/utils/db.server";
-import { badRequest, conflict, forbidden, invalid, notFound, unauthorized } from "~/utils/errors";
+import { badRequest, conflict, invalid, notFound } from "~/utils/errors";
 import {
   canReadClub,
   getClubRow,

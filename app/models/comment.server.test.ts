@@ -4,7 +4,6 @@ import { createMember } from "#tests/fixtures/members";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment, deleteComment, listComments } from "./comment.server";
 import { createPost, getPost } from "./post.server";
-import type { Comment } from "~/schemas/shapes";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 

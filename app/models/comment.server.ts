@@ -10,7 +10,7 @@ import { requireSignedIn } from "./access.server";
 import { assertPostVisible } from "./post.server";
 import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
-import type { Comment, PostAuthor } from "~/schemas/shapes";
+import type { Comment } from "~/schemas/shapes";
 
 /**
  * Comments on a post. The post's comments_count changes in the same transaction as the comment, and

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { likes, media, posts, users, type LinkMetadata } from "#db/schema";
+import { likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
-import type { PostType } from "~/schemas/post";
 import { db } from "~/utils/db.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";

@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
-import { SIGN_IN } from "~/schemas/messages";
+import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { POST_NOT_FOUND } from "~/schemas/messages";
 import { db } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";

@@ -8,7 +8,7 @@ import { checkLimit, recordHit } from "~/utils/rate-limit.server";
 import { requireSignedIn } from "./access.server";
 import { isFollowing } from "./follow.server";
 import { getUserRowById, requireUserRow, toPublicUser, toSelfUser, type Actor } from "./user.server";
-import type { Profile, PublicUser, SelfUser } from "~/schemas/shapes";
+import type { Profile, SelfUser } from "~/schemas/shapes";
 
 type UserRow = typeof users.$inferSelect;
 

@@ -23,7 +23,6 @@ export function openDatabase(file: string): { sqlite: Database.Database; db: DB 
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __whitetailDb: { sqlite: Database.Database; db: DB } | undefined;
 }
 

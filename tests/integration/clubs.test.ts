@@ -20,8 +20,6 @@ import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/member
 type Member = Awaited<ReturnType<typeof createMember>>;
 type Cookie = string | null;
 
-const body = async (res: Response) => (res.status === 204 ? null : res.json());
-
 const api = {
   create: (cookie: Cookie, json: unknown) => call(clubsApi.action, makeRequest("/api/clubs", { json, cookie })),
   list: (cookie: Cookie, query = "") => call(clubsApi.loader, makeRequest(`/api/clubs${query}`, { cookie })),

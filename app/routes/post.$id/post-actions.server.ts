@@ -13,7 +13,6 @@ import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
-import type { Comment } from "~/schemas/shapes";
 
 /**
  * The server half of /post/{id} (route.tsx), kept out of the route module so the validation code it
