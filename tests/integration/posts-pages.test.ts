@@ -75,6 +75,13 @@ describe("the post page loader", () => {
     expect(data.shareUrl).toBe(`https://pulse.example/post/${post.id}`);
   });
 
+  it("builds the link to share from Host: a forged X-Forwarded-Host cannot point members elsewhere", async () => {
+    const post = await newPost();
+    const headers = { Host: "pulse.example", "X-Forwarded-Host": "evil.example" };
+    const res = await call(postPage.loader, makeRequest(`/post/${post.id}`, { cookie: other.cookie, headers }), { id: String(post.id) });
+    expect((await res.json()).shareUrl).toBe(`http://pulse.example/post/${post.id}`);
+  });
+
   it("hides a private club's post from visitors and non-members (404), shows it to members", async () => {
     const clubId = makeClub(author.id, { isPrivate: true, name: "Creek Bottom Crew" });
     const post = await newPost({ clubId });
