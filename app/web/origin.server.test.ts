@@ -19,6 +19,9 @@ describe("isCrossSite", () => {
     expect(isCrossSite(req("POST", { Referer: "http://localhost:3000/auth" }))).toBe(false);
     expect(isCrossSite(req("PUT", { Origin: "https://localhost:3000" }))).toBe(false);
   });
+  it("judges the site's host by Host alone: a forged X-Forwarded-Host does not make another origin ours", () => {
+    expect(isCrossSite(req("POST", { Origin: "https://evil.example", "X-Forwarded-Host": "evil.example" }))).toBe(true);
+  });
   it("accepts requests that carry neither header (not a browser's cross-site request)", () => {
     expect(isCrossSite(req("POST", {}))).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { forbidden } from "~/utils/errors";
+import { publicOrigin } from "./params.server";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -20,7 +21,8 @@ export function isCrossSite(request: Request): boolean {
   } catch {
     return true;
   }
-  const host = request.headers.get("X-Forwarded-Host") ?? request.headers.get("Host") ?? new URL(request.url).host;
+  // The site's host by the one rule every link uses (publicOrigin): Host, never X-Forwarded-Host.
+  const host = new URL(publicOrigin(request)).host;
   return sourceHost.toLowerCase() !== host.toLowerCase();
 }
 
@@ -46,7 +48,7 @@ export async function installHttpOriginGuard() {
     if (event === "request") {
       const [req, res] = args as [import("node:http").IncomingMessage, import("node:http").ServerResponse];
       const headers = new Headers();
-      for (const name of ["origin", "referer", "host", "x-forwarded-host"]) {
+      for (const name of ["origin", "referer", "host"]) {
         const value = req.headers[name];
         if (typeof value === "string") headers.set(name, value);
       }
