@@ -116,7 +116,7 @@ export default function InvitePage() {
  * `inviteCode` (SPEC.md §2). Sign in: back here afterwards, where the member can join.
  */
 function SignedOutChoices({ code }: { code: string }) {
-  const registerHref = `/auth?${new URLSearchParams({ mode: "register", inviteCode: code })}`;
+  const registerHref = signInHref(null, "register", code);
   const loginHref = signInHref(`/join/${code}`);
   return (
     <div className="flex flex-col items-center gap-3">
