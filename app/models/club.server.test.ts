@@ -6,21 +6,8 @@ import { db, sqlite } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { createMember } from "#tests/fixtures/members";
 import { expectError, memberCount, newClub, type Member } from "#tests/fixtures/clubs";
-import {
-  canReadClub,
-  countPendingRequests,
-  createClub,
-  decideJoinRequest,
-  deleteClub,
-  getClub,
-  getMembership,
-  joinClub,
-  leaveClub,
-  listClubs,
-  listJoinRequests,
-  listMembers,
-  updateClub,
-} from "./club.server";
+import { countPendingRequests, decideJoinRequest, joinClub, leaveClub, listJoinRequests, listMembers } from "./club-membership.server";
+import { canReadClub, createClub, deleteClub, getClub, getMembership, listClubs, updateClub } from "./club.server";
 
 const memberRows = (clubId: number) =>
   db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, clubId)).get()?.n;
