@@ -1,17 +1,16 @@
 import { and, desc, eq, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
-import type { CreateClubInput, EditClubInput, RequestDecision } from "~/schemas/club";
+import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db } from "~/utils/db.server";
-import { badRequest, conflict, invalid, notFound } from "~/utils/errors";
+import { invalid, notFound } from "~/utils/errors";
 import {
   canReadClub,
   getClubRow,
   getMembership,
   requireClubMember,
   requireClubOwner,
-  requireClubRow,
   requireSignedIn,
   type Queryable,
 } from "./access.server";
@@ -20,39 +19,12 @@ import type { Actor } from "./user.server";
 import type { Club } from "~/schemas/shapes";
 
 /**
- * Clubs: creating, finding, joining, approving, running and leaving them (SPEC.md §2–6,
- * CONTRACT.md §2). Every function checks its own permissions and throws the error family.
- *
- * Concurrency: a place in a club is taken by one conditional UPDATE of clubs.member_count
- * (`... WHERE member_limit IS NULL OR member_count < member_limit`) inside the transaction that
- * inserts the member, so two joins racing for the last place cannot both pass — whichever
- * connection writes second sees the new count. Join transactions start IMMEDIATE so the checks
- * before the write already hold the write lock (docs/decisions/0011-club-joins-and-invites.md).
+ * Clubs: creating, finding, editing and deleting them (SPEC.md §2–6, CONTRACT.md §2). Joining,
+ * join requests, leaving and the member list live in club-membership.server.ts. Every function
+ * checks its own permissions and throws the error family.
  */
 
 export { CLUB_NOT_FOUND };
-export const ALREADY_MEMBER = "Already a member of this club";
-export const REQUEST_PENDING = "Join request already pending";
-export const CLUB_FULL = "Club is full";
-export const OWNER_CANNOT_LEAVE = "The club owner cannot leave the club";
-
-/** SPEC.md §3 Club member. `id` is the member's user id. */
-export type ClubMember = {
-  id: number;
-  username: string;
-  displayName: string;
-  avatar: string | null;
-  role: ClubRole;
-  joinedAt: string;
-};
-
-/** SPEC.md §3 Join request. */
-export type JoinRequest = {
-  id: number;
-  message: string | null;
-  createdAt: string;
-  user: { id: number; username: string; displayName: string; avatar: string | null };
-};
 
 type ClubRow = typeof clubs.$inferSelect;
 
@@ -196,62 +168,6 @@ export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs:
   };
 }
 
-/** GET /api/clubs/{id}/members: visible to everyone (SPEC.md §2), owner first, then by joining date. */
-export function listMembers(clubId: number): ClubMember[] {
-  requireClubRow(clubId);
-  return db
-    .select({
-      id: users.id,
-      username: users.username,
-      displayName: users.displayName,
-      avatar: users.avatar,
-      role: clubMembers.role,
-      joinedAt: clubMembers.joinedAt,
-    })
-    .from(clubMembers)
-    .innerJoin(users, eq(users.id, clubMembers.userId))
-    .where(eq(clubMembers.clubId, clubId))
-    .orderBy(sql`CASE ${clubMembers.role} WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, clubMembers.joinedAt, clubMembers.id)
-    .all()
-    .map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
-}
-
-/** GET /api/clubs/{id}/requests: the owner sees pending requests, oldest first; anyone else 403. */
-export function listJoinRequests(actor: Actor, clubId: number): JoinRequest[] {
-  requireClubOwner(actor, clubId);
-  return db
-    .select({
-      id: joinRequests.id,
-      message: joinRequests.message,
-      createdAt: joinRequests.createdAt,
-      userId: users.id,
-      username: users.username,
-      displayName: users.displayName,
-      avatar: users.avatar,
-    })
-    .from(joinRequests)
-    .innerJoin(users, eq(users.id, joinRequests.userId))
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.status, "pending")))
-    .orderBy(joinRequests.createdAt, joinRequests.id)
-    .all()
-    .map((r) => ({
-      id: r.id,
-      message: r.message,
-      createdAt: r.createdAt.toISOString(),
-      user: { id: r.userId, username: r.username, displayName: r.displayName, avatar: r.avatar },
-    }));
-}
-
-/** How many requests wait for the owner (the Requests tab's count). */
-export function countPendingRequests(clubId: number): number {
-  const row = db
-    .select({ n: sql<number>`count(*)` })
-    .from(joinRequests)
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.status, "pending")))
-    .get();
-  return row?.n ?? 0;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Creating, editing and deleting
 // ---------------------------------------------------------------------------------------------
@@ -339,133 +255,4 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
     { behavior: "immediate" },
   );
   await deleteMediaFiles(files);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Joining, requests and leaving
-// ---------------------------------------------------------------------------------------------
-
-/**
- * Refuse a join by someone who already belongs or already waits. Returns the club and any earlier
- * request row (rejected, or approved before a leave), which a new request reuses.
- */
-export function assertMayJoin(tx: Queryable, clubId: number, userId: number) {
-  const club = requireClubRow(clubId, tx);
-  if (getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
-  const request = tx
-    .select()
-    .from(joinRequests)
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId)))
-    .get();
-  if (request?.status === "pending") throw conflict(REQUEST_PENDING, undefined, "request_pending");
-  return { club, request };
-}
-
-/**
- * Take one place in the club and add the member, in the caller's transaction. The place is taken by
- * a conditional UPDATE, so the limit holds however many connections race for the last place.
- * Any request the member had is marked approved.
- */
-export function admitMember(tx: Queryable, clubId: number, userId: number, role: ClubRole = "member"): void {
-  const taken = tx
-    .update(clubs)
-    .set({ memberCount: sql`${clubs.memberCount} + 1` })
-    .where(and(eq(clubs.id, clubId), sql`(${clubs.memberLimit} IS NULL OR ${clubs.memberCount} < ${clubs.memberLimit})`))
-    .returning({ id: clubs.id })
-    .get();
-  if (!taken) throw conflict(CLUB_FULL);
-  tx.insert(clubMembers).values({ clubId, userId, role }).run();
-  tx.update(joinRequests)
-    .set({ status: "approved", decidedAt: new Date() })
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId), inArray(joinRequests.status, ["pending", "rejected"])))
-    .run();
-}
-
-function isFull(club: ClubRow) {
-  return club.memberLimit !== null && club.memberCount >= club.memberLimit;
-}
-
-export type JoinResult = { status: "joined" } | { status: "pending" };
-
-/**
- * POST /api/clubs/{id}/join without an invite (invites go through acceptInvite in
- * invite.server.ts). A public club admits directly; a private one records a request for the owner
- * (a rejected requester may re-apply: the same row goes back to pending). A full club refuses both.
- */
-export function joinClub(actor: Actor, clubId: number, input: { message?: string } = {}): JoinResult {
-  const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      const { club, request } = assertMayJoin(tx, clubId, me.id);
-      if (!club.isPrivate) {
-        admitMember(tx, clubId, me.id);
-        return { status: "joined" as const };
-      }
-      if (isFull(club)) throw conflict(CLUB_FULL);
-      const message = input.message?.trim() || null;
-      if (request) {
-        tx.update(joinRequests)
-          .set({ status: "pending", message, createdAt: new Date(), decidedAt: null })
-          .where(eq(joinRequests.id, request.id))
-          .run();
-      } else {
-        tx.insert(joinRequests).values({ clubId, userId: me.id, message, status: "pending" }).run();
-      }
-      return { status: "pending" as const };
-    },
-    { behavior: "immediate" },
-  );
-}
-
-/** POST /api/clubs/{id}/requests/{requestId} (owner only): approve admits (unless full), reject refuses. */
-export function decideJoinRequest(
-  actor: Actor,
-  clubId: number,
-  requestId: number,
-  action: RequestDecision,
-): { status: "approved" | "rejected" } {
-  const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      requireClubOwner(me, clubId, tx);
-      const request = tx
-        .select()
-        .from(joinRequests)
-        .where(and(eq(joinRequests.id, requestId), eq(joinRequests.clubId, clubId)))
-        .get();
-      if (!request) throw notFound("Join request not found");
-      if (request.status !== "pending") throw conflict("This request has already been decided");
-      if (action === "reject") {
-        tx.update(joinRequests).set({ status: "rejected", decidedAt: new Date() }).where(eq(joinRequests.id, requestId)).run();
-        return { status: "rejected" as const };
-      }
-      if (getMembership(clubId, request.userId, tx)) {
-        // Joined meanwhile through an invite: the request is simply settled.
-        tx.update(joinRequests).set({ status: "approved", decidedAt: new Date() }).where(eq(joinRequests.id, requestId)).run();
-        return { status: "approved" as const };
-      }
-      admitMember(tx, clubId, request.userId);
-      return { status: "approved" as const };
-    },
-    { behavior: "immediate" },
-  );
-}
-
-/** POST /api/clubs/{id}/leave: any member but the owner (400). */
-export function leaveClub(actor: Actor, clubId: number): void {
-  const me = requireSignedIn(actor);
-  db.transaction(
-    (tx) => {
-      requireClubRow(clubId, tx);
-      const membership = getMembership(clubId, me.id, tx);
-      if (!membership) throw badRequest("You are not a member of this club");
-      if (membership.role === "owner") throw badRequest(OWNER_CANNOT_LEAVE);
-      tx.delete(clubMembers).where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id))).run();
-      tx.update(clubs)
-        .set({ memberCount: sql`max(${clubs.memberCount} - 1, 0)` })
-        .where(eq(clubs.id, clubId))
-        .run();
-    },
-    { behavior: "immediate" },
-  );
 }

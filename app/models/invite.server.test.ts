@@ -8,16 +8,8 @@ import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
 import { expectError, memberCount, newClub as createFixtureClub, type Member } from "#tests/fixtures/clubs";
-import {
-  admitMember,
-  assertMayJoin,
-  decideJoinRequest,
-  getClub,
-  getMembership,
-  joinClub,
-  leaveClub,
-  listJoinRequests,
-} from "./club.server";
+import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
+import { getClub, getMembership } from "./club.server";
 import {
   acceptInvite,
   createInvite,

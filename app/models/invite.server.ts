@@ -5,7 +5,8 @@ import type { InviteInput } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { badRequest, forbidden, notFound } from "~/utils/errors";
 import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
-import { admitMember, assertMayJoin, CLUB_NOT_FOUND } from "./club.server";
+import { admitMember, assertMayJoin } from "./club-membership.server";
+import { CLUB_NOT_FOUND } from "./club.server";
 import type { Actor } from "./user.server";
 import type { ClubInvite } from "~/schemas/shapes";
 

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { CLUB_NOT_FOUND, joinClub } from "~/models/club.server";
+import { joinClub } from "~/models/club-membership.server";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { acceptInvite } from "~/models/invite.server";
 import { joinSchema } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";

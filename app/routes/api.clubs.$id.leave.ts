@@ -1,4 +1,5 @@
-import { CLUB_NOT_FOUND, leaveClub } from "~/models/club.server";
+import { leaveClub } from "~/models/club-membership.server";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

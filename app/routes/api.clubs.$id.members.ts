@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { CLUB_NOT_FOUND, listMembers } from "~/models/club.server";
+import { listMembers } from "~/models/club-membership.server";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { apiLoader } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 

@@ -1,5 +1,6 @@
 import { json } from "@remix-run/node";
-import { CLUB_NOT_FOUND, decideJoinRequest } from "~/models/club.server";
+import { decideJoinRequest } from "~/models/club-membership.server";
+import { CLUB_NOT_FOUND } from "~/models/club.server";
 import { requestDecisionSchema } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

@@ -3,7 +3,7 @@ import { Link, useLoaderData } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listMembers } from "~/models/club.server";
+import { listMembers } from "~/models/club-membership.server";
 import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
 
 /** /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). */

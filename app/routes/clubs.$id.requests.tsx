@@ -3,7 +3,7 @@ import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listJoinRequests } from "~/models/club.server";
+import { listJoinRequests } from "~/models/club-membership.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { clubAction } from "./clubs.$id/club-actions.server";
 import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";

@@ -7,7 +7,7 @@
  *   node --import tsx tests/integration/club-race.worker.ts join <clubId> <userId>
  *   node --import tsx tests/integration/club-race.worker.ts invite <code> <userId>
  */
-import { joinClub } from "~/models/club.server";
+import { joinClub } from "~/models/club-membership.server";
 import { acceptInvite } from "~/models/invite.server";
 
 const [mode, target, userId] = process.argv.slice(2);

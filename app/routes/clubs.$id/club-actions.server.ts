@@ -1,6 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type TypedResponse } from "@remix-run/node";
-import { decideJoinRequest, deleteClub, getClub, joinClub, leaveClub, updateClub } from "~/models/club.server";
+import { decideJoinRequest, joinClub, leaveClub } from "~/models/club-membership.server";
+import { deleteClub, getClub, updateClub } from "~/models/club.server";
 import { createInvite, revokeInvite } from "~/models/invite.server";
 import { safeRedirect } from "~/schemas/auth";
 import { CLUB_NOT_FOUND, editClubSchema, inviteSchema, joinSchema } from "~/schemas/club";
