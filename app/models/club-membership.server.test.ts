@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { createMember } from "#tests/fixtures/members";
-import { expectError, memberCount, newClub, type Member } from "#tests/fixtures/clubs";
+import { clubCast, expectError, type Member, memberCount, newClub } from "#tests/fixtures/clubs";
 import { getMembership } from "./access.server";
 import { countPendingRequests, decideJoinRequest, joinClub, leaveClub, listJoinRequests, listMembers } from "./club-membership.server";
 import { getClub } from "./club.server";
@@ -10,9 +10,7 @@ let alice: Member;
 let bob: Member;
 
 beforeEach(async () => {
-  owner = await createMember();
-  alice = await createMember();
-  bob = await createMember();
+  ({ owner, alice, bob } = await clubCast());
 });
 
 describe("joining (SPEC.md §4 Join request)", () => {

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
-import { db } from "~/utils/db.server";
+import { db, decrementCounter } from "~/utils/db.server";
 import { badRequest, conflict, notFound } from "~/utils/errors";
 import { getMembership, requireClubOwner, requireClubRow, requireSignedIn, type Queryable } from "./access.server";
 import type { Actor } from "./user.server";
@@ -223,7 +223,7 @@ export function leaveClub(actor: Actor, clubId: number): void {
       if (membership.role === "owner") throw badRequest(OWNER_CANNOT_LEAVE);
       tx.delete(clubMembers).where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id))).run();
       tx.update(clubs)
-        .set({ memberCount: sql`max(${clubs.memberCount} - 1, 0)` })
+        .set({ memberCount: decrementCounter(clubs.memberCount) })
         .where(eq(clubs.id, clubId))
         .run();
     },

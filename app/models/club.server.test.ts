@@ -4,8 +4,7 @@ import { clubMembers, comments, invites, joinRequests, likes, media, posts, user
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, sqlite } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
-import { createMember } from "#tests/fixtures/members";
-import { expectError, newClub, type Member } from "#tests/fixtures/clubs";
+import { clubCast, expectError, type Member, newClub } from "#tests/fixtures/clubs";
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, createClub, deleteClub, getClub, getMembership, listClubs, updateClub } from "./club.server";
 
@@ -17,9 +16,7 @@ let alice: Member;
 let bob: Member;
 
 beforeEach(async () => {
-  owner = await createMember();
-  alice = await createMember();
-  bob = await createMember();
+  ({ owner, alice, bob } = await clubCast());
 });
 
 describe("createClub", () => {

@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
-import { db } from "~/utils/db.server";
+import { db, decrementCounter } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
 import {
   canReadClub,
@@ -245,7 +245,7 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
         .all();
       for (const { authorId, n } of authors) {
         tx.update(users)
-          .set({ postsCount: sql`max(${users.postsCount} - ${n}, 0)` })
+          .set({ postsCount: decrementCounter(users.postsCount, n) })
           .where(eq(users.id, authorId))
           .run();
       }

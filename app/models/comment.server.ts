@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { db } from "~/utils/db.server";
+import { db, decrementCounter } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -66,7 +66,7 @@ export function deleteComment(actor: Actor, commentId: number): void {
     const removed = tx.delete(comments).where(eq(comments.id, commentId)).run();
     if (removed.changes) {
       tx.update(posts)
-        .set({ commentsCount: sql`CASE WHEN ${posts.commentsCount} > 0 THEN ${posts.commentsCount} - 1 ELSE 0 END` })
+        .set({ commentsCount: decrementCounter(posts.commentsCount) })
         .where(eq(posts.id, row.postId))
         .run();
     }

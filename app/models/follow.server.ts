@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { follows, users } from "#db/schema";
-import { db } from "~/utils/db.server";
+import { db, decrementCounter } from "~/utils/db.server";
 import { badRequest } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { requireUserRow, type Actor } from "./user.server";
@@ -48,8 +48,8 @@ export function unfollowUser(actor: Actor, username: string): FollowState {
       .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, target.id)))
       .run();
     if (removed.changes > 0) {
-      tx.update(users).set({ followersCount: sql`CASE WHEN ${users.followersCount} > 0 THEN ${users.followersCount} - 1 ELSE 0 END` }).where(eq(users.id, target.id)).run();
-      tx.update(users).set({ followingCount: sql`CASE WHEN ${users.followingCount} > 0 THEN ${users.followingCount} - 1 ELSE 0 END` }).where(eq(users.id, followerId)).run();
+      tx.update(users).set({ followersCount: decrementCounter(users.followersCount) }).where(eq(users.id, target.id)).run();
+      tx.update(users).set({ followingCount: decrementCounter(users.followingCount) }).where(eq(users.id, followerId)).run();
     }
     return { following: false, followersCount: followersCountOf(tx, target.id) };
   });

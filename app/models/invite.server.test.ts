@@ -7,7 +7,7 @@ import { registerUser } from "~/models/user.server";
 import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
-import { expectError, memberCount, newClub as createFixtureClub, type Member } from "#tests/fixtures/clubs";
+import { clubCast, expectError, type Member, memberCount, newClub as createFixtureClub } from "#tests/fixtures/clubs";
 import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
 import { getClub, getMembership } from "./club.server";
 import {
@@ -31,9 +31,7 @@ let alice: Member;
 let bob: Member;
 
 beforeEach(async () => {
-  owner = await createMember();
-  alice = await createMember();
-  bob = await createMember();
+  ({ owner, alice, bob } = await clubCast());
 });
 
 describe("createInvite", () => {

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { db } from "~/utils/db.server";
+import { db, decrementCounter } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
@@ -69,10 +69,6 @@ function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
   const keys = new Set((tags ?? []).map(tagKey).filter(Boolean));
   if (keys.size) tx.insert(postTags).values([...keys].map((key) => ({ postId, key }))).run();
 }
-
-/** `column - 1`, never below 0. */
-const decrement = (column: typeof posts.likesCount | typeof users.postsCount) =>
-  sql`CASE WHEN ${column} > 0 THEN ${column} - 1 ELSE 0 END`;
 
 /** Where a post's link preview comes from: the server fetches it (SSRF-guarded, cached, time-boxed). */
 export type PreviewPort = (mediaUrl: string) => Promise<LinkMetadata | null>;
@@ -168,7 +164,7 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
   const files = mediaFilesOfPost(id);
   db.transaction((tx) => {
     tx.delete(posts).where(eq(posts.id, id)).run();
-    tx.update(users).set({ postsCount: decrement(users.postsCount) }).where(eq(users.id, row.authorId)).run();
+    tx.update(users).set({ postsCount: decrementCounter(users.postsCount) }).where(eq(users.id, row.authorId)).run();
   });
   await deleteMediaFiles(files);
 }
@@ -196,7 +192,7 @@ export function unlikePost(actor: Actor, id: number): LikeState {
   visiblePostOrThrow(actor, id);
   return db.transaction((tx) => {
     const removed = tx.delete(likes).where(and(eq(likes.postId, id), eq(likes.userId, me.id))).run();
-    if (removed.changes) tx.update(posts).set({ likesCount: decrement(posts.likesCount) }).where(eq(posts.id, id)).run();
+    if (removed.changes) tx.update(posts).set({ likesCount: decrementCounter(posts.likesCount) }).where(eq(posts.id, id)).run();
     return { likes: countersOf(tx, id).likes, isLiked: false };
   });
 }

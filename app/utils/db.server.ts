@@ -3,6 +3,8 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import { sql, type SQL } from "drizzle-orm";
+import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "#db/schema";
 import { env } from "./env.server";
 
@@ -42,3 +44,10 @@ export function prepared(source: string): Database.Statement {
   }
   return s;
 }
+
+/**
+ * A counter column less `by`, never below 0, as a portable SQL expression (no SQLite-only
+ * two-argument `max()`), for counters kept on their rows (`likesCount`, `memberCount` …).
+ */
+export const decrementCounter = (column: AnySQLiteColumn, by: number = 1): SQL =>
+  sql`CASE WHEN ${column} > ${by} THEN ${column} - ${by} ELSE 0 END`;

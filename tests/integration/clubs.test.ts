@@ -15,9 +15,9 @@ import * as decideApi from "~/routes/api.clubs.$id.requests.$requestId";
 import * as getInviteApi from "~/routes/api.invites.$code";
 import * as apiUser from "~/routes/api.auth.user";
 import { db } from "~/utils/db.server";
+import { clubCast, type Member } from "../fixtures/clubs";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
-type Member = Awaited<ReturnType<typeof createMember>>;
 type Cookie = string | null;
 
 const api = {
@@ -54,9 +54,7 @@ let alice: Member;
 let bob: Member;
 
 beforeAll(async () => {
-  owner = await createMember();
-  alice = await createMember();
-  bob = await createMember();
+  ({ owner, alice, bob } = await clubCast());
 });
 
 async function makeClub(json: Record<string, unknown> = {}) {
