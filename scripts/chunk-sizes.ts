@@ -1,0 +1,43 @@
+/**
+ * What each page's browser code weighs: the route module and the chunks it imports beyond the entry,
+ * raw and gzipped, and whether zod is in them (pages that only read should not ship it).
+ *
+ *   npm run build && npx tsx scripts/chunk-sizes.ts [assets dir, default public/build]
+ */
+import fs from "node:fs";
+import path from "node:path";
+import zlib from "node:zlib";
+
+type Manifest = {
+  entry: { module: string; imports: string[] };
+  routes: Record<string, { module: string; imports?: string[] }>;
+};
+
+const dir = process.argv[2] ?? "public/build";
+const manifestFile = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
+if (!manifestFile) throw new Error(`No manifest in ${dir}: run npm run build first`);
+const source = fs.readFileSync(path.join(dir, manifestFile), "utf8");
+const manifest = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1)) as Manifest;
+const read = (url: string) => fs.readFileSync(path.join(dir, url.replace(/^\/build\//, "")));
+
+function weigh(files: Iterable<string>) {
+  let raw = 0;
+  let gzip = 0;
+  let zod = false;
+  for (const file of files) {
+    const bytes = read(file);
+    raw += bytes.length;
+    gzip += zlib.gzipSync(bytes).length;
+    if (/ZodError|_zod/.test(bytes.toString())) zod = true;
+  }
+  return { raw, gzip, zod };
+}
+
+const entry = new Set([manifest.entry.module, ...manifest.entry.imports]);
+const shared = weigh(entry);
+console.log(`${"entry + shared".padEnd(40)} ${String(shared.raw).padStart(8)} ${String(shared.gzip).padStart(7)} gz`);
+for (const [id, route] of Object.entries(manifest.routes).sort(([a], [b]) => a.localeCompare(b))) {
+  if (id.startsWith("routes/api.")) continue;
+  const own = weigh(new Set([route.module, ...(route.imports ?? [])].filter((f) => !entry.has(f))));
+  console.log(`${id.padEnd(40)} ${String(own.raw).padStart(8)} ${String(own.gzip).padStart(7)} gz${own.zod ? "  zod" : ""}`);
+}
