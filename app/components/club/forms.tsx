@@ -7,7 +7,7 @@ import { ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
 /**
- * The club page's dialog forms (join with a message, edit, delete), each rendered by a DialogForm:
+ * The club page's dialog forms (join with a message, edit), each rendered by a DialogForm:
  * `form` says where and how to post, `lastResult` is the action's Conform reply to this form.
  */
 type Bag = Omit<DialogFormBag<unknown>, "data">;
@@ -81,17 +81,6 @@ export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form
           {bag.busy ? "Saving..." : "Save Changes"}
         </button>
       </div>
-    </bag.Form>
-  );
-}
-
-export function DeleteClubForm({ form: bag }: { form: Bag }) {
-  return (
-    <bag.Form method="post" action={bag.action} className="flex justify-end gap-3">
-      {bag.cancel}
-      <button type="submit" name="intent" value="delete" className="btn-danger" disabled={bag.busy}>
-        {bag.busy ? "Deleting..." : "Delete"}
-      </button>
     </bag.Form>
   );
 }

@@ -1,6 +1,6 @@
 import { Form, Link } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
-import type { DialogFormState } from "~/components/ui/dialog-form";
+import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
 import { ClubImage, memberCountText } from "./card";

@@ -3,6 +3,7 @@ import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
 import { PostMedia } from "./media";
+import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
 import type { Post } from "~/schemas/shapes";
 
@@ -32,14 +33,17 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
   );
 }
 
-/** A post's byline, its type badge and, for its author, the Edit/Delete menu. */
-export function PostHeader({ post, isOwner }: { post: Post; isOwner: boolean }) {
+/**
+ * A post's byline, its type badge and, for its author, the Edit/Delete menu (`dialogs`: the page's
+ * own Edit/Delete DialogForm states, where the page renders the forms; see owner-menu.tsx).
+ */
+export function PostHeader({ post, isOwner, dialogs }: { post: Post; isOwner: boolean; dialogs?: PostDialogStates }) {
   return (
     <header className="flex items-start justify-between gap-3">
       <PostByline author={post.author} createdAt={post.createdAt} />
       <div className="flex shrink-0 items-center gap-2">
         <PostTypeBadge type={post.type} />
-        {isOwner ? <PostOwnerMenu post={post} /> : null}
+        {isOwner ? <PostOwnerMenu post={post} dialogs={dialogs} /> : null}
       </div>
     </header>
   );

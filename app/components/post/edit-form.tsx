@@ -1,11 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link, useActionData, useFetcher } from "@remix-run/react";
-import { useEffect, useState, type ReactNode } from "react";
+import { useState } from "react";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
 import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
+import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
-import { useIsPending } from "~/utils/remix";
 import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
@@ -18,38 +17,19 @@ const hasMediaField = (type: string) => type === "video" || type === "podcast";
  * values and messages this form shows, so a failed edit keeps what was typed. No validation library
  * ships to the browser: the card's dialog lives on the feed, whose JavaScript stays small.
  *
- * - `mode="page"`: a plain form on /post/{id}?edit=1 (works without JavaScript).
- * - `mode="dialog"`: the same form through a fetcher; `onSaved` closes the dialog in place.
+ * Rendered by the Edit Post DialogForm (dialogs.tsx): `form` says where and how to post (a fetcher
+ * in the dialog, a plain form at /post/{id}?edit=1) and carries the action's last answer.
  *
  * Without JavaScript the Media URL field is always shown and labelled as used by video and podcast
  * posts; with JavaScript it is shown only for those types. Hidden or not, its value is submitted, so
  * changing an article's fields never drops the link it was created with.
  */
-export function PostEditForm({
-  post,
-  mode,
-  onSaved,
-  cancel,
-}: {
-  post: EditablePost;
-  mode: "page" | "dialog";
-  onSaved?: () => void;
-  cancel?: ReactNode;
-}) {
-  const fetcher = useFetcher<PostActionData>();
-  const submitting = useIsPending({ intent: "update" });
-  const actionData = useActionData<PostActionData>();
+export function PostEditForm({ post, form: bag }: { post: EditablePost; form: DialogFormBag<PostActionData> }) {
   const hydrated = useHydrated();
-
-  const data = mode === "dialog" ? fetcher.data : actionData;
+  const { data, busy } = bag;
   const result: SubmissionResult<string[]> | undefined =
     data && data.intent === "update" && data.ok === false && "result" in data ? data.result : undefined;
   const otherError = data && data.intent === "update" && data.ok === false && "error" in data ? data.error : undefined;
-  const busy = mode === "dialog" ? fetcher.state !== "idle" : submitting;
-
-  useEffect(() => {
-    if (mode === "dialog" && fetcher.state === "idle" && fetcher.data?.intent === "update" && fetcher.data.ok) onSaved?.();
-  }, [mode, fetcher.state, fetcher.data, onSaved]);
 
   const initial = (name: string, fallback: string) => {
     const value = result?.initialValue?.[name];
@@ -66,13 +46,12 @@ export function PostEditForm({
   const canSave = title.trim() !== "" && content.trim() !== "" && !busy;
 
   const id = (name: string) => `edit-${post.id}-${name}`;
-  const FormTag = mode === "dialog" ? fetcher.Form : Form;
   const formErrors = [...(result?.error?.[""] ?? []), ...(otherError ? [otherError] : [])];
 
   return (
-    <FormTag
+    <bag.Form
       method="post"
-      action={mode === "dialog" ? `/post/${post.id}` : `/post/${post.id}?edit=1`}
+      action={bag.action}
       className="space-y-4"
       noValidate
       aria-label="Edit Post"
@@ -143,15 +122,11 @@ export function PostEditForm({
         />
       </Field>
       <div className="flex justify-end gap-3 pt-2">
-        {cancel ?? (
-          <Link to={`/post/${post.id}`} className="btn-secondary" preventScrollReset>
-            Cancel
-          </Link>
-        )}
+        {bag.cancel}
         <button type="submit" name="intent" value="update" className="btn-primary" disabled={hydrated && !canSave}>
           {busy ? "Updating..." : "Update Post"}
         </button>
       </div>
-    </FormTag>
+    </bag.Form>
   );
 }

@@ -1,5 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useLocation, useSearchParams } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useEffect, useRef, useState, type MouseEvent, type ReactNode } from "react";
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
+import { loadDialog, type DialogFormState } from "./dialog-form-state";
 import { useIsPending } from "~/utils/remix";
 
 /**
@@ -15,7 +16,7 @@ import { useIsPending } from "~/utils/remix";
  *   link back (`closeHref`).
  *
  * ```tsx
- * const edit = useDialogForm("edit");                          // state + the param of the inline twin
+ * const edit = useDialogForm("edit");    // dialog-form-state.ts: open or not + the param of the inline twin
  * <Link to="/clubs/7?edit=1" {...edit.triggerProps}>Edit Club</Link>   // anywhere, even on another page
  * <DialogForm<typeof action> dialog={edit} title="Edit Club" description="…" action="/clubs/7" intent="update">
  *   {(form) => (
@@ -29,35 +30,14 @@ import { useIsPending } from "~/utils/remix";
  * ```
  *
  * A page that shows the inline twin only to some viewers renders `<DialogForm>` only for them. A
- * card in a feed (whose no-JS twin lives on another page) renders it too: the inline twin appears
- * only where the URL carries the param. Radix loads only when a dialog first opens (hovering or
- * focusing the trigger starts the download), so pages that merely show a trigger stay light.
+ * card in a feed, whose no-JS twin lives on another page (the card links to `/post/7?edit=1`),
+ * renders it with `inline={false}`: the dialog only, so a list of cards never shows their forms
+ * inline. Radix loads only when a dialog first opens (hovering or focusing the trigger starts the
+ * download), so pages that merely show a trigger stay light. Closing the dialog puts focus back on
+ * the trigger that opened it, when that is still on screen.
  */
 
-const loadDialog = () => import("./dialog");
 const ModalDialog = lazy(() => loadDialog().then((m) => ({ default: m.ModalDialog })));
-
-export type DialogFormState = {
-  /** The query parameter that shows the inline twin: `edit` for `?edit=1`. */
-  param: string;
-  open: boolean;
-  close: () => void;
-  /** Spread on the trigger link: with JavaScript a plain click opens the dialog instead of navigating. */
-  triggerProps: { onClick: (event: MouseEvent) => void; onMouseEnter: () => void; onFocus: () => void };
-};
-
-export function useDialogForm(param: string): DialogFormState {
-  const [open, setOpen] = useState(false);
-  const close = useCallback(() => setOpen(false), []);
-  const onClick = useCallback((event: MouseEvent) => {
-    // A click that asks for a new tab or window keeps the link's own behaviour.
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    event.preventDefault();
-    setOpen(true);
-  }, []);
-  const preload = useCallback(() => void loadDialog(), []);
-  return { param, open, close, triggerProps: { onClick, onMouseEnter: preload, onFocus: preload } };
-}
 
 /** What the form inside gets: where and how to post, the last answer, and its busy state. */
 export type DialogFormBag<A> = {
@@ -89,10 +69,14 @@ type DialogFormProps<A> = {
   closeHref?: string;
   /** An answer that means success (the default: only a redirect does). */
   succeeded?: (data: NonNullable<ReturnType<typeof useActionData<A>>>) => boolean;
+  /** False where the no-JS twin lives on another page (a card in a feed): the dialog only. */
+  inline?: boolean;
+  /** Extra classes for the inline twin's section (its place in the page's layout). */
+  className?: string;
   children: (form: DialogFormBag<A>) => ReactNode;
 };
 
-export function DialogForm<A = unknown>(props: DialogFormProps<A>) {
+export function DialogForm<A = unknown>({ inline = true, ...props }: DialogFormProps<A>) {
   const [params] = useSearchParams();
   return (
     <>
@@ -101,7 +85,7 @@ export function DialogForm<A = unknown>(props: DialogFormProps<A>) {
           <InDialog {...props} />
         </Suspense>
       ) : null}
-      {params.has(props.dialog.param) ? <Inline {...props} /> : null}
+      {inline && params.has(props.dialog.param) ? <Inline {...props} /> : null}
     </>
   );
 }
@@ -138,13 +122,24 @@ function InDialog<A>({ dialog, title, description, descriptionHidden, role, acti
     ),
   };
   return (
-    <ModalDialog open onClose={close} title={title} description={description} descriptionHidden={descriptionHidden} role={role}>
+    <ModalDialog
+      open
+      onClose={close}
+      title={title}
+      description={description}
+      descriptionHidden={descriptionHidden}
+      role={role}
+      onCloseAutoFocus={(event) => {
+        event.preventDefault();
+        dialog.trigger.current?.focus();
+      }}
+    >
       {children(bag)}
     </ModalDialog>
   );
 }
 
-function Inline<A>({ dialog, title, description, descriptionHidden, role, action, intent, closeHref, children }: DialogFormProps<A>) {
+function Inline<A>({ dialog, title, description, descriptionHidden, role, action, intent, closeHref, className, children }: DialogFormProps<A>) {
   const location = useLocation();
   const data = useActionData<A>();
   const busy = useIsPending({ intent });
@@ -166,7 +161,7 @@ function Inline<A>({ dialog, title, description, descriptionHidden, role, action
   const alert = role === "alertdialog";
   return (
     <section
-      className={`card p-5 ${alert ? "border-red-200" : ""}`}
+      className={["card p-5", alert ? "border-red-200" : "", className ?? ""].filter(Boolean).join(" ")}
       role={alert ? "alertdialog" : undefined}
       aria-labelledby={titleId}
       aria-describedby={descriptionHidden ? undefined : textId}
@@ -195,4 +190,19 @@ function withoutParam(location: { pathname: string; search: string }, param: str
   params.delete(param);
   const search = params.toString();
   return search ? `${location.pathname}?${search}` : location.pathname;
+}
+
+/**
+ * The buttons of a delete confirmation (a `role="alertdialog"` DialogForm whose description asks
+ * "Are you sure…"): Cancel, and Delete posting `intent=delete`.
+ */
+export function DeleteConfirmForm({ form }: { form: Pick<DialogFormBag<unknown>, "Form" | "action" | "busy" | "cancel"> }) {
+  return (
+    <form.Form method="post" action={form.action} className="flex justify-end gap-3">
+      {form.cancel}
+      <button type="submit" name="intent" value="delete" className="btn-danger" disabled={form.busy}>
+        {form.busy ? "Deleting..." : "Delete"}
+      </button>
+    </form.Form>
+  );
 }

@@ -44,14 +44,3 @@ export function ModalDialog({
     </Dialog.Root>
   );
 }
-
-/** The Cancel of a dialog's form: closes the dialog it sits in. */
-export function DialogCancelButton() {
-  return (
-    <Dialog.Close asChild>
-      <button type="button" className="btn-secondary">
-        Cancel
-      </button>
-    </Dialog.Close>
-  );
-}

@@ -1,10 +1,11 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
 import { useEffect } from "react";
-import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, DeleteClubForm, EditClubForm, JoinForm } from "~/components/club/forms";
+import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, JoinForm } from "~/components/club/forms";
 import { ClubHeader } from "~/components/club/header";
 import { ClubNotFound } from "~/components/club/not-found";
-import { DialogForm, useDialogForm } from "~/components/ui/dialog-form";
+import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
+import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { countPendingRequests } from "~/models/club-membership.server";
 import { getClub } from "~/models/club.server";
@@ -106,7 +107,7 @@ export default function ClubLayout() {
             action={here}
             intent="delete"
           >
-            {(form) => <DeleteClubForm form={form} />}
+            {(form) => <DeleteConfirmForm form={form} />}
           </DialogForm>
           <DialogForm<typeof action>
             dialog={dialogs.edit}

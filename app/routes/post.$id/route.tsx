@@ -3,8 +3,8 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
-import { PostEditForm } from "~/components/post/edit-form";
-import { InlineDeleteConfirm } from "~/components/post/delete-form";
+import PostDialogs from "~/components/post/dialogs";
+import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { APP_NAME } from "~/utils/brand";
@@ -33,8 +33,7 @@ export default function PostPage() {
   const { post, comments, viewerId, shareUrl } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const isOwner = viewerId !== null && viewerId === post.author.id;
-  const editing = isOwner && params.has("edit");
-  const confirmingDelete = isOwner && params.has("delete");
+  const dialogs = { edit: useDialogForm("edit"), delete: useDialogForm("delete") };
   const shared = params.has("shared");
 
   return (
@@ -43,18 +42,10 @@ export default function PostPage() {
         ← Back to feed
       </Link>
 
-      {confirmingDelete ? <InlineDeleteConfirm postId={post.id} /> : null}
-      {editing ? (
-        <section className="card p-5" aria-labelledby="edit-title">
-          <h2 id="edit-title" className="mb-4 text-lg font-bold text-bark-900">
-            Edit Post
-          </h2>
-          <PostEditForm post={post} mode="page" />
-        </section>
-      ) : null}
+      {isOwner ? <PostDialogs post={post} dialogs={dialogs} /> : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
-        <PostHeader post={post} isOwner={isOwner} />
+        <PostHeader post={post} isOwner={isOwner} dialogs={dialogs} />
         <h1 id="post-title" className="mt-5 break-words text-3xl font-bold text-bark-900">
           {post.title}
         </h1>

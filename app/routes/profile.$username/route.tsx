@@ -1,8 +1,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
@@ -10,14 +10,14 @@ import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-p
 import { PinIcon } from "~/components/ui/icons";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
-import { ModalDialog } from "~/components/ui/dialog";
+import { DialogForm, type DialogFormBag } from "~/components/ui/dialog-form";
+import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profileSchema } from "~/schemas/profile";
 import { APP_NAME } from "~/utils/brand";
-import { useHydrated } from "~/utils/hydrated";
-import { ignoreSearchParams, useIsPending } from "~/utils/remix";
+import { ignoreSearchParams } from "~/utils/remix";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
 
@@ -172,55 +172,35 @@ function FollowButton({ username, following }: { username: string; following: bo
 }
 
 /**
- * 'Edit Profile': a link to ?edit=1. Without JavaScript that page shows the form inline; with it the
- * same form opens in a Radix dialog, and closing it goes back to the plain profile URL.
+ * 'Edit Profile': a link to ?edit=1, where the page shows the form inline without JavaScript; with
+ * it the same form opens in a dialog in place (one DialogForm).
  */
 function EditProfile() {
   const { profile } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
-  const hydrated = useHydrated();
-  const navigate = useNavigate();
-  const triggerRef = useRef<HTMLAnchorElement>(null);
-  const open = params.get("edit") === "1";
-  const closedHref = `/profile/${profile.username}`;
-
+  const edit = useDialogForm("edit");
   return (
     <>
-      <Link ref={triggerRef} to="?edit=1" preventScrollReset className="btn-secondary" aria-haspopup="dialog">
+      <Link to="?edit=1" {...edit.triggerProps} preventScrollReset className="btn-secondary" aria-haspopup="dialog">
         Edit Profile
       </Link>
-      {!open ? null : hydrated ? (
-        <ModalDialog
-          open
-          onClose={() => navigate(closedHref, { replace: true, preventScrollReset: true })}
-          title="Edit Profile"
-          description="Update your photo, display name, bio and location."
-          onCloseAutoFocus={(event) => {
-            event.preventDefault();
-            triggerRef.current?.focus();
-          }}
-        >
-          <EditProfileForm cancelHref={closedHref} />
-        </ModalDialog>
-      ) : (
-        <section aria-labelledby="edit-profile-title" className="card mt-4 w-full basis-full p-5">
-          <h2 id="edit-profile-title" className="text-xl font-bold text-bark-900">
-            Edit Profile
-          </h2>
-          <div className="mt-4">
-            <EditProfileForm cancelHref={closedHref} />
-          </div>
-        </section>
-      )}
+      <DialogForm<typeof action>
+        dialog={edit}
+        title="Edit Profile"
+        description="Update your photo, display name, bio and location."
+        action={`/profile/${profile.username}`}
+        intent="update-profile"
+        className="mt-4 w-full basis-full"
+      >
+        {(form) => <EditProfileForm form={form} />}
+      </DialogForm>
     </>
   );
 }
 
-function EditProfileForm({ cancelHref }: { cancelHref: string }) {
+function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) {
   const { profile } = useLoaderData<typeof loader>();
-  const actionData = useActionData<typeof action>();
-  const lastResult = actionData && "intent" in actionData && actionData.intent === "update-profile" ? actionData.result : undefined;
-  const busy = useIsPending({ intent: "update-profile" });
+  const here = `/profile/${profile.username}`;
+  const lastResult = bag.data && "intent" in bag.data && bag.data.intent === "update-profile" ? bag.data.result : undefined;
   const [form, fields] = useForm({
     id: "edit-profile",
     lastResult,
@@ -236,24 +216,23 @@ function EditProfileForm({ cancelHref }: { cancelHref: string }) {
         <div className="relative">
           <Avatar src={profile.avatar} name={profile.displayName} size={72} />
           <div className="absolute -bottom-1 -right-1">
-            <AvatarUpload action={`/profile/${profile.username}`} returnTo={`/profile/${profile.username}?edit=1`} label="Change photo" />
+            {/* The upload's redirect comes back to where the form is: the page under the dialog, or ?edit=1. */}
+            <AvatarUpload action={here} returnTo={bag.mode === "dialog" ? here : `${here}?edit=1`} label="Change photo" />
           </div>
         </div>
         <p className="text-sm text-stone-500">JPEG, PNG, WebP or GIF, up to 50MB. Location data is removed.</p>
       </div>
 
-      <Form method="post" action={`/profile/${profile.username}?edit=1`} {...getFormProps(form)} className="space-y-4">
+      <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
         <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
         <ProfileFields fields={fields} />
         <div className="flex justify-end gap-2">
-          <Link to={cancelHref} replace preventScrollReset className="btn-ghost">
-            Cancel
-          </Link>
-          <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={busy}>
-            {busy ? "Saving..." : "Save Changes"}
+          {bag.cancel}
+          <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={bag.busy}>
+            {bag.busy ? "Saving..." : "Save Changes"}
           </button>
         </div>
-      </Form>
+      </bag.Form>
     </div>
   );
 }
