@@ -12,15 +12,7 @@
  *   (db/migrations/0001_posts_fts.sql) because drizzle-kit does not model virtual tables.
  */
 import { sql } from "drizzle-orm";
-import {
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-  type AnySQLiteColumn,
-} from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 
 const createdAt = () =>
   integer("created_at", { mode: "timestamp_ms" })
@@ -73,16 +65,16 @@ export const clubs = sqliteTable(
     isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(true),
     /** null = unlimited. */
     memberLimit: integer("member_limit"),
-    tags: text("tags", { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
     rules: text("rules"),
     creatorId: integer("creator_id").references(() => users.id, { onDelete: "set null" }),
     memberCount: integer("member_count").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("clubs_created").on(t.createdAt, t.id),
-    index("clubs_private_created").on(t.isPrivate, t.createdAt, t.id),
-  ],
+  (t) => [index("clubs_created").on(t.createdAt, t.id), index("clubs_private_created").on(t.isPrivate, t.createdAt, t.id)],
 );
 
 export type LinkMetadata = {
@@ -118,12 +110,24 @@ export const posts = sqliteTable(
   },
   (t) => [
     // Home feed (club_id IS NULL), one index per sort, with and without a type filter.
-    index("posts_feed_recent").on(t.createdAt, t.id).where(sql`club_id IS NULL`),
-    index("posts_feed_popular").on(t.likesCount, t.id).where(sql`club_id IS NULL`),
-    index("posts_feed_discussed").on(t.commentsCount, t.id).where(sql`club_id IS NULL`),
-    index("posts_feed_type_recent").on(t.type, t.createdAt, t.id).where(sql`club_id IS NULL`),
-    index("posts_feed_type_popular").on(t.type, t.likesCount, t.id).where(sql`club_id IS NULL`),
-    index("posts_feed_type_discussed").on(t.type, t.commentsCount, t.id).where(sql`club_id IS NULL`),
+    index("posts_feed_recent")
+      .on(t.createdAt, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_popular")
+      .on(t.likesCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_discussed")
+      .on(t.commentsCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_recent")
+      .on(t.type, t.createdAt, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_popular")
+      .on(t.type, t.likesCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_discussed")
+      .on(t.type, t.commentsCount, t.id)
+      .where(sql`club_id IS NULL`),
     // A member's posts and a club's posts, newest first.
     index("posts_author_recent").on(t.authorId, t.createdAt, t.id),
     index("posts_club_recent").on(t.clubId, t.createdAt, t.id),
@@ -165,11 +169,7 @@ export const media = sqliteTable(
     variants: text("variants", { mode: "json" }).$type<{ width: number; height: number; url: string; key: string }[]>(),
     createdAt: createdAt(),
   },
-  (t) => [
-    index("media_post").on(t.postId),
-    index("media_owner").on(t.ownerId, t.createdAt),
-    uniqueIndex("media_url").on(t.url),
-  ],
+  (t) => [index("media_post").on(t.postId), index("media_owner").on(t.ownerId, t.createdAt), uniqueIndex("media_url").on(t.url)],
 );
 
 export const likes = sqliteTable(
@@ -226,10 +226,7 @@ export const follows = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [
-    primaryKey({ columns: [t.followerId, t.followeeId] }),
-    index("follows_followee").on(t.followeeId, t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.followerId, t.followeeId] }), index("follows_followee").on(t.followeeId, t.createdAt)],
 );
 
 export const clubMembers = sqliteTable(

@@ -14,10 +14,30 @@ type DB = BetterSQLite3Database<typeof schema>;
 export const DEMO_PASSWORD = "whitetail";
 
 const MEMBERS = [
-  { username: "ridgerunner", displayName: "Jake Holloway", location: "Buffalo County, WI", bio: "Public-land bowhunter. 14 seasons in the same creek bottom and still learning." },
-  { username: "doe_talker", displayName: "Maggie Rourke", location: "Pike County, IL", bio: "Food plots, trail cams and too much coffee before dawn." },
-  { username: "oldbuck_ohio", displayName: "Walt Pruitt", location: "Coshocton, OH", bio: "Rifle hunter since '79. I tell stories; some of them are true." },
-  { username: "scrapeline", displayName: "Dani Ortiz", location: "Brazos Valley, TX", bio: "Habitat work and deer behaviour nerd. Host of the Scrape Line podcast." },
+  {
+    username: "ridgerunner",
+    displayName: "Jake Holloway",
+    location: "Buffalo County, WI",
+    bio: "Public-land bowhunter. 14 seasons in the same creek bottom and still learning.",
+  },
+  {
+    username: "doe_talker",
+    displayName: "Maggie Rourke",
+    location: "Pike County, IL",
+    bio: "Food plots, trail cams and too much coffee before dawn.",
+  },
+  {
+    username: "oldbuck_ohio",
+    displayName: "Walt Pruitt",
+    location: "Coshocton, OH",
+    bio: "Rifle hunter since '79. I tell stories; some of them are true.",
+  },
+  {
+    username: "scrapeline",
+    displayName: "Dani Ortiz",
+    location: "Brazos Valley, TX",
+    bio: "Habitat work and deer behaviour nerd. Host of the Scrape Line podcast.",
+  },
   { username: "northwoods", displayName: "Erik Lindqvist", location: "Itasca County, MN", bio: "Big woods, long sits, cold fingers." },
 ];
 
@@ -130,19 +150,23 @@ const COMMENTS: Array<[post: number, author: number, text: string]> = [
 ];
 
 export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
-  const existing = db.select({ n: sql<number>`count(*)` }).from(schema.users).get();
+  const existing = db
+    .select({ n: sql<number>`count(*)` })
+    .from(schema.users)
+    .get();
   if ((existing?.n ?? 0) > 0) return false;
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = Date.now();
 
   db.transaction((tx) => {
-    const userIds = MEMBERS.map((m, i) =>
-      tx
-        .insert(schema.users)
-        .values({ ...m, email: `${m.username}@example.com`, passwordHash, createdAt: new Date(now - (400 - i * 30) * DAY) })
-        .returning({ id: schema.users.id })
-        .get().id,
+    const userIds = MEMBERS.map(
+      (m, i) =>
+        tx
+          .insert(schema.users)
+          .values({ ...m, email: `${m.username}@example.com`, passwordHash, createdAt: new Date(now - (400 - i * 30) * DAY) })
+          .returning({ id: schema.users.id })
+          .get().id,
     );
 
     const publicClub = tx
@@ -184,12 +208,25 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
       [privateClub, userIds[1], "member"],
     ];
     for (const [clubId, userId, role] of memberships) {
-      tx.insert(schema.clubMembers).values({ clubId, userId, role, joinedAt: new Date(now - 30 * DAY) }).run();
+      tx.insert(schema.clubMembers)
+        .values({ clubId, userId, role, joinedAt: new Date(now - 30 * DAY) })
+        .run();
     }
-    tx.update(schema.clubs).set({ memberCount: 3 }).where(sql`${schema.clubs.id} = ${publicClub}`).run();
-    tx.update(schema.clubs).set({ memberCount: 2 }).where(sql`${schema.clubs.id} = ${privateClub}`).run();
+    tx.update(schema.clubs)
+      .set({ memberCount: 3 })
+      .where(sql`${schema.clubs.id} = ${publicClub}`)
+      .run();
+    tx.update(schema.clubs)
+      .set({ memberCount: 2 })
+      .where(sql`${schema.clubs.id} = ${privateClub}`)
+      .run();
     tx.insert(schema.joinRequests)
-      .values({ clubId: privateClub, userId: userIds[0], message: "I hunt the next farm over and would love to help with work days.", status: "pending" })
+      .values({
+        clubId: privateClub,
+        userId: userIds[0],
+        message: "I hunt the next farm over and would love to help with work days.",
+        status: "pending",
+      })
       .run();
 
     const postIds = POSTS.map((p) => {
@@ -208,7 +245,10 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
         .returning({ id: schema.posts.id })
         .get().id;
       for (const tag of p.tags) {
-        tx.insert(schema.postTags).values({ postId: id, key: tagKey(tag) }).onConflictDoNothing().run();
+        tx.insert(schema.postTags)
+          .values({ postId: id, key: tagKey(tag) })
+          .onConflictDoNothing()
+          .run();
       }
       tx.update(schema.users)
         .set({ postsCount: sql`${schema.users.postsCount} + 1` })
@@ -219,7 +259,12 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
 
     COMMENTS.forEach(([post, author, content], i) => {
       tx.insert(schema.comments)
-        .values({ postId: postIds[post], authorId: userIds[author], content, createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000) })
+        .values({
+          postId: postIds[post],
+          authorId: userIds[author],
+          content,
+          createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000),
+        })
         .run();
       tx.update(schema.posts)
         .set({ commentsCount: sql`${schema.posts.commentsCount} + 1` })
@@ -231,16 +276,32 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
     postIds.forEach((postId, i) => {
       const likers = userIds.filter((_, u) => (u + i) % 3 !== 0 && u !== POSTS[i].author).slice(0, 5 - (i % 4));
       for (const userId of likers) tx.insert(schema.likes).values({ postId, userId }).run();
-      tx.update(schema.posts).set({ likesCount: likers.length, sharesCount: i % 3 }).where(sql`${schema.posts.id} = ${postId}`).run();
+      tx.update(schema.posts)
+        .set({ likesCount: likers.length, sharesCount: i % 3 })
+        .where(sql`${schema.posts.id} = ${postId}`)
+        .run();
     });
 
     const followPairs: Array<[number, number]> = [
-      [0, 1], [0, 2], [1, 0], [2, 0], [3, 0], [3, 1], [4, 3], [1, 3],
+      [0, 1],
+      [0, 2],
+      [1, 0],
+      [2, 0],
+      [3, 0],
+      [3, 1],
+      [4, 3],
+      [1, 3],
     ];
     for (const [a, b] of followPairs) {
       tx.insert(schema.follows).values({ followerId: userIds[a], followeeId: userIds[b] }).run();
-      tx.update(schema.users).set({ followingCount: sql`${schema.users.followingCount} + 1` }).where(sql`${schema.users.id} = ${userIds[a]}`).run();
-      tx.update(schema.users).set({ followersCount: sql`${schema.users.followersCount} + 1` }).where(sql`${schema.users.id} = ${userIds[b]}`).run();
+      tx.update(schema.users)
+        .set({ followingCount: sql`${schema.users.followingCount} + 1` })
+        .where(sql`${schema.users.id} = ${userIds[a]}`)
+        .run();
+      tx.update(schema.users)
+        .set({ followersCount: sql`${schema.users.followersCount} + 1` })
+        .where(sql`${schema.users.id} = ${userIds[b]}`)
+        .run();
     }
   });
   return true;

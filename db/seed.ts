@@ -44,19 +44,117 @@ function prng(seed: number) {
   };
 }
 
-const FIRST = ["Jake", "Maggie", "Walt", "Dani", "Erik", "Tom", "Sara", "Luke", "Anna", "Cody", "Beth", "Hank", "Rosa", "Clay", "June", "Dale", "Nora", "Wade", "Tess", "Gus"];
-const LAST = ["Holloway", "Rourke", "Pruitt", "Ortiz", "Lindqvist", "Baker", "Nguyen", "Carter", "Meyer", "Olsen", "Keller", "Reyes", "Fischer", "Grant", "Shaw"];
-const PLACES = ["Buffalo County, WI", "Pike County, IL", "Coshocton, OH", "Brazos Valley, TX", "Itasca County, MN", "Licking County, OH", "Adams County, IL", "Sumner County, KS", "Bath County, KY", null];
-const TAGS = [
-  "bow hunting", "rifle hunting", "scouting tips", "trail cameras", "food plots", "habitat management", "deer behavior",
-  "hunting stories", "rut", "pre-rut", "late season", "public land", "tree stands", "ground blinds", "scent control",
-  "calling", "rattling", "shed hunting", "processing", "venison recipes", "gear review", "optics", "muzzleloader",
-  "crossbow", "tracking", "wind", "mock scrapes", "rub lines", "bedding areas", "cover crops", "clover", "brassicas",
-  "camp life", "youth hunt", "first buck", "doe management", "cwd", "conservation", "land access", "mapping",
+const FIRST = [
+  "Jake",
+  "Maggie",
+  "Walt",
+  "Dani",
+  "Erik",
+  "Tom",
+  "Sara",
+  "Luke",
+  "Anna",
+  "Cody",
+  "Beth",
+  "Hank",
+  "Rosa",
+  "Clay",
+  "June",
+  "Dale",
+  "Nora",
+  "Wade",
+  "Tess",
+  "Gus",
 ];
-const TOPICS = ["rub lines", "scrapes", "bedding cover", "a creek crossing", "the south ridge", "a pinch point", "clover plots", "a cedar swamp", "the back forty", "an oak flat", "a standing corn field", "the fence line"];
+const LAST = [
+  "Holloway",
+  "Rourke",
+  "Pruitt",
+  "Ortiz",
+  "Lindqvist",
+  "Baker",
+  "Nguyen",
+  "Carter",
+  "Meyer",
+  "Olsen",
+  "Keller",
+  "Reyes",
+  "Fischer",
+  "Grant",
+  "Shaw",
+];
+const PLACES = [
+  "Buffalo County, WI",
+  "Pike County, IL",
+  "Coshocton, OH",
+  "Brazos Valley, TX",
+  "Itasca County, MN",
+  "Licking County, OH",
+  "Adams County, IL",
+  "Sumner County, KS",
+  "Bath County, KY",
+  null,
+];
+const TAGS = [
+  "bow hunting",
+  "rifle hunting",
+  "scouting tips",
+  "trail cameras",
+  "food plots",
+  "habitat management",
+  "deer behavior",
+  "hunting stories",
+  "rut",
+  "pre-rut",
+  "late season",
+  "public land",
+  "tree stands",
+  "ground blinds",
+  "scent control",
+  "calling",
+  "rattling",
+  "shed hunting",
+  "processing",
+  "venison recipes",
+  "gear review",
+  "optics",
+  "muzzleloader",
+  "crossbow",
+  "tracking",
+  "wind",
+  "mock scrapes",
+  "rub lines",
+  "bedding areas",
+  "cover crops",
+  "clover",
+  "brassicas",
+  "camp life",
+  "youth hunt",
+  "first buck",
+  "doe management",
+  "cwd",
+  "conservation",
+  "land access",
+  "mapping",
+];
+const TOPICS = [
+  "rub lines",
+  "scrapes",
+  "bedding cover",
+  "a creek crossing",
+  "the south ridge",
+  "a pinch point",
+  "clover plots",
+  "a cedar swamp",
+  "the back forty",
+  "an oak flat",
+  "a standing corn field",
+  "the fence line",
+];
 const WORDS =
-  "deer buck doe whitetail stand wind scent trail camera acorn oak ridge creek bottom field plot clover turnip brassica frost morning evening dawn dusk sit hunt hunter rut scrape rub track blood shot arrow rifle bow crossbow optics binoculars grunt rattle call season opener weekend cold front rain snow north west east south thicket cedar pine swamp ravine saddle funnel bench draw hollow timber cut corn bean hay fence gate road truck camp coffee thermos harness climber ladder blind drag sled knife cape mount taxidermy antler shed velvet tine beam spread brow tine drop tine nontypical typical mainframe sticker kicker spike yearling fawn button velvet acorns persimmon honeysuckle greenbriar sumac goldenrod switchgrass timothy alfalfa chicory radish kale sorghum milo buckwheat oats rye wheat triticale".split(" ");
+  "deer buck doe whitetail stand wind scent trail camera acorn oak ridge creek bottom field plot clover turnip brassica frost morning evening dawn dusk sit hunt hunter rut scrape rub track blood shot arrow rifle bow crossbow optics binoculars grunt rattle call season opener weekend cold front rain snow north west east south thicket cedar pine swamp ravine saddle funnel bench draw hollow timber cut corn bean hay fence gate road truck camp coffee thermos harness climber ladder blind drag sled knife cape mount taxidermy antler shed velvet tine beam spread brow tine drop tine nontypical typical mainframe sticker kicker spike yearling fawn button velvet acorns persimmon honeysuckle greenbriar sumac goldenrod switchgrass timothy alfalfa chicory radish kale sorghum milo buckwheat oats rye wheat triticale".split(
+    " ",
+  );
 const TITLES = [
   (t: string) => `Reading ${t} in the early season`,
   (t: string) => `What I learned hunting ${t}`,
@@ -68,7 +166,18 @@ const TITLES = [
   (t: string) => `Do mature bucks avoid ${t}?`,
 ];
 const TYPES = ["article", "opinion", "video", "podcast"] as const;
-const COMMENTS = ["Great read, thanks for sharing.", "Same thing happens on our lease.", "What wind do you hunt that stand on?", "That's a heck of a buck.", "I disagree, but good points.", "Saving this for next season.", "How far off the trail did you hang the camera?", "The hour after a front is magic.", "Clover all the way.", "Congrats on the harvest!"];
+const COMMENTS = [
+  "Great read, thanks for sharing.",
+  "Same thing happens on our lease.",
+  "What wind do you hunt that stand on?",
+  "That's a heck of a buck.",
+  "I disagree, but good points.",
+  "Saving this for next season.",
+  "How far off the trail did you hang the camera?",
+  "The hour after a front is magic.",
+  "Clover all the way.",
+  "Congrats on the harvest!",
+];
 
 const DAY = 86_400_000;
 
@@ -76,7 +185,7 @@ async function main() {
   const { users: U, posts: P, seed } = parseArgs(process.argv.slice(2));
   const rand = prng(seed);
   const int = (n: number) => Math.floor(rand() * n);
-  const pick = <T,>(list: readonly T[]) => list[int(list.length)]!;
+  const pick = <T>(list: readonly T[]) => list[int(list.length)]!;
   /** Heavy-tailed count: mostly small, now and then large (Pareto-like). */
   const heavy = (exponent: number, scale: number, cap: number) => Math.min(cap, Math.floor(scale * (Math.pow(1 - rand(), -exponent) - 1)));
   /** A member index skewed towards the low ids: prolific, popular members. */
@@ -101,7 +210,9 @@ async function main() {
 
   const existing = sqlite.prepare(`SELECT count(*) AS n FROM users`).get() as { n: number };
   if (existing.n > 0) {
-    throw new Error(`${process.env.DATABASE_PATH ?? "./data/app.db"} already has members; seed an empty database (set DATABASE_PATH to a new file).`);
+    throw new Error(
+      `${process.env.DATABASE_PATH ?? "./data/app.db"} already has members; seed an empty database (set DATABASE_PATH to a new file).`,
+    );
   }
 
   const started = Date.now();
@@ -123,7 +234,9 @@ async function main() {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertMember = sqlite.prepare(`INSERT INTO club_members (club_id, user_id, role, joined_at) VALUES (?, ?, ?, ?)`);
-  const insertRequest = sqlite.prepare(`INSERT INTO join_requests (club_id, user_id, message, status, created_at) VALUES (?, ?, ?, 'pending', ?)`);
+  const insertRequest = sqlite.prepare(
+    `INSERT INTO join_requests (club_id, user_id, message, status, created_at) VALUES (?, ?, ?, 'pending', ?)`,
+  );
   const insertPost = sqlite.prepare(
     `INSERT INTO posts (id, author_id, club_id, type, title, content, media_url, tags, likes_count, comments_count, shares_count, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -196,7 +309,9 @@ async function main() {
         members.length,
         createdAt,
       );
-      members.forEach((m, i) => insertMember.run(c + 1, m + 1, i === 0 ? "owner" : i === 1 && rand() < 0.5 ? "admin" : "member", createdAt + i * 60_000));
+      members.forEach((m, i) =>
+        insertMember.run(c + 1, m + 1, i === 0 ? "owner" : i === 1 && rand() < 0.5 ? "admin" : "member", createdAt + i * 60_000),
+      );
       if (isPrivate) {
         const memberSet = new Set(members);
         for (const r of distinct(int(4), U)) {

@@ -77,10 +77,18 @@ async function explainMode(file: string) {
     // search with at most SEARCH_DRIVES_BELOW matches, a few followed members' posts, one author's
     // or one club's posts.
     const bounded =
-      plan.sql.includes("NOT INDEXED") || plan.sql.includes("INDEXED BY posts_author_recent") || query.authorId !== undefined || query.clubId !== undefined;
+      plan.sql.includes("NOT INDEXED") ||
+      plan.sql.includes("INDEXED BY posts_author_recent") ||
+      query.authorId !== undefined ||
+      query.clubId !== undefined;
     check(`${label}${bounded ? " [bounded sort]" : ""}`, plan.sql, plan.params, bounded);
   }
-  check("trending (candidates: newest 1000 + top 100 liked + top 100 discussed) [bounded sort]", TRENDING_SQL, { now: Date.now(), viewer: 1 }, true);
+  check(
+    "trending (candidates: newest 1000 + top 100 liked + top 100 discussed) [bounded sort]",
+    TRENDING_SQL,
+    { now: Date.now(), viewer: 1 },
+    true,
+  );
   process.stdout.write(JSON.stringify({ checks: out, searchDrivesBelow: SEARCH_DRIVES_BELOW }));
 }
 
@@ -94,7 +102,14 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
 function request(port: number, urlPath: string, headers: Record<string, string> = {}, method = "GET", body?: string) {
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
     const req = http.request(
-      { host: "127.0.0.1", port, path: urlPath, method, agent, headers: { ...headers, ...(body ? { "Content-Length": Buffer.byteLength(body) } : {}) } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: urlPath,
+        method,
+        agent,
+        headers: { ...headers, ...(body ? { "Content-Length": Buffer.byteLength(body) } : {}) },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
@@ -147,7 +162,13 @@ async function loadPair(portA: number, portB: number, urlPath: string, pairs: nu
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-async function load(port: number, label: string, urlPath: string, headers: Record<string, string> = {}, maxRequests = MAX_REQUESTS): Promise<Result> {
+async function load(
+  port: number,
+  label: string,
+  urlPath: string,
+  headers: Record<string, string> = {},
+  maxRequests = MAX_REQUESTS,
+): Promise<Result> {
   let status = 0;
   for (let i = 0; i < WARMUP; i++) status = (await request(port, urlPath, headers)).status;
   const latencies: number[] = [];
@@ -171,7 +192,15 @@ async function load(port: number, label: string, urlPath: string, headers: Recor
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  return { label, status, requests: latencies.length, rps: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+  return {
+    label,
+    status,
+    requests: latencies.length,
+    rps: latencies.length / elapsed,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    errors,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -252,9 +281,18 @@ async function signIn(port: number, file: string): Promise<string> {
   const db = new Database(file, { readonly: true });
   const { username } = db.prepare(`SELECT username FROM users WHERE id = 1`).get() as { username: string };
   db.close();
-  const res = await request(port, "/api/auth/login", { "Content-Type": "application/json", Origin: `http://127.0.0.1:${port}` }, "POST", JSON.stringify({ username, password: "whitetail" }));
+  const res = await request(
+    port,
+    "/api/auth/login",
+    { "Content-Type": "application/json", Origin: `http://127.0.0.1:${port}` },
+    "POST",
+    JSON.stringify({ username, password: "whitetail" }),
+  );
   if (res.status !== 200) throw new Error(`sign-in failed: ${res.status} ${res.body.toString()}`);
-  const cookie = ([] as string[]).concat(res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]).join("; ");
+  const cookie = ([] as string[])
+    .concat(res.headers["set-cookie"] ?? [])
+    .map((c) => c.split(";")[0])
+    .join("; ");
   return cookie;
 }
 
@@ -291,7 +329,15 @@ const fmt = (r: Result) =>
   `  ${r.label.padEnd(44)} ${String(r.status).padStart(3)}  ${r.rps.toFixed(0).padStart(6)} req/s  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms  (${r.requests} req${r.errors ? `, ${r.errors} errors` : ""})`;
 
 type Scale = (typeof SCALES)[number];
-type Prepared = { scale: Scale; file: string; checks: PlanCheck[]; port: number; cookie: string; postId: number; stop: () => Promise<void> };
+type Prepared = {
+  scale: Scale;
+  file: string;
+  checks: PlanCheck[];
+  port: number;
+  cookie: string;
+  postId: number;
+  stop: () => Promise<void>;
+};
 
 /** Seed, explain and start one scale's server. */
 async function prepare(scale: Scale): Promise<Prepared> {
@@ -309,7 +355,9 @@ async function prepare(scale: Scale): Promise<Prepared> {
   const cookie = await signIn(server.port, file);
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(file, { readonly: true });
-  const { id: postId } = db.prepare(`SELECT id FROM posts WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT 1`).get() as { id: number };
+  const { id: postId } = db.prepare(`SELECT id FROM posts WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT 1`).get() as {
+    id: number;
+  };
   db.close();
   return { scale, file, checks, port: server.port, cookie, postId, stop: server.stop };
 }
@@ -333,7 +381,9 @@ async function main() {
     process.exit(1);
   }
   const started = Date.now();
-  console.log(`Benchmark: server ${SERVER_BUILD}, ${CONCURRENCY} in flight, up to ${MAX_REQUESTS} requests or ${MAX_SECONDS}s per endpoint, 127.0.0.1 only.`);
+  console.log(
+    `Benchmark: server ${SERVER_BUILD}, ${CONCURRENCY} in flight, up to ${MAX_REQUESTS} requests or ${MAX_SECONDS}s per endpoint, 127.0.0.1 only.`,
+  );
   const prepared: Prepared[] = [];
   try {
     for (const scale of SCALES) prepared.push(await prepare(scale));

@@ -221,7 +221,9 @@ export function leaveClub(actor: Actor, clubId: number): void {
       const membership = getMembership(clubId, me.id, tx);
       if (!membership) throw badRequest("You are not a member of this club");
       if (membership.role === "owner") throw badRequest(OWNER_CANNOT_LEAVE);
-      tx.delete(clubMembers).where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id))).run();
+      tx.delete(clubMembers)
+        .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id)))
+        .run();
       tx.update(clubs)
         .set({ memberCount: decrementCounter(clubs.memberCount) })
         .where(eq(clubs.id, clubId))

@@ -9,7 +9,11 @@ import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership
 import { canReadClub, createClub, deleteClub, getClub, getMembership, listClubs, updateClub } from "./club.server";
 
 const memberRows = (clubId: number) =>
-  db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, clubId)).get()?.n;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(clubMembers)
+    .where(eq(clubMembers.clubId, clubId))
+    .get()?.n;
 
 let owner: Member;
 let alice: Member;
@@ -107,7 +111,8 @@ describe("listClubs", () => {
 });
 
 describe("updateClub", () => {
-  const edit = (input: Record<string, unknown>) => editClubSchema.parse({ name: "Renamed Club", description: "A longer description here", ...input });
+  const edit = (input: Record<string, unknown>) =>
+    editClubSchema.parse({ name: "Renamed Club", description: "A longer description here", ...input });
 
   it("owner edits; others are refused", () => {
     const club = newClub(owner, { rules: "Be safe", tags: ["a"] });
@@ -122,7 +127,13 @@ describe("updateClub", () => {
     expect(getClub(null, club.id).name).toBe("Creek Bottom Lease");
 
     const updated = updateClub(owner, club.id, edit({ maxMembers: "50", isPrivate: false, tags: "deer camp, rifle" }));
-    expect(updated).toMatchObject({ name: "Renamed Club", memberLimit: 50, isPrivate: false, tags: ["deer camp", "rifle"], rules: "Be safe" });
+    expect(updated).toMatchObject({
+      name: "Renamed Club",
+      memberLimit: 50,
+      isPrivate: false,
+      tags: ["deer camp", "rifle"],
+      rules: "Be safe",
+    });
     // Empty clears; absent keeps.
     const cleared = updateClub(owner, club.id, edit({ maxMembers: "", rules: "", tags: null }));
     expect(cleared).toMatchObject({ memberLimit: null, rules: null, tags: [], isPrivate: false });
@@ -150,7 +161,10 @@ describe("deleteClub", () => {
         .values({ authorId, clubId, type: "article", title, content: "Some content about deer stands" })
         .returning({ id: posts.id })
         .get().id;
-      db.update(users).set({ postsCount: sql`${users.postsCount} + 1` }).where(eq(users.id, authorId)).run();
+      db.update(users)
+        .set({ postsCount: sql`${users.postsCount} + 1` })
+        .where(eq(users.id, authorId))
+        .run();
       return id;
     };
     const clubPost = insertPost(alice.id, club.id, "Zebracorn drive plan");

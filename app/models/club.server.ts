@@ -100,7 +100,9 @@ function toClub(row: ClubSelectionRow): Club {
 
 /** GET /api/clubs/{id}: any club, public or private, is visible by name and description. */
 export function getClub(actor: Actor, clubId: number, q: Queryable = db): Club {
-  const row = clubQuery(actor?.id ?? 0, q).where(eq(clubs.id, clubId)).get();
+  const row = clubQuery(actor?.id ?? 0, q)
+    .where(eq(clubs.id, clubId))
+    .get();
   if (!row) throw notFound(CLUB_NOT_FOUND);
   return toClub(row);
 }
@@ -149,10 +151,7 @@ export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs:
   const after = decodeCursor(options.cursor);
   if (after) {
     conditions.push(
-      or(
-        lt(clubs.createdAt, new Date(after.createdAt)),
-        and(eq(clubs.createdAt, new Date(after.createdAt)), lt(clubs.id, after.id)),
-      )!,
+      or(lt(clubs.createdAt, new Date(after.createdAt)), and(eq(clubs.createdAt, new Date(after.createdAt)), lt(clubs.id, after.id)))!,
     );
   }
   const rows = clubQuery(actor?.id ?? 0)

@@ -23,7 +23,10 @@ describe("comments", () => {
     const post = await newPost(alice);
     const first = await addComment(bob, post.id, { content: "  First!  " });
     const second = await addComment(alice, post.id, { content: "<b>not bold</b>" });
-    expect(first).toMatchObject({ content: "First!", author: { id: bob.id, username: bob.username, displayName: "Bob Buck", avatar: null } });
+    expect(first).toMatchObject({
+      content: "First!",
+      author: { id: bob.id, username: bob.username, displayName: "Bob Buck", avatar: null },
+    });
     expect(new Date(first.createdAt).toISOString()).toBe(first.createdAt);
     const list = await listComments(null, post.id);
     expect(list.map((c) => c.id)).toEqual([first.id, second.id]);
@@ -38,7 +41,9 @@ describe("comments", () => {
     const blank = await failure(() => addComment(bob, post.id, { content: "   \n\t " }));
     expect(blank.status).toBe(400);
     expect(blank.fieldErrors).toEqual({ content: ["Comment cannot be empty"] });
-    expect((await failure(() => addComment(bob, post.id, { content: "x".repeat(2001) }))).fieldErrors).toEqual({ content: ["Comment too long"] });
+    expect((await failure(() => addComment(bob, post.id, { content: "x".repeat(2001) }))).fieldErrors).toEqual({
+      content: ["Comment too long"],
+    });
     expect((await failure(() => addComment(bob, 987_654, { content: "hello" }))).status).toBe(404);
     expect((await failure(() => listComments(null, 987_654))).status).toBe(404);
     expect(count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);

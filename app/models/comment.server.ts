@@ -45,7 +45,10 @@ export function addComment(actor: Actor, postId: number, input: CommentInput): C
   const id = db.transaction((tx) => {
     consumeLimit("commentsPerUser", String(me.id));
     const row = tx.insert(comments).values({ postId, authorId: me.id, content: parsed.data.content }).returning({ id: comments.id }).get();
-    tx.update(posts).set({ commentsCount: sql`${posts.commentsCount} + 1` }).where(eq(posts.id, postId)).run();
+    tx.update(posts)
+      .set({ commentsCount: sql`${posts.commentsCount} + 1` })
+      .where(eq(posts.id, postId))
+      .run();
     return row.id;
   });
   return toComment(commentQuery().where(eq(comments.id, id)).get()!);

@@ -29,7 +29,10 @@ describe("listFeed", () => {
     sqlite.prepare(`INSERT INTO follows (follower_id, followee_id) VALUES (?, ?)`).run(fan.id, author.id);
     const types = ["article", "opinion", "video", "podcast"] as const;
     for (let i = 0; i < 23; i++) {
-      const p = await createPost(author, input({ title: `Feed post ${i}`, type: types[i % 4], tags: i % 5 === 0 ? ["Trail Cameras"] : ["misc"] }));
+      const p = await createPost(
+        author,
+        input({ title: `Feed post ${i}`, type: types[i % 4], tags: i % 5 === 0 ? ["Trail Cameras"] : ["misc"] }),
+      );
       ids.push(p.id);
       // Ties on purpose: likes 0..3 repeat, so the id breaks them.
       setPostStats(p.id, { likes: i % 4, comments: (i * 7) % 5, createdAt: Date.UTC(2020, 0, 1) + (i % 6) * 3_600_000 });
@@ -50,8 +53,7 @@ describe("listFeed", () => {
     return seen;
   }
 
-  const key = (p: Post, sort: string) =>
-    sort === "popular" ? p.likes : sort === "discussed" ? p.commentsCount : Date.parse(p.createdAt);
+  const key = (p: Post, sort: string) => (sort === "popular" ? p.likes : sort === "discussed" ? p.commentsCount : Date.parse(p.createdAt));
 
   it.each(["recent", "oldest", "popular", "discussed"] as const)(
     "pages through %s in order, every post once, with a cursor and no offset",
@@ -71,9 +73,12 @@ describe("listFeed", () => {
       const videos = await walk(null, { type: "video", sortBy }, 2);
       expect(videos.length).toBeGreaterThan(0);
       expect(videos.every((p) => p.type === "video")).toBe(true);
-      expect(videos.filter((p) => p.author.id === author.id).map((p) => p.id).sort((x, y) => x - y)).toEqual(
-        ids.filter((_, i) => i % 4 === 2),
-      );
+      expect(
+        videos
+          .filter((p) => p.author.id === author.id)
+          .map((p) => p.id)
+          .sort((x, y) => x - y),
+      ).toEqual(ids.filter((_, i) => i % 4 === 2));
     },
   );
 
@@ -110,7 +115,10 @@ describe("listFeed", () => {
     // Whole words, any case, no prefix matching; but word forms meet (Porter stemmer).
     expect((await walk(null, { search: "FEED" }, 50)).length).toBeGreaterThanOrEqual(23);
     expect((await walk(null, { search: "Fee" }, 50)).length).toBe(0);
-    const stemmed = await createPost(alice, input({ title: "Hunting the big bucks", content: "Three seasons of hunting one ridge for a buck." }));
+    const stemmed = await createPost(
+      alice,
+      input({ title: "Hunting the big bucks", content: "Three seasons of hunting one ridge for a buck." }),
+    );
     expect((await walk(null, { search: "hunt" }, 50)).map((p) => p.id)).toContain(stemmed.id);
     expect((await walk(null, { search: "buck hunted" }, 50)).map((p) => p.id)).toContain(stemmed.id);
     const tagged = await walk(null, { search: "#TrailCameras" }, 50);
@@ -130,7 +138,9 @@ describe("search with many matches: whichever side drives, the pages are the sam
     sqlite.prepare(`INSERT INTO posts (author_id, type, title, content, likes_count, created_at) VALUES (?, 'article', ?, ?, ?, ?)`);
   const expected = (offset: number) =>
     sqlite
-      .prepare(`SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET ${offset}`)
+      .prepare(
+        `SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET ${offset}`,
+      )
       .all()
       .map((r) => (r as { id: number }).id);
 
@@ -146,7 +156,13 @@ describe("search with many matches: whichever side drives, the pages are the sam
     const stmt = insert();
     sqlite.transaction(() => {
       for (let i = 0; i < SEARCH_DRIVES_BELOW + 50; i++) {
-        stmt.run(member.id, `Shed hunting ${i}`, "Antler sheds all over the south ridge this year", i % 17, Date.UTC(2019, 0, 1) + i * 1000);
+        stmt.run(
+          member.id,
+          `Shed hunting ${i}`,
+          "Antler sheds all over the south ridge this year",
+          i % 17,
+          Date.UTC(2019, 0, 1) + i * 1000,
+        );
       }
     })();
   });
@@ -165,7 +181,8 @@ describe("search with many matches: whichever side drives, the pages are the sam
   it("a common but not dense word: the sort index drives against the match set built once", async () => {
     const stmt = insert();
     sqlite.transaction(() => {
-      for (let i = 0; i < 4000; i++) stmt.run(member.id, `Filler ${i}`, "Nothing to see in this one at all", i % 13, Date.UTC(2019, 6, 1) + i * 1000);
+      for (let i = 0; i < 4000; i++)
+        stmt.run(member.id, `Filler ${i}`, "Nothing to see in this one at all", i % 13, Date.UTC(2019, 6, 1) + i * 1000);
     })();
     const plan = planFeed(null, { search: "antler sheds", sortBy: "popular" });
     expect(plan.sql).toContain("INDEXED BY posts_feed_popular");

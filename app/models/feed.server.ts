@@ -168,7 +168,10 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
   const page = more ? rows.slice(0, plan.limit) : rows;
   const last = page[page.length - 1];
   return {
-    posts: loadPosts(actor, page.map((r) => r.id)),
+    posts: loadPosts(
+      actor,
+      page.map((r) => r.id),
+    ),
     nextCursor: more && last ? encodeCursor(plan.sortBy, last.sort_value, last.id) : null,
   };
 }
@@ -203,5 +206,8 @@ export const TRENDING_SQL = `WITH cand(id) AS (
 /** Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. */
 export function listTrending(actor: Actor, now = Date.now()): Post[] {
   const rows = prepared(TRENDING_SQL).all({ now }) as { id: number }[];
-  return loadPosts(actor, rows.map((r) => r.id));
+  return loadPosts(
+    actor,
+    rows.map((r) => r.id),
+  );
 }

@@ -32,8 +32,14 @@ export function followUser(actor: Actor, username: string, now = new Date()): Fo
   return db.transaction((tx) => {
     const inserted = tx.insert(follows).values({ followerId, followeeId: target.id, createdAt: now }).onConflictDoNothing().run();
     if (inserted.changes > 0) {
-      tx.update(users).set({ followersCount: sql`${users.followersCount} + 1` }).where(eq(users.id, target.id)).run();
-      tx.update(users).set({ followingCount: sql`${users.followingCount} + 1` }).where(eq(users.id, followerId)).run();
+      tx.update(users)
+        .set({ followersCount: sql`${users.followersCount} + 1` })
+        .where(eq(users.id, target.id))
+        .run();
+      tx.update(users)
+        .set({ followingCount: sql`${users.followingCount} + 1` })
+        .where(eq(users.id, followerId))
+        .run();
     }
     return { following: true, followersCount: followersCountOf(tx, target.id) };
   });
@@ -48,8 +54,14 @@ export function unfollowUser(actor: Actor, username: string): FollowState {
       .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, target.id)))
       .run();
     if (removed.changes > 0) {
-      tx.update(users).set({ followersCount: decrementCounter(users.followersCount) }).where(eq(users.id, target.id)).run();
-      tx.update(users).set({ followingCount: decrementCounter(users.followingCount) }).where(eq(users.id, followerId)).run();
+      tx.update(users)
+        .set({ followersCount: decrementCounter(users.followersCount) })
+        .where(eq(users.id, target.id))
+        .run();
+      tx.update(users)
+        .set({ followingCount: decrementCounter(users.followingCount) })
+        .where(eq(users.id, followerId))
+        .run();
     }
     return { following: false, followersCount: followersCountOf(tx, target.id) };
   });
@@ -115,10 +127,7 @@ function listPage(actor: Actor, which: "followers" | "following", userId: number
       and(
         eq(anchor, userId),
         after
-          ? or(
-              lt(follows.createdAt, new Date(after.at)),
-              and(eq(follows.createdAt, new Date(after.at)), lt(other, after.id)),
-            )
+          ? or(lt(follows.createdAt, new Date(after.at)), and(eq(follows.createdAt, new Date(after.at)), lt(other, after.id)))
           : undefined,
       ),
     )
@@ -132,7 +141,15 @@ function listPage(actor: Actor, which: "followers" | "following", userId: number
     for (const r of db
       .select({ id: follows.followeeId })
       .from(follows)
-      .where(and(eq(follows.followerId, actor.id), inArray(follows.followeeId, page.map((p) => p.id))))
+      .where(
+        and(
+          eq(follows.followerId, actor.id),
+          inArray(
+            follows.followeeId,
+            page.map((p) => p.id),
+          ),
+        ),
+      )
       .all()) {
       followed.add(r.id);
     }

@@ -10,15 +10,7 @@ import { createMember } from "#tests/fixtures/members";
 import { clubCast, expectError, type Member, memberCount, newClub as createFixtureClub } from "#tests/fixtures/clubs";
 import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
 import { getClub, getMembership } from "./club.server";
-import {
-  acceptInvite,
-  createInvite,
-  getInvite,
-  INVALID_INVITE,
-  joinNewMemberWithInvite,
-  listInvites,
-  revokeInvite,
-} from "./invite.server";
+import { acceptInvite, createInvite, getInvite, INVALID_INVITE, joinNewMemberWithInvite, listInvites, revokeInvite } from "./invite.server";
 
 const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>
   createFixtureClub(owner, { description: "Members only", ...overrides });
@@ -222,10 +214,18 @@ describe("register-with-invite inside the account's transaction", () => {
     const club = newClub(owner, { memberLimit: 2 });
     const made = invite(owner, club.id, { usesRemaining: 5 });
     acceptInvite(alice, made.inviteCode);
-    const count = () => db.select({ n: sql<number>`count(*)` }).from(users).get()?.n;
+    const count = () =>
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(users)
+        .get()?.n;
     const before = count();
-    await expect(registerUser(input("invitee_bad"), (row) => void joinNewMemberWithInvite(db, "not-a-real-code", row.id))).rejects.toMatchObject({ status: 400 });
-    await expect(registerUser(input("invitee_full"), (row) => void joinNewMemberWithInvite(db, made.inviteCode, row.id))).rejects.toMatchObject({
+    await expect(
+      registerUser(input("invitee_bad"), (row) => void joinNewMemberWithInvite(db, "not-a-real-code", row.id)),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      registerUser(input("invitee_full"), (row) => void joinNewMemberWithInvite(db, made.inviteCode, row.id)),
+    ).rejects.toMatchObject({
       status: 409,
       message: "Club is full",
     });
@@ -244,7 +244,13 @@ describe("races for the last place and the last use", () => {
       expectError(() => admitMember(tx, club.id, bob.id), 409, "Club is full");
     });
     expect(memberCount(club.id)).toBe(2);
-    expect(db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, club.id)).get()?.n).toBe(2);
+    expect(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(clubMembers)
+        .where(eq(clubMembers.clubId, club.id))
+        .get()?.n,
+    ).toBe(2);
   });
 
   const worker = path.resolve(__dirname, "../../tests/integration/club-race.worker.ts");
@@ -296,23 +302,40 @@ describe("races for the last place and the last use", () => {
     const club = newClub(owner, { isPrivate: false, memberLimit: 3 });
     joinClub(alice, club.id); // one place left
     const people = await racers(5);
-    const outcomes = await race("join", club.id, people.map((p) => p.id));
+    const outcomes = await race(
+      "join",
+      club.id,
+      people.map((p) => p.id),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     for (const o of outcomes.filter((o) => !o.ok)) expect(o).toMatchObject({ status: 409, error: "Club is full" });
     expect(memberCount(club.id)).toBe(3);
-    expect(db.select({ n: sql<number>`count(*)` }).from(clubMembers).where(eq(clubMembers.clubId, club.id)).get()?.n).toBe(3);
+    expect(
+      db
+        .select({ n: sql<number>`count(*)` })
+        .from(clubMembers)
+        .where(eq(clubMembers.clubId, club.id))
+        .get()?.n,
+    ).toBe(3);
   }, 60_000);
 
   it("processes racing for an invite's last use: exactly one is admitted", async () => {
     const club = newClub(owner);
     const made = invite(owner, club.id, { usesRemaining: 1 });
     const people = await racers(5);
-    const outcomes = await race("invite", made.inviteCode, people.map((p) => p.id));
+    const outcomes = await race(
+      "invite",
+      made.inviteCode,
+      people.map((p) => p.id),
+    );
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     for (const o of outcomes.filter((o) => !o.ok)) expect(o).toMatchObject({ status: 400, error: INVALID_INVITE });
     expect(usesLeft(made.inviteCode)).toBe(0);
     expect(memberCount(club.id)).toBe(2);
-    leaveClub(people.find((_, i) => outcomes[i].ok)!, club.id);
+    leaveClub(
+      people.find((_, i) => outcomes[i].ok)!,
+      club.id,
+    );
     expect(memberCount(club.id)).toBe(1);
   }, 60_000);
 });

@@ -43,7 +43,10 @@ function usable(now: Date) {
   );
 }
 
-function inviteView(row: { code: string; usesRemaining: number | null; expiresAt: Date | null; clubId: number }, club: typeof clubs.$inferSelect): Invite {
+function inviteView(
+  row: { code: string; usesRemaining: number | null; expiresAt: Date | null; clubId: number },
+  club: typeof clubs.$inferSelect,
+): Invite {
   return {
     inviteCode: row.code,
     usesRemaining: row.usesRemaining,
@@ -139,7 +142,8 @@ export function revokeInvite(actor: Actor, clubId: number, inviteId: number, now
     .where(and(eq(invites.id, inviteId), eq(invites.clubId, clubId)))
     .get();
   if (!invite) throw notFound("Invite not found");
-  if (!canRevokeInvite(invite, me, getMembership(clubId, me.id)?.role)) throw forbidden("Only the member who made this invite or the club owner can revoke it");
+  if (!canRevokeInvite(invite, me, getMembership(clubId, me.id)?.role))
+    throw forbidden("Only the member who made this invite or the club owner can revoke it");
   if (invite.revokedAt) return;
   db.update(invites).set({ revokedAt: now }).where(eq(invites.id, inviteId)).run();
 }
@@ -163,7 +167,11 @@ function takeInviteUse(tx: Queryable, code: string, now: Date): number {
 /** The club an invite code belongs to, if the code is usable (without taking a use). */
 function clubOfUsableInvite(tx: Queryable, code: string, now: Date): number {
   if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
-  const row = tx.select({ clubId: invites.clubId }).from(invites).where(and(eq(invites.code, code), usable(now))).get();
+  const row = tx
+    .select({ clubId: invites.clubId })
+    .from(invites)
+    .where(and(eq(invites.code, code), usable(now)))
+    .get();
   if (!row) throw badRequest(INVALID_INVITE);
   return row.clubId;
 }

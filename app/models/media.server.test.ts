@@ -34,7 +34,12 @@ describe("pruning abandoned uploads (off the request path)", () => {
     const recent = makeMedia(member.id);
     const published = makeMedia(member.id);
     const avatar = makeMedia(member.id);
-    await createPost(member, { title: "With a picture", content: "A picture from the stand this morning.", type: "article", uploadedFiles: [published] });
+    await createPost(member, {
+      title: "With a picture",
+      content: "A picture from the stand this morning.",
+      type: "article",
+      uploadedFiles: [published],
+    });
     sqlite.prepare(`UPDATE users SET avatar = ? WHERE id = ?`).run(avatar, member.id);
     for (const url of [abandoned, published, avatar]) age(url, ABANDONED_AFTER_MS + DAY);
     age(recent, DAY);

@@ -49,7 +49,10 @@ class LimitedSource {
   /** Set once the source was refused: whatever a consumer (storage) turns it into, this is the reason. */
   refusal: Error | null = null;
   private readonly it: AsyncIterator<Uint8Array>;
-  constructor(source: AsyncIterable<Uint8Array>, private readonly limit: number) {
+  constructor(
+    source: AsyncIterable<Uint8Array>,
+    private readonly limit: number,
+  ) {
     this.it = source[Symbol.asyncIterator]();
   }
 
@@ -88,11 +91,14 @@ class LimitedSource {
   }
 }
 
+/** C0 control characters and DEL: nothing a name shown to people should hold. */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** A readable, safe display name: the base name, no control characters, at most 200 characters. */
 export function cleanFileName(filename: string | null | undefined, fallback: string): string {
   const base = (filename ?? "").split(/[/\\]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const cleaned = base.replace(CONTROL_CHARACTERS, "").trim().slice(0, 200);
   return cleaned || fallback;
 }
 
@@ -243,11 +249,7 @@ export function ownPendingUploads(actor: Actor, urls: readonly string[] | null |
 export type MediaFiles = Pick<MediaRow, "storageKey" | "variants">;
 
 export function mediaFilesOfPost(postId: number): MediaFiles[] {
-  return db
-    .select({ storageKey: media.storageKey, variants: media.variants })
-    .from(media)
-    .where(eq(media.postId, postId))
-    .all();
+  return db.select({ storageKey: media.storageKey, variants: media.variants }).from(media).where(eq(media.postId, postId)).all();
 }
 
 /**

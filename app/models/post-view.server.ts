@@ -30,7 +30,15 @@ type PostRecord = ReturnType<typeof postRecords>[number];
 
 function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
   const rows = db
-    .select({ postId: media.postId, type: media.kind, url: media.url, name: media.name, width: media.width, height: media.height, variants: media.variants })
+    .select({
+      postId: media.postId,
+      type: media.kind,
+      url: media.url,
+      name: media.name,
+      width: media.width,
+      height: media.height,
+      variants: media.variants,
+    })
     .from(media)
     .where(inArray(media.postId, [...ids]))
     .orderBy(asc(media.postId), asc(media.id))
@@ -77,4 +85,3 @@ export function loadPosts(actor: Actor, ids: readonly number[]): Post[] {
     return record ? [toPost(record, files.get(id) ?? [])] : [];
   });
 }
-

@@ -33,7 +33,15 @@ describe("createPost", () => {
 
   it("publishes with normalised tags, post_tags rows, posts_count and the SPEC shape", async () => {
     const before = postsCountOf(alice.id);
-    const post = await createPost(alice, input({ tags: [" Bow Hunting", "RUT", "rut"], mediaUrl: "https://youtu.be/abc", type: "video", urlMetadata: { title: "Clip", domain: "youtu.be" } }));
+    const post = await createPost(
+      alice,
+      input({
+        tags: [" Bow Hunting", "RUT", "rut"],
+        mediaUrl: "https://youtu.be/abc",
+        type: "video",
+        urlMetadata: { title: "Clip", domain: "youtu.be" },
+      }),
+    );
     expect(post).toMatchObject({
       title: "Reading rub lines",
       type: "video",
@@ -62,7 +70,9 @@ describe("createPost", () => {
 
   it("re-validates its input: bad input is a 400 with SPEC messages and changes nothing", async () => {
     const before = count(`SELECT count(*) AS n FROM posts`);
-    const error = await failure(() => createPost(alice, { ...input(), content: "x".repeat(10_001), mediaUrl: "javascript:alert(1)" } as PostInput));
+    const error = await failure(() =>
+      createPost(alice, { ...input(), content: "x".repeat(10_001), mediaUrl: "javascript:alert(1)" } as PostInput),
+    );
     expect(error.status).toBe(400);
     expect(error.fieldErrors).toEqual({ content: ["Content too long"], mediaUrl: ["Invalid URL format"] });
     expect(count(`SELECT count(*) AS n FROM posts`)).toBe(before);
@@ -82,7 +92,14 @@ describe("createPost", () => {
     const audio = makeMedia(alice.id, "audio");
     const post = await createPost(alice, input({ uploadedFiles: [mine, audio] }));
     expect(post.uploadedFiles).toEqual([
-      { type: "image", url: mine, name: expect.any(String), width: 800, height: 600, variants: [{ width: 400, height: 300, url: `${mine}?w=400` }] },
+      {
+        type: "image",
+        url: mine,
+        name: expect.any(String),
+        width: 800,
+        height: 600,
+        variants: [{ width: 400, height: 300, url: `${mine}?w=400` }],
+      },
       { type: "audio", url: audio, name: expect.any(String) },
     ]);
 
@@ -178,11 +195,25 @@ describe("updatePost and deletePost: the author only", () => {
       mediaUrl: "https://example.com/a",
       tags: ["Food Plots", "clover"],
     });
-    expect(kept).toMatchObject({ title: "Frost seeding clover", type: "article", tags: ["food plots", "clover"], urlMetadata: { title: "A" } });
-    expect(sqlite.prepare(`SELECT key FROM post_tags WHERE post_id = ? ORDER BY key`).all(post.id)).toEqual([{ key: "clover" }, { key: "foodplots" }]);
+    expect(kept).toMatchObject({
+      title: "Frost seeding clover",
+      type: "article",
+      tags: ["food plots", "clover"],
+      urlMetadata: { title: "A" },
+    });
+    expect(sqlite.prepare(`SELECT key FROM post_tags WHERE post_id = ? ORDER BY key`).all(post.id)).toEqual([
+      { key: "clover" },
+      { key: "foodplots" },
+    ]);
     expect((await listFeed(null, { search: "frost seeding" })).posts.map((p) => p.id)).toContain(post.id);
 
-    const changed = await updatePost(alice, post.id, { title: "T2", content: "Different content now.", type: "podcast", mediaUrl: "https://example.com/b", tags: null });
+    const changed = await updatePost(alice, post.id, {
+      title: "T2",
+      content: "Different content now.",
+      type: "podcast",
+      mediaUrl: "https://example.com/b",
+      tags: null,
+    });
     expect(changed).toMatchObject({ type: "podcast", mediaUrl: "https://example.com/b", urlMetadata: null, tags: null });
     expect(count(`SELECT count(*) AS n FROM post_tags WHERE post_id = ?`, post.id)).toBe(0);
     expect((await listFeed(null, { search: "frost seeding" })).posts.map((p) => p.id)).not.toContain(post.id);
@@ -224,7 +255,9 @@ describe("likes and shares", () => {
 
     expect(await unlikePost(bob, post.id)).toEqual({ likes: 1, isLiked: false });
     expect(await unlikePost(bob, post.id)).toEqual({ likes: 1, isLiked: false });
-    expect(count(`SELECT likes_count AS n FROM posts WHERE id = ?`, post.id)).toBe(count(`SELECT count(*) AS n FROM likes WHERE post_id = ?`, post.id));
+    expect(count(`SELECT likes_count AS n FROM posts WHERE id = ?`, post.id)).toBe(
+      count(`SELECT count(*) AS n FROM likes WHERE post_id = ?`, post.id),
+    );
     expect((await failure(() => likePost(bob, 987_654))).status).toBe(404);
   });
 

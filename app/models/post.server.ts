@@ -67,7 +67,10 @@ type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
 function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
   tx.delete(postTags).where(eq(postTags.postId, postId)).run();
   const keys = new Set((tags ?? []).map(tagKey).filter(Boolean));
-  if (keys.size) tx.insert(postTags).values([...keys].map((key) => ({ postId, key }))).run();
+  if (keys.size)
+    tx.insert(postTags)
+      .values([...keys].map((key) => ({ postId, key })))
+      .run();
 }
 
 /** Where a post's link preview comes from: the server fetches it (SSRF-guarded, cached, time-boxed). */
@@ -83,7 +86,11 @@ export type PreviewPort = (mediaUrl: string) => Promise<LinkMetadata | null>;
  * server-side fetch, before it is stored. Callers that must not trust a client's metadata (the
  * HTML form, whose fields anyone can fill) leave `urlMetadata` out.
  */
-export async function createPost(actor: Actor, input: PostInput, { preview = previewForPost }: { preview?: PreviewPort } = {}): Promise<Post> {
+export async function createPost(
+  actor: Actor,
+  input: PostInput,
+  { preview = previewForPost }: { preview?: PreviewPort } = {},
+): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
   if (data.clubId !== undefined) {
@@ -97,7 +104,16 @@ export async function createPost(actor: Actor, input: PostInput, { preview = pre
     consumeLimit("postsPerUser", String(author.id));
     const { id: postId } = tx
       .insert(posts)
-      .values({ authorId: author.id, clubId: data.clubId ?? null, type: data.type, title: data.title, content: data.content, mediaUrl, urlMetadata, tags })
+      .values({
+        authorId: author.id,
+        clubId: data.clubId ?? null,
+        type: data.type,
+        title: data.title,
+        content: data.content,
+        mediaUrl,
+        urlMetadata,
+        tags,
+      })
       .returning({ id: posts.id })
       .get();
     writeTags(tx, postId, tags);
@@ -120,7 +136,10 @@ export async function createPost(actor: Actor, input: PostInput, { preview = pre
         throw invalid({ uploadedFiles: ["That upload is not yours or is already part of a post. Upload it again."] });
       }
     }
-    tx.update(users).set({ postsCount: sql`${users.postsCount} + 1` }).where(eq(users.id, author.id)).run();
+    tx.update(users)
+      .set({ postsCount: sql`${users.postsCount} + 1` })
+      .where(eq(users.id, author.id))
+      .run();
     return postId;
   });
   return getPost(actor, id);
@@ -164,7 +183,10 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
   const files = mediaFilesOfPost(id);
   db.transaction((tx) => {
     tx.delete(posts).where(eq(posts.id, id)).run();
-    tx.update(users).set({ postsCount: decrementCounter(users.postsCount) }).where(eq(users.id, row.authorId)).run();
+    tx.update(users)
+      .set({ postsCount: decrementCounter(users.postsCount) })
+      .where(eq(users.id, row.authorId))
+      .run();
   });
   await deleteMediaFiles(files);
 }
@@ -181,7 +203,11 @@ export function likePost(actor: Actor, id: number): LikeState {
   visiblePostOrThrow(actor, id);
   return db.transaction((tx) => {
     const added = tx.insert(likes).values({ postId: id, userId: me.id }).onConflictDoNothing().run();
-    if (added.changes) tx.update(posts).set({ likesCount: sql`${posts.likesCount} + 1` }).where(eq(posts.id, id)).run();
+    if (added.changes)
+      tx.update(posts)
+        .set({ likesCount: sql`${posts.likesCount} + 1` })
+        .where(eq(posts.id, id))
+        .run();
     return { likes: countersOf(tx, id).likes, isLiked: true };
   });
 }
@@ -191,8 +217,15 @@ export function unlikePost(actor: Actor, id: number): LikeState {
   const me = requireSignedIn(actor, SIGN_IN.like);
   visiblePostOrThrow(actor, id);
   return db.transaction((tx) => {
-    const removed = tx.delete(likes).where(and(eq(likes.postId, id), eq(likes.userId, me.id))).run();
-    if (removed.changes) tx.update(posts).set({ likesCount: decrementCounter(posts.likesCount) }).where(eq(posts.id, id)).run();
+    const removed = tx
+      .delete(likes)
+      .where(and(eq(likes.postId, id), eq(likes.userId, me.id)))
+      .run();
+    if (removed.changes)
+      tx.update(posts)
+        .set({ likesCount: decrementCounter(posts.likesCount) })
+        .where(eq(posts.id, id))
+        .run();
     return { likes: countersOf(tx, id).likes, isLiked: false };
   });
 }
@@ -205,10 +238,18 @@ export function sharePost(actor: Actor, id: number): { shares: number } {
   const me = requireSignedIn(actor, SIGN_IN.share);
   visiblePostOrThrow(actor, id);
   return db.transaction((tx) => {
-    const already = tx.select({ id: shares.id }).from(shares).where(and(eq(shares.postId, id), eq(shares.userId, me.id))).limit(1).get();
+    const already = tx
+      .select({ id: shares.id })
+      .from(shares)
+      .where(and(eq(shares.postId, id), eq(shares.userId, me.id)))
+      .limit(1)
+      .get();
     if (!already) {
       tx.insert(shares).values({ postId: id, userId: me.id }).run();
-      tx.update(posts).set({ sharesCount: sql`${posts.sharesCount} + 1` }).where(eq(posts.id, id)).run();
+      tx.update(posts)
+        .set({ sharesCount: sql`${posts.sharesCount} + 1` })
+        .where(eq(posts.id, id))
+        .run();
     }
     return { shares: countersOf(tx, id).shares };
   });

@@ -23,7 +23,16 @@ const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).ge
 
 function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
   db.insert(media)
-    .values({ ownerId, url, kind, postId, storageKey: url, name: "pic.jpg", mimeType: kind === "image" ? "image/jpeg" : "video/mp4", size: 10 })
+    .values({
+      ownerId,
+      url,
+      kind,
+      postId,
+      storageKey: url,
+      name: "pic.jpg",
+      mimeType: kind === "image" ? "image/jpeg" : "video/mp4",
+      size: 10,
+    })
     .run();
 }
 
@@ -152,7 +161,9 @@ describe("changePassword", () => {
   });
 
   it("is 401 signed out", async () => {
-    expect((await errorOf(() => changePassword(null, { currentPassword: "a", newPassword: "bbbbbb", confirmPassword: "bbbbbb" }))).status).toBe(401);
+    expect(
+      (await errorOf(() => changePassword(null, { currentPassword: "a", newPassword: "bbbbbb", confirmPassword: "bbbbbb" }))).status,
+    ).toBe(401);
   });
 
   it("counts wrong current passwords towards the sign-in failure limit", async () => {
@@ -160,7 +171,9 @@ describe("changePassword", () => {
     setRateLimitsEnabled(true);
     try {
       for (let i = 0; i < 10; i++) {
-        await errorOf(() => changePassword({ id: owner.id }, { currentPassword: "guess" + i, newPassword: "newpass1", confirmPassword: "newpass1" }));
+        await errorOf(() =>
+          changePassword({ id: owner.id }, { currentPassword: "guess" + i, newPassword: "newpass1", confirmPassword: "newpass1" }),
+        );
       }
       const limited = await errorOf(() =>
         changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" }),

@@ -61,10 +61,7 @@ function emailTaken(email: string) {
  * Create an account. `inTransaction` lets register-with-invite join the club in the same
  * transaction (the clubs issue): if it throws, no account is created.
  */
-export async function registerUser(
-  input: RegisterInput,
-  inTransaction?: (user: UserRow, tx: Queryable) => void,
-): Promise<UserRow> {
+export async function registerUser(input: RegisterInput, inTransaction?: (user: UserRow, tx: Queryable) => void): Promise<UserRow> {
   const email = input.email.toLowerCase();
   const fieldErrors: Record<string, string[]> = {};
   if (usernameTaken(input.username)) fieldErrors.username = ["Username is already taken"];

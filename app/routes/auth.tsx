@@ -88,8 +88,7 @@ export default function AuthPage() {
       <section className="rounded-xl bg-bark-900 p-6 text-bark-50 md:p-8">
         <h1 className="text-3xl font-bold">The hunter's pulse of whitetail intelligence</h1>
         <p className="mt-4 text-bark-100">
-          Join {APP_NAME}: trade scouting reports, trail-camera finds and rut observations with hunters who live for
-          the whitetail.
+          Join {APP_NAME}: trade scouting reports, trail-camera finds and rut observations with hunters who live for the whitetail.
         </p>
         <ul className="mt-6 list-disc space-y-3 pl-5 text-sm marker:text-blaze-500">
           <li>Share stories, articles, videos and podcasts from the stand</li>
@@ -103,12 +102,20 @@ export default function AuthPage() {
         <Tabs.Root value={mode} onValueChange={(value) => navigate(tabHref(modeOf(value)), { replace: true, preventScrollReset: true })}>
           <Tabs.List className="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1" aria-label="Sign in or join">
             <Tabs.Trigger value="login" asChild>
-              <Link to={tabHref("login")} replace className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow">
+              <Link
+                to={tabHref("login")}
+                replace
+                className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
+              >
                 Sign In
               </Link>
             </Tabs.Trigger>
             <Tabs.Trigger value="register" asChild>
-              <Link to={tabHref("register")} replace className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow">
+              <Link
+                to={tabHref("register")}
+                replace
+                className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
+              >
                 Join Now
               </Link>
             </Tabs.Trigger>
@@ -204,7 +211,12 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
   return (
     <Form method="post" {...getFormProps(form)} className="space-y-4">
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <input ref={inviteRef} type="hidden" name="inviteCode" defaultValue={inviteCode || (fields.inviteCode.initialValue as string | undefined) || ""} />
+      <input
+        ref={inviteRef}
+        type="hidden"
+        name="inviteCode"
+        defaultValue={inviteCode || (fields.inviteCode.initialValue as string | undefined) || ""}
+      />
       <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
       <FieldErrors errors={fields.inviteCode.errors} />
       <Field id={fields.username.id} label="Username" errors={fields.username.errors}>

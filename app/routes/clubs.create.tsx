@@ -30,7 +30,11 @@ export async function action(args: ActionFunctionArgs) {
     // (the schema already passed); anything else is withPageErrors' to answer.
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });
     const club = createClub(actor, submission.value);
-    return redirectWithToast(`/clubs/${club.id}`, { title: "Club created!", description: `${club.name} is ready for members.`, type: "success" });
+    return redirectWithToast(`/clubs/${club.id}`, {
+      title: "Club created!",
+      description: `${club.name} is ready for members.`,
+      type: "success",
+    });
   });
 }
 

@@ -24,8 +24,7 @@ export const email = z
 export const bio = z.string().trim().max(500, "Bio too long");
 export const location = z.string().trim().max(100, "Location too long");
 
-const optionalText = <T extends z.ZodString>(schema: T) =>
-  z.preprocess((v) => (v === null || v === "" ? undefined : v), schema.optional());
+const optionalText = <T extends z.ZodString>(schema: T) => z.preprocess((v) => (v === null || v === "" ? undefined : v), schema.optional());
 
 export const loginSchema = z.object({
   username: z.string({ error: "Username is required" }).trim().min(1, "Username is required").max(100, "Username too long"),

@@ -81,8 +81,7 @@ const tagList = z
 /** Tags: unique (ignoring case), trimmed, non-empty; a list, or one comma-separated string. */
 export const clubTagsField = z.preprocess(splitTags, tagList.optional());
 
-const optionalText = (max: number, tooLong: string) =>
-  z.preprocess(blankToNull, z.string().trim().max(max, tooLong).nullable().optional());
+const optionalText = (max: number, tooLong: string) => z.preprocess(blankToNull, z.string().trim().max(max, tooLong).nullable().optional());
 
 const imageUrlField = z.preprocess(
   blankToNull,
@@ -150,10 +149,7 @@ export type EditClubInput = z.infer<typeof editClubSchema>;
 
 /** POST /api/clubs/{id}/join and the page's join form. */
 export const joinSchema = z.object({
-  message: z.preprocess(
-    (v) => (blankToNull(v) === null ? undefined : v),
-    z.string().trim().max(500, "Message too long").optional(),
-  ),
+  message: z.preprocess((v) => (blankToNull(v) === null ? undefined : v), z.string().trim().max(500, "Message too long").optional()),
   inviteCode: z.preprocess(
     (v) => (blankToNull(v) === null ? undefined : v),
     z.string().trim().max(100, "This invite link is invalid or has expired.").optional(),

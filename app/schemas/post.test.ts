@@ -60,7 +60,11 @@ describe("postInputSchema (SPEC.md §5 Create post)", () => {
 
   it("normalises tags from an array or a comma-separated string: trimmed, lower-cased, deduplicated", () => {
     expect(postInputSchema.parse({ ...valid, tags: [" Bow Hunting ", "bow hunting", "", "RUT"] }).tags).toEqual(["bow hunting", "rut"]);
-    expect(postInputSchema.parse({ ...valid, tags: "Whitetail, hunting,, TIPS ,whitetail" }).tags).toEqual(["whitetail", "hunting", "tips"]);
+    expect(postInputSchema.parse({ ...valid, tags: "Whitetail, hunting,, TIPS ,whitetail" }).tags).toEqual([
+      "whitetail",
+      "hunting",
+      "tips",
+    ]);
     // Ten distinct tags after deduplication are fine even if eleven were typed.
     expect(postInputSchema.parse({ ...valid, tags: "a,b,c,d,e,f,g,h,i,j,A" }).tags).toHaveLength(10);
   });

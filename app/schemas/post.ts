@@ -24,31 +24,19 @@ import {
 export * from "./post-options";
 
 /** Tags: array or comma-separated string → normalised array; more than 10 → 'Too many tags'. */
-export const tagsField = z
-  .preprocess(
-    (v) => (v === undefined || v === null ? v : parseTags(v)),
-    z
-      .array(z.string().max(MAX_TAG_LENGTH, "Tag too long"))
-      .max(MAX_TAGS, "Too many tags"),
-  );
+export const tagsField = z.preprocess(
+  (v) => (v === undefined || v === null ? v : parseTags(v)),
+  z.array(z.string().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags"),
+);
 
 const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
 
-
-const httpUrl = z
-  .string({ error: "Invalid URL format" })
-  .trim()
-  .max(2000, "Invalid URL format")
-  .refine(isHttpUrl, "Invalid URL format");
+const httpUrl = z.string({ error: "Invalid URL format" }).trim().max(2000, "Invalid URL format").refine(isHttpUrl, "Invalid URL format");
 
 /** Optional media URL: empty becomes absent. */
 export const mediaUrlField = z.preprocess(emptyToUndefined, httpUrl.optional());
 
-const title = z
-  .string({ error: "Title is required" })
-  .trim()
-  .min(1, "Title is required")
-  .max(TITLE_MAX, "Title too long");
+const title = z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(TITLE_MAX, "Title too long");
 
 const content = z
   .string({ error: "Content must be at least 10 characters" })
@@ -59,10 +47,7 @@ const content = z
 const postType = z.enum(POST_TYPES, { error: "Choose a post type" });
 
 const metaText = (max: number) =>
-  z.preprocess(
-    (v) => (typeof v === "string" ? v.slice(0, max) : v === undefined ? undefined : null),
-    z.string().nullable().optional(),
-  );
+  z.preprocess((v) => (typeof v === "string" ? v.slice(0, max) : v === undefined ? undefined : null), z.string().nullable().optional());
 
 /** Link metadata as the preview endpoint returned it (SPEC.md §3 Link metadata). Strings are capped. */
 export const urlMetadataField = z.preprocess(
@@ -97,7 +82,9 @@ export const uploadedFilesField = z.preprocess(
     if (v === undefined || v === null || v === "") return undefined;
     const items = Array.isArray(v) ? v : [v];
     return items
-      .map((item) => (typeof item === "string" ? item : item && typeof item === "object" && "url" in item ? (item as { url: unknown }).url : item))
+      .map((item) =>
+        typeof item === "string" ? item : item && typeof item === "object" && "url" in item ? (item as { url: unknown }).url : item,
+      )
       .filter((item) => item !== "");
   },
   z.array(z.string().max(2000, "Invalid file"), { error: "Invalid file" }).max(20, "Too many files").optional(),
@@ -146,11 +133,7 @@ export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 
 /** Comment: whitespace-only is 'Comment cannot be empty'. */
 export const commentSchema = z.object({
-  content: z
-    .string({ error: "Comment cannot be empty" })
-    .trim()
-    .min(1, "Comment cannot be empty")
-    .max(COMMENT_MAX, "Comment too long"),
+  content: z.string({ error: "Comment cannot be empty" }).trim().min(1, "Comment cannot be empty").max(COMMENT_MAX, "Comment too long"),
 });
 export type CommentInput = z.infer<typeof commentSchema>;
 
@@ -164,15 +147,12 @@ export const feedQuerySchema = z.object({
   type: z.preprocess(one, z.enum(FEED_TYPES).catch("all")).catch("all"),
   sortBy: z.preprocess(one, z.enum(SORT_OPTIONS).catch("recent")).catch("recent"),
   search: z
-    .preprocess(
-      (v) => {
-        const s = one(v);
-        if (typeof s !== "string") return undefined;
-        const t = s.trim();
-        return t ? t.slice(0, 200) : undefined;
-      },
-      z.string().optional(),
-    )
+    .preprocess((v) => {
+      const s = one(v);
+      if (typeof s !== "string") return undefined;
+      const t = s.trim();
+      return t ? t.slice(0, 200) : undefined;
+    }, z.string().optional())
     .catch(undefined),
   limit: z
     .preprocess((v) => {
@@ -205,7 +185,6 @@ export type TrendingItem = { id: number; title: string; authorName: string; like
 
 /** Parse URLSearchParams (or a plain record) into a FeedQuery; never throws. */
 export function parseFeedQuery(input: URLSearchParams | Record<string, unknown>): FeedQuery {
-  const record: Record<string, unknown> =
-    input instanceof URLSearchParams ? Object.fromEntries(input.entries()) : input;
+  const record: Record<string, unknown> = input instanceof URLSearchParams ? Object.fromEntries(input.entries()) : input;
   return feedQuerySchema.parse(record);
 }

@@ -4,7 +4,13 @@ import { parseEnv } from "./env.server";
 describe("parseEnv", () => {
   it("fills CONTRACT.md's defaults", () => {
     const env = parseEnv({});
-    expect(env).toMatchObject({ PORT: 3000, DATABASE_PATH: "./data/app.db", UPLOAD_DIR: "./data/uploads", RATE_LIMITS: true, SEED_DEMO: false });
+    expect(env).toMatchObject({
+      PORT: 3000,
+      DATABASE_PATH: "./data/app.db",
+      UPLOAD_DIR: "./data/uploads",
+      RATE_LIMITS: true,
+      SEED_DEMO: false,
+    });
   });
   it("reads flags and numbers", () => {
     const env = parseEnv({ PORT: "8080", RATE_LIMITS: "off", SEED_DEMO: "1", S3_BUCKET: "media" });

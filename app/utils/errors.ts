@@ -37,8 +37,7 @@ export const badRequest = (message: string) => new AppError(400, message);
 export const unauthorized = (message = "You need to sign in to do that") => new AppError(401, message);
 export const forbidden = (message = "You are not allowed to do that") => new AppError(403, message);
 export const notFound = (message = "Not found") => new AppError(404, message);
-export const conflict = (message: string, fieldErrors?: FieldErrors, code?: ErrorCode) =>
-  new AppError(409, message, { fieldErrors, code });
+export const conflict = (message: string, fieldErrors?: FieldErrors, code?: ErrorCode) => new AppError(409, message, { fieldErrors, code });
 export const tooLarge = (message: string) => new AppError(413, message);
 export const unsupportedMedia = (message: string) => new AppError(415, message);
 export const tooMany = (retryAfter: number, message = "Too many attempts. Please wait and try again.") =>

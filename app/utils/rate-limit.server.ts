@@ -56,7 +56,10 @@ export function recordHit(name: LimitName, key: string, now = Date.now()): void 
     })
     .run();
   // Old windows are useless: drop them now and then.
-  if (Math.random() < 0.01) db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 24 * 3_600_000)).run();
+  if (Math.random() < 0.01)
+    db.delete(rateLimits)
+      .where(lt(rateLimits.windowStart, now - 24 * 3_600_000))
+      .run();
 }
 
 /** Check, then count: for actions limited by attempts (registrations, posts, comments, uploads). */
@@ -64,7 +67,6 @@ export function consumeLimit(name: LimitName, key: string, now = Date.now()): vo
   checkLimit(name, key, now);
   recordHit(name, key, now);
 }
-
 
 /**
  * The client's address, as the operator's reverse proxy reports it. remix-serve does not expose the

@@ -16,12 +16,7 @@ export const AVATAR_FIELD = "avatar";
  * (POST/redirect/GET), to the form's `returnTo` when it is a path on this site.
  * 401/403/404 are thrown on, for withPageErrors to answer.
  */
-export async function handleAvatarUpload(
-  request: Request,
-  actor: Actor,
-  username: string,
-  fallbackReturnTo: string,
-) {
+export async function handleAvatarUpload(request: Request, actor: Actor, username: string, fallbackReturnTo: string) {
   requireSelf(actor, username);
   const failed = (returnTo: string, description: string) =>
     redirectWithToast(returnTo, { title: "Failed to update avatar", description, type: "error" });
@@ -34,7 +29,8 @@ export async function handleAvatarUpload(
     stored = parsed.uploads.map((u) => u.url);
   } catch (error) {
     if (!isAppError(error) || isRefusal(error)) throw error;
-    const returnTo = error instanceof UploadRefusedError ? safeRedirect(error.formData.get("returnTo"), fallbackReturnTo) : fallbackReturnTo;
+    const returnTo =
+      error instanceof UploadRefusedError ? safeRedirect(error.formData.get("returnTo"), fallbackReturnTo) : fallbackReturnTo;
     return failed(returnTo, error.message);
   }
 

@@ -120,14 +120,20 @@ export async function parseMultipartUploads(
   try {
     formData = await unstable_parseMultipartFormData(request, handler);
   } catch (error) {
-    await discardUploads(actor, uploads.map((u) => u.url));
+    await discardUploads(
+      actor,
+      uploads.map((u) => u.url),
+    );
     if (isAppError(error)) throw error;
     throw badRequest("The form could not be read.");
   }
 
   if (refusal) {
     const { error, fileName } = refusal as { error: AppError; fileName: string | null };
-    await discardUploads(actor, uploads.map((u) => u.url));
+    await discardUploads(
+      actor,
+      uploads.map((u) => u.url),
+    );
     for (const field of options.fileFields) formData.delete(field);
     throw new UploadRefusedError(error, formData, fileName);
   }

@@ -35,7 +35,10 @@ export async function withPageErrors<R extends Response>(
     if (error instanceof Response || !isAppError(error)) throw error;
     if (error.status === 401) throw await signInRedirect(args.request, error.message);
     if (isRefusal(error)) throw refusalResponse(error.status, error.message);
-    return json<PageFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {} }, { status: error.status, headers: retryHeaders(error) });
+    return json<PageFailure>(
+      { error: error.message, fieldErrors: error.fieldErrors ?? {} },
+      { status: error.status, headers: retryHeaders(error) },
+    );
   }
 }
 

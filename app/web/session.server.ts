@@ -69,11 +69,7 @@ export async function destroyUserSession(request: Request): Promise<string> {
   return sessionStorage.destroySession(session);
 }
 
-export async function redirectSignedIn(
-  user: { id: number; sessionVersion: number },
-  redirectTo: string,
-  toast: Toast,
-) {
+export async function redirectSignedIn(user: { id: number; sessionVersion: number }, redirectTo: string, toast: Toast) {
   const headers = new Headers();
   headers.append("Set-Cookie", await commitUserSession(user));
   headers.append("Set-Cookie", await toastCookie(toast));

@@ -24,7 +24,14 @@ describe("POST /api/auth/register", () => {
     const res = await call(registerApi, makeRequest("/api/auth/register", { json: body }));
     expect(res.status).toBe(201);
     const user = await json(res);
-    expect(user).toMatchObject({ username: body.username, displayName: "New Hunter", email: body.email, location: "Pike County, IL", bio: "Bowhunter", postsCount: 0 });
+    expect(user).toMatchObject({
+      username: body.username,
+      displayName: "New Hunter",
+      email: body.email,
+      location: "Pike County, IL",
+      bio: "Bowhunter",
+      postsCount: 0,
+    });
     expect(JSON.stringify(user)).not.toMatch(/hash|scrypt|sessionVersion/i);
     const cookie = cookiesFrom(res);
     expect(res.headers.get("Set-Cookie")).toMatch(/HttpOnly/i);
@@ -54,26 +61,29 @@ describe("POST /api/auth/register", () => {
     [{ username: 42 }, "username", "Username is required"],
   ])("refuses %j with 400 and SPEC's message", async (override, field, message) => {
     const body = newcomer(override);
-    const before = (await db.$count(users));
+    const before = await db.$count(users);
     const res = await call(registerApi, makeRequest("/api/auth/register", { json: body }));
     expect(res.status).toBe(400);
     const answer = await json(res);
     expect(answer.error).toEqual(expect.any(String));
     expect(answer.fieldErrors[field]).toContain(message);
-    expect((await db.$count(users))).toBe(before);
+    expect(await db.$count(users)).toBe(before);
   });
 
   it("answers 409 for a taken username (any case) or email, and creates nothing", async () => {
     const first = newcomer();
     await call(registerApi, makeRequest("/api/auth/register", { json: first }));
-    const before = (await db.$count(users));
-    const sameName = await call(registerApi, makeRequest("/api/auth/register", { json: newcomer({ username: first.username.toUpperCase() }) }));
+    const before = await db.$count(users);
+    const sameName = await call(
+      registerApi,
+      makeRequest("/api/auth/register", { json: newcomer({ username: first.username.toUpperCase() }) }),
+    );
     expect(sameName.status).toBe(409);
     expect((await json(sameName)).fieldErrors.username).toEqual(["Username is already taken"]);
     const sameEmail = await call(registerApi, makeRequest("/api/auth/register", { json: newcomer({ email: first.email.toUpperCase() }) }));
     expect(sameEmail.status).toBe(409);
     expect((await json(sameEmail)).fieldErrors.email).toEqual(["Email is already registered"]);
-    expect((await db.$count(users))).toBe(before);
+    expect(await db.$count(users)).toBe(before);
   });
 
   it("answers malformed JSON, a non-object, a wrong content type and a huge body clearly", async () => {
@@ -100,10 +110,13 @@ describe("POST /api/auth/register", () => {
 
   it("refuses GET with 405 and a cross-site POST with 403", async () => {
     expect((await call(registerGet, makeRequest("/api/auth/register"))).status).toBe(405);
-    const before = (await db.$count(users));
-    const res = await call(registerApi, makeRequest("/api/auth/register", { json: newcomer(), headers: { Origin: "https://evil.example" } }));
+    const before = await db.$count(users);
+    const res = await call(
+      registerApi,
+      makeRequest("/api/auth/register", { json: newcomer(), headers: { Origin: "https://evil.example" } }),
+    );
     expect(res.status).toBe(403);
-    expect((await db.$count(users))).toBe(before);
+    expect(await db.$count(users)).toBe(before);
   });
 });
 
@@ -161,7 +174,19 @@ describe("sessions", () => {
     const user = await json(await call(userApi, makeRequest("/api/auth/user", { cookie: member.cookie })));
     expect(user.email).toBe(member.email);
     expect(Object.keys(user).sort()).toEqual(
-      ["avatar", "bio", "createdAt", "displayName", "email", "followersCount", "followingCount", "id", "location", "postsCount", "username"].sort(),
+      [
+        "avatar",
+        "bio",
+        "createdAt",
+        "displayName",
+        "email",
+        "followersCount",
+        "followingCount",
+        "id",
+        "location",
+        "postsCount",
+        "username",
+      ].sort(),
     );
   });
 });
@@ -194,14 +219,19 @@ describe("the /auth page", () => {
     const member = await createMember();
     const res = await call(
       authPage.action,
-      makeRequest("/auth", { form: { intent: "login", username: member.username, password: member.password, redirectTo: "//evil.example/x" } }),
+      makeRequest("/auth", {
+        form: { intent: "login", username: member.username, password: member.password, redirectTo: "//evil.example/x" },
+      }),
     );
     expect(res.headers.get("Location")).toBe("/");
   });
 
   it("keeps what was typed (but not the password) when sign-in fails", async () => {
     const member = await createMember();
-    const res = await call(authPage.action, makeRequest("/auth", { form: { intent: "login", username: member.username, password: "wrong-one" } }));
+    const res = await call(
+      authPage.action,
+      makeRequest("/auth", { form: { intent: "login", username: member.username, password: "wrong-one" } }),
+    );
     expect(res.status).toBe(401);
     const data = await json(res);
     expect(data.intent).toBe("login");

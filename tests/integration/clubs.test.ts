@@ -26,13 +26,16 @@ const api = {
   get: (cookie: Cookie, id: number | string) => call(clubApi.loader, makeRequest(`/api/clubs/${id}`, { cookie }), { id: String(id) }),
   update: (cookie: Cookie, id: number, json: unknown) =>
     call(clubApi.action, makeRequest(`/api/clubs/${id}`, { method: "PUT", json, cookie }), { id: String(id) }),
-  remove: (cookie: Cookie, id: number) => call(clubApi.action, makeRequest(`/api/clubs/${id}`, { method: "DELETE", cookie }), { id: String(id) }),
+  remove: (cookie: Cookie, id: number) =>
+    call(clubApi.action, makeRequest(`/api/clubs/${id}`, { method: "DELETE", cookie }), { id: String(id) }),
   join: (cookie: Cookie, id: number, json: unknown = {}) =>
     call(joinApi.action, makeRequest(`/api/clubs/${id}/join`, { json, cookie }), { id: String(id) }),
-  leave: (cookie: Cookie, id: number) => call(leaveApi.action, makeRequest(`/api/clubs/${id}/leave`, { method: "POST", cookie }), { id: String(id) }),
+  leave: (cookie: Cookie, id: number) =>
+    call(leaveApi.action, makeRequest(`/api/clubs/${id}/leave`, { method: "POST", cookie }), { id: String(id) }),
   members: (cookie: Cookie, id: number) => call(membersApi.loader, makeRequest(`/api/clubs/${id}/members`, { cookie }), { id: String(id) }),
   posts: (cookie: Cookie, id: number) => call(postsApi.loader, makeRequest(`/api/clubs/${id}/posts`, { cookie }), { id: String(id) }),
-  requests: (cookie: Cookie, id: number) => call(requestsApi.loader, makeRequest(`/api/clubs/${id}/requests`, { cookie }), { id: String(id) }),
+  requests: (cookie: Cookie, id: number) =>
+    call(requestsApi.loader, makeRequest(`/api/clubs/${id}/requests`, { cookie }), { id: String(id) }),
   decide: (cookie: Cookie, id: number, requestId: number, action: string) =>
     call(decideApi.action, makeRequest(`/api/clubs/${id}/requests/${requestId}`, { json: { action }, cookie }), {
       id: String(id),
@@ -158,7 +161,14 @@ describe("GET / PUT / DELETE /api/clubs/{id}", () => {
   it("PUT: 401 / 403 (non-member, member) / 400 with SPEC messages / 200 for the owner", async () => {
     const club = await makeClub({ isPrivate: false });
     await api.join(alice.cookie, club.id);
-    const good = { name: "New Name", description: "A description long enough", maxMembers: 40, isPrivate: true, tags: ["a", "b"], rules: "Safety first" };
+    const good = {
+      name: "New Name",
+      description: "A description long enough",
+      maxMembers: 40,
+      isPrivate: true,
+      tags: ["a", "b"],
+      rules: "Safety first",
+    };
     expect((await api.update(null, club.id, good)).status).toBe(401);
     expect((await api.update(bob.cookie, club.id, good)).status).toBe(403);
     expect((await api.update(alice.cookie, club.id, good)).status).toBe(403);
@@ -174,7 +184,9 @@ describe("GET / PUT / DELETE /api/clubs/{id}", () => {
     const res = await api.update(owner.cookie, club.id, good);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ name: "New Name", memberLimit: 40, isPrivate: true, tags: ["a", "b"], rules: "Safety first" });
-    const cleared = await (await api.update(owner.cookie, club.id, { name: "New Name", description: "A description long enough", tags: null, maxMembers: null })).json();
+    const cleared = await (
+      await api.update(owner.cookie, club.id, { name: "New Name", description: "A description long enough", tags: null, maxMembers: null })
+    ).json();
     expect(cleared).toMatchObject({ tags: [], memberLimit: null, rules: "Safety first" });
   });
 
@@ -249,7 +261,9 @@ describe("requests (owner only)", () => {
   it("GET and POST decisions: 401 / 403 for non-member, pending and member / 200 owner; approve, reject, re-apply", async () => {
     const club = await makeClub();
     const member = await createMember();
-    await api.invite(owner.cookie, club.id).then(async (r) => api.join(member.cookie, club.id, { inviteCode: (await r.json()).inviteCode }));
+    await api
+      .invite(owner.cookie, club.id)
+      .then(async (r) => api.join(member.cookie, club.id, { inviteCode: (await r.json()).inviteCode }));
     await api.join(alice.cookie, club.id, { message: "please" });
 
     expect((await api.requests(null, club.id)).status).toBe(401);
@@ -276,7 +290,11 @@ describe("requests (owner only)", () => {
     const [again] = await (await api.requests(owner.cookie, club.id)).json();
     const approved = await api.decide(owner.cookie, club.id, again.id, "approve");
     expect(await approved.json()).toEqual({ status: "approved" });
-    expect(await (await api.get(alice.cookie, club.id)).json()).toMatchObject({ isMember: true, userRole: "member", requestStatus: "none" });
+    expect(await (await api.get(alice.cookie, club.id)).json()).toMatchObject({
+      isMember: true,
+      userRole: "member",
+      requestStatus: "none",
+    });
   });
 
   it("approving into a full club is 409 'Club is full'", async () => {
@@ -348,7 +366,12 @@ describe("invites", () => {
 
     const got = await api.getInvite(made.inviteCode);
     expect(got.status).toBe(200);
-    expect(await got.json()).toMatchObject({ inviteCode: made.inviteCode, clubId: club.id, usesRemaining: 3, club: { name: "Creek Bottom Lease" } });
+    expect(await got.json()).toMatchObject({
+      inviteCode: made.inviteCode,
+      clubId: club.id,
+      usesRemaining: 3,
+      club: { name: "Creek Bottom Lease" },
+    });
     expect((await api.getInvite("nope-nope-nope")).status).toBe(404);
 
     expect((await api.invites(null, club.id)).status).toBe(401);
@@ -364,12 +387,22 @@ describe("invites", () => {
 describe("POST /api/auth/register-with-invite", () => {
   const register = (json: Record<string, unknown>) =>
     call(registerWithInvite.action, makeRequest("/api/auth/register-with-invite", { json }));
-  const userCount = () => db.select({ n: sql<number>`count(*)` }).from(users).get()!.n;
+  const userCount = () =>
+    db
+      .select({ n: sql<number>`count(*)` })
+      .from(users)
+      .get()!.n;
 
   it("201: the new member is signed in and in the club, one use taken", async () => {
     const club = await makeClub();
     const { inviteCode } = await (await api.invite(owner.cookie, club.id, { usesRemaining: 1 })).json();
-    const res = await register({ username: "invited_one", displayName: "Invited One", email: "invited_one@example.com", password: "secret123", inviteCode });
+    const res = await register({
+      username: "invited_one",
+      displayName: "Invited One",
+      email: "invited_one@example.com",
+      password: "secret123",
+      inviteCode,
+    });
     expect(res.status).toBe(201);
     const user = await res.json();
     expect(user).toMatchObject({ username: "invited_one", clubId: club.id });
@@ -383,7 +416,13 @@ describe("POST /api/auth/register-with-invite", () => {
   it("400 and no account for a bad, used-up or missing code", async () => {
     const before = userCount();
     for (const inviteCode of ["not-a-real-invite", undefined]) {
-      const res = await register({ username: "invited_bad", displayName: "Invited Bad", email: "invited_bad@example.com", password: "secret123", inviteCode });
+      const res = await register({
+        username: "invited_bad",
+        displayName: "Invited Bad",
+        email: "invited_bad@example.com",
+        password: "secret123",
+        inviteCode,
+      });
       expect(res.status).toBe(400);
     }
     expect(userCount()).toBe(before);
@@ -404,7 +443,10 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toMatch(/^\/auth\?mode=login/);
 
-    const bad = await call(createPage.action, makeRequest("/clubs/create", { form: { name: "ab", location: "Coshocton, OH" }, cookie: owner.cookie }));
+    const bad = await call(
+      createPage.action,
+      makeRequest("/clubs/create", { form: { name: "ab", location: "Coshocton, OH" }, cookie: owner.cookie }),
+    );
     expect(bad.status).toBe(400);
     const reply = await bad.json();
     expect(reply.error.name).toContain("Club name must be at least 3 characters");
@@ -465,7 +507,8 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     const club = await makeClub();
     const invitesTab = await import("~/routes/clubs.$id.invites");
     const requestsTab = await import("~/routes/clubs.$id.requests");
-    const load = (loader: Parameters<typeof call>[0], path: string, cookie: Cookie) => call(loader, makeRequest(path, { cookie }), { id: String(club.id) });
+    const load = (loader: Parameters<typeof call>[0], path: string, cookie: Cookie) =>
+      call(loader, makeRequest(path, { cookie }), { id: String(club.id) });
 
     const old = await load(clubPage.loader, `/clubs/${club.id}?tab=invites&generated=abc`, owner.cookie);
     expect(old.status).toBe(302);
@@ -517,7 +560,9 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     expect((await (await api.get(member.cookie, club.id)).json()).isMember).toBe(false);
     expect((await (await api.getInvite(inviteCode)).json()).usesRemaining).toBe(3);
 
-    const joined = await call(joinPage.action, makeRequest(`/join/${inviteCode}`, { form: { intent: "join" }, cookie: member.cookie }), { code: inviteCode });
+    const joined = await call(joinPage.action, makeRequest(`/join/${inviteCode}`, { form: { intent: "join" }, cookie: member.cookie }), {
+      code: inviteCode,
+    });
     expect(joined.status).toBe(302);
     expect(joined.headers.get("Location")).toBe(`/clubs/${club.id}?joined=1`);
     expect((await (await api.getInvite(inviteCode)).json()).usesRemaining).toBe(2);

@@ -16,17 +16,7 @@ import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.serve
 import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
 import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import {
-  exifHasGps,
-  jpegWithGps,
-  lazyBytes,
-  mp3Head,
-  mp4Head,
-  multipartRequest,
-  pdfHead,
-  png,
-  startS3rver,
-} from "../fixtures/media";
+import { exifHasGps, jpegWithGps, lazyBytes, mp3Head, mp4Head, multipartRequest, pdfHead, png, startS3rver } from "../fixtures/media";
 
 const MB = 1024 * 1024;
 
@@ -48,7 +38,11 @@ function storedFiles(): string[] {
   return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
 }
 
-async function upload(parts: Parameters<typeof multipartRequest>[1], cookie: string | null = alice.cookie, headers?: Record<string, string>) {
+async function upload(
+  parts: Parameters<typeof multipartRequest>[1],
+  cookie: string | null = alice.cookie,
+  headers?: Record<string, string>,
+) {
   const { request, bytesPulled } = multipartRequest("/api/upload", parts, { cookie, headers });
   const response = await call(uploadAction, request);
   return { response, body: await response.json(), bytesPulled };
@@ -119,9 +113,13 @@ describe("POST /api/upload", () => {
   });
 
   it("refuses a body declared over 50 MB before reading it (413)", async () => {
-    const { response, body, bytesPulled } = await upload([{ name: "file", filename: "big.mp4", data: lazyBytes(mp4Head(), 60 * MB) }], alice.cookie, {
-      "Content-Length": String(60 * MB),
-    });
+    const { response, body, bytesPulled } = await upload(
+      [{ name: "file", filename: "big.mp4", data: lazyBytes(mp4Head(), 60 * MB) }],
+      alice.cookie,
+      {
+        "Content-Length": String(60 * MB),
+      },
+    );
     expect(response.status).toBe(413);
     expect(body.error).toMatch(/50MB/);
     expect(bytesPulled()).toBeLessThan(1 * MB);
@@ -439,12 +437,22 @@ describe("the create page's action (/create)", () => {
 
   it("stores the media URL's preview with the post, fetched on the server", async () => {
     const url = "https://www.deercamp.example/rattling";
-    const metadata = { title: "Rattling sequences", description: "What works", image: "https://www.deercamp.example/a.jpg", siteName: "Deer Camp", domain: "deercamp.example" };
+    const metadata = {
+      title: "Rattling sequences",
+      description: "What works",
+      image: "https://www.deercamp.example/a.jpg",
+      siteName: "Deer Camp",
+      domain: "deercamp.example",
+    };
     // A fresh cache entry stands in for the site (the SSRF guard keeps tests off the network).
     db.insert(linkPreviews).values({ url, data: metadata, fetchedAt: new Date() }).run();
     const { request } = multipartRequest(
       "/create",
-      [...fields("With a link"), { name: "mediaUrl", value: url }, { name: "urlMetadata", value: JSON.stringify({ title: "Spoofed by the client" }) }],
+      [
+        ...fields("With a link"),
+        { name: "mediaUrl", value: url },
+        { name: "urlMetadata", value: JSON.stringify({ title: "Spoofed by the client" }) },
+      ],
       { cookie: alice.cookie },
     );
     expect((await call(createAction, request)).status).toBe(302);
@@ -456,7 +464,10 @@ describe("POST /api/fetch-url-metadata", () => {
   it("is for members (401 for visitors) and validates the URL (400)", async () => {
     const visitor = await call(fetchMetadataAction, makeRequest("/api/fetch-url-metadata", { json: { url: "https://example.com" } }));
     expect(visitor.status).toBe(401);
-    const bad = await call(fetchMetadataAction, makeRequest("/api/fetch-url-metadata", { json: { url: "javascript:alert(1)" }, cookie: alice.cookie }));
+    const bad = await call(
+      fetchMetadataAction,
+      makeRequest("/api/fetch-url-metadata", { json: { url: "javascript:alert(1)" }, cookie: alice.cookie }),
+    );
     expect(bad.status).toBe(400);
     expect((await bad.json()).fieldErrors.url).toEqual(["Invalid URL format"]);
   });

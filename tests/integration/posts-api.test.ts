@@ -39,9 +39,32 @@ describe("POST /api/posts", () => {
     expect(res.status).toBe(201);
     const post = await res.json();
     expect(Object.keys(post).sort()).toEqual(
-      ["author", "clubId", "commentsCount", "content", "createdAt", "id", "isLiked", "likes", "mediaUrl", "shares", "tags", "title", "type", "uploadedFiles", "urlMetadata"].sort(),
+      [
+        "author",
+        "clubId",
+        "commentsCount",
+        "content",
+        "createdAt",
+        "id",
+        "isLiked",
+        "likes",
+        "mediaUrl",
+        "shares",
+        "tags",
+        "title",
+        "type",
+        "uploadedFiles",
+        "urlMetadata",
+      ].sort(),
     );
-    expect(post).toMatchObject({ title: body.title, tags: ["bow hunting", "rut"], mediaUrl: null, likes: 0, isLiked: false, uploadedFiles: [] });
+    expect(post).toMatchObject({
+      title: body.title,
+      tags: ["bow hunting", "rut"],
+      mediaUrl: null,
+      likes: 0,
+      isLiked: false,
+      uploadedFiles: [],
+    });
     expect(post.author).toEqual({ id: alice.id, username: alice.username, displayName: "Alice Archer", avatar: null });
     // Never a hash, a session or an email.
     const text = JSON.stringify(post);
@@ -147,7 +170,12 @@ describe("GET /api/posts", () => {
 
   it("ignores an unknown sort, type or limit (defaults) and never crashes on junk", async () => {
     const plain = (await (await call(postsRoute.loader, makeRequest("/api/posts"))).json()) as { id: number }[];
-    for (const q of ["sortBy=random&type=poem&limit=abc", "cursor=%FF%FE&search=%00", "search=%22%20OR%20*&sortBy[]=x", "type=video&type=podcast"]) {
+    for (const q of [
+      "sortBy=random&type=poem&limit=abc",
+      "cursor=%FF%FE&search=%00",
+      "search=%22%20OR%20*&sortBy[]=x",
+      "type=video&type=podcast",
+    ]) {
       const res = await call(postsRoute.loader, makeRequest(`/api/posts?${q}`));
       expect(res.status).toBe(200);
       expect(Array.isArray(await res.json())).toBe(true);
@@ -161,15 +189,21 @@ describe("GET /api/posts", () => {
     expect(videos.length).toBeGreaterThan(0);
     expect(videos.every((p) => p.type === "video")).toBe(true);
     const tagged = await create(alice, { title: "Quiet morning", content: "Nothing moved until nine o'clock.", tags: ["Bow Hunting"] });
-    const found = (await (await call(postsRoute.loader, makeRequest("/api/posts?search=%23BowHunting&limit=50"))).json()) as { id: number }[];
+    const found = (await (await call(postsRoute.loader, makeRequest("/api/posts?search=%23BowHunting&limit=50"))).json()) as {
+      id: number;
+    }[];
     expect(found.map((p) => p.id)).toContain(tagged.id);
-    const byText = (await (await call(postsRoute.loader, makeRequest("/api/posts?search=%20nine%20o%27clock%20"))).json()) as { id: number }[];
+    const byText = (await (await call(postsRoute.loader, makeRequest("/api/posts?search=%20nine%20o%27clock%20"))).json()) as {
+      id: number;
+    }[];
     expect(byText.map((p) => p.id)).toEqual([tagged.id]);
   });
 
   it("reports isLiked for the caller", async () => {
     const post = await create(alice);
-    await call(likeRoute.action, makeRequest(`/api/posts/${post.id}/like`, { method: "POST", cookie: bob.cookie }), { id: String(post.id) });
+    await call(likeRoute.action, makeRequest(`/api/posts/${post.id}/like`, { method: "POST", cookie: bob.cookie }), {
+      id: String(post.id),
+    });
     const find = async (cookie?: string) => {
       const res = await call(postsRoute.loader, makeRequest("/api/posts?limit=50", { cookie }));
       return ((await res.json()) as { id: number; isLiked: boolean; likes: number }[]).find((p) => p.id === post.id)!;
@@ -202,7 +236,8 @@ describe("/api/posts/{id}", () => {
     const post = await create(alice, { mediaUrl: "https://example.com/v", type: "video" });
     const params = { id: String(post.id) };
     const change = { title: "Edited title", content: "Edited content that is long enough.", type: "podcast", mediaUrl: "", tags: null };
-    const put = (cookie?: string, json: unknown = change) => call(postRoute.action, makeRequest(`/api/posts/${post.id}`, { method: "PUT", json, cookie }), params);
+    const put = (cookie?: string, json: unknown = change) =>
+      call(postRoute.action, makeRequest(`/api/posts/${post.id}`, { method: "PUT", json, cookie }), params);
     const del = (cookie?: string) => call(postRoute.action, makeRequest(`/api/posts/${post.id}`, { method: "DELETE", cookie }), params);
 
     expect((await put()).status).toBe(401);
@@ -222,7 +257,11 @@ describe("/api/posts/{id}", () => {
     expect(await ok.json()).toMatchObject({ title: "Edited title", type: "podcast", mediaUrl: null, tags: null });
 
     // Comments and likes go with the post.
-    await call(commentsRoute.action, makeRequest(`/api/posts/${post.id}/comments`, { json: { content: "Nice" }, cookie: bob.cookie }), params);
+    await call(
+      commentsRoute.action,
+      makeRequest(`/api/posts/${post.id}/comments`, { json: { content: "Nice" }, cookie: bob.cookie }),
+      params,
+    );
     await call(likeRoute.action, makeRequest(`/api/posts/${post.id}/like`, { method: "POST", cookie: bob.cookie }), params);
     const gone = await del(alice.cookie);
     expect(gone.status).toBe(204);
@@ -234,7 +273,9 @@ describe("/api/posts/{id}", () => {
   });
 
   it("PUT on a non-numeric id is 404", async () => {
-    const res = await call(postRoute.action, makeRequest(`/api/posts/abc`, { method: "PUT", json: body, cookie: alice.cookie }), { id: "abc" });
+    const res = await call(postRoute.action, makeRequest(`/api/posts/abc`, { method: "PUT", json: body, cookie: alice.cookie }), {
+      id: "abc",
+    });
     expect(res.status).toBe(404);
   });
 });
@@ -243,7 +284,8 @@ describe("likes, shares, comments", () => {
   it("POST/DELETE like: 200 {likes, isLiked}, idempotent; 401 visitor; 405 on GET", async () => {
     const post = await create(alice);
     const params = { id: String(post.id) };
-    const like = (method: string, cookie?: string) => call(likeRoute.action, makeRequest(`/api/posts/${post.id}/like`, { method, cookie }), params);
+    const like = (method: string, cookie?: string) =>
+      call(likeRoute.action, makeRequest(`/api/posts/${post.id}/like`, { method, cookie }), params);
     expect((await like("POST")).status).toBe(401);
     const first = await like("POST", bob.cookie);
     expect(first.status).toBe(200);
@@ -253,7 +295,9 @@ describe("likes, shares, comments", () => {
     expect(await (await like("DELETE", bob.cookie)).json()).toEqual({ likes: 0, isLiked: false });
     expect((await like("PUT", bob.cookie)).status).toBe(405);
     expect((await likeRoute.loader()).status).toBe(405);
-    const missing = await call(likeRoute.action, makeRequest(`/api/posts/nope/like`, { method: "POST", cookie: bob.cookie }), { id: "nope" });
+    const missing = await call(likeRoute.action, makeRequest(`/api/posts/nope/like`, { method: "POST", cookie: bob.cookie }), {
+      id: "nope",
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -269,7 +313,8 @@ describe("likes, shares, comments", () => {
   it("comments: 201 the comment, 200 oldest first, 400 blank, 401 visitor; DELETE author only", async () => {
     const post = await create(alice);
     const params = { id: String(post.id) };
-    const add = (json: unknown, cookie?: string) => call(commentsRoute.action, makeRequest(`/api/posts/${post.id}/comments`, { json, cookie }), params);
+    const add = (json: unknown, cookie?: string) =>
+      call(commentsRoute.action, makeRequest(`/api/posts/${post.id}/comments`, { json, cookie }), params);
     expect((await add({ content: "hi" })).status).toBe(401);
     const blank = await add({ content: "   " }, bob.cookie);
     expect(blank.status).toBe(400);
@@ -284,12 +329,15 @@ describe("likes, shares, comments", () => {
     expect(((await list.json()) as { content: string }[]).map((c) => c.content)).toEqual(["First", "Second"]);
 
     const cparams = { id: String(first.id) };
-    const del = (cookie?: string) => call(commentRoute.action, makeRequest(`/api/comments/${first.id}`, { method: "DELETE", cookie }), cparams);
+    const del = (cookie?: string) =>
+      call(commentRoute.action, makeRequest(`/api/comments/${first.id}`, { method: "DELETE", cookie }), cparams);
     expect((await del()).status).toBe(401);
     expect((await del(alice.cookie)).status).toBe(403);
     expect((await del(bob.cookie)).status).toBe(204);
     expect((await del(bob.cookie)).status).toBe(404);
-    expect((await call(commentRoute.action, makeRequest(`/api/comments/x`, { method: "DELETE", cookie: bob.cookie }), { id: "x" })).status).toBe(404);
+    expect(
+      (await call(commentRoute.action, makeRequest(`/api/comments/x`, { method: "DELETE", cookie: bob.cookie }), { id: "x" })).status,
+    ).toBe(404);
     const post2 = await (await call(postRoute.loader, makeRequest(`/api/posts/${post.id}`), params)).json();
     expect(post2.commentsCount).toBe(1);
   });

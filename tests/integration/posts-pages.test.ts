@@ -27,13 +27,16 @@ const NAVIGATE = { "Sec-Fetch-Mode": "navigate" };
 const FETCH = { "Sec-Fetch-Mode": "cors" };
 
 async function newPost(over: Partial<Parameters<typeof createPost>[1]> = {}) {
-  return createPost({ id: author.id }, {
-    title: "Opening morning",
-    content: "A cold front and a long sit on the ridge.",
-    type: "article",
-    tags: ["rut"],
-    ...over,
-  });
+  return createPost(
+    { id: author.id },
+    {
+      title: "Opening morning",
+      content: "A cold front and a long sit on the ridge.",
+      type: "article",
+      tags: ["rut"],
+      ...over,
+    },
+  );
 }
 
 function postForm(id: number, form: Record<string, string>, { cookie, fetch = false }: { cookie?: string | null; fetch?: boolean } = {}) {
@@ -97,7 +100,14 @@ describe("the post page loader", () => {
 });
 
 describe("editing and deleting: only the author", () => {
-  const edit = { intent: "update", title: "Changed title", content: "Changed content, long enough.", type: "video", mediaUrl: "", tags: "" };
+  const edit = {
+    intent: "update",
+    title: "Changed title",
+    content: "Changed content, long enough.",
+    type: "video",
+    mediaUrl: "",
+    tags: "",
+  };
 
   it("a visitor is sent to sign in and nothing changes", async () => {
     const post = await newPost();
@@ -167,7 +177,11 @@ describe("editing and deleting: only the author", () => {
 
   it("refuses a cross-site post", async () => {
     const post = await newPost();
-    const request = makeRequest(`/post/${post.id}`, { form: { intent: "delete" }, cookie: author.cookie, headers: { Origin: "https://evil.example" } });
+    const request = makeRequest(`/post/${post.id}`, {
+      form: { intent: "delete" },
+      cookie: author.cookie,
+      headers: { Origin: "https://evil.example" },
+    });
     const res = await call(postPage.action, request, { id: String(post.id) });
     expect(res.status).toBe(403);
     expect((await getPost(null, post.id)).id).toBe(post.id);
@@ -289,7 +303,16 @@ describe("the create page", () => {
     const before = count("SELECT count(*) AS n FROM posts");
     const res = await call(
       createPage.action,
-      multipart({ type: "podcast", title: " Scrape Line Ep. 43 ", content: "Mock scrapes, licking branches and timing.", mediaUrl: "https://example.com/ep43", tags: "Deer Behavior, podcast ,deer behavior" }, author.cookie),
+      multipart(
+        {
+          type: "podcast",
+          title: " Scrape Line Ep. 43 ",
+          content: "Mock scrapes, licking branches and timing.",
+          mediaUrl: "https://example.com/ep43",
+          tags: "Deer Behavior, podcast ,deer behavior",
+        },
+        author.cookie,
+      ),
     );
     expect(res.status).toBe(302);
     const id = Number(/^\/post\/(\d+)$/.exec(res.headers.get("Location") ?? "")?.[1]);
@@ -308,7 +331,10 @@ describe("the create page", () => {
   it("answers SPEC's messages with everything typed, and creates nothing", async () => {
     const before = count("SELECT count(*) AS n FROM posts");
     const tags = Array.from({ length: 11 }, (_, i) => `tag${i}`).join(",");
-    const res = await call(createPage.action, multipart({ type: "video", title: "", content: "tiny", mediaUrl: "javascript:alert(1)", tags }, author.cookie));
+    const res = await call(
+      createPage.action,
+      multipart({ type: "video", title: "", content: "tiny", mediaUrl: "javascript:alert(1)", tags }, author.cookie),
+    );
     expect(res.status).toBe(400);
     const reply = await res.json();
     expect(reply.error).toMatchObject({
@@ -329,7 +355,10 @@ describe("the create page", () => {
 
   it("a club post from a non-member is refused (403)", async () => {
     const clubId = makeClub(author.id, { isPrivate: false, name: "Public Ridge" });
-    const res = await call(createPage.action, multipart({ title: "Sneaky", content: "Posting where I do not belong.", clubId: String(clubId) }, other.cookie));
+    const res = await call(
+      createPage.action,
+      multipart({ title: "Sneaky", content: "Posting where I do not belong.", clubId: String(clubId) }, other.cookie),
+    );
     expect(res.status).toBe(403);
   });
 });

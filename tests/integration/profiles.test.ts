@@ -66,7 +66,12 @@ describe("PATCH /api/users/{username}", () => {
 
     const ok = await patch(owner.username, { displayName: "Ridge Walker", bio: "Bowhunter", location: "Vilas County, WI" }, owner.cookie);
     expect(ok.status).toBe(200);
-    expect(await body(ok)).toMatchObject({ displayName: "Ridge Walker", bio: "Bowhunter", location: "Vilas County, WI", email: owner.email });
+    expect(await body(ok)).toMatchObject({
+      displayName: "Ridge Walker",
+      bio: "Bowhunter",
+      location: "Vilas County, WI",
+      email: owner.email,
+    });
   });
 
   it("answers SPEC.md §5's messages and changes nothing", async () => {
@@ -85,7 +90,9 @@ describe("PATCH /api/users/{username}", () => {
     }
     expect(rowOf(owner.id)).toMatchObject({ displayName: owner.displayName, bio: null, location: null });
     // Limits are inclusive.
-    expect((await patch(owner.username, { displayName: "x".repeat(50), bio: "x".repeat(500), location: "x".repeat(100) }, owner.cookie)).status).toBe(200);
+    expect(
+      (await patch(owner.username, { displayName: "x".repeat(50), bio: "x".repeat(500), location: "x".repeat(100) }, owner.cookie)).status,
+    ).toBe(200);
   });
 
   it("sets {avatar} only to the member's own uploaded image", async () => {
@@ -93,7 +100,10 @@ describe("PATCH /api/users/{username}", () => {
     const other = await createMember();
     const mine = `/media/test-${owner.id}-avatar.webp`;
     const theirs = `/media/test-${other.id}-avatar.webp`;
-    for (const [ownerId, url] of [[owner.id, mine], [other.id, theirs]] as const) {
+    for (const [ownerId, url] of [
+      [owner.id, mine],
+      [other.id, theirs],
+    ] as const) {
       db.insert(media).values({ ownerId, url, kind: "image", storageKey: url, name: "a.webp", mimeType: "image/webp", size: 1 }).run();
     }
     for (const url of [theirs, "https://tracker.example/p.gif", "javascript:alert(1)"]) {
@@ -111,7 +121,12 @@ describe("PATCH /api/users/{username}", () => {
     const owner = await createMember();
     const res = await call(
       apiUsers.action,
-      makeRequest(`/api/users/${owner.username}`, { method: "PATCH", json: { displayName: "X" }, cookie: owner.cookie, headers: { Origin: "https://evil.example" } }),
+      makeRequest(`/api/users/${owner.username}`, {
+        method: "PATCH",
+        json: { displayName: "X" },
+        cookie: owner.cookie,
+        headers: { Origin: "https://evil.example" },
+      }),
       { username: owner.username },
     );
     expect(res.status).toBe(403);
@@ -120,14 +135,23 @@ describe("PATCH /api/users/{username}", () => {
 });
 
 describe("PUT /api/auth/profile", () => {
-  const put = (json: unknown, cookie?: string) => call(apiProfile.action, makeRequest("/api/auth/profile", { method: "PUT", json, cookie }));
+  const put = (json: unknown, cookie?: string) =>
+    call(apiProfile.action, makeRequest("/api/auth/profile", { method: "PUT", json, cookie }));
 
   it("updates the signed-in member, email included; 401 signed out", async () => {
     const owner = await createMember();
     expect((await put({ displayName: "X", email: "x@example.com" })).status).toBe(401);
-    const res = await put({ displayName: "Doe Talker", email: "Doe.Talker@Example.com", bio: "", location: "Pike County, IL" }, owner.cookie);
+    const res = await put(
+      { displayName: "Doe Talker", email: "Doe.Talker@Example.com", bio: "", location: "Pike County, IL" },
+      owner.cookie,
+    );
     expect(res.status).toBe(200);
-    expect(await body(res)).toMatchObject({ displayName: "Doe Talker", email: "doe.talker@example.com", bio: null, location: "Pike County, IL" });
+    expect(await body(res)).toMatchObject({
+      displayName: "Doe Talker",
+      email: "doe.talker@example.com",
+      bio: null,
+      location: "Pike County, IL",
+    });
   });
 
   it("needs a valid email not used by another member (409 on email)", async () => {
@@ -147,7 +171,8 @@ describe("PUT /api/auth/profile", () => {
 });
 
 describe("PUT /api/auth/password", () => {
-  const put = (json: unknown, cookie?: string) => call(apiPassword.action, makeRequest("/api/auth/password", { method: "PUT", json, cookie }));
+  const put = (json: unknown, cookie?: string) =>
+    call(apiPassword.action, makeRequest("/api/auth/password", { method: "PUT", json, cookie }));
   const whoAmI = (cookie: string) => call(apiUser.loader, makeRequest("/api/auth/user", { cookie }));
 
   it("answers each rule's message", async () => {
@@ -208,7 +233,9 @@ describe("POST / DELETE /api/users/{username}/follow", () => {
       expect(await body(res)).toEqual({ following: true, followersCount: 1 });
     }
     expect(rowOf(a.id).followingCount).toBe(1);
-    const profile = await body(await call(apiUsers.loader, makeRequest(`/api/users/${b.username}`, { cookie: a.cookie }), { username: b.username }));
+    const profile = await body(
+      await call(apiUsers.loader, makeRequest(`/api/users/${b.username}`, { cookie: a.cookie }), { username: b.username }),
+    );
     expect(profile).toMatchObject({ isFollowing: true, followersCount: 1 });
 
     for (let i = 0; i < 2; i++) {
@@ -253,7 +280,9 @@ describe("GET /api/users/{username}/posts and the Following feed", () => {
     expect(((await second.json()) as Array<{ id: number }>).map((p) => p.id)).toEqual([ids[0]]);
     expect(second.headers.get("Link")).toBeNull();
 
-    expect((await call(apiUserPosts.loader, makeRequest("/api/users/nobody_at_all/posts"), { username: "nobody_at_all" })).status).toBe(404);
+    expect((await call(apiUserPosts.loader, makeRequest("/api/users/nobody_at_all/posts"), { username: "nobody_at_all" })).status).toBe(
+      404,
+    );
   });
 
   it("listFeed({following: true}) gives the posts of members the actor follows", async () => {
@@ -372,7 +401,9 @@ describe("the profile page", () => {
   it("uploads an avatar (multipart) for the owner only", async () => {
     const owner = await createMember();
     const other = await createMember();
-    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#6b4f33" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#6b4f33" } })
+      .png()
+      .toBuffer();
     const upload = (username: string, cookie: string, file: Blob, name = "me.png") => {
       const fd = new FormData();
       fd.set("returnTo", `/profile/${username}?edit=1`);
@@ -411,12 +442,18 @@ describe("followers and following pages", () => {
   it("list members with pagination; 404 for an unknown member", async () => {
     const star = await createMember();
     const fan = await createMember();
-    await call(apiFollow.action, makeRequest(`/api/users/${star.username}/follow`, { method: "POST", cookie: fan.cookie }), { username: star.username });
+    await call(apiFollow.action, makeRequest(`/api/users/${star.username}/follow`, { method: "POST", cookie: fan.cookie }), {
+      username: star.username,
+    });
 
-    const followers = await body(await call(followersPage.loader, makeRequest(`/profile/${star.username}/followers`), { username: star.username }));
+    const followers = await body(
+      await call(followersPage.loader, makeRequest(`/profile/${star.username}/followers`), { username: star.username }),
+    );
     expect(followers.users.map((u: { username: string }) => u.username)).toEqual([fan.username]);
     expect(followers.users[0]).not.toHaveProperty("email");
-    const following = await body(await call(followingPage.loader, makeRequest(`/profile/${fan.username}/following`), { username: fan.username }));
+    const following = await body(
+      await call(followingPage.loader, makeRequest(`/profile/${fan.username}/following`), { username: fan.username }),
+    );
     expect(following.users.map((u: { username: string }) => u.username)).toEqual([star.username]);
 
     const missing = await call(followersPage.loader, makeRequest("/profile/nobody_at_all/followers"), { username: "nobody_at_all" });
@@ -473,7 +510,9 @@ describe("the settings page", () => {
     // Passwords are never sent back into the page.
     expect(JSON.stringify(mismatchResult.initialValue ?? {})).not.toMatch(/oldpass1|newpass/);
 
-    const missing = await body(await post({ intent: "change-password", currentPassword: "", newPassword: "", confirmPassword: "" }, owner.cookie));
+    const missing = await body(
+      await post({ intent: "change-password", currentPassword: "", newPassword: "", confirmPassword: "" }, owner.cookie),
+    );
     expect(missing.result.error).toEqual({
       currentPassword: ["Current password is required"],
       newPassword: ["Password must be at least 6 characters"],

@@ -46,8 +46,7 @@ export function PrivateSwitch({ id, name = "isPrivate", defaultChecked }: { id: 
 
 type Meta = FieldMetadata<unknown>;
 
-const tooManyTags = () =>
-  showToast({ title: "Too many tags", description: `Maximum ${CLUB_TAGS_MAX} tags allowed`, type: "error" });
+const tooManyTags = () => showToast({ title: "Too many tags", description: `Maximum ${CLUB_TAGS_MAX} tags allowed`, type: "error" });
 
 /**
  * The club's fields (SPEC.md §2), shared by Create Club and Edit Club. The two differ where SPEC
@@ -70,7 +69,12 @@ export function ClubFields({
   return (
     <>
       <Field id={fields.name.id} label="Club name" errors={fields.name.errors}>
-        <input {...getInputProps(fields.name, { type: "text" })} maxLength={CLUB_NAME_MAX} className="input" placeholder="Big Woods Whitetail Club" />
+        <input
+          {...getInputProps(fields.name, { type: "text" })}
+          maxLength={CLUB_NAME_MAX}
+          className="input"
+          placeholder="Big Woods Whitetail Club"
+        />
       </Field>
       <Field id={fields.description.id} label="Description" errors={fields.description.errors}>
         <textarea
@@ -91,7 +95,12 @@ export function ClubFields({
         <PrivateSwitch id={fields.isPrivate.id} defaultChecked={checkedFrom(fields.isPrivate.initialValue, privateByDefault)} />
         <FieldErrors errors={fields.isPrivate.errors} />
       </div>
-      <Field id={limit.field.id} label={limit.label} errors={limit.field.errors} hint={`Between 2 and ${limit.max}. Leave empty for no limit.`}>
+      <Field
+        id={limit.field.id}
+        label={limit.label}
+        errors={limit.field.errors}
+        hint={`Between 2 and ${limit.max}. Leave empty for no limit.`}
+      >
         <input
           {...getInputProps(limit.field, { type: "number" })}
           min={2}

@@ -94,7 +94,19 @@ function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
 }
 
 /** A form that is one button: posts its intent, and says so while it is on its way. */
-function IntentButton({ action, intent, label, busyLabel, className }: { action: string; intent: string; label: string; busyLabel: string; className: string }) {
+function IntentButton({
+  action,
+  intent,
+  label,
+  busyLabel,
+  className,
+}: {
+  action: string;
+  intent: string;
+  label: string;
+  busyLabel: string;
+  className: string;
+}) {
   const busy = useIsPending({ intent });
   return (
     <Form method="post" action={action} preventScrollReset>

@@ -32,10 +32,26 @@ export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: Su
       <Form method="post" action={`/clubs/${club.id}/invites`} {...getFormProps(form)} className="mt-4 space-y-4" preventScrollReset>
         <FieldErrors id={form.errorId} errors={form.errors} />
         <div className="grid gap-4 sm:grid-cols-2">
-          <Field id={fields.usesRemaining.id} label="Max uses (optional)" errors={fields.usesRemaining.errors} hint="Leave empty for unlimited.">
-            <input {...getInputProps(fields.usesRemaining, { type: "number" })} min={1} step={1} className="input" placeholder="Unlimited" />
+          <Field
+            id={fields.usesRemaining.id}
+            label="Max uses (optional)"
+            errors={fields.usesRemaining.errors}
+            hint="Leave empty for unlimited."
+          >
+            <input
+              {...getInputProps(fields.usesRemaining, { type: "number" })}
+              min={1}
+              step={1}
+              className="input"
+              placeholder="Unlimited"
+            />
           </Field>
-          <Field id={fields.expiresIn.id} label="Expires in hours (optional)" errors={fields.expiresIn.errors} hint="Leave empty for no expiry.">
+          <Field
+            id={fields.expiresIn.id}
+            label="Expires in hours (optional)"
+            errors={fields.expiresIn.errors}
+            hint="Leave empty for no expiry."
+          >
             <input {...getInputProps(fields.expiresIn, { type: "number" })} min={1} step={1} className="input" placeholder="Never" />
           </Field>
         </div>

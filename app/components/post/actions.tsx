@@ -127,7 +127,15 @@ function ShareButton({ post, redirectTo, signedIn }: Props) {
   return (
     <fetcher.Form method="post" action={`/post/${post.id}`} onSubmit={share}>
       <input type="hidden" name="redirectTo" value={redirectTo} />
-      <button type="submit" name="intent" value="share" className="btn-ghost px-3" aria-label="Share" disabled={fetcher.state !== "idle"} data-testid="share-button">
+      <button
+        type="submit"
+        name="intent"
+        value="share"
+        className="btn-ghost px-3"
+        aria-label="Share"
+        disabled={fetcher.state !== "idle"}
+        data-testid="share-button"
+      >
         {label}
       </button>
     </fetcher.Form>

@@ -71,7 +71,13 @@ function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comm
         <fetcher.Form method="post" action={`/post/${postId}`} preventScrollReset>
           <input type="hidden" name="commentId" value={comment.id} />
           <input type="hidden" name="redirectTo" value={`/post/${postId}#comments`} />
-          <button type="submit" name="intent" value="delete-comment" className="btn-ghost px-2 py-1 text-xs text-red-700" aria-label="Delete comment">
+          <button
+            type="submit"
+            name="intent"
+            value="delete-comment"
+            className="btn-ghost px-2 py-1 text-xs text-red-700"
+            aria-label="Delete comment"
+          >
             Delete
           </button>
         </fetcher.Form>
@@ -110,7 +116,15 @@ function CommentForm({ postId }: { postId: number }) {
   };
 
   return (
-    <fetcher.Form ref={formRef} method="post" action={`/post/${postId}`} onSubmit={onSubmit} preventScrollReset className="space-y-2" aria-label="Add a comment">
+    <fetcher.Form
+      ref={formRef}
+      method="post"
+      action={`/post/${postId}`}
+      onSubmit={onSubmit}
+      preventScrollReset
+      className="space-y-2"
+      aria-label="Add a comment"
+    >
       <input type="hidden" name="redirectTo" value={`/post/${postId}#comments`} />
       <label htmlFor="comment-content" className="label">
         Add a comment

@@ -49,14 +49,7 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
   const formErrors = [...(result?.error?.[""] ?? []), ...(otherError ? [otherError] : [])];
 
   return (
-    <bag.Form
-      method="post"
-      action={bag.action}
-      className="space-y-4"
-      noValidate
-      aria-label="Edit Post"
-      data-testid="edit-post-form"
-    >
+    <bag.Form method="post" action={bag.action} className="space-y-4" noValidate aria-label="Edit Post" data-testid="edit-post-form">
       <input type="hidden" name="redirectTo" value={`/post/${post.id}`} />
       <FieldErrors errors={formErrors} />
       <Field id={id("title")} label="Title" errors={errors("title")}>
@@ -94,11 +87,7 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
         </select>
       </Field>
       <div hidden={!showMedia}>
-        <Field
-          id={id("mediaUrl")}
-          label={hydrated ? "Media URL" : "Media URL (video and podcast posts)"}
-          errors={errors("mediaUrl")}
-        >
+        <Field id={id("mediaUrl")} label={hydrated ? "Media URL" : "Media URL (video and podcast posts)"} errors={errors("mediaUrl")}>
           <input
             id={id("mediaUrl")}
             name="mediaUrl"

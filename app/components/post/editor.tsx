@@ -1,11 +1,4 @@
-import {
-  getCollectionProps,
-  getFormProps,
-  getInputProps,
-  getTextareaProps,
-  useForm,
-  type SubmissionResult,
-} from "@conform-to/react";
+import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { useCallback, useRef, useState, type ReactNode } from "react";
@@ -93,9 +86,7 @@ export function PostEditor({
                 >
                   <input {...props} className="mt-1 h-4 w-4 accent-blaze-500" />
                   <span>
-                    <span className="block font-semibold text-bark-900">
-                      {POST_TYPE_LABELS[type]}
-                    </span>
+                    <span className="block font-semibold text-bark-900">{POST_TYPE_LABELS[type]}</span>
                     <span className="block text-sm text-stone-600">{TYPE_DESCRIPTIONS[type]}</span>
                   </span>
                 </label>
@@ -106,10 +97,20 @@ export function PostEditor({
         </fieldset>
 
         <Field id={fields.title.id} label="Title" errors={fields.title.errors}>
-          <input {...getInputProps(fields.title, { type: "text" })} maxLength={200} className="input" placeholder="Give your post a title" />
+          <input
+            {...getInputProps(fields.title, { type: "text" })}
+            maxLength={200}
+            className="input"
+            placeholder="Give your post a title"
+          />
         </Field>
 
-        <Field id={fields.mediaUrl.id} label="Media URL (optional)" errors={fields.mediaUrl.errors} hint="A YouTube video, podcast episode or article link">
+        <Field
+          id={fields.mediaUrl.id}
+          label="Media URL (optional)"
+          errors={fields.mediaUrl.errors}
+          hint="A YouTube video, podcast episode or article link"
+        >
           <input
             {...getInputProps(fields.mediaUrl, { type: "url" })}
             inputMode="url"

@@ -96,8 +96,10 @@ export function FilterBar({ filters, signedIn }: { filters: FeedFilters; signedI
 
 function FilterChips({ filters }: { filters: FeedFilters }) {
   const chips: Array<{ key: string; label: string; href: string }> = [];
-  if (filters.type !== "all") chips.push({ key: "type", label: `Type: ${TYPE_LABELS[filters.type]}`, href: feedHref({ ...filters, type: "all" }) });
-  if (filters.sortBy !== "recent") chips.push({ key: "sortBy", label: `Sort: ${SORT_LABELS[filters.sortBy]}`, href: feedHref({ ...filters, sortBy: "recent" }) });
+  if (filters.type !== "all")
+    chips.push({ key: "type", label: `Type: ${TYPE_LABELS[filters.type]}`, href: feedHref({ ...filters, type: "all" }) });
+  if (filters.sortBy !== "recent")
+    chips.push({ key: "sortBy", label: `Sort: ${SORT_LABELS[filters.sortBy]}`, href: feedHref({ ...filters, sortBy: "recent" }) });
   if (filters.search) chips.push({ key: "search", label: `Search: ${filters.search}`, href: feedHref({ ...filters, search: undefined }) });
   if (filters.following) chips.push({ key: "following", label: "Following", href: feedHref({ ...filters, following: false }) });
   if (!chips.length) return null;

@@ -110,7 +110,12 @@ function isUrl(value: string): boolean {
 
 export function LinkPreviewSkeleton() {
   return (
-    <div className="card flex animate-pulse overflow-hidden" aria-busy="true" aria-label="Loading link preview" data-testid="link-preview-loading">
+    <div
+      className="card flex animate-pulse overflow-hidden"
+      aria-busy="true"
+      aria-label="Loading link preview"
+      data-testid="link-preview-loading"
+    >
       <div className="h-24 w-24 shrink-0 bg-stone-200 sm:w-40" />
       <div className="flex-1 space-y-2 p-3">
         <div className="h-3 w-1/4 rounded bg-stone-200" />

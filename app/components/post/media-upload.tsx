@@ -49,7 +49,9 @@ function sendFile(file: File, onProgress: (percent: number) => void, onXhr: (xhr
       try {
         body = JSON.parse(xhr.responseText);
       } catch {
-        return reject(new Error(xhr.status >= 200 && xhr.status < 300 ? UPLOAD_MESSAGES.badResponse : xhr.statusText || `HTTP ${xhr.status}`));
+        return reject(
+          new Error(xhr.status >= 200 && xhr.status < 300 ? UPLOAD_MESSAGES.badResponse : xhr.statusText || `HTTP ${xhr.status}`),
+        );
       }
       if (xhr.status >= 200 && xhr.status < 300) {
         const file = body as UploadedFile;
@@ -125,8 +127,7 @@ export function MediaUpload({
     };
   }, []);
 
-  const update = (id: number, patch: Partial<Progress>) =>
-    setProgress((list) => list.map((p) => (p.id === id ? { ...p, ...patch } : p)));
+  const update = (id: number, patch: Partial<Progress>) => setProgress((list) => list.map((p) => (p.id === id ? { ...p, ...patch } : p)));
 
   const start = useCallback(async (files: File[]) => {
     const jobs = files.map(async (file) => {
@@ -144,7 +145,17 @@ export function MediaUpload({
           (xhr) => requests.current.set(id, xhr),
         );
         update(id, { progress: 100, status: "done" });
-        setUploaded((list) => [...list, { type: stored.type, url: stored.url, name: stored.name ?? file.name, width: stored.width, height: stored.height, variants: stored.variants }]);
+        setUploaded((list) => [
+          ...list,
+          {
+            type: stored.type,
+            url: stored.url,
+            name: stored.name ?? file.name,
+            width: stored.width,
+            height: stored.height,
+            variants: stored.variants,
+          },
+        ]);
       } catch (error) {
         update(id, { status: "failed" });
         if (error instanceof NetworkError) {
@@ -294,7 +305,10 @@ function Thumbnail({ file }: { file: UploadedFile }) {
     return <img src={small} alt="" width={48} height={48} className="h-12 w-12 shrink-0 rounded object-cover" />;
   }
   return (
-    <span className="flex h-12 w-12 shrink-0 items-center justify-center rounded bg-bark-100 text-xs font-semibold uppercase text-bark-700" aria-hidden="true">
+    <span
+      className="flex h-12 w-12 shrink-0 items-center justify-center rounded bg-bark-100 text-xs font-semibold uppercase text-bark-700"
+      aria-hidden="true"
+    >
       {file.type === "video" ? "Video" : "Audio"}
     </span>
   );

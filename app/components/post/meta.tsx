@@ -25,7 +25,11 @@ export function PostByline({ author, createdAt }: { author: PostAuthor; createdA
     <div className="flex min-w-0 items-center gap-3">
       <Avatar src={author.avatar} name={author.displayName} size={40} />
       <div className="min-w-0">
-        <Link to={`/profile/${author.username}`} className="block truncate font-semibold text-bark-900 hover:underline" data-testid="post-author">
+        <Link
+          to={`/profile/${author.username}`}
+          className="block truncate font-semibold text-bark-900 hover:underline"
+          data-testid="post-author"
+        >
           {author.displayName}
         </Link>
         <p className="truncate text-sm text-stone-500">

@@ -29,7 +29,12 @@ export function ProfileFields<Form extends Record<string, unknown>>({
         <textarea {...getTextareaProps(fields.bio)} rows={4} className="input" placeholder="Tell the community about your hunting" />
       </Field>
       <Field id={fields.location.id} label="Location" errors={fields.location.errors}>
-        <input {...getInputProps(fields.location, { type: "text" })} placeholder="City, State" autoComplete="address-level2" className="input" />
+        <input
+          {...getInputProps(fields.location, { type: "text" })}
+          placeholder="City, State"
+          autoComplete="address-level2"
+          className="input"
+        />
       </Field>
     </>
   );

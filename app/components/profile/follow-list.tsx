@@ -23,8 +23,7 @@ export function FollowList({
 }) {
   const base = `/profile/${profile.username}`;
   const heading = which === "followers" ? `People following ${profile.displayName}` : `People ${profile.displayName} follows`;
-  const empty =
-    which === "followers" ? `No one follows ${profile.displayName} yet.` : `${profile.displayName} isn't following anyone yet.`;
+  const empty = which === "followers" ? `No one follows ${profile.displayName} yet.` : `${profile.displayName} isn't following anyone yet.`;
   const tab = (to: "followers" | "following", label: string, count: number) => (
     <Link
       to={`${base}/${to}`}
@@ -69,7 +68,9 @@ export function FollowList({
         </ul>
       )}
       <div className="flex justify-between">
-        {firstPage ? <span /> : (
+        {firstPage ? (
+          <span />
+        ) : (
           <Link to={`${base}/${which}`} className="btn-ghost">
             Back to the start
           </Link>
@@ -86,6 +87,10 @@ export function FollowList({
 
 /** The ErrorBoundary of both list routes: an unknown member, or a failure loading the list. */
 export function FollowListErrorBoundary() {
-  const snag = () => <ProfileErrorPanel title="Something went wrong">We hit a snag loading this list. Please try again in a moment.</ProfileErrorPanel>;
-  return <GeneralErrorBoundary statusHandlers={{ 404: () => <ProfileNotFound /> }} defaultStatusHandler={snag} unexpectedErrorHandler={snag} />;
+  const snag = () => (
+    <ProfileErrorPanel title="Something went wrong">We hit a snag loading this list. Please try again in a moment.</ProfileErrorPanel>
+  );
+  return (
+    <GeneralErrorBoundary statusHandlers={{ 404: () => <ProfileNotFound /> }} defaultStatusHandler={snag} unexpectedErrorHandler={snag} />
+  );
 }

@@ -139,7 +139,18 @@ function InDialog<A>({ dialog, title, description, descriptionHidden, role, acti
   );
 }
 
-function Inline<A>({ dialog, title, description, descriptionHidden, role, action, intent, closeHref, className, children }: DialogFormProps<A>) {
+function Inline<A>({
+  dialog,
+  title,
+  description,
+  descriptionHidden,
+  role,
+  action,
+  intent,
+  closeHref,
+  className,
+  children,
+}: DialogFormProps<A>) {
   const location = useLocation();
   const data = useActionData<A>();
   const busy = useIsPending({ intent });

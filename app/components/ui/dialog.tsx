@@ -35,9 +35,7 @@ export function ModalDialog({
           className="fixed left-1/2 top-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
         >
           <Dialog.Title className="text-lg font-bold text-bark-900">{title}</Dialog.Title>
-          <Dialog.Description className={descriptionHidden ? "sr-only" : "mt-2 text-sm text-stone-600"}>
-            {description}
-          </Dialog.Description>
+          <Dialog.Description className={descriptionHidden ? "sr-only" : "mt-2 text-sm text-stone-600"}>{description}</Dialog.Description>
           <div className="mt-4">{children}</div>
         </Dialog.Content>
       </Dialog.Portal>

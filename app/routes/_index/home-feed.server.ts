@@ -43,9 +43,6 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
     cursor: query.cursor ?? null,
     posts: feed.posts,
     nextCursor: feed.nextCursor,
-    trending: trending.map(
-      (p): TrendingItem => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes }),
-    ),
+    trending: trending.map((p): TrendingItem => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
   });
 }
-

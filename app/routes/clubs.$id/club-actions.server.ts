@@ -54,7 +54,10 @@ const clubPath = (clubId: number, tab?: "requests" | "invites") => (tab ? `/club
  * Run a mutation whose failure the member can only read (a full club, the owner leaving …): a
  * fixable domain error becomes an error toast back on `back`; refusals go on to `withPageErrors`.
  */
-async function orToast<T>(back: string, run: () => T | Promise<T>): Promise<{ ok: true; value: T } | { ok: false; response: TypedResponse<never> }> {
+async function orToast<T>(
+  back: string,
+  run: () => T | Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; response: TypedResponse<never> }> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
@@ -73,7 +76,8 @@ async function joinAction({ clubId, actor, formData }: Ctx) {
   if (submission.status !== "success") return formReply(submission, { data: { intent: "join" as const } });
   const joined = await orToast(back, () => joinClub(actor, clubId, { message: submission.value.message }));
   if (!joined.ok) return joined.response;
-  if (joined.value.status === "pending") return done(back, { title: "Request sent", description: "The club owner will review your request." });
+  if (joined.value.status === "pending")
+    return done(back, { title: "Request sent", description: "The club owner will review your request." });
   return done(back, { title: "Joined club", description: `Welcome to ${getClub(actor, clubId).name}!` });
 }
 

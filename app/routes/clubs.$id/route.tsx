@@ -125,7 +125,9 @@ export default function ClubLayout() {
           dialog={dialogs.join}
           title={club.isPrivate ? `Request to join ${club.name}` : `Join ${club.name}`}
           description={
-            club.isPrivate ? "The owner reviews each request. Add a note so they know who you are." : "This club is public: you join straight away."
+            club.isPrivate
+              ? "The owner reviews each request. Add a note so they know who you are."
+              : "This club is public: you join straight away."
           }
           action={here}
           intent="join"
@@ -161,10 +163,7 @@ export default function ClubLayout() {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return [{ title: `${CLUB_NOT_FOUND} · ${APP_NAME}` }];
-  return [
-    { title: `${data.club.name} · ${APP_NAME}` },
-    { name: "description", content: data.club.description.slice(0, 160) },
-  ];
+  return [{ title: `${data.club.name} · ${APP_NAME}` }, { name: "description", content: data.club.description.slice(0, 160) }];
 };
 
 export function ErrorBoundary() {

@@ -38,11 +38,7 @@ export default function ClubsPage() {
   };
 
   const emptyMessage =
-    tab === "mine" && !search
-      ? "You haven't joined any clubs yet"
-      : search
-        ? "No clubs found matching your search"
-        : "No clubs available";
+    tab === "mine" && !search ? "You haven't joined any clubs yet" : search ? "No clubs found matching your search" : "No clubs available";
 
   return (
     <div className="space-y-6">

@@ -82,7 +82,8 @@ export async function postAction({ request, params }: ActionFunctionArgs) {
     const failure = error.status === 401 ? unauthorized(SIGN_IN_MESSAGES[intent as PostIntent] ?? error.message) : error;
     // A fetcher stays in place and shows a toast; a plain form post goes on to withPageErrors
     // (401: to sign in and back; 403/404: the error page with its status; others: JSON).
-    if (post.script) return json<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
+    if (post.script)
+      return json<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
     throw failure;
   }
 }

@@ -85,13 +85,21 @@ export default function ProfilePage() {
         </h2>
         {posts.length === 0 ? (
           <p className="card p-6 text-center text-stone-600">
-            {firstPage ? (isOwner ? "You haven't posted anything yet." : `${profile.displayName} hasn't posted anything yet.`) : "No older posts."}
+            {firstPage
+              ? isOwner
+                ? "You haven't posted anything yet."
+                : `${profile.displayName} hasn't posted anything yet.`
+              : "No older posts."}
           </p>
         ) : (
-          posts.map((post) => <PostCard key={post.id} post={post} viewerId={viewerId} redirectTo={`${location.pathname}${location.search}`} />)
+          posts.map((post) => (
+            <PostCard key={post.id} post={post} viewerId={viewerId} redirectTo={`${location.pathname}${location.search}`} />
+          ))
         )}
         <nav className="flex justify-between" aria-label="Posts pages">
-          {firstPage ? <span /> : (
+          {firstPage ? (
+            <span />
+          ) : (
             <Link to={base} className="btn-ghost">
               Newest posts
             </Link>
@@ -255,7 +263,9 @@ export function ErrorBoundary() {
         </ProfileErrorPanel>
       )}
       unexpectedErrorHandler={() => (
-        <ProfileErrorPanel title="Something went wrong">We hit a snag loading this profile. Please try again in a moment.</ProfileErrorPanel>
+        <ProfileErrorPanel title="Something went wrong">
+          We hit a snag loading this profile. Please try again in a moment.
+        </ProfileErrorPanel>
       )}
     />
   );
