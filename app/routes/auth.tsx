@@ -19,6 +19,11 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 type Mode = "login" | "register";
 const modeOf = (value: string | null): Mode => (value === "register" ? "register" : "login");
+/** The two tabs: links without JavaScript, Radix tabs with it. */
+const TABS: [Mode, string][] = [
+  ["login", "Sign In"],
+  ["register", "Join Now"],
+];
 
 export const handle = { hideAuthActions: true };
 
@@ -101,24 +106,17 @@ export default function AuthPage() {
       <section className="card order-first p-6 md:order-none">
         <Tabs.Root value={mode} onValueChange={(value) => navigate(tabHref(modeOf(value)), { replace: true, preventScrollReset: true })}>
           <Tabs.List className="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1" aria-label="Sign in or join">
-            <Tabs.Trigger value="login" asChild>
-              <Link
-                to={tabHref("login")}
-                replace
-                className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
-              >
-                Sign In
-              </Link>
-            </Tabs.Trigger>
-            <Tabs.Trigger value="register" asChild>
-              <Link
-                to={tabHref("register")}
-                replace
-                className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
-              >
-                Join Now
-              </Link>
-            </Tabs.Trigger>
+            {TABS.map(([value, label]) => (
+              <Tabs.Trigger key={value} value={value} asChild>
+                <Link
+                  to={tabHref(value)}
+                  replace
+                  className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
+                >
+                  {label}
+                </Link>
+              </Tabs.Trigger>
+            ))}
           </Tabs.List>
           <Tabs.Content value="login">
             <LoginForm redirectTo={redirectTo} />
