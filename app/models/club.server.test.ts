@@ -6,7 +6,8 @@ import { db, sqlite } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { clubCast, expectError, type Member, newClub } from "#tests/fixtures/clubs";
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
-import { canReadClub, createClub, deleteClub, getClub, getMembership, listClubs, updateClub } from "./club.server";
+import { canReadClub, getMembership } from "./access.server";
+import { createClub, deleteClub, getClub, listClubs, updateClub } from "./club.server";
 
 const memberRows = (clubId: number) =>
   db

@@ -5,15 +5,7 @@ import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, decrementCounter } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
-import {
-  canReadClub,
-  getClubRow,
-  getMembership,
-  requireClubMember,
-  requireClubOwner,
-  requireSignedIn,
-  type Queryable,
-} from "./access.server";
+import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";
 import { deleteMediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
 import type { Club } from "~/schemas/shapes";
@@ -24,13 +16,10 @@ import type { Club } from "~/schemas/shapes";
  * checks its own permissions and throws the error family.
  */
 
-export { CLUB_NOT_FOUND };
-
 type ClubRow = typeof clubs.$inferSelect;
 
 // Membership checks and the private-club rule live in access.server.ts (also used by the posts
 // domain); re-exported here for the callers that know them from this module.
-export { canReadClub, getClubRow, getMembership, requireClubMember as requireMember, type Queryable };
 
 // ---------------------------------------------------------------------------------------------
 // Reading clubs

@@ -9,7 +9,8 @@ import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
 import { clubCast, expectError, type Member, memberCount, newClub as createFixtureClub } from "#tests/fixtures/clubs";
 import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
-import { getClub, getMembership } from "./club.server";
+import { getMembership } from "./access.server";
+import { getClub } from "./club.server";
 import { acceptInvite, createInvite, getInvite, INVALID_INVITE, joinNewMemberWithInvite, listInvites, revokeInvite } from "./invite.server";
 
 const newClub = (owner: { id: number }, overrides: Record<string, unknown> = {}) =>

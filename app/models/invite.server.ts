@@ -6,7 +6,7 @@ import { db } from "~/utils/db.server";
 import { badRequest, forbidden, notFound } from "~/utils/errors";
 import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
 import { admitMember, assertMayJoin } from "./club-membership.server";
-import { CLUB_NOT_FOUND } from "./club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
 import type { Actor } from "./user.server";
 import type { ClubInvite } from "~/schemas/shapes";
 

@@ -1,4 +1,4 @@
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { revokeInvite } from "~/models/invite.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

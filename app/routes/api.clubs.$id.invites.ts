@@ -1,7 +1,6 @@
 import { json } from "@remix-run/node";
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND, inviteSchema } from "~/schemas/club";
 import { createInvite, listInvites } from "~/models/invite.server";
-import { inviteSchema } from "~/schemas/club";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

@@ -1,8 +1,7 @@
 import { json } from "@remix-run/node";
 import { joinClub } from "~/models/club-membership.server";
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND, joinSchema } from "~/schemas/club";
 import { acceptInvite } from "~/models/invite.server";
-import { joinSchema } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { leaveClub } from "~/models/club-membership.server";
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

@@ -1,4 +1,4 @@
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { listFeed } from "~/models/feed.server";
 import { parseFeedQuery } from "~/schemas/post";
 import { apiLoader, listPageResponse } from "~/web/api.server";

@@ -1,7 +1,6 @@
 import { json } from "@remix-run/node";
 import { decideJoinRequest } from "~/models/club-membership.server";
-import { CLUB_NOT_FOUND } from "~/models/club.server";
-import { requestDecisionSchema } from "~/schemas/club";
+import { CLUB_NOT_FOUND, requestDecisionSchema } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { listJoinRequests } from "~/models/club-membership.server";
-import { CLUB_NOT_FOUND } from "~/models/club.server";
+import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { apiLoader } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

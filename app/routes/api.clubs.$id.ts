@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import { CLUB_NOT_FOUND, deleteClub, getClub, updateClub } from "~/models/club.server";
-import { editClubSchema } from "~/schemas/club";
+import { deleteClub, getClub, updateClub } from "~/models/club.server";
+import { CLUB_NOT_FOUND, editClubSchema } from "~/schemas/club";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
