@@ -49,9 +49,29 @@ export const registerSchema = z.object({
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 
-/** Where to send a member after signing in: only paths on this site. */
+const HOME = "http://home.invalid";
+/** A path: `/`, then printable ASCII only (no space, tab, newline, CR, VT, U+3000 or any control). */
+const PLAIN_PATH = /^\/[\x21-\x7e]{0,2047}$/;
+
+/** `//host`, `/\host`, or either once the whitespace or control characters browsers strip are gone. */
+function namesAnotherHost(path: string): boolean {
+  const second = path.charCodeAt(1);
+  return path[1] === "/" || path[1] === "\\" || second <= 0x20 || second === 0x7f || /\s/u.test(path[1] ?? "");
+}
+
+/**
+ * Where to send a member after signing in, uploading an avatar, joining…: the one rule for every
+ * redirect target a client supplies (`redirectTo`, `returnTo`). Only a plain path on this site is
+ * kept; anything else (a scheme, `//host`, a backslash, whitespace or control characters that
+ * browsers strip and Node refuses in a `Location`, their percent-encoded forms) gives `fallback`.
+ * Never throws.
+ */
 export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/"): string {
-  if (!to || typeof to !== "string") return fallback;
-  if (!to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return fallback;
-  return to;
+  if (typeof to !== "string" || !PLAIN_PATH.test(to) || to.includes("\\") || namesAnotherHost(to)) return fallback;
+  try {
+    if (namesAnotherHost(decodeURIComponent(to))) return fallback;
+    return new URL(to, HOME).origin === HOME ? to : fallback;
+  } catch {
+    return fallback;
+  }
 }

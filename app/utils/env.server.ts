@@ -24,6 +24,7 @@ const schema = z
       .optional()
       .transform((v) => v !== "off"),
     SEED_DEMO: flag,
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 16)) {

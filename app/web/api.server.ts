@@ -1,6 +1,6 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
-import { AppError, badRequest, invalid, isAppError, tooLarge } from "~/utils/errors";
+import { badRequest, invalid, isAppError, tooLarge, unsupportedMedia } from "~/utils/errors";
 import { assertSameOrigin } from "./origin.server";
 import { zodFieldErrors } from "~/utils/validation";
 
@@ -55,10 +55,20 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
 
 const MAX_JSON_BYTES = 256 * 1024;
 
+/**
+ * Is this Content-Type exactly `application/json`, with at most a UTF-8 `charset`? A type that merely
+ * contains the words (`text/plain; application/json`, `text/plain;charset=application/json`) is a
+ * CORS-safelisted type a cross-site page can send without a preflight, so it is refused.
+ */
+export function isJsonContentType(header: string | null): boolean {
+  const [type, ...params] = (header ?? "").split(";").map((part) => part.trim().toLowerCase());
+  if (type !== "application/json") return false;
+  return params.filter(Boolean).every((param) => /^charset=("?)utf-8\1$/.test(param));
+}
+
 /** Read a JSON body and validate it with the input's schema (the same one the HTML form uses). */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
-  const type = request.headers.get("Content-Type") ?? "";
-  if (!type.includes("application/json")) throw new AppError(415, "Send the body as application/json");
+  if (!isJsonContentType(request.headers.get("Content-Type"))) throw unsupportedMedia("Send the body as application/json");
   const declared = Number(request.headers.get("Content-Length") ?? 0);
   if (declared > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
   const text = await request.text();

@@ -9,11 +9,25 @@ describe("publicOrigin", () => {
   });
 
   it("takes the scheme from the first X-Forwarded-Proto a TLS-terminating proxy sets", () => {
-    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "https, http" }))).toBe("https://pulse.example");
+    // Setup: two trusted proxies (TRUST_PROXY=2), the outer one terminating TLS.
+    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "https, http" }), 2)).toBe("https://pulse.example");
+  });
+
+  it("ignores X-Forwarded-Proto unless TRUST_PROXY says a proxy set it, and then reads the proxy's entry", () => {
+    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "https" }))).toBe("http://pulse.example");
+    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "https" }), 1)).toBe("https://pulse.example");
+    // A client's own value sits left of the one the proxy appends.
+    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "https, http" }), 1)).toBe("http://pulse.example");
+  });
+
+  it("keeps the port and normalises the host; a Host that is not a host falls back to the URL's", () => {
+    expect(publicOrigin(request({ Host: "Pulse.Example:8443" }))).toBe("http://pulse.example:8443");
+    expect(publicOrigin(request({ Host: "evil.example/x" }))).toBe("http://127.0.0.1:3000");
+    expect(publicOrigin(request({ Host: "user@evil.example" }))).toBe("http://127.0.0.1:3000");
   });
 
   it("ignores a scheme that is not http or https", () => {
-    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "javascript" }))).toBe("http://pulse.example");
+    expect(publicOrigin(request({ Host: "pulse.example", "X-Forwarded-Proto": "javascript" }), 1)).toBe("http://pulse.example");
   });
 });
 

@@ -1,3 +1,4 @@
+import { env } from "~/utils/env.server";
 import { AppError } from "~/utils/errors";
 
 /**
@@ -11,17 +12,39 @@ export function idParam(value: string | undefined, notFoundMessage = "Not found"
 }
 
 /**
- * The site's address as a visitor sees it, for links members copy (share, invites). Behind a
- * TLS-terminating proxy the scheme comes from the first `X-Forwarded-Proto`; the host always comes
- * from `Host`, which the proxy passes on. `X-Forwarded-Host` is never trusted: any client can send
- * it, and a link built from it would point members at someone else's site.
+ * The entry a chain of `trustProxy` reverse proxies vouches for in a comma-separated forwarding
+ * header (`X-Forwarded-Proto`, `X-Forwarded-For`): the Nth from the right, since each proxy appends
+ * and anything further left came from the client. With no trusted proxy, none. A list shorter than
+ * N (proxies that replace the header rather than append) gives its leftmost entry.
  */
-export function publicOrigin(request: Request): string {
+export function forwardedBy(header: string | null, trustProxy: number): string | undefined {
+  if (trustProxy <= 0 || !header) return undefined;
+  const entries = header.split(",").map((entry) => entry.trim());
+  return entries[Math.max(0, entries.length - trustProxy)] || undefined;
+}
+
+/**
+ * The site's origin (scheme, host, port) as a visitor sees it: for links members copy (share,
+ * invites) and for the CSRF check. The host always comes from `Host`, which proxies pass on;
+ * `X-Forwarded-Host` is never trusted (any client can send it, and a link built from it would point
+ * members at someone else's site). The scheme is the request's own, or, behind `TRUST_PROXY`
+ * TLS-terminating proxies (CONTRACT.md §6), the `X-Forwarded-Proto` they set.
+ */
+export function publicOrigin(request: Request, trustProxy = env.TRUST_PROXY): string {
   const url = new URL(request.url);
-  const forwarded = request.headers.get("X-Forwarded-Proto")?.split(",")[0]?.trim().toLowerCase();
+  const forwarded = forwardedBy(request.headers.get("X-Forwarded-Proto"), trustProxy)?.toLowerCase();
   const proto = forwarded === "https" || forwarded === "http" ? forwarded : url.protocol.replace(":", "");
-  const host = request.headers.get("Host") ?? url.host;
-  return `${proto}://${host}`;
+  return originOf(proto, request.headers.get("Host") ?? url.host) ?? url.origin;
+}
+
+/** `proto://host` as a normalised origin, or null when `host` is not a host (a path, a user, spaces…). */
+export function originOf(proto: string, host: string): string | null {
+  if (!host || /[/\\?#@\s]/.test(host)) return null;
+  try {
+    return new URL(`${proto}://${host}`).origin;
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { createPost, getPost } from "~/models/post.server";
 import * as home from "~/routes/_index/route";
 import * as createPage from "~/routes/create";
 import * as postPage from "~/routes/post.$id/route";
+import { env } from "~/utils/env.server";
 import { getToast } from "~/web/toast.server";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 import { addMember, count, makeClub } from "../fixtures/posts";
@@ -65,11 +66,13 @@ describe("the post page loader", () => {
     const post = await newPost();
     await addComment({ id: other.id }, post.id, { content: "first" });
     await addComment({ id: author.id }, post.id, { content: "second" });
+    // Setup: X-Forwarded-Proto counts only behind a trusted proxy (TRUST_PROXY, CONTRACT.md §6).
+    env.TRUST_PROXY = 1;
     const res = await call(
       postPage.loader,
       makeRequest(`/post/${post.id}`, { cookie: other.cookie, headers: { "X-Forwarded-Proto": "https", Host: "pulse.example" } }),
       { id: String(post.id) },
-    );
+    ).finally(() => (env.TRUST_PROXY = 0));
     expect(res.status).toBe(200);
     const data = await res.json();
     expect(data.post).toMatchObject({ id: post.id, title: "Opening morning", isLiked: false });

@@ -1,0 +1,94 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { isProduction } from "~/utils/env.server";
+import { isCrossSite, isSafeMethod } from "./origin.server";
+import { originOf } from "./params.server";
+
+/**
+ * The HTTP edge: what the server decides about a request before Remix or express see it.
+ * remix-serve gives the app no middleware hook, so this sits in front of the HTTP server's request
+ * event (docs/decisions/0003-csrf-origin-check.md, 0014-http-edge.md). One place, every route:
+ *
+ * - a `Host` that is not a host name is 400 (it would otherwise throw while the request is built);
+ * - an `/api/*` path with broken percent-encoding is a JSON 400 (express answers an HTML page);
+ * - a cross-site non-GET request is a JSON 403 (for a page, Remix's own check would answer an empty
+ *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
+ *   what the route-level tests exercise;
+ * - every answer gets the headers of `edgeHeaders`.
+ */
+
+type EdgeRequest = { method?: string; url?: string; headers: IncomingHttpHeaders };
+export type EdgeRefusal = { status: 400 | 403; error: string };
+
+const API_PATH = /^\/api(\/|$)/;
+
+/** Headers for every answer: `nosniff` on the JSON surface, HSTS in production. */
+export function edgeHeaders(path: string, production = isProduction): Record<string, string> {
+  const headers: Record<string, string> = {};
+  // Documents and /media set nosniff themselves; the JSON surface gets it here, errors included.
+  if (API_PATH.test(path)) headers["X-Content-Type-Options"] = "nosniff";
+  // Browsers ignore it over plain http; behind TLS it keeps members on https for a year.
+  if (production) headers["Strict-Transport-Security"] = "max-age=31536000";
+  return headers;
+}
+
+/** What the edge answers itself, or null to let the request through. */
+export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
+  const host = req.headers.host;
+  if (typeof host !== "string" || originOf("http", host) === null) {
+    return { status: 400, error: "The Host header is not a host name" };
+  }
+  const path = pathOf(req);
+  if (API_PATH.test(path) && !decodes(path)) return { status: 400, error: "The address has a broken percent-encoding" };
+  if (!isSafeMethod(req.method ?? "GET") && isCrossSite(probe(req))) return { status: 403, error: "Cross-site request refused" };
+  return null;
+}
+
+export async function installHttpEdge() {
+  const http = await import("node:http");
+  const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean; __httpEdge?: boolean };
+  if (proto.__httpEdge) return;
+  proto.__httpEdge = true;
+  const emit = proto.emit;
+  proto.emit = function edgeEmit(this: unknown, event: string, ...args: unknown[]) {
+    if (event === "request") {
+      const [req, res] = args as [IncomingMessage, ServerResponse];
+      let refusal: EdgeRefusal | null;
+      try {
+        for (const [name, value] of Object.entries(edgeHeaders(pathOf(req)))) res.setHeader(name, value);
+        refusal = edgeRefusal(req);
+      } catch {
+        refusal = { status: 400, error: "The request could not be read" };
+      }
+      if (refusal) {
+        res.writeHead(refusal.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+        res.end(JSON.stringify({ error: refusal.error }));
+        req.resume();
+        return true;
+      }
+    }
+    return emit.call(this, event, ...args);
+  };
+}
+
+function pathOf(req: EdgeRequest): string {
+  return (req.url ?? "/").split("?")[0] ?? "/";
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The request as the CSRF check reads it: only the headers it looks at. */
+function probe(req: EdgeRequest): Request {
+  const headers = new Headers();
+  for (const name of ["origin", "referer", "host", "x-forwarded-proto"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return new Request("http://localhost/", { method: "POST", headers });
+}
