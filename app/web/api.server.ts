@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
-import { AppError, badRequest, invalid, isAppError, tooLarge } from "~/utils/errors";
+import { AppError, badRequest, invalid, isAppError } from "~/utils/errors";
 import { assertSameOrigin } from "./origin.server";
+import { BODY_LIMITS, readBodyText } from "./request-body.server";
 import { zodFieldErrors } from "~/utils/validation";
 
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
@@ -53,16 +54,14 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
   };
 }
 
-const MAX_JSON_BYTES = 256 * 1024;
-
-/** Read a JSON body and validate it with the input's schema (the same one the HTML form uses). */
+/**
+ * Read a JSON body (capped at 256 KB while it streams: 413 past it) and validate it with the
+ * input's schema (the same one the HTML form uses).
+ */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!type.includes("application/json")) throw new AppError(415, "Send the body as application/json");
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
-  const text = await request.text();
-  if (text.length > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  const text = await readBodyText(request, BODY_LIMITS.json);
   let body: unknown;
   try {
     body = text.trim() === "" ? {} : JSON.parse(text);

@@ -3,13 +3,15 @@ import { scheduleUploadPruning } from "~/models/media.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { installHttpOriginGuard } from "./origin.server";
+import { installHttpBodyGuard } from "./request-body.server";
 
 /**
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
- * cross-site guard installed and the demo content seeded (SEED_DEMO=1) before the first request.
+ * cross-site and body-size guards installed and the demo content seeded (SEED_DEMO=1) before the first request.
  * Uploads nobody published are cleared out now and every few hours, never inside a request.
  */
 await installHttpOriginGuard();
+await installHttpBodyGuard();
 
 if (env.SEED_DEMO) {
   const seeded = await seedDemoIfEmpty(db);
