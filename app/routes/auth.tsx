@@ -7,7 +7,8 @@ import { useEffect, useRef } from "react";
 import { FieldErrors, Field } from "~/components/ui/field";
 import { signUpWithInvite } from "~/models/auth.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
-import { authenticator } from "~/web/authenticator.server";
+import { authenticateForm } from "~/web/authenticator.server";
+import { readFormData } from "~/web/request-body.server";
 import { APP_NAME } from "~/utils/brand";
 import { badRequest } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
@@ -39,8 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
-    // remix-auth reads the body itself, so the page reads a copy.
-    const formData = await request.clone().formData();
+    // Read once, capped; sign-in hands remix-auth a request rebuilt from this form.
+    const formData = await readFormData(request);
     const intent = formData.get("intent");
     const redirectTo = safeRedirect(formData.get("redirectTo"));
     if (intent === "login") return loginAction(request, formData, redirectTo);
@@ -55,7 +56,7 @@ async function loginAction(request: Request, formData: FormData, redirectTo: str
   if (submission.status !== "success") return formReply(submission, reply);
   let user;
   try {
-    user = await authenticator.authenticate("form", request);
+    user = await authenticateForm(request, formData);
   } catch (error) {
     return formReply(submission, { ...reply, error, signInFailure: true });
   }

@@ -14,6 +14,7 @@ import { signInHref } from "~/utils/urls";
 import { withPageErrors } from "~/web/page-errors.server";
 import { getSessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { readFormData } from "~/web/request-body.server";
 
 /** SPEC.md §2 Create club: visitors see 'Sign In Required' (with a way to sign in and come back). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -25,7 +26,7 @@ export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
     const actor = await getSessionUser(request);
     if (!actor) throw unauthorized("Please sign in to create a club");
-    const submission = parseWithZod(await request.formData(), { schema: createClubSchema });
+    const submission = parseWithZod(await readFormData(request), { schema: createClubSchema });
     // The bare Conform reply: this page has one form. createClub has no fixable refusal of its own
     // (the schema already passed); anything else is withPageErrors' to answer.
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });

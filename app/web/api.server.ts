@@ -1,7 +1,8 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
-import { badRequest, invalid, isAppError, tooLarge, unsupportedMedia } from "~/utils/errors";
+import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
 import { assertSameOrigin } from "./origin.server";
+import { BODY_LIMITS, readBodyText } from "./request-body.server";
 import { zodFieldErrors } from "~/utils/validation";
 
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
@@ -53,8 +54,6 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
   };
 }
 
-const MAX_JSON_BYTES = 256 * 1024;
-
 /**
  * Is this Content-Type exactly `application/json`, with at most a UTF-8 `charset`? A type that merely
  * contains the words (`text/plain; application/json`, `text/plain;charset=application/json`) is a
@@ -66,13 +65,13 @@ export function isJsonContentType(header: string | null): boolean {
   return params.filter(Boolean).every((param) => /^charset=("?)utf-8\1$/.test(param));
 }
 
-/** Read a JSON body and validate it with the input's schema (the same one the HTML form uses). */
+/**
+ * Read a JSON body (capped at 256 KB while it streams: 413 past it) and validate it with the
+ * input's schema (the same one the HTML form uses).
+ */
 export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
   if (!isJsonContentType(request.headers.get("Content-Type"))) throw unsupportedMedia("Send the body as application/json");
-  const declared = Number(request.headers.get("Content-Length") ?? 0);
-  if (declared > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
-  const text = await request.text();
-  if (text.length > MAX_JSON_BYTES) throw tooLarge("The request body is too large");
+  const text = await readBodyText(request, BODY_LIMITS.json);
   let body: unknown;
   try {
     body = text.trim() === "" ? {} : JSON.parse(text);

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { isProduction } from "~/utils/env.server";
 import { isCrossSite, isSafeMethod } from "./origin.server";
 import { originOf } from "./params.server";
+import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./request-body.server";
 
 /**
  * The HTTP edge: what the server decides about a request before Remix or express see it.
@@ -10,6 +11,8 @@ import { originOf } from "./params.server";
  *
  * - a `Host` that is not a host name is 400 (it would otherwise throw while the request is built);
  * - an `/api/*` path with broken percent-encoding is a JSON 400 (express answers an HTML page);
+ * - a body whose declared length is over its cap is a JSON 413 (request-body.server.ts), and what a
+ *   handler leaves unread is dropped, never buffered;
  * - a cross-site non-GET request is a JSON 403 (for a page, Remix's own check would answer an empty
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
  *   what the route-level tests exercise;
@@ -17,7 +20,7 @@ import { originOf } from "./params.server";
  */
 
 type EdgeRequest = { method?: string; url?: string; headers: IncomingHttpHeaders };
-export type EdgeRefusal = { status: 400 | 403; error: string };
+export type EdgeRefusal = { status: 400 | 403 | 413; error: string };
 
 const API_PATH = /^\/api(\/|$)/;
 
@@ -40,6 +43,7 @@ export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
   const path = pathOf(req);
   if (API_PATH.test(path) && !decodes(path)) return { status: 400, error: "The address has a broken percent-encoding" };
   if (!isSafeMethod(req.method ?? "GET") && isCrossSite(probe(req))) return { status: 403, error: "Cross-site request refused" };
+  if (declaredBodyTooLarge(req.headers)) return { status: 413, error: BODY_TOO_LARGE };
   return null;
 }
 
@@ -52,6 +56,7 @@ export async function installHttpEdge() {
   proto.emit = function edgeEmit(this: unknown, event: string, ...args: unknown[]) {
     if (event === "request") {
       const [req, res] = args as [IncomingMessage, ServerResponse];
+      dropUnreadBodyAfter(req, res);
       let refusal: EdgeRefusal | null;
       try {
         for (const [name, value] of Object.entries(edgeHeaders(pathOf(req)))) res.setHeader(name, value);
@@ -60,9 +65,12 @@ export async function installHttpEdge() {
         refusal = { status: 400, error: "The request could not be read" };
       }
       if (refusal) {
-        res.writeHead(refusal.status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+        res.writeHead(refusal.status, {
+          "Content-Type": "application/json; charset=utf-8",
+          "Cache-Control": "no-store",
+          Connection: "close",
+        });
         res.end(JSON.stringify({ error: refusal.error }));
-        req.resume();
         return true;
       }
     }

@@ -3,16 +3,16 @@ import { discardUploads, storeUpload, type StoredMedia } from "~/models/media.se
 import type { Actor } from "~/models/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
+import { BODY_LIMITS, readFormData } from "./request-body.server";
 
 /**
  * Streaming multipart parsing (CONTRACT.md §4). Each file part of the named fields is streamed
  * through storeUpload (sniffed, limited to 50 MB while it arrives, stored) and its media URL takes
  * the file's place in the FormData, so `formData.getAll("uploadedFiles")` gives URLs. Nothing is
- * held whole in memory: text fields are capped, files go to storage chunk by chunk.
+ * held whole in memory: the text fields together are capped like a urlencoded form (1 MB), files go
+ * to storage chunk by chunk.
  */
 
-/** A text field larger than this is not something our forms send. */
-const MAX_FIELD_BYTES = 256 * 1024;
 /** After a refused file, at most this much more of it is read (to reach the fields after it). */
 const MAX_DRAIN_BYTES = 200 * 1024 * 1024;
 
@@ -52,15 +52,15 @@ async function drain(data: AsyncIterable<Uint8Array>, maxBytes = MAX_DRAIN_BYTES
   }
 }
 
-async function readText(data: AsyncIterable<Uint8Array>): Promise<string> {
+/** A text field, counted against what the form's text fields may take together (`budget.left`). */
+async function readText(data: AsyncIterable<Uint8Array>, budget: { left: number }): Promise<string> {
   const chunks: Uint8Array[] = [];
-  let size = 0;
   const it = data[Symbol.asyncIterator]();
   for (;;) {
     const { value, done } = await it.next();
     if (done) break;
-    size += value.byteLength;
-    if (size > MAX_FIELD_BYTES) throw tooLarge("The form is too large.");
+    budget.left -= value.byteLength;
+    if (budget.left < 0) throw tooLarge("The form is too large.");
     chunks.push(value);
   }
   return new TextDecoder().decode(Buffer.concat(chunks));
@@ -79,20 +79,17 @@ export async function parseMultipartUploads(
 ): Promise<{ formData: FormData; uploads: StoredMedia[] }> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
-    try {
-      return { formData: await request.formData(), uploads: [] };
-    } catch {
-      throw badRequest("The form could not be read.");
-    }
+    return { formData: await readFormData(request), uploads: [] };
   }
 
   const uploads: StoredMedia[] = [];
   let refusal: { error: AppError; fileName: string | null } | null = null;
   const maxFiles = options.maxFiles ?? Infinity;
+  const textBudget = { left: BODY_LIMITS.form };
 
   const handler = async (part: UploadHandlerPart): Promise<string | undefined> => {
     // A part without a filename is a text field.
-    if (part.filename === undefined) return readText(part.data);
+    if (part.filename === undefined) return readText(part.data, textBudget);
     // An empty file input still sends a part (filename=""); so do fields we do not take files for.
     if (!part.filename || !options.fileFields.includes(part.name) || refusal || uploads.length >= maxFiles) {
       if (!(await drain(part.data))) throw tooLarge("The form is too large.");
@@ -146,7 +143,7 @@ export async function parseMultipartUploads(
  */
 export function assertDeclaredSize(request: Request, files = 1): void {
   const declared = Number(request.headers.get("Content-Length") ?? "");
-  if (Number.isFinite(declared) && declared > files * MAX_UPLOAD_BYTES + 1024 * 1024) {
+  if (Number.isFinite(declared) && declared > files * BODY_LIMITS.file + BODY_LIMITS.form) {
     throw tooLarge(`File is too large. The limit is ${Math.round(MAX_UPLOAD_BYTES / 1024 / 1024)}MB per file.`);
   }
 }

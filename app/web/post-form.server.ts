@@ -5,13 +5,12 @@ import { createPost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { postInputSchema } from "~/schemas/post";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
+import { BODY_LIMITS } from "./request-body.server";
 import { submissionFailure } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
 
 /** The editor's plain file input (no JavaScript); with JavaScript files arrive as `uploadedFiles` URLs. */
 export const POST_FILES_FIELD = "files";
-/** postInputSchema takes at most 20 files. */
-const MAX_FILES = 20;
 
 /**
  * Read the post editor's form. The editor posts `multipart/form-data` so files can travel with the
@@ -21,7 +20,7 @@ const MAX_FILES = 20;
  * file throws UploadRefusedError carrying the rest of the form.
  */
 export async function readPostForm(request: Request, actor: Actor): Promise<FormData> {
-  const { formData } = await parseMultipartUploads(request, actor, { fileFields: [POST_FILES_FIELD], maxFiles: MAX_FILES });
+  const { formData } = await parseMultipartUploads(request, actor, { fileFields: [POST_FILES_FIELD], maxFiles: BODY_LIMITS.files });
   for (const url of formData.getAll(POST_FILES_FIELD)) formData.append("uploadedFiles", url);
   formData.delete(POST_FILES_FIELD);
   return formData;

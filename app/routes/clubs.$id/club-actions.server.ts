@@ -11,6 +11,7 @@ import { formReply } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, type SessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { readFormData } from "~/web/request-body.server";
 
 /**
  * Every club mutation of /clubs/{id} and its tabs, one function per intent: join (with an optional
@@ -22,7 +23,7 @@ import { redirectWithToast } from "~/web/toast.server";
 export async function clubAction({ request, params }: ActionFunctionArgs) {
   const clubId = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await getSessionUser(request);
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
   const ctx = { clubId, actor, formData };
   switch (intent) {

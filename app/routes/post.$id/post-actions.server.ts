@@ -13,6 +13,7 @@ import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
+import { readFormData } from "~/web/request-body.server";
 
 /**
  * The server half of /post/{id} (route.tsx), kept out of the route module so the validation code it
@@ -57,7 +58,12 @@ const SIGN_IN_MESSAGES: Partial<Record<PostIntent, string>> = {
 export async function postAction({ request, params }: ActionFunctionArgs) {
   const id = idParam(params.id, POST_NOT_FOUND);
   const user = await getSessionUser(request);
-  const post: PostRequest = { id, actor: user ? { id: user.id } : null, form: await request.formData(), script: isScriptRequest(request) };
+  const post: PostRequest = {
+    id,
+    actor: user ? { id: user.id } : null,
+    form: await readFormData(request),
+    script: isScriptRequest(request),
+  };
   const intent = String(post.form.get("intent") ?? "");
   try {
     switch (intent) {

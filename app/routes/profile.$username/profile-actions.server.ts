@@ -11,6 +11,7 @@ import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { isScriptRequest } from "~/web/params.server";
 import { getSessionUser, loginRedirectUrl } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
+import { readFormData } from "~/web/request-body.server";
 
 /** The server half of /profile/{username} (route.tsx): its data and one function per form intent. */
 
@@ -49,7 +50,7 @@ export async function profileAction({ request, params }: ActionFunctionArgs) {
   const username = params.username ?? "";
   if (isMultipart(request)) return handleAvatarUpload(request, actor, username, `${profilePath(username)}?edit=1`);
 
-  const formData = await request.formData();
+  const formData = await readFormData(request);
   const intent = formData.get("intent");
   switch (intent) {
     case "follow":

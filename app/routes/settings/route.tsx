@@ -18,6 +18,7 @@ import { formReply, withPageErrors } from "~/web/page-errors.server";
 import { commitUserSession, getSessionUser, type SessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { readFormData } from "~/web/request-body.server";
 
 const TABS = [
   { id: "profile", label: "Profile" },
@@ -44,7 +45,7 @@ export async function action(args: ActionFunctionArgs) {
     const actor = await getSessionUser(request);
     if (!actor) throw unauthorized(SIGN_IN.settings);
     if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
-    const formData = await request.formData();
+    const formData = await readFormData(request);
     const intent = formData.get("intent");
     if (intent === "update-profile") return updateProfileAction(actor, formData);
     if (intent === "change-password") return changePasswordAction(actor, formData);
