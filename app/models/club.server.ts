@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
-import { db, decrementCounter } from "~/utils/db.server";
+import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
 import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";
 import { deleteMediaFiles } from "./media.server";
@@ -163,7 +163,7 @@ export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs:
 /** POST /api/clubs: the creator becomes the owner and first member. */
 export function createClub(actor: Actor, input: CreateClubInput): Club {
   const me = requireSignedIn(actor);
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
     const club = tx
       .insert(clubs)
       .values({

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { db, decrementCounter } from "~/utils/db.server";
+import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -41,31 +41,30 @@ export function addComment(actor: Actor, postId: number, input: CommentInput): C
   const me = requireSignedIn(actor, SIGN_IN.comment);
   const parsed = commentSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
-  assertPostVisible(actor, postId);
-  const id = db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    assertPostVisible(actor, postId);
     consumeLimit("commentsPerUser", String(me.id));
     const row = tx.insert(comments).values({ postId, authorId: me.id, content: parsed.data.content }).returning({ id: comments.id }).get();
     tx.update(posts)
       .set({ commentsCount: sql`${posts.commentsCount} + 1` })
       .where(eq(posts.id, postId))
       .run();
-    return row.id;
+    return toComment(commentQuery().where(eq(comments.id, row.id)).get()!);
   });
-  return toComment(commentQuery().where(eq(comments.id, id)).get()!);
 }
 
 /** Delete a comment: its author only (401 signed out, 403 someone else, 404 missing). */
 export function deleteComment(actor: Actor, commentId: number): void {
   const me = requireSignedIn(actor);
-  const row = db.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
-  if (!row) throw notFound(COMMENT_NOT_FOUND);
-  try {
-    assertPostVisible(actor, row.postId);
-  } catch {
-    throw notFound(COMMENT_NOT_FOUND);
-  }
-  if (row.authorId !== me.id) throw forbidden("Only the author can delete this comment");
-  db.transaction((tx) => {
+  writeTransaction((tx) => {
+    const row = tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
+    if (!row) throw notFound(COMMENT_NOT_FOUND);
+    try {
+      assertPostVisible(actor, row.postId);
+    } catch {
+      throw notFound(COMMENT_NOT_FOUND);
+    }
+    if (row.authorId !== me.id) throw forbidden("Only the author can delete this comment");
     const removed = tx.delete(comments).where(eq(comments.id, commentId)).run();
     if (removed.changes) {
       tx.update(posts)

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { follows, users } from "#db/schema";
-import { db, decrementCounter } from "~/utils/db.server";
+import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { badRequest } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { requireUserRow, type Actor } from "./user.server";
@@ -27,9 +27,9 @@ function followersCountOf(tx: Pick<typeof db, "select">, id: number): number {
 
 /** Follow a member (idempotent). `now` is when the follow happened (lists are newest first). */
 export function followUser(actor: Actor, username: string, now = new Date()): FollowState {
-  const { me, target } = requireFollowee(actor, username);
-  const followerId = me.id;
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    const { me, target } = requireFollowee(actor, username);
+    const followerId = me.id;
     const inserted = tx.insert(follows).values({ followerId, followeeId: target.id, createdAt: now }).onConflictDoNothing().run();
     if (inserted.changes > 0) {
       tx.update(users)
@@ -46,9 +46,9 @@ export function followUser(actor: Actor, username: string, now = new Date()): Fo
 }
 
 export function unfollowUser(actor: Actor, username: string): FollowState {
-  const { me, target } = requireFollowee(actor, username);
-  const followerId = me.id;
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    const { me, target } = requireFollowee(actor, username);
+    const followerId = me.id;
     const removed = tx
       .delete(follows)
       .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, target.id)))

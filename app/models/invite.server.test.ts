@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { clubMembers, invites, users } from "#db/schema";
@@ -7,6 +5,7 @@ import { registerUser } from "~/models/user.server";
 import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
+import { raceProcesses } from "#tests/fixtures/processes";
 import { clubCast, expectError, type Member, memberCount, newClub as createFixtureClub } from "#tests/fixtures/clubs";
 import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
 import { getMembership } from "./access.server";
@@ -254,44 +253,14 @@ describe("races for the last place and the last use", () => {
     ).toBe(2);
   });
 
-  const worker = path.resolve(__dirname, "../../tests/integration/club-race.worker.ts");
   type Outcome = { ok: boolean; status?: number | null; error?: string; code?: string | null };
 
-  /** Start one process (its own SQLite connection) per racer; once all are loaded, fire them together. */
-  async function race(mode: "join" | "invite", target: string | number, userIds: number[]): Promise<Outcome[]> {
-    const children = userIds.map((userId) =>
-      spawn(process.execPath, ["--import", "tsx", worker, mode, String(target), String(userId)], {
-        cwd: path.resolve(__dirname, "../.."),
-        env: { ...process.env },
-        stdio: ["pipe", "pipe", "pipe"],
-      }),
+  /** One process (its own SQLite connection) per racer; once all are loaded, they fire together. */
+  const race = (mode: "join" | "invite", target: string | number, userIds: number[]) =>
+    raceProcesses<Outcome>(
+      "tests/integration/club-race.worker.ts",
+      userIds.map((userId) => [mode, String(target), String(userId)]),
     );
-    const outputs = children.map((child) => {
-      let out = "";
-      let err = "";
-      child.stderr!.on("data", (d) => (err += d));
-      const ready = new Promise<void>((resolve, reject) => {
-        child.stdout!.on("data", (d) => {
-          out += d;
-          if (out.includes("ready\n")) resolve();
-        });
-        child.on("close", () => reject(new Error(`racer exited early: ${out} ${err}`)));
-      });
-      const done = new Promise<Outcome>((resolve, reject) =>
-        child.on("close", () => {
-          try {
-            resolve(JSON.parse(out.trim().split("\n").pop()!));
-          } catch {
-            reject(new Error(`racer failed: ${out} ${err}`));
-          }
-        }),
-      );
-      return { ready, done };
-    });
-    await Promise.all(outputs.map((o) => o.ready));
-    for (const child of children) child.stdin!.write("go\n");
-    return Promise.all(outputs.map((o) => o.done));
-  }
 
   async function racers(n: number) {
     const list: Member[] = [];

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { db, decrementCounter } from "~/utils/db.server";
+import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
@@ -62,7 +62,11 @@ function parseOrThrow<S extends typeof postInputSchema | typeof postUpdateSchema
   return parsed.data;
 }
 
-type Tx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+function assertMayPostIn(clubId: number | undefined, authorId: number) {
+  if (clubId === undefined) return;
+  if (!getClubRow(clubId)) throw notFound("Club Not Found");
+  if (!getMembership(clubId, authorId)) throw forbidden("Only members can post in this club");
+}
 
 function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
   tx.delete(postTags).where(eq(postTags.postId, postId)).run();
@@ -93,14 +97,13 @@ export async function createPost(
 ): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
-  if (data.clubId !== undefined) {
-    if (!getClubRow(data.clubId)) throw notFound("Club Not Found");
-    if (!getMembership(data.clubId, author.id)) throw forbidden("Only members can post in this club");
-  }
+  assertMayPostIn(data.clubId, author.id);
   const tags = data.tags?.length ? data.tags : null;
   const mediaUrl = data.mediaUrl ?? null;
   const urlMetadata = mediaUrl ? (data.urlMetadata ?? (await preview(mediaUrl))) : null;
-  const id = db.transaction((tx) => {
+  const id = writeTransaction((tx) => {
+    // Again, under the write lock: the club may have gone while the preview was fetched.
+    assertMayPostIn(data.clubId, author.id);
     consumeLimit("postsPerUser", String(author.id));
     const { id: postId } = tx
       .insert(posts)
@@ -148,10 +151,10 @@ export async function createPost(
 /** Edit a post: its author only (401 signed out, 403 someone else, 404 missing). A new media URL drops the old preview. */
 export function updatePost(actor: Actor, id: number, input: PostUpdateInput): Post {
   const me = requireSignedIn(actor);
-  const row = visiblePostOrThrow(actor, id);
-  if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
   const data = parseOrThrow(postUpdateSchema, input) as PostUpdateInput;
-  db.transaction((tx) => {
+  writeTransaction((tx) => {
+    const row = visiblePostOrThrow(actor, id);
+    if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
     const current = tx.select({ mediaUrl: posts.mediaUrl }).from(posts).where(eq(posts.id, id)).get();
     const mediaUrl = data.mediaUrl ?? null;
     tx.update(posts)
@@ -178,15 +181,16 @@ export function updatePost(actor: Actor, id: number, input: PostUpdateInput): Po
  */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
   const me = requireSignedIn(actor);
-  const row = visiblePostOrThrow(actor, id);
-  if (row.authorId !== me.id) throw forbidden("Only the author can delete this post");
-  const files = mediaFilesOfPost(id);
-  db.transaction((tx) => {
+  const files = writeTransaction((tx) => {
+    const row = visiblePostOrThrow(actor, id);
+    if (row.authorId !== me.id) throw forbidden("Only the author can delete this post");
+    const stored = mediaFilesOfPost(id);
     tx.delete(posts).where(eq(posts.id, id)).run();
     tx.update(users)
       .set({ postsCount: decrementCounter(users.postsCount) })
       .where(eq(users.id, row.authorId))
       .run();
+    return stored;
   });
   await deleteMediaFiles(files);
 }
@@ -200,8 +204,8 @@ function countersOf(tx: Tx, id: number) {
 /** Like a post (signed in). Idempotent: a second like changes nothing. */
 export function likePost(actor: Actor, id: number): LikeState {
   const me = requireSignedIn(actor, SIGN_IN.like);
-  visiblePostOrThrow(actor, id);
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    visiblePostOrThrow(actor, id);
     const added = tx.insert(likes).values({ postId: id, userId: me.id }).onConflictDoNothing().run();
     if (added.changes)
       tx.update(posts)
@@ -215,8 +219,8 @@ export function likePost(actor: Actor, id: number): LikeState {
 /** Take a like back. Idempotent. */
 export function unlikePost(actor: Actor, id: number): LikeState {
   const me = requireSignedIn(actor, SIGN_IN.like);
-  visiblePostOrThrow(actor, id);
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    visiblePostOrThrow(actor, id);
     const removed = tx
       .delete(likes)
       .where(and(eq(likes.postId, id), eq(likes.userId, me.id)))
@@ -236,8 +240,8 @@ export function unlikePost(actor: Actor, id: number): LikeState {
  */
 export function sharePost(actor: Actor, id: number): { shares: number } {
   const me = requireSignedIn(actor, SIGN_IN.share);
-  visiblePostOrThrow(actor, id);
-  return db.transaction((tx) => {
+  return writeTransaction((tx) => {
+    visiblePostOrThrow(actor, id);
     const already = tx
       .select({ id: shares.id })
       .from(shares)

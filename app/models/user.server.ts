@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
-import { db } from "~/utils/db.server";
+import { db, writeTransaction } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
 import { conflict, notFound, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
@@ -70,7 +70,7 @@ export async function registerUser(input: RegisterInput, inTransaction?: (user: 
 
   const passwordHash = await hashPassword(input.password);
   try {
-    return db.transaction((tx) => {
+    return writeTransaction((tx) => {
       const row = tx
         .insert(users)
         .values({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { label, text } from "./text";
 
 /** SPEC.md §5 messages live here and only here. Shared by Conform, the page actions and /api/auth/*. */
 
@@ -21,8 +22,8 @@ export const email = z
   .max(254, "Invalid email address")
   .pipe(z.email("Invalid email address"));
 
-export const bio = z.string().trim().max(500, "Bio too long");
-export const location = z.string().trim().max(100, "Location too long");
+export const bio = text().trim().max(500, "Bio too long");
+export const location = label().trim().max(100, "Location too long");
 
 const optionalText = <T extends z.ZodString>(schema: T) => z.preprocess((v) => (v === null || v === "" ? undefined : v), schema.optional());
 
@@ -36,8 +37,7 @@ export const inviteCode = z.string().trim().max(100, "Invalid invite code");
 
 export const registerSchema = z.object({
   username,
-  displayName: z
-    .string({ error: "Display name must be at least 2 characters" })
+  displayName: label({ error: "Display name must be at least 2 characters" })
     .trim()
     .min(2, "Display name must be at least 2 characters")
     .max(50, "Display name too long"),

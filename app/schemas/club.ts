@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { label, stripInvisibleIn, text } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
 
@@ -69,11 +70,11 @@ const splitTags = (v: unknown) => {
   if (v === undefined) return undefined;
   if (v === null) return [];
   const items = Array.isArray(v) ? v : [v];
-  return items.every((item) => typeof item === "string") ? parseTags(items, { keepCase: true }) : v;
+  return items.every((item) => typeof item === "string") ? parseTags(stripInvisibleIn(items), { keepCase: true }) : v;
 };
 
 const tagList = z
-  .array(z.string().max(CLUB_TAG_MAX_LENGTH, `Tags can be at most ${CLUB_TAG_MAX_LENGTH} characters`), {
+  .array(text().max(CLUB_TAG_MAX_LENGTH, `Tags can be at most ${CLUB_TAG_MAX_LENGTH} characters`), {
     error: "Tags must be a list",
   })
   .max(CLUB_TAGS_MAX, "Too many tags");
@@ -81,12 +82,12 @@ const tagList = z
 /** Tags: unique (ignoring case), trimmed, non-empty; a list, or one comma-separated string. */
 export const clubTagsField = z.preprocess(splitTags, tagList.optional());
 
-const optionalText = (max: number, tooLong: string) => z.preprocess(blankToNull, z.string().trim().max(max, tooLong).nullable().optional());
+const optionalText = (max: number, tooLong: string, base = text) =>
+  z.preprocess(blankToNull, base().trim().max(max, tooLong).nullable().optional());
 
 const imageUrlField = z.preprocess(
   blankToNull,
-  z
-    .string({ error: "Must be a valid URL" })
+  text({ error: "Must be a valid URL" })
     .trim()
     .max(2000, "Must be a valid URL")
     .refine(isHttpUrl, "Must be a valid URL")
@@ -108,14 +109,13 @@ const memberLimitField = (field: string, max: number) =>
 
 /** SPEC.md §5 Create club. */
 export const createClubSchema = z.object({
-  name: z
-    .string({ error: "Club name must be at least 3 characters" })
+  name: label({ error: "Club name must be at least 3 characters" })
     .trim()
     .min(3, "Club name must be at least 3 characters")
     .max(CLUB_NAME_MAX, "Club name too long"),
   description: optionalText(CLUB_DESCRIPTION_MAX, "Description too long"),
   imageUrl: imageUrlField,
-  location: optionalText(100, "Location too long"),
+  location: optionalText(100, "Location too long", label),
   isPrivate: isPrivateField(true),
   memberLimit: memberLimitField("Member limit", CREATE_LIMIT_MAX),
   tags: clubTagsField,
@@ -128,18 +128,16 @@ export type CreateClubInput = z.infer<typeof createClubSchema>;
  * body keeps its value; an empty or null one clears it. The form always sends every field.
  */
 export const editClubSchema = z.object({
-  name: z
-    .string({ error: "Name must be at least 3 characters" })
+  name: label({ error: "Name must be at least 3 characters" })
     .trim()
     .min(3, "Name must be at least 3 characters")
     .max(CLUB_NAME_MAX, "Name too long"),
-  description: z
-    .string({ error: "Description must be at least 10 characters" })
+  description: text({ error: "Description must be at least 10 characters" })
     .trim()
     .min(10, "Description must be at least 10 characters")
     .max(CLUB_DESCRIPTION_MAX, "Description too long"),
   imageUrl: imageUrlField,
-  location: optionalText(100, "Location too long"),
+  location: optionalText(100, "Location too long", label),
   maxMembers: memberLimitField("Max members", EDIT_LIMIT_MAX),
   isPrivate: isPrivateField(undefined),
   tags: clubTagsField,
@@ -149,7 +147,7 @@ export type EditClubInput = z.infer<typeof editClubSchema>;
 
 /** POST /api/clubs/{id}/join and the page's join form. */
 export const joinSchema = z.object({
-  message: z.preprocess((v) => (blankToNull(v) === null ? undefined : v), z.string().trim().max(500, "Message too long").optional()),
+  message: z.preprocess((v) => (blankToNull(v) === null ? undefined : v), text().trim().max(500, "Message too long").optional()),
   inviteCode: z.preprocess(
     (v) => (blankToNull(v) === null ? undefined : v),
     z.string().trim().max(100, "This invite link is invalid or has expired.").optional(),

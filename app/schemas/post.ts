@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { label, stripInvisibleIn, text, toStorableText } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
 
@@ -25,21 +26,20 @@ export * from "./post-options";
 
 /** Tags: array or comma-separated string → normalised array; more than 10 → 'Too many tags'. */
 export const tagsField = z.preprocess(
-  (v) => (v === undefined || v === null ? v : parseTags(v)),
-  z.array(z.string().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags"),
+  (v) => (v === undefined || v === null ? v : parseTags(stripInvisibleIn(v))),
+  z.array(text().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags"),
 );
 
 const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
 
-const httpUrl = z.string({ error: "Invalid URL format" }).trim().max(2000, "Invalid URL format").refine(isHttpUrl, "Invalid URL format");
+const httpUrl = text({ error: "Invalid URL format" }).trim().max(2000, "Invalid URL format").refine(isHttpUrl, "Invalid URL format");
 
 /** Optional media URL: empty becomes absent. */
 export const mediaUrlField = z.preprocess(emptyToUndefined, httpUrl.optional());
 
-const title = z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(TITLE_MAX, "Title too long");
+const title = label({ error: "Title is required" }).trim().min(1, "Title is required").max(TITLE_MAX, "Title too long");
 
-const content = z
-  .string({ error: "Content must be at least 10 characters" })
+const content = text({ error: "Content must be at least 10 characters" })
   .trim()
   .min(CONTENT_MIN, "Content must be at least 10 characters")
   .max(CONTENT_MAX, "Content too long");
@@ -47,7 +47,10 @@ const content = z
 const postType = z.enum(POST_TYPES, { error: "Choose a post type" });
 
 const metaText = (max: number) =>
-  z.preprocess((v) => (typeof v === "string" ? v.slice(0, max) : v === undefined ? undefined : null), z.string().nullable().optional());
+  z.preprocess(
+    (v) => (typeof v === "string" ? toStorableText(v.slice(0, max)) : v === undefined ? undefined : null),
+    z.string().nullable().optional(),
+  );
 
 /** Link metadata as the preview endpoint returned it (SPEC.md §3 Link metadata). Strings are capped. */
 export const urlMetadataField = z.preprocess(
@@ -123,17 +126,17 @@ export const postUpdateSchema = z.object({
   tags: z.preprocess(
     (v) => {
       if (v === undefined || v === null) return null;
-      const tags = parseTags(v);
+      const tags = parseTags(stripInvisibleIn(v));
       return tags.length ? tags : null;
     },
-    z.array(z.string().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags").nullable(),
+    z.array(text().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags").nullable(),
   ),
 });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 
 /** Comment: whitespace-only is 'Comment cannot be empty'. */
 export const commentSchema = z.object({
-  content: z.string({ error: "Comment cannot be empty" }).trim().min(1, "Comment cannot be empty").max(COMMENT_MAX, "Comment too long"),
+  content: text({ error: "Comment cannot be empty" }).trim().min(1, "Comment cannot be empty").max(COMMENT_MAX, "Comment too long"),
 });
 export type CommentInput = z.infer<typeof commentSchema>;
 

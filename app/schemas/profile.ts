@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { label, text } from "./text";
 import { email, password } from "./auth";
 
 /**
@@ -12,15 +13,14 @@ import { email, password } from "./auth";
 
 export const DISPLAY_NAME_MAX = 50;
 
-export const displayName = z
-  .string({ error: "Display name is required" })
+export const displayName = label({ error: "Display name is required" })
   .trim()
   .min(1, "Display name is required")
   .max(DISPLAY_NAME_MAX, "Display name too long");
 
 /** Bio and location keep registration's limits (SPEC.md §5, §9). */
-export const bio = z.string({ error: "Bio too long" }).trim().max(500, "Bio too long");
-export const location = z.string({ error: "Location too long" }).trim().max(100, "Location too long");
+export const bio = text({ error: "Bio too long" }).trim().max(500, "Bio too long");
+export const location = label({ error: "Location too long" }).trim().max(100, "Location too long");
 
 const clearable = <T extends z.ZodType>(schema: T) => schema.nullish();
 
@@ -45,7 +45,7 @@ export const profilePatchSchema = z.object({
   email: email.optional(),
   bio: clearable(bio),
   location: clearable(location),
-  avatar: z.string({ error: "Invalid avatar" }).trim().max(2000, "Invalid avatar").nullable().optional(),
+  avatar: text({ error: "Invalid avatar" }).trim().max(2000, "Invalid avatar").nullable().optional(),
 });
 export type ProfilePatchInput = z.infer<typeof profilePatchSchema>;
 

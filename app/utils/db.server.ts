@@ -34,6 +34,21 @@ const connection = (globalThis.__whitetailDb ??= openDatabase(env.DATABASE_PATH)
 export const db = connection.db;
 export const sqlite = connection.sqlite;
 
+/** An open transaction, as drizzle hands it to a transaction's callback. */
+export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
+
+/**
+ * A transaction that reads and then writes. It is IMMEDIATE: it takes the write lock before its first
+ * read (waiting up to busy_timeout for it), so what it checked (the post is there, the limit is not
+ * used up) still holds when it writes, even with another process on the same file. A deferred one
+ * fails at once with SQLITE_BUSY_SNAPSHOT when another process commits between its read and its
+ * write (security review H3; STACK.md), and a row deleted in between would surface as a
+ * foreign-key failure instead of the domain's 404. Inside another transaction it is a savepoint.
+ */
+export function writeTransaction<T>(work: (tx: Tx) => T): T {
+  return db.transaction(work, { behavior: "immediate" });
+}
+
 const statements = new Map<string, Database.Statement>();
 /** A statement prepared once per distinct SQL text on the process's connection (the models' raw SQL). */
 export function prepared(source: string): Database.Statement {

@@ -248,4 +248,10 @@ describe("extractMetadata", () => {
     expect(metadata.image ?? null).toBeNull();
     expect(metadata.domain).toBe("example.com");
   });
+
+  it("keeps no half of an emoji that the length limit cut (stored text stays valid UTF-8, ADR 0015)", async () => {
+    const html = `<html><head><meta property="og:title" content="${"T".repeat(298)}🦌🦌"></head></html>`;
+    const metadata = await extractMetadata(html, "https://www.example.com/a");
+    expect(metadata.title).toBe(`${"T".repeat(298)}…`);
+  });
 });

@@ -12,6 +12,7 @@ import metascraperUrl from "metascraper-url";
 import { Agent, buildConnector, fetch, type Dispatcher } from "undici";
 import { linkPreviews, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
+import { toStorableText } from "~/schemas/text";
 import { db } from "./db.server";
 import { isHttpUrl } from "./urls";
 
@@ -238,11 +239,12 @@ const metascraper = createMetascraper([
   } as unknown as Parameters<typeof metascraperLogo>[0]),
 ]);
 
+/** Whitespace collapsed, cut to `max`, and storable (no NUL, no half of a pair the cut left: ADR 0015). */
 const clip = (value: unknown, max: number): string | null => {
   if (typeof value !== "string") return null;
-  const text = value.replace(/\s+/g, " ").trim();
+  const text = toStorableText(value.replace(/\s+/g, " ").trim());
   if (!text) return null;
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return text.length > max ? `${toStorableText(text.slice(0, max - 1))}…` : text;
 };
 
 export function domainOf(url: string): string | null {

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rateLimits } from "#db/schema";
-import { db } from "./db.server";
+import { db, writeTransaction } from "./db.server";
 import { env } from "./env.server";
 import { tooMany } from "./errors";
 
@@ -62,10 +62,17 @@ export function recordHit(name: LimitName, key: string, now = Date.now()): void 
       .run();
 }
 
-/** Check, then count: for actions limited by attempts (registrations, posts, comments, uploads). */
+/**
+ * Check, then count: for actions limited by attempts (registrations, posts, comments, uploads). The
+ * read and the write are one IMMEDIATE transaction (a savepoint inside a caller's): another process
+ * cannot slip a hit in between.
+ */
 export function consumeLimit(name: LimitName, key: string, now = Date.now()): void {
-  checkLimit(name, key, now);
-  recordHit(name, key, now);
+  if (!enabled) return;
+  writeTransaction(() => {
+    checkLimit(name, key, now);
+    recordHit(name, key, now);
+  });
 }
 
 /**
