@@ -90,6 +90,15 @@ describe("clientAddress (CONTRACT.md §6, ADR 0019)", () => {
     expect(clientAddress(from("203.0.113.5", { "X-Forwarded-For": "127.0.0.1" }), 0)).toEqual({ ip: "203.0.113.5", trusted: true });
   });
 
+  it("counts an IPv6 client by its /64, which one subscriber holds whole", () => {
+    const a = clientAddress(from("2001:db8:1:2:3:4:5:6"), 0).ip;
+    expect(a).toBe("2001:db8:1:2::/64");
+    expect(clientAddress(from("2001:0DB8:1:2::9"), 0).ip).toBe(a);
+    expect(clientAddress(from("2001:db8:1:3::9"), 0).ip).not.toBe(a);
+    expect(clientAddress(from("::1"), 0)).toEqual({ ip: "0:0:0:0::/64", trusted: true });
+    expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "2001:db8::1" }), 1).ip).toBe("2001:db8:0:0::/64");
+  });
+
   it("without an address from the edge, or with one that is not an address, knows nobody", () => {
     expect(clientAddress(from(null, { "X-Forwarded-For": "198.51.100.1" }), 0)).toEqual({ ip: "unknown", trusted: false });
     expect(clientAddress(from("direct"), 0)).toEqual({ ip: "unknown", trusted: false });

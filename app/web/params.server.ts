@@ -50,7 +50,7 @@ export function clientAddress(request: Request, trustProxy = env.TRUST_PROXY): C
   const forwardedFor = request.headers.get("X-Forwarded-For");
   if (trustProxy > 0) {
     const vouched = normaliseAddress(forwardedBy(forwardedFor, trustProxy) ?? null);
-    return vouched ? { ip: vouched, trusted: true } : { ip: peer, trusted: false };
+    return vouched ? { ip: bucketOf(vouched), trusted: true } : { ip: bucketOf(peer), trusted: false };
   }
   if ((forwardedFor || request.headers.has("X-Real-IP")) && isLocalAddress(peer)) {
     if (!warnedUntrustedProxy) {
@@ -60,9 +60,25 @@ export function clientAddress(request: Request, trustProxy = env.TRUST_PROXY): C
           "Until then per-address sign-in limits are skipped for them (docs/decisions/0019-client-address-and-sign-in-limits.md).",
       );
     }
-    return { ip: peer, trusted: false };
+    return { ip: bucketOf(peer), trusted: false };
   }
-  return { ip: peer, trusted: true };
+  return { ip: bucketOf(peer), trusted: true };
+}
+
+/**
+ * What a per-address limit counts: an IPv4 address, or an IPv6 address's /64 — one subscriber
+ * usually holds a whole /64 and could otherwise step through 2^64 addresses, one per attempt.
+ */
+function bucketOf(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("%")[0]!.split("::") as [string, string | undefined];
+  const groups = (part: string | undefined) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
+  const front = groups(head);
+  const full = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - groups(tail).length).fill("0"), ...groups(tail)];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
 }
 
 /** An IP address in one spelling (IPv4-mapped IPv6 as IPv4, lower case), or null if it is not one. */
@@ -75,7 +91,7 @@ function normaliseAddress(value: string | null): string | null {
 }
 
 /** Loopback, private (RFC 1918, IPv6 unique-local) or link-local: where a reverse proxy would sit. */
-export function isLocalAddress(address: string): boolean {
+function isLocalAddress(address: string): boolean {
   if (isIP(address) === 4) {
     const [a, b] = address.split(".").map(Number) as [number, number];
     return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
