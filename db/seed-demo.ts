@@ -272,12 +272,15 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
         .run();
     });
 
-    // Likes: the older and better posts collect more.
+    // Likes: the older and better posts collect more. Shares are rows too, so every counter equals
+    // its rows (the counter check in db/seed.test.ts).
     postIds.forEach((postId, i) => {
       const likers = userIds.filter((_, u) => (u + i) % 3 !== 0 && u !== POSTS[i].author).slice(0, 5 - (i % 4));
       for (const userId of likers) tx.insert(schema.likes).values({ postId, userId }).run();
+      const sharers = likers.slice(0, i % 3);
+      for (const userId of sharers) tx.insert(schema.shares).values({ postId, userId }).run();
       tx.update(schema.posts)
-        .set({ likesCount: likers.length, sharesCount: i % 3 })
+        .set({ likesCount: likers.length, sharesCount: sharers.length })
         .where(sql`${schema.posts.id} = ${postId}`)
         .run();
     });

@@ -4,6 +4,23 @@ import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { seedDemoIfEmpty } from "./seed-demo";
+import { db as appDb } from "~/utils/db.server";
+
+/** Every stored counter equals its rows, clubs have their owner, club posts their members: each query counts what breaks it. */
+const COUNTER_CHECKS = [
+  `SELECT count(*) AS n FROM posts p WHERE likes_count != (SELECT count(*) FROM likes l WHERE l.post_id = p.id)`,
+  `SELECT count(*) AS n FROM posts p WHERE comments_count != (SELECT count(*) FROM comments c WHERE c.post_id = p.id)`,
+  `SELECT count(*) AS n FROM posts p WHERE shares_count != (SELECT count(*) FROM shares s WHERE s.post_id = p.id)`,
+  `SELECT count(*) AS n FROM users u WHERE posts_count != (SELECT count(*) FROM posts p WHERE p.author_id = u.id)`,
+  `SELECT count(*) AS n FROM users u WHERE followers_count != (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)`,
+  `SELECT count(*) AS n FROM users u WHERE following_count != (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)`,
+  `SELECT count(*) AS n FROM clubs c WHERE member_count != (SELECT count(*) FROM club_members m WHERE m.club_id = c.id)`,
+  `SELECT count(*) AS n FROM clubs c WHERE NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = c.id AND m.user_id = c.creator_id AND m.role = 'owner')`,
+  `SELECT count(*) AS n FROM posts p WHERE p.club_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = p.club_id AND m.user_id = p.author_id)`,
+  `SELECT count(*) AS n FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = p.author_id`,
+  `SELECT count(*) AS n FROM posts p WHERE p.tags IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = p.id)`,
+];
 
 /** The synthetic seed (npm run seed): realistic proportions and every counter equal to its rows. */
 describe("db/seed.ts", () => {
@@ -27,19 +44,7 @@ describe("db/seed.ts", () => {
     expect(n(`SELECT count(*) AS n FROM follows`)).toBeGreaterThan(60);
     expect(n(`SELECT count(*) AS n FROM clubs`)).toBeGreaterThanOrEqual(2);
     expect(n(`SELECT count(*) AS n FROM posts WHERE club_id IS NOT NULL`)).toBeGreaterThan(0);
-    for (const sql of [
-      `SELECT count(*) AS n FROM posts p WHERE likes_count != (SELECT count(*) FROM likes l WHERE l.post_id = p.id)`,
-      `SELECT count(*) AS n FROM posts p WHERE comments_count != (SELECT count(*) FROM comments c WHERE c.post_id = p.id)`,
-      `SELECT count(*) AS n FROM posts p WHERE shares_count != (SELECT count(*) FROM shares s WHERE s.post_id = p.id)`,
-      `SELECT count(*) AS n FROM users u WHERE posts_count != (SELECT count(*) FROM posts p WHERE p.author_id = u.id)`,
-      `SELECT count(*) AS n FROM users u WHERE followers_count != (SELECT count(*) FROM follows f WHERE f.followee_id = u.id)`,
-      `SELECT count(*) AS n FROM users u WHERE following_count != (SELECT count(*) FROM follows f WHERE f.follower_id = u.id)`,
-      `SELECT count(*) AS n FROM clubs c WHERE member_count != (SELECT count(*) FROM club_members m WHERE m.club_id = c.id)`,
-      `SELECT count(*) AS n FROM clubs c WHERE NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = c.id AND m.user_id = c.creator_id AND m.role = 'owner')`,
-      `SELECT count(*) AS n FROM posts p WHERE p.club_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = p.club_id AND m.user_id = p.author_id)`,
-      `SELECT count(*) AS n FROM likes l JOIN posts p ON p.id = l.post_id WHERE l.user_id = p.author_id`,
-      `SELECT count(*) AS n FROM posts p WHERE p.tags IS NOT NULL AND NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = p.id)`,
-    ]) {
+    for (const sql of COUNTER_CHECKS) {
       expect(n(sql), sql).toBe(0);
     }
     // The FTS index is filled by the triggers.
@@ -54,5 +59,17 @@ describe("db/seed.ts", () => {
 
   it("refuses unknown arguments", { timeout: 60_000 }, () => {
     expect(() => run("--posts", "lots")).toThrow(/Usage: npm run seed/);
+  });
+});
+
+/** The demo content (SEED_DEMO=1) holds the same checks (security review L15d: shares counted without rows). */
+describe("db/seed-demo.ts", () => {
+  it("fills an empty database with counters equal to their rows", { timeout: 60_000 }, async () => {
+    expect(await seedDemoIfEmpty(appDb)).toBe(true);
+    const db = new Database(process.env.DATABASE_PATH!, { readonly: true });
+    const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    expect(n(`SELECT count(*) AS n FROM shares`)).toBeGreaterThan(0);
+    for (const sql of COUNTER_CHECKS) expect(n(sql), sql).toBe(0);
+    db.close();
   });
 });

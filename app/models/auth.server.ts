@@ -8,26 +8,39 @@ import { registerUser, verifyLogin } from "./user.server";
 type UserRow = typeof users.$inferSelect;
 
 /**
- * Sign-in with its rate limits (CONTRACT.md §5): 10 failures per 15 minutes per username and per
- * address. Only failures count, so a member who signs in often is never locked out.
+ * Where a sign-in or registration comes from (web/params.server.ts `clientAddress`). `trusted: false`
+ * means the address stands for everyone behind a proxy the server was not told about, or is not
+ * known at all: counting sign-in failures against it would let strangers lock members out
+ * (docs/decisions/0019-client-address-and-sign-in-limits.md).
  */
-export async function signIn(input: LoginInput, { ip }: { ip: string }): Promise<UserRow> {
+export type ClientOrigin = { ip: string; trusted?: boolean };
+
+/**
+ * Sign-in with its rate limits (CONTRACT.md §5): 10 failures per 15 minutes per username and per
+ * address. Only failures count, so a member who signs in often is never locked out; the per-address
+ * limit counts only an address the server can trust. A username over its limit is refused even with
+ * the right password, and told when to try again (ADR 0019).
+ */
+export async function signIn(input: LoginInput, { ip, trusted = true }: ClientOrigin): Promise<UserRow> {
   const nameKey = input.username.toLowerCase();
   checkLimit("loginFailuresPerUsername", nameKey);
-  checkLimit("loginFailuresPerIp", ip);
+  if (trusted) checkLimit("loginFailuresPerIp", ip);
   try {
     return await verifyLogin(input);
   } catch (error) {
     recordHit("loginFailuresPerUsername", nameKey);
-    recordHit("loginFailuresPerIp", ip);
+    if (trusted) recordHit("loginFailuresPerIp", ip);
     throw error;
   }
 }
 
-/** Registration with its rate limit: 20 per hour per address. */
+/**
+ * Registration with its rate limit: 20 per hour per address. An untrusted address still counts (it
+ * is the proxy's, so new sign-ups behind it may wait; members are never locked out by it).
+ */
 export async function signUp(
   input: RegisterInput,
-  { ip }: { ip: string },
+  { ip }: ClientOrigin,
   inTransaction?: (user: UserRow, tx: Queryable) => void,
 ): Promise<UserRow> {
   consumeLimit("registrationsPerIp", ip);
@@ -42,10 +55,10 @@ export async function signUp(
  */
 export async function signUpWithInvite(
   input: RegisterInput,
-  { ip }: { ip: string },
+  from: ClientOrigin,
   code: string | null | undefined,
 ): Promise<{ user: UserRow; clubId: number | null }> {
   let clubId: number | null = null;
-  const user = await signUp(input, { ip }, code ? (row, tx) => void (clubId = joinNewMemberWithInvite(tx, code, row.id)) : undefined);
+  const user = await signUp(input, from, code ? (row, tx) => void (clubId = joinNewMemberWithInvite(tx, code, row.id)) : undefined);
   return { user, clubId };
 }

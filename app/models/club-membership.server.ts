@@ -3,6 +3,7 @@ import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/sche
 import type { RequestDecision } from "~/schemas/club";
 import { db, decrementCounter } from "~/utils/db.server";
 import { badRequest, conflict, notFound } from "~/utils/errors";
+import { consumeLimit } from "~/utils/rate-limit.server";
 import { getMembership, requireClubOwner, requireClubRow, requireSignedIn, type Queryable } from "./access.server";
 import type { Actor } from "./user.server";
 
@@ -152,6 +153,8 @@ export type JoinResult = { status: "joined" } | { status: "pending" };
  * POST /api/clubs/{id}/join without an invite (invites go through acceptInvite in
  * invite.server.ts). A public club admits directly; a private one records a request for the owner
  * (a rejected requester may re-apply: the same row goes back to pending). A full club refuses both.
+ * Requests to one club are limited per member (`LIMITS.joinRequestsPerClub` a day, 429), which bounds
+ * re-applying after a rejection (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md).
  */
 export function joinClub(actor: Actor, clubId: number, input: { message?: string } = {}): JoinResult {
   const me = requireSignedIn(actor);
@@ -163,6 +166,7 @@ export function joinClub(actor: Actor, clubId: number, input: { message?: string
         return { status: "joined" as const };
       }
       if (isFull(club)) throw conflict(CLUB_FULL);
+      consumeLimit("joinRequestsPerClub", `${me.id}:${clubId}`);
       const message = input.message?.trim() || null;
       if (request) {
         tx.update(joinRequests)

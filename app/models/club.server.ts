@@ -5,6 +5,7 @@ import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
+import { consumeLimit } from "~/utils/rate-limit.server";
 import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";
 import { deleteMediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
@@ -160,10 +161,11 @@ export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs:
 // Creating, editing and deleting
 // ---------------------------------------------------------------------------------------------
 
-/** POST /api/clubs: the creator becomes the owner and first member. */
+/** POST /api/clubs: the creator becomes the owner and first member. At most `LIMITS.clubsPerUser` a day (429). */
 export function createClub(actor: Actor, input: CreateClubInput): Club {
   const me = requireSignedIn(actor);
   return writeTransaction((tx) => {
+    consumeLimit("clubsPerUser", String(me.id));
     const club = tx
       .insert(clubs)
       .values({

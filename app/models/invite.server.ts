@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { clubs, invites, users } from "#db/schema";
 import type { InviteInput } from "~/schemas/club";
 import { db } from "~/utils/db.server";
+import { consumeLimit } from "~/utils/rate-limit.server";
 import { badRequest, forbidden, notFound } from "~/utils/errors";
 import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
 import { admitMember, assertMayJoin } from "./club-membership.server";
@@ -18,6 +19,8 @@ import type { ClubInvite } from "~/schemas/shapes";
  */
 
 export const INVALID_INVITE = "This invite link is invalid or has expired.";
+export const REJECTED_NEEDS_OWNER =
+  "The club's owner declined your request to join, so only an invite from the owner can let you in. Ask the owner for one.";
 
 /** SPEC.md §3 Invite. `club.avatar` is the club's image. */
 export type Invite = {
@@ -63,9 +66,13 @@ function inviteView(
   };
 }
 
-/** POST /api/clubs/{id}/invites (members only): default unlimited uses and no expiry. */
+/**
+ * POST /api/clubs/{id}/invites (members only): default unlimited uses and no expiry. At most
+ * `LIMITS.invitesPerUser` a day per member (429).
+ */
 export function createInvite(actor: Actor, clubId: number, input: InviteInput, now = new Date()): Invite {
   const { me, club } = requireClubMember(actor, clubId);
+  consumeLimit("invitesPerUser", String(me.id), now.getTime());
   const expiresAt = input.expiresIn ? new Date(now.getTime() + input.expiresIn * 3_600_000) : null;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -164,33 +171,35 @@ function takeInviteUse(tx: Queryable, code: string, now: Date): number {
   return row.clubId;
 }
 
-/** The club an invite code belongs to, if the code is usable (without taking a use). */
-function clubOfUsableInvite(tx: Queryable, code: string, now: Date): number {
+/** The club an invite code belongs to and who made it, if the code is usable (without taking a use). */
+function usableInvite(tx: Queryable, code: string, now: Date): { clubId: number; createdById: number } {
   if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
   const row = tx
-    .select({ clubId: invites.clubId })
+    .select({ clubId: invites.clubId, createdById: invites.createdById })
     .from(invites)
     .where(and(eq(invites.code, code), usable(now)))
     .get();
   if (!row) throw badRequest(INVALID_INVITE);
-  return row.clubId;
+  return row;
 }
 
 /**
  * Join through an invite (the invite page's POST, and POST /api/clubs/{id}/join with an
  * inviteCode). Already a member: 409 'Already a member of this club'; a pending request: 409
  * 'Join request already pending' (the invite page shows its pending notice); a bad code, or a code
- * for another club: 400; a full club: 409 'Club is full'. Nothing is consumed unless the member
- * is admitted.
+ * for another club: 400; a full club: 409 'Club is full'. Someone the owner rejected is admitted
+ * only by an invite the owner made; another member's invite is 403 (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md). Nothing
+ * is consumed unless the member is admitted.
  */
 export function acceptInvite(actor: Actor, code: string, expectedClubId?: number, now = new Date()): { status: "joined"; clubId: number } {
   const me = requireSignedIn(actor);
   return db.transaction(
     (tx) => {
       if (expectedClubId !== undefined && !getClubRow(expectedClubId, tx)) throw notFound(CLUB_NOT_FOUND);
-      const clubId = clubOfUsableInvite(tx, code, now);
+      const { clubId, createdById } = usableInvite(tx, code, now);
       if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
-      assertMayJoin(tx, clubId, me.id);
+      const { request } = assertMayJoin(tx, clubId, me.id);
+      if (request?.status === "rejected" && getMembership(clubId, createdById, tx)?.role !== "owner") throw forbidden(REJECTED_NEEDS_OWNER);
       takeInviteUse(tx, code, now);
       admitMember(tx, clubId, me.id);
       return { status: "joined" as const, clubId };

@@ -3,14 +3,14 @@ import { signIn } from "~/models/auth.server";
 import { toSelfUser } from "~/models/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
-import { clientIp } from "~/utils/rate-limit.server";
+import { clientAddress } from "~/web/params.server";
 import { commitUserSession } from "~/web/session.server";
 
 /** POST /api/auth/login {username, password}: 200 the member, signed in; 401 on a wrong pair. */
 export const action = apiAction({
   POST: async ({ request }) => {
     const input = await readJson(request, loginSchema);
-    const user = await signIn(input, { ip: clientIp(request) });
+    const user = await signIn(input, clientAddress(request));
     return json(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });

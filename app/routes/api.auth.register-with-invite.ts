@@ -3,8 +3,8 @@ import { signUpWithInvite } from "~/models/auth.server";
 import { toSelfUser } from "~/models/user.server";
 import { registerSchema } from "~/schemas/auth";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { clientAddress } from "~/web/params.server";
 import { invalid } from "~/utils/errors";
-import { clientIp } from "~/utils/rate-limit.server";
 import { commitUserSession } from "~/web/session.server";
 
 /**
@@ -18,7 +18,7 @@ export const action = apiAction({
     const input = await readJson(request, registerSchema);
     const code = input.inviteCode;
     if (!code) throw invalid({ inviteCode: ["Invite code is required"] }, "Invite code is required");
-    const { user, clubId } = await signUpWithInvite(input, { ip: clientIp(request) }, code);
+    const { user, clubId } = await signUpWithInvite(input, clientAddress(request), code);
     return json({ ...toSelfUser(user), clubId }, { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });

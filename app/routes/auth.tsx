@@ -8,13 +8,13 @@ import { FieldErrors, Field } from "~/components/ui/field";
 import { signUpWithInvite } from "~/models/auth.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticateForm } from "~/web/authenticator.server";
+import { clientAddress } from "~/web/params.server";
 import { readFormData } from "~/web/request-body.server";
 import { APP_NAME } from "~/utils/brand";
 import { badRequest } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { clientIp } from "~/utils/rate-limit.server";
 import { getSessionUser, redirectSignedIn } from "~/web/session.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
@@ -71,7 +71,7 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   // joins the club in the same transaction, and a bad code creates nothing.
   let signedUp;
   try {
-    signedUp = await signUpWithInvite(submission.value, { ip: clientIp(request) }, submission.value.inviteCode);
+    signedUp = await signUpWithInvite(submission.value, clientAddress(request), submission.value.inviteCode);
   } catch (error) {
     return formReply(submission, { ...reply, error });
   }

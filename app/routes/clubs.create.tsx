@@ -11,7 +11,7 @@ import { APP_NAME } from "~/utils/brand";
 import { unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
-import { withPageErrors } from "~/web/page-errors.server";
+import { submissionFailure, withPageErrors } from "~/web/page-errors.server";
 import { getSessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
@@ -27,10 +27,17 @@ export async function action(args: ActionFunctionArgs) {
     const actor = await getSessionUser(request);
     if (!actor) throw unauthorized("Please sign in to create a club");
     const submission = parseWithZod(await readFormData(request), { schema: createClubSchema });
-    // The bare Conform reply: this page has one form. createClub has no fixable refusal of its own
-    // (the schema already passed); anything else is withPageErrors' to answer.
+    // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
+    // limit (429): the form comes back with the message and what was typed; refusals go on to
+    // withPageErrors.
     if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-    const club = createClub(actor, submission.value);
+    let club;
+    try {
+      club = createClub(actor, submission.value);
+    } catch (error) {
+      const { result, init } = submissionFailure(submission, { error });
+      return json(result, init);
+    }
     return redirectWithToast(`/clubs/${club.id}`, {
       title: "Club created!",
       description: `${club.name} is ready for members.`,

@@ -8,15 +8,41 @@ import { tooMany } from "./errors";
  * Fixed-window counters in SQLite (docs/decisions/0004-rate-limits-in-sqlite.md), so every process
  * that shares the database shares the limits. Defaults follow CONTRACT.md §5.
  */
+const DAY = 24 * 3_600_000;
 export const LIMITS = {
-  loginFailuresPerUsername: { limit: 10, windowMs: 15 * 60_000 },
-  loginFailuresPerIp: { limit: 10, windowMs: 15 * 60_000 },
+  loginFailuresPerUsername: {
+    limit: 10,
+    windowMs: 15 * 60_000,
+    message: (wait: string) => `Too many failed sign-ins for this username. Try again ${wait}.`,
+  },
+  loginFailuresPerIp: {
+    limit: 10,
+    windowMs: 15 * 60_000,
+    message: (wait: string) => `Too many failed sign-ins from your address. Try again ${wait}.`,
+  },
   registrationsPerIp: { limit: 20, windowMs: 60 * 60_000 },
   postsPerUser: { limit: 30, windowMs: 60 * 60_000 },
   commentsPerUser: { limit: 120, windowMs: 60 * 60_000 },
   uploadsPerUser: { limit: 100, windowMs: 60 * 60_000 },
-} as const;
+  clubsPerUser: {
+    limit: 10,
+    windowMs: DAY,
+    message: (wait: string) => `You have created as many clubs as one day allows. Try again ${wait}.`,
+  },
+  invitesPerUser: {
+    limit: 50,
+    windowMs: DAY,
+    message: (wait: string) => `You have created as many invites as one day allows. Try again ${wait}.`,
+  },
+  /** Per member and club: every request to join a private club counts, so it bounds re-applying after a rejection. */
+  joinRequestsPerClub: {
+    limit: 3,
+    windowMs: DAY,
+    message: (wait: string) => `You have asked to join this club too often today. Try again ${wait}.`,
+  },
+} as const satisfies Record<string, Limit>;
 export type LimitName = keyof typeof LIMITS;
+type Limit = { limit: number; windowMs: number; message?: (wait: string) => string };
 
 let enabled = env.RATE_LIMITS;
 /** For tests that exercise the limiter while the rest of the suite runs with RATE_LIMITS=off. */
@@ -39,7 +65,21 @@ export function checkLimit(name: LimitName, key: string, now = Date.now()): void
     .from(rateLimits)
     .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)))
     .get();
-  if (row && row.count >= LIMITS[name].limit) throw tooMany(retryAfter);
+  if (row && row.count >= LIMITS[name].limit) throw tooMany(retryAfter, limitMessage(name, retryAfter));
+}
+
+/** The refusal's text: when to try again, counted from now, so it is right in any time zone. */
+function limitMessage(name: LimitName, retryAfter: number): string | undefined {
+  const limit: Limit = LIMITS[name];
+  return limit.message?.(tryAgainIn(retryAfter));
+}
+
+/** "in 40 seconds", "in 1 minute", "in 12 minutes", "in 5 hours". */
+export function tryAgainIn(seconds: number): string {
+  const plural = (n: number, unit: string) => `in ${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), "second");
+  const minutes = Math.ceil(seconds / 60);
+  return minutes < 120 ? plural(minutes, "minute") : plural(Math.ceil(minutes / 60), "hour");
 }
 
 /** Counts one use for `key`. */
@@ -73,15 +113,4 @@ export function consumeLimit(name: LimitName, key: string, now = Date.now()): vo
     checkLimit(name, key, now);
     recordHit(name, key, now);
   });
-}
-
-/**
- * The client's address, as the operator's reverse proxy reports it. remix-serve does not expose the
- * socket address to the app, so without a proxy every client shares one bucket ("direct"); the
- * per-username limits still bound password guessing (docs/decisions/0004-rate-limits-in-sqlite.md).
- */
-export function clientIp(request: Request): string {
-  const forwarded = request.headers.get("X-Forwarded-For");
-  if (forwarded) return forwarded.split(",")[0]!.trim();
-  return request.headers.get("X-Real-IP") ?? "direct";
 }

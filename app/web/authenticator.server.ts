@@ -4,8 +4,8 @@ import type { users } from "#db/schema";
 import { signIn } from "~/models/auth.server";
 import { loginSchema } from "~/schemas/auth";
 import { invalid } from "~/utils/errors";
-import { clientIp } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
+import { clientAddress } from "./params.server";
 
 type UserRow = typeof users.$inferSelect;
 
@@ -33,7 +33,7 @@ authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
-    return signIn(parsed.data, { ip: clientIp(request) });
+    return signIn(parsed.data, clientAddress(request));
   }),
   "form",
 );

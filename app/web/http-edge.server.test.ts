@@ -1,5 +1,7 @@
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { edgeHeaders, edgeRefusal } from "./http-edge.server";
+import { edgeHeaders, edgeRefusal, installHttpEdge, stampPeerAddress } from "./http-edge.server";
+import { PEER_ADDRESS_HEADER } from "./params.server";
 
 const req = (method: string, url: string, headers: Record<string, string> = {}) => ({
   method,
@@ -44,5 +46,38 @@ describe("edgeHeaders", () => {
     });
     expect(edgeHeaders("/settings", false)).toEqual({});
     expect(edgeHeaders("/apis", true)).toEqual({ "Strict-Transport-Security": "max-age=31536000" });
+  });
+});
+
+describe("stampPeerAddress", () => {
+  it("hands the app the socket's address over a real connection, whatever header a client sends under its name", async () => {
+    const http = await import("node:http");
+    await installHttpEdge();
+    const server = http.createServer((req, res) => res.end(JSON.stringify(req.headers[PEER_ADDRESS_HEADER] ?? null)));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    // Every 127.x address is loopback on Linux: the client connects from one the server can tell apart.
+    const seen = (headers: Record<string, string>) =>
+      new Promise<unknown>((resolve, reject) => {
+        const request = http.request({ host: "127.0.0.1", port, localAddress: "127.0.0.2", headers, timeout: 5000 }, (res) => {
+          let body = "";
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => resolve(JSON.parse(body)));
+        });
+        request.on("error", reject).on("timeout", () => request.destroy(new Error("timed out")));
+        request.end();
+      });
+    try {
+      expect(await seen({})).toBe("127.0.0.2");
+      expect(await seen({ [PEER_ADDRESS_HEADER]: "203.0.113.7", "X-Forwarded-For": "198.51.100.1" })).toBe("127.0.0.2");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("drops a client's copy even when the socket has no address", () => {
+    const req = { headers: { [PEER_ADDRESS_HEADER]: "203.0.113.7" } as Record<string, string>, socket: {} as never };
+    stampPeerAddress(req);
+    expect(req.headers[PEER_ADDRESS_HEADER]).toBeUndefined();
   });
 });

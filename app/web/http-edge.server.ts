@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isProduction } from "~/utils/env.server";
 import { isCrossSite, isSafeMethod } from "./origin.server";
-import { originOf } from "./params.server";
+import { originOf, PEER_ADDRESS_HEADER } from "./params.server";
 import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./request-body.server";
 
 /**
@@ -16,7 +16,8 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./req
  * - a cross-site non-GET request is a JSON 403 (for a page, Remix's own check would answer an empty
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
  *   what the route-level tests exercise;
- * - every answer gets the headers of `edgeHeaders`.
+ * - every answer gets the headers of `edgeHeaders`;
+ * - the request carries the socket's remote address (`stampPeerAddress`).
  */
 
 type EdgeRequest = { method?: string; url?: string; headers: IncomingHttpHeaders };
@@ -56,6 +57,7 @@ export async function installHttpEdge() {
   proto.emit = function edgeEmit(this: unknown, event: string, ...args: unknown[]) {
     if (event === "request") {
       const [req, res] = args as [IncomingMessage, ServerResponse];
+      stampPeerAddress(req);
       dropUnreadBodyAfter(req, res);
       let refusal: EdgeRefusal | null;
       try {
@@ -76,6 +78,17 @@ export async function installHttpEdge() {
     }
     return emit.call(this, event, ...args);
   };
+}
+
+/**
+ * Hand the app the socket's remote address (params.server.ts `clientAddress`), which remix-serve does
+ * not pass on: in a header only the edge writes. Whatever a client sent under that name is dropped
+ * first (Node joins repeated headers into this one entry, and express and Remix read `req.headers`).
+ */
+export function stampPeerAddress(req: Pick<IncomingMessage, "headers" | "socket">): void {
+  delete req.headers[PEER_ADDRESS_HEADER];
+  const address = req.socket?.remoteAddress;
+  if (address) req.headers[PEER_ADDRESS_HEADER] = address;
 }
 
 function pathOf(req: EdgeRequest): string {

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { idParam, isScriptRequest, publicOrigin } from "./params.server";
+import { describe, expect, it, vi } from "vitest";
+import { clientAddress, idParam, isScriptRequest, PEER_ADDRESS_HEADER, publicOrigin } from "./params.server";
 
 const request = (headers: Record<string, string>, url = "http://127.0.0.1:3000/post/1") => new Request(url, { headers });
 
@@ -46,5 +46,61 @@ describe("isScriptRequest", () => {
     expect(isScriptRequest(request({ "Sec-Fetch-Mode": "cors" }))).toBe(true);
     expect(isScriptRequest(request({ "Sec-Fetch-Mode": "navigate" }))).toBe(false);
     expect(isScriptRequest(request({}))).toBe(false);
+  });
+});
+
+describe("clientAddress (CONTRACT.md §6, ADR 0019)", () => {
+  const from = (peer: string | null, headers: Record<string, string> = {}) =>
+    request(peer ? { [PEER_ADDRESS_HEADER]: peer, ...headers } : headers, "http://127.0.0.1:3000/api/auth/login");
+
+  it("is the socket's address the edge stamped; with TRUST_PROXY=0 forwarding headers are ignored", () => {
+    expect(clientAddress(from("203.0.113.5"), 0)).toEqual({ ip: "203.0.113.5", trusted: true });
+    expect(clientAddress(from("203.0.113.5", { "X-Forwarded-For": "198.51.100.1", "X-Real-IP": "198.51.100.2" }), 0)).toEqual({
+      ip: "203.0.113.5",
+      trusted: true,
+    });
+    expect(clientAddress(from("::ffff:203.0.113.5"), 0)).toEqual({ ip: "203.0.113.5", trusted: true });
+    // A developer's own browser, or a second process on the same host, with no forwarding headers.
+    expect(clientAddress(from("127.0.0.1"), 0)).toEqual({ ip: "127.0.0.1", trusted: true });
+  });
+
+  it("behind N proxies takes the Nth X-Forwarded-For entry from the right, never one the client wrote", () => {
+    expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "1.1.1.1, 198.51.100.7" }), 1)).toEqual({
+      ip: "198.51.100.7",
+      trusted: true,
+    });
+    expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "1.1.1.1, 198.51.100.7, 10.0.0.9" }), 2)).toEqual({
+      ip: "198.51.100.7",
+      trusted: true,
+    });
+    expect(clientAddress(from("10.0.0.2", { "X-Real-IP": "198.51.100.8" }), 1)).toEqual({ ip: "10.0.0.2", trusted: false });
+    expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "1.1.1.1, not-an-address" }), 1)).toEqual({
+      ip: "10.0.0.2",
+      trusted: false,
+    });
+  });
+
+  it("does not trust a local peer that forwards for others while TRUST_PROXY=0 (a forgotten setting), and says so once", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(clientAddress(from("127.0.0.1", { "X-Forwarded-For": "198.51.100.1" }), 0)).toEqual({ ip: "127.0.0.1", trusted: false });
+    expect(clientAddress(from("172.17.0.1", { "X-Real-IP": "198.51.100.1" }), 0)).toEqual({ ip: "172.17.0.1", trusted: false });
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    // A client on the internet cannot make itself untrusted by adding the header.
+    expect(clientAddress(from("203.0.113.5", { "X-Forwarded-For": "127.0.0.1" }), 0)).toEqual({ ip: "203.0.113.5", trusted: true });
+  });
+
+  it("counts an IPv6 client by its /64, which one subscriber holds whole", () => {
+    const a = clientAddress(from("2001:db8:1:2:3:4:5:6"), 0).ip;
+    expect(a).toBe("2001:db8:1:2::/64");
+    expect(clientAddress(from("2001:0DB8:1:2::9"), 0).ip).toBe(a);
+    expect(clientAddress(from("2001:db8:1:3::9"), 0).ip).not.toBe(a);
+    expect(clientAddress(from("::1"), 0)).toEqual({ ip: "0:0:0:0::/64", trusted: true });
+    expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "2001:db8::1" }), 1).ip).toBe("2001:db8:0:0::/64");
+  });
+
+  it("without an address from the edge, or with one that is not an address, knows nobody", () => {
+    expect(clientAddress(from(null, { "X-Forwarded-For": "198.51.100.1" }), 0)).toEqual({ ip: "unknown", trusted: false });
+    expect(clientAddress(from("direct"), 0)).toEqual({ ip: "unknown", trusted: false });
   });
 });

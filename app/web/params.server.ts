@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { env } from "~/utils/env.server";
 import { AppError } from "~/utils/errors";
 
@@ -21,6 +22,81 @@ export function forwardedBy(header: string | null, trustProxy: number): string |
   if (trustProxy <= 0 || !header) return undefined;
   const entries = header.split(",").map((entry) => entry.trim());
   return entries[Math.max(0, entries.length - trustProxy)] || undefined;
+}
+
+/**
+ * The header the HTTP edge stamps with the socket's remote address (http-edge.server.ts
+ * `stampPeerAddress`) after dropping any copy a client sent: remix-serve gives the app no other way
+ * to see who is connected.
+ */
+export const PEER_ADDRESS_HEADER = "x-pulse-peer-address";
+
+/**
+ * Who is asking, for the per-address limits (CONTRACT.md §6, docs/decisions/0019-client-address-and-sign-in-limits.md).
+ * `ip` is the socket's address, or behind `TRUST_PROXY` proxies the `X-Forwarded-For` entry the
+ * nearest trusted proxy appended; `X-Real-IP` is never read. `trusted` is false when the server
+ * cannot tell one client from another: no address from the edge, a proxy that sent no usable entry,
+ * or (with `TRUST_PROXY=0`) a peer on a loopback or private network that forwards for others — an
+ * operator behind a proxy who forgot `TRUST_PROXY`, warned about once. An untrusted address is one
+ * bucket for everyone behind it, so limits that would lock members out (sign-in failures) skip it.
+ */
+export type ClientAddress = { ip: string; trusted: boolean };
+
+let warnedUntrustedProxy = false;
+
+export function clientAddress(request: Request, trustProxy = env.TRUST_PROXY): ClientAddress {
+  const peer = normaliseAddress(request.headers.get(PEER_ADDRESS_HEADER));
+  if (!peer) return { ip: "unknown", trusted: false };
+  const forwardedFor = request.headers.get("X-Forwarded-For");
+  if (trustProxy > 0) {
+    const vouched = normaliseAddress(forwardedBy(forwardedFor, trustProxy) ?? null);
+    return vouched ? { ip: bucketOf(vouched), trusted: true } : { ip: bucketOf(peer), trusted: false };
+  }
+  if ((forwardedFor || request.headers.has("X-Real-IP")) && isLocalAddress(peer)) {
+    if (!warnedUntrustedProxy) {
+      warnedUntrustedProxy = true;
+      console.warn(
+        `Requests from ${peer} carry X-Forwarded-For: if a reverse proxy is in front, set TRUST_PROXY to the number of proxies. ` +
+          "Until then per-address sign-in limits are skipped for them (docs/decisions/0019-client-address-and-sign-in-limits.md).",
+      );
+    }
+    return { ip: bucketOf(peer), trusted: false };
+  }
+  return { ip: bucketOf(peer), trusted: true };
+}
+
+/**
+ * What a per-address limit counts: an IPv4 address, or an IPv6 address's /64 — one subscriber
+ * usually holds a whole /64 and could otherwise step through 2^64 addresses, one per attempt.
+ */
+function bucketOf(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("%")[0]!.split("::") as [string, string | undefined];
+  const groups = (part: string | undefined) => (part ? part.split(":").flatMap((g) => (g.includes(".") ? ["0", "0"] : [g])) : []);
+  const front = groups(head);
+  const full = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - groups(tail).length).fill("0"), ...groups(tail)];
+  return `${full
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(":")}::/64`;
+}
+
+/** An IP address in one spelling (IPv4-mapped IPv6 as IPv4, lower case), or null if it is not one. */
+function normaliseAddress(value: string | null): string | null {
+  const address = value
+    ?.trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  return address && isIP(address) ? address : null;
+}
+
+/** Loopback, private (RFC 1918, IPv6 unique-local) or link-local: where a reverse proxy would sit. */
+function isLocalAddress(address: string): boolean {
+  if (isIP(address) === 4) {
+    const [a, b] = address.split(".").map(Number) as [number, number];
+    return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+  }
+  return address === "::1" || /^f[cd]/.test(address) || /^fe[89ab]/.test(address);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
 
 /**
@@ -14,6 +15,37 @@ export type ApiPost = { id: number; title: string; content: string; tags: string
 
 /** The demo member that `SEED_DEMO=1` creates. */
 export const DEMO = { username: "ridgerunner", password: "whitetail", displayName: "Jake Holloway" };
+
+/**
+ * A second production server beside the suite's own (same build and secret), with `env` on top:
+ * resolves once it answers, on 127.0.0.1. The caller kills it in afterAll.
+ */
+export async function startServer(port: number, dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
+  const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+  const server = spawn("node_modules/.bin/remix-serve", [build], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NODE_ENV: "production",
+      DATABASE_PATH: `${dataDir}/app.db`,
+      UPLOAD_DIR: `${dataDir}/uploads`,
+      SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
+      SEED_DEMO: "0",
+      ...env,
+    },
+    stdio: "ignore",
+  });
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status === 401) return server;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  server.kill();
+  throw new Error(`server on port ${port} did not start`);
+}
 
 let counter = 0;
 /** A username no other test (or retry) uses: 3–20 letters, digits and underscores. */

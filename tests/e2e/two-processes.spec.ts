@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { expect, test, uniqueName } from "./fixtures";
+import type { ChildProcess } from "node:child_process";
+import { expect, startServer, test, uniqueName } from "./fixtures";
 
 /**
  * CONTRACT.md §1: two processes on two ports with the same DATABASE_PATH serve one site. A second
@@ -13,29 +13,7 @@ test.describe("two processes, one database", () => {
   test.beforeAll(async () => {
     const configPort = Number(process.env.E2E_PORT ?? 3100);
     const dataDir = process.env.E2E_DATA_DIR ?? `tmp/e2e-${configPort}`;
-    const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
-    second = spawn("node_modules/.bin/remix-serve", [build], {
-      env: {
-        ...process.env,
-        PORT: String(port),
-        NODE_ENV: "production",
-        DATABASE_PATH: `${dataDir}/app.db`,
-        UPLOAD_DIR: `${dataDir}/uploads`,
-        SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
-        RATE_LIMITS: "on",
-        SEED_DEMO: "0",
-      },
-      stdio: "ignore",
-    });
-    for (let i = 0; i < 100; i++) {
-      try {
-        if ((await fetch(`http://localhost:${port}/api/auth/user`)).status === 401) return;
-      } catch {
-        /* not up yet */
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error("second server did not start");
+    second = await startServer(port, dataDir, { RATE_LIMITS: "on" });
   });
 
   test.afterAll(() => {
