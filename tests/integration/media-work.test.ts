@@ -1,0 +1,139 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { media } from "#db/schema";
+import { action as uploadAction } from "~/routes/api.upload";
+import { action as settingsAction } from "~/routes/settings/route";
+import { db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { call, createMember } from "#tests/fixtures/members";
+import { hostileGif, multipartRequest, multipartStream, streamToBuffer } from "#tests/fixtures/media";
+
+/**
+ * Issue 11, "Media cannot stall the site" (security.md M4): animations are capped by frames and
+ * pixels before decoding, image work is queued and time-limited, and four hostile GIFs at once do
+ * not stall other requests. The same pipeline takes avatars.
+ */
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+let alice: Member;
+
+beforeAll(async () => {
+  alice = await createMember();
+});
+
+const mediaCount = () => db.select().from(media).all().length;
+
+function storedFiles(): string[] {
+  const root = path.resolve(env.UPLOAD_DIR);
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
+}
+
+/** The audit's anim96mp.gif: 24 frames of 2000×2000, under a kilobyte here (90 KB there). */
+const HOSTILE = () => hostileGif(2000, 2000, 24);
+
+describe("hostile animations are refused before they cost anything", () => {
+  it("POST /api/upload answers 413 with the reason within a second, storing nothing", async () => {
+    const [rows, files] = [mediaCount(), storedFiles().length];
+    const started = performance.now();
+    const { request } = multipartRequest(
+      "/api/upload",
+      [{ name: "file", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() }],
+      {
+        cookie: alice.cookie,
+      },
+    );
+    const response = await call(uploadAction, request);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatch(/24 frames of 2000×2000 add up to more than 50 megapixels/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+  });
+
+  it("an avatar takes the same path: refused with a toast, nothing stored", async () => {
+    const rows = mediaCount();
+    const { request } = multipartRequest(
+      "/settings",
+      [
+        { name: "returnTo", value: "/settings?tab=profile" },
+        { name: "avatar", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() },
+      ],
+      { cookie: alice.cookie },
+    );
+    const response = await call(settingsAction, request);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/settings?tab=profile");
+    expect(mediaCount()).toBe(rows);
+  });
+});
+
+/** Starts tests/integration/media-load.worker.ts; resolves with its port and a member's cookie. */
+function startServer() {
+  const root = path.resolve(__dirname, "../..");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/integration/media-load.worker.ts")], {
+    cwd: root,
+    env: process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const ready = new Promise<{ port: number; cookie: string }>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!));
+    });
+    child.on("close", () => reject(new Error(`server exited early: ${out} ${err}`)));
+  });
+  return { ready, stop: () => child.kill() };
+}
+
+describe("four hostile GIFs at once leave other requests answering (spawned server on 127.0.0.1)", () => {
+  it("every GET /api/posts/trending made meanwhile answers well under 2 s, and the uploads are refused", async () => {
+    const server = startServer();
+    try {
+      const { port, cookie } = await server.ready;
+      const base = `http://127.0.0.1:${port}`;
+      const upload = async () => {
+        const { body, contentType } = multipartStream([
+          { name: "file", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() },
+        ]);
+        const bytes = await streamToBuffer(body);
+        const res = await fetch(`${base}/api/upload`, {
+          method: "POST",
+          headers: { "Content-Type": contentType, Cookie: cookie, Origin: base },
+          body: new Uint8Array(bytes),
+        });
+        return res.status;
+      };
+      const timedGet = async () => {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/posts/trending`);
+        await res.arrayBuffer();
+        return { status: res.status, ms: performance.now() - started };
+      };
+      expect((await timedGet()).status).toBe(200);
+
+      const uploads = Promise.all([upload(), upload(), upload(), upload()]);
+      let finished = false;
+      void uploads.finally(() => (finished = true));
+      const gets: Array<{ status: number; ms: number }> = [];
+      // Keep asking while the uploads run (at least five times, at most for 20 s).
+      const deadline = performance.now() + 20_000;
+      while ((!finished || gets.length < 5) && performance.now() < deadline) {
+        gets.push(await timedGet());
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const statuses = await uploads;
+
+      expect(statuses).toEqual([413, 413, 413, 413]);
+      expect(gets.every((g) => g.status === 200)).toBe(true);
+      // Before the fix, a GET waited up to 16 s behind the four uploads.
+      expect(Math.max(...gets.map((g) => g.ms))).toBeLessThan(1500);
+    } finally {
+      server.stop();
+    }
+  }, 60_000);
+});
