@@ -2,13 +2,15 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
 import { media } from "#db/schema";
 import { action as uploadAction } from "~/routes/api.upload";
+import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { call, createMember } from "#tests/fixtures/members";
-import { hostileGif, multipartRequest, multipartStream, streamToBuffer } from "#tests/fixtures/media";
+import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, streamToBuffer } from "#tests/fixtures/media";
 
 /**
  * Issue 11, "Media cannot stall the site" (security.md M4): animations are capped by frames and
@@ -136,4 +138,40 @@ describe("four hostile GIFs at once leave other requests answering (spawned serv
       server.stop();
     }
   }, 60_000);
+});
+
+describe("file names with '=' upload fine (security.md L13)", () => {
+  it("POST /api/upload stores a=b.png, my=photo.jpg, x.png?v=1 and =.png under their own names (201)", async () => {
+    for (const name of ["a=b.png", "my=photo.jpg", "x.png?v=1", "=.png", "semi;colon 100%.png"]) {
+      const data = name.endsWith(".jpg") ? await jpegWithGps(60, 40) : await png(40, 40);
+      const { request } = multipartRequest("/api/upload", [{ name: "file", filename: name, data }], { cookie: alice.cookie });
+      const response = await call(uploadAction, request);
+      expect(response.status, name).toBe(201);
+      expect((await response.json()).name).toBe(name);
+    }
+  });
+
+  it("the create page's plain form publishes a file named my=photo.jpg with the post", async () => {
+    const { request } = multipartRequest(
+      "/create",
+      [
+        { name: "title", value: "Equals in the name" },
+        { name: "type", value: "article" },
+        { name: "content", value: "Straight off the trail camera card." },
+        { name: "files", filename: "my=photo.jpg", data: await jpegWithGps(60, 40) },
+      ],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(302);
+    const postId = Number(response.headers.get("Location")!.split("/").pop());
+    expect(
+      db
+        .select()
+        .from(media)
+        .where(eq(media.postId, postId))
+        .all()
+        .map((m) => m.name),
+    ).toEqual(["my=photo.jpg"]);
+  });
 });
