@@ -76,6 +76,20 @@ export function consumeLimit(name: LimitName, key: string, now = Date.now()): vo
 }
 
 /**
+ * Takes back one use counted at `at` (an upload whose post was refused after all), never below
+ * zero. A use from a window that has passed is left alone: that window no longer limits anyone.
+ */
+export function refundHit(name: LimitName, key: string, at: number, now = Date.now()): void {
+  if (!enabled) return;
+  const { windowStart } = windowOf(name, at);
+  if (windowStart !== windowOf(name, now).windowStart) return;
+  db.update(rateLimits)
+    .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)))
+    .run();
+}
+
+/**
  * The client's address, as the operator's reverse proxy reports it. remix-serve does not expose the
  * socket address to the app, so without a proxy every client shares one bucket ("direct"); the
  * per-username limits still bound password guessing (docs/decisions/0004-rate-limits-in-sqlite.md).

@@ -1,14 +1,17 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { media } from "#db/schema";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { media, rateLimits } from "#db/schema";
 import { action as uploadAction } from "~/routes/api.upload";
+import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
 import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember } from "#tests/fixtures/members";
 import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, streamToBuffer } from "#tests/fixtures/media";
 
@@ -173,5 +176,76 @@ describe("file names with '=' upload fine (security.md L13)", () => {
         .all()
         .map((m) => m.name),
     ).toEqual(["my=photo.jpg"]);
+  });
+});
+
+describe("a post refused after all keeps none of its files (security.md L12)", () => {
+  const fields = [
+    { name: "title", value: "Not my club" },
+    { name: "type", value: "article" },
+    { name: "content", value: "Trying to post where I am no member." },
+  ];
+  const uploadsCounted = (member: Member) =>
+    db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `uploadsPerUser:${member.id}`))
+      .all()
+      .reduce((n, r) => n + r.count, 0);
+
+  let clubId: number;
+  beforeAll(async () => {
+    clubId = newClub(await createMember()).id;
+  });
+  afterEach(() => setRateLimitsEnabled(false));
+
+  it("/clubs/:id/create by a non-member: 403 before the file is read, nothing stored or counted", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const photo = await jpegWithGps(1600, 1200);
+    const { request, bytesPulled } = multipartRequest(
+      `/clubs/${clubId}/create`,
+      [...fields, { name: "files", filename: "stand.jpg", data: photo }],
+      {
+        cookie: alice.cookie,
+      },
+    );
+    const response = await call(clubCreateAction, request, { id: String(clubId) });
+    expect(response.status).toBe(403);
+    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+    expect(bytesPulled()).toBeLessThan(photo.byteLength);
+  });
+
+  it("/create naming that club after the file: 403, and the stored file is removed and not counted", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const { request } = multipartRequest(
+      "/create",
+      [...fields, { name: "files", filename: "stand.jpg", data: await jpegWithGps(1600, 1200) }, { name: "clubId", value: String(clubId) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ message: "Only members can post in this club" });
+    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+  });
+
+  it("an invalid form still keeps its files (and their count), so the member need not upload them again", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, counted] = [mediaCount(), uploadsCounted(alice)];
+    const { request } = multipartRequest(
+      "/create",
+      [
+        { name: "title", value: "" },
+        { name: "type", value: "article" },
+        { name: "content", value: "short" },
+        { name: "files", filename: "kept.png", data: await png(40, 40) },
+      ],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(400);
+    expect((await response.json()).uploads).toEqual([expect.objectContaining({ name: "kept.png" })]);
+    expect([mediaCount(), uploadsCounted(alice)]).toEqual([rows + 1, counted + 1]);
   });
 });
