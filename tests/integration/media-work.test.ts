@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -9,11 +8,10 @@ import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
 import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
 import { db } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember } from "#tests/fixtures/members";
-import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, streamToBuffer } from "#tests/fixtures/media";
+import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, storedFiles, streamToBuffer } from "#tests/fixtures/media";
 
 /**
  * Issue 11, "Media cannot stall the site" (security.md M4): animations are capped by frames and
@@ -30,11 +28,12 @@ beforeAll(async () => {
 
 const mediaCount = () => db.select().from(media).all().length;
 
-function storedFiles(): string[] {
-  const root = path.resolve(env.UPLOAD_DIR);
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
-}
+/** The text fields of the post editor. */
+const postFields = (title: string, content = "Straight off the trail camera card.") => [
+  { name: "title", value: title },
+  { name: "type", value: "article" },
+  { name: "content", value: content },
+];
 
 /** The audit's anim96mp.gif: 24 frames of 2000×2000, under a kilobyte here (90 KB there). */
 const HOSTILE = () => hostileGif(2000, 2000, 24);
@@ -157,12 +156,7 @@ describe("file names with '=' upload fine (security.md L13)", () => {
   it("the create page's plain form publishes a file named my=photo.jpg with the post", async () => {
     const { request } = multipartRequest(
       "/create",
-      [
-        { name: "title", value: "Equals in the name" },
-        { name: "type", value: "article" },
-        { name: "content", value: "Straight off the trail camera card." },
-        { name: "files", filename: "my=photo.jpg", data: await jpegWithGps(60, 40) },
-      ],
+      [...postFields("Equals in the name"), { name: "files", filename: "my=photo.jpg", data: await jpegWithGps(60, 40) }],
       { cookie: alice.cookie },
     );
     const response = await call(createAction, request);
@@ -180,11 +174,7 @@ describe("file names with '=' upload fine (security.md L13)", () => {
 });
 
 describe("a post refused after all keeps none of its files (security.md L12)", () => {
-  const fields = [
-    { name: "title", value: "Not my club" },
-    { name: "type", value: "article" },
-    { name: "content", value: "Trying to post where I am no member." },
-  ];
+  const fields = postFields("Not my club", "Trying to post where I am no member.");
   const uploadsCounted = (member: Member) =>
     db
       .select({ count: rateLimits.count })
@@ -235,12 +225,7 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
     const [rows, counted] = [mediaCount(), uploadsCounted(alice)];
     const { request } = multipartRequest(
       "/create",
-      [
-        { name: "title", value: "" },
-        { name: "type", value: "article" },
-        { name: "content", value: "short" },
-        { name: "files", filename: "kept.png", data: await png(40, 40) },
-      ],
+      [...postFields("", "short"), { name: "files", filename: "kept.png", data: await png(40, 40) }],
       { cookie: alice.cookie },
     );
     const response = await call(createAction, request);
