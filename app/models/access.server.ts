@@ -91,6 +91,18 @@ export function requireClubOwner(actor: Actor, clubId: number, q: Queryable = db
   return { me, club };
 }
 
+/**
+ * May `actor` post in this club (or anywhere, for no club)? 401 signed out, 404 no such club, 403
+ * not a member. createPost checks it, and the create form checks it before it stores a file.
+ */
+export function requireMayPostIn(actor: Actor, clubId: number | undefined, q: Queryable = db): SignedIn {
+  const me = requireSignedIn(actor);
+  if (clubId === undefined) return me;
+  if (!getClubRow(clubId, q)) throw notFound(CLUB_NOT_FOUND);
+  if (!getMembership(clubId, me.id, q)) throw forbidden("Only members can post in this club");
+  return me;
+}
+
 /** An invite may be revoked by the member who made it or by the club's owner. */
 export function canRevokeInvite(invite: { createdById: number }, me: SignedIn, myRole: ClubRole | null | undefined): boolean {
   return myRole === "owner" || invite.createdById === me.id;

@@ -12,7 +12,7 @@ import { db } from "~/utils/db.server";
 import { badRequest, tooLarge, unsupportedMedia } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
-import { consumeLimit } from "~/utils/rate-limit.server";
+import { consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
 import type { Actor } from "./user.server";
 
@@ -268,15 +268,25 @@ export async function deleteMediaFiles(rows: readonly MediaFiles[], storage: Med
   );
 }
 
-/** Removes the actor's own unattached uploads (rows and files): a form whose upload was refused. */
-export async function discardUploads(actor: Actor, urls: readonly string[], storage: MediaStorage = getStorage()): Promise<void> {
+/**
+ * Removes the actor's own unattached uploads (rows and files): a form whose upload was refused.
+ * With `refund`, they no longer count against the upload limit either: the request that stored
+ * them was refused (a post in a club the member may not post in), so they were never of use.
+ */
+export async function discardUploads(
+  actor: Actor,
+  urls: readonly string[],
+  storage: MediaStorage = getStorage(),
+  { refund = false }: { refund?: boolean } = {},
+): Promise<void> {
   const wanted = uniqueUrls(urls);
   if (!actor || wanted.length === 0) return;
   const rows = db
     .delete(media)
     .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)))
-    .returning({ storageKey: media.storageKey, variants: media.variants })
+    .returning({ storageKey: media.storageKey, variants: media.variants, createdAt: media.createdAt })
     .all();
+  if (refund) for (const row of rows) refundHit("uploadsPerUser", String(actor.id), row.createdAt.getTime());
   await deleteMediaFiles(rows, storage);
 }
 

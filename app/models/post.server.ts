@@ -8,7 +8,7 @@ import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
-import { canReadClub, getClubRow, getMembership, requireSignedIn } from "./access.server";
+import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
 import { loadPosts } from "./post-view.server";
 import type { Actor } from "./user.server";
@@ -62,12 +62,6 @@ function parseOrThrow<S extends typeof postInputSchema | typeof postUpdateSchema
   return parsed.data;
 }
 
-function assertMayPostIn(clubId: number | undefined, authorId: number) {
-  if (clubId === undefined) return;
-  if (!getClubRow(clubId)) throw notFound("Club Not Found");
-  if (!getMembership(clubId, authorId)) throw forbidden("Only members can post in this club");
-}
-
 function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
   tx.delete(postTags).where(eq(postTags.postId, postId)).run();
   const keys = new Set((tags ?? []).map(tagKey).filter(Boolean));
@@ -97,13 +91,13 @@ export async function createPost(
 ): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
-  assertMayPostIn(data.clubId, author.id);
+  requireMayPostIn(author, data.clubId);
   const tags = data.tags?.length ? data.tags : null;
   const mediaUrl = data.mediaUrl ?? null;
   const urlMetadata = mediaUrl ? (data.urlMetadata ?? (await preview(mediaUrl))) : null;
   const id = writeTransaction((tx) => {
     // Again, under the write lock: the club may have gone while the preview was fetched.
-    assertMayPostIn(data.clubId, author.id);
+    requireMayPostIn(author, data.clubId);
     consumeLimit("postsPerUser", String(author.id));
     const { id: postId } = tx
       .insert(posts)

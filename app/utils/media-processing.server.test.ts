@@ -4,6 +4,7 @@ import {
   exifHasGps,
   GPS_EXIF,
   heicHead,
+  hostileGif,
   jpegRotated,
   jpegWithGps,
   m4aHead,
@@ -14,7 +15,7 @@ import {
   wavHead,
   webmHead,
 } from "#tests/fixtures/media";
-import { processImage, sniffFormat } from "./media-processing.server";
+import { IMAGE_LIMITS, imageQueue, processImage, sniffFormat } from "./media-processing.server";
 
 describe("sniffFormat: the bytes decide, not the name", () => {
   it("recognises images, video and audio from their first bytes", async () => {
@@ -95,5 +96,50 @@ describe("processImage: no metadata survives, orientation does", () => {
   it("refuses a file that only looks like an image", async () => {
     const fake = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2000, 3)]);
     await expect(processImage(fake, { kind: "image", ext: "jpg", contentType: "image/jpeg" })).rejects.toMatchObject({ status: 415 });
+  });
+});
+
+describe("processImage: animations cannot cost the site seconds (security.md M4)", () => {
+  const gif = { kind: "image", ext: "gif", contentType: "image/gif" } as const;
+
+  it("refuses 24 frames of 2000×2000 (96 megapixels, a 600-byte file) from the header, at once", async () => {
+    const hostile = hostileGif(2000, 2000, 24);
+    expect(hostile.byteLength).toBeLessThan(1000);
+    const started = performance.now();
+    await expect(processImage(hostile, await sniffFormat(hostile))).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/24 frames of 2000×2000 add up to more than 50 megapixels/),
+    });
+    // Decoding and re-encoding it took ~8 s before; the header alone is milliseconds.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it("refuses more than 200 frames, however small", async () => {
+    const many = hostileGif(10, 10, IMAGE_LIMITS.maxFrames + 1);
+    await expect(processImage(many, gif)).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/too many frames \(201; the limit is 200\)/),
+    });
+  });
+
+  it("still takes an animation within the limits, and keeps it animated", async () => {
+    const ok = hostileGif(600, 400, 12);
+    const out = await processImage(ok, gif);
+    expect(out.main).toMatchObject({ width: 600, height: 400, ext: "gif" });
+    expect((await sharp(out.main.data).metadata()).pages).toBe(12);
+    expect(out.variants.map((v) => v.width)).toEqual([480]);
+    expect((await sharp(out.variants[0]!.data).metadata()).pages).toBe(12);
+  });
+
+  it("gives up on an image that takes longer than its time limit (413, nothing returned)", async () => {
+    // 48 megapixels of frames: within the limits, but seconds of work; given one second it is refused.
+    const slow = hostileGif(2000, 2000, 12);
+    const started = performance.now();
+    await expect(processImage(slow, gif, { timeoutSeconds: 1 })).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/took too long to process \(the limit is 1 seconds\)/),
+    });
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(imageQueue.load).toEqual({ running: 0, waiting: 0 });
   });
 });

@@ -1,8 +1,10 @@
+import os from "node:os";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { MediaKind } from "#db/schema";
 import { AppError, tooLarge, unsupportedMedia } from "./errors";
 import { contentTypeForKey } from "./storage.server";
+import { WorkQueue } from "./work-queue.server";
 
 /**
  * What an upload is, decided from its own first bytes (never its name or the browser's claim), and
@@ -76,6 +78,31 @@ export const MAX_IMAGE_EDGE = 4096;
 /** Decompression-bomb guard: refuse images over 100 megapixels before decoding them. */
 const MAX_INPUT_PIXELS = 100_000_000;
 
+/**
+ * What one image may cost (docs/decisions/0021-media-work.md). Animations are checked from the
+ * header, before a frame is decoded: every frame is a full picture to decode and re-encode, so a
+ * tiny GIF of many big frames is the costly upload, not a big photo.
+ */
+export const IMAGE_LIMITS = {
+  /** Frames of an animated GIF or WebP. */
+  maxFrames: 200,
+  /** Pixels of all frames together (width × height × frames). */
+  maxAnimationPixels: 50_000_000,
+  /** Wall-clock seconds for all of one file's encoding (the picture and its variants). */
+  timeoutSeconds: 15,
+} as const;
+
+// libvips would start a thread per core for each image; one per job leaves the other cores to
+// the pages. Jobs at once: half the cores (one on a 2-core machine); a few more may wait.
+sharp.concurrency(1);
+const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
+export const imageQueue = new WorkQueue({
+  concurrency: Math.max(1, Math.floor(cores / 2)),
+  maxWaiting: 8,
+  retryAfter: 15,
+  busyMessage: "The server is busy with other images right now. Try again in a few seconds.",
+});
+
 export type ProcessedImage = {
   main: { data: Buffer; width: number; height: number; ext: string; contentType: string };
   variants: Array<{ data: Buffer; width: number; height: number; ext: "webp"; contentType: "image/webp" }>;
@@ -85,59 +112,92 @@ export type ProcessedImage = {
  * Re-encodes an image with every piece of metadata removed. sharp writes no EXIF, XMP or IPTC
  * unless asked (`withMetadata`/`keepExif`, never called here); `rotate()` first bakes the EXIF
  * orientation into the pixels so the picture still stands the right way up without it.
+ * Animations over IMAGE_LIMITS are refused (413) from the header alone; the encoding waits its
+ * turn in `imageQueue` (503 when the waiting list is full) and is given up after
+ * `timeoutSeconds` (413). Nothing is returned, so nothing is stored, when it is refused.
  */
-export async function processImage(input: string | Buffer, format: SniffedFormat): Promise<ProcessedImage> {
+export async function processImage(
+  input: string | Buffer,
+  format: SniffedFormat,
+  { timeoutSeconds = IMAGE_LIMITS.timeoutSeconds }: { timeoutSeconds?: number } = {},
+): Promise<ProcessedImage> {
   try {
     const probe = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
-    const animated = (probe.pages ?? 1) > 1 && (format.ext === "gif" || format.ext === "webp");
-    const open = () => sharp(input, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
-
-    let pipeline = open();
-    if (!animated) pipeline = pipeline.rotate();
-    pipeline = pipeline.resize({ width: MAX_IMAGE_EDGE, height: MAX_IMAGE_EDGE, fit: "inside", withoutEnlargement: true });
-    switch (format.ext) {
-      case "jpg":
-        pipeline = pipeline.jpeg({ quality: 85, mozjpeg: true });
-        break;
-      case "png":
-        pipeline = pipeline.png({ compressionLevel: 9 });
-        break;
-      case "webp":
-        pipeline = pipeline.webp({ quality: 85 });
-        break;
-      case "gif":
-        pipeline = pipeline.gif();
-        break;
-      case "avif":
-        pipeline = pipeline.avif({ quality: 60 });
-        break;
-      default:
-        throw unsupportedMedia(UNSUPPORTED_MESSAGE);
-    }
-    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-    const width = info.width;
-    const height = info.pageHeight ?? info.height;
-
-    const variants: ProcessedImage["variants"] = [];
-    for (const target of VARIANT_WIDTHS) {
-      if (target >= width) break;
-      const out = await sharp(data, { animated, limitInputPixels: MAX_INPUT_PIXELS })
-        .resize({ width: target, withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toBuffer({ resolveWithObject: true });
-      variants.push({
-        data: out.data,
-        width: out.info.width,
-        height: out.info.pageHeight ?? out.info.height,
-        ext: "webp",
-        contentType: "image/webp",
-      });
-    }
-    return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
+    const frames = probe.pages ?? 1;
+    const animated = frames > 1 && (format.ext === "gif" || format.ext === "webp");
+    if (animated) assertAnimationLimits(frames, probe.width ?? 0, probe.pageHeight ?? probe.height ?? 0);
+    return await imageQueue.run(() => encodeImage(input, format, animated, Date.now() + timeoutSeconds * 1000));
   } catch (error) {
     if (error instanceof AppError) throw error;
     const message = error instanceof Error ? error.message : String(error);
     if (/pixel limit/i.test(message)) throw tooLarge("This image has too many pixels (the limit is 100 megapixels).");
+    if (/timeout/i.test(message)) {
+      throw tooLarge(`This image took too long to process (the limit is ${timeoutSeconds} seconds). Upload a smaller or shorter one.`);
+    }
     throw unsupportedMedia("The image could not be read. It may be damaged or in an unsupported format.");
   }
+}
+
+function assertAnimationLimits(frames: number, width: number, pageHeight: number): void {
+  if (frames > IMAGE_LIMITS.maxFrames) {
+    throw tooLarge(`This animation has too many frames (${frames}; the limit is ${IMAGE_LIMITS.maxFrames}).`);
+  }
+  if (frames * width * pageHeight > IMAGE_LIMITS.maxAnimationPixels) {
+    throw tooLarge(
+      `This animation is too large: its ${frames} frames of ${width}×${pageHeight} add up to more than ${IMAGE_LIMITS.maxAnimationPixels / 1_000_000} megapixels. Upload a smaller or shorter one.`,
+    );
+  }
+}
+
+/** sharp's own time limit for the next step: whatever is left of the file's deadline (at least 1 s). */
+function secondsLeft(deadline: number): number {
+  const left = deadline - Date.now();
+  if (left <= 0) throw new Error("timeout: the deadline passed between steps");
+  return Math.max(1, Math.ceil(left / 1000));
+}
+
+async function encodeImage(input: string | Buffer, format: SniffedFormat, animated: boolean, deadline: number): Promise<ProcessedImage> {
+  let pipeline = sharp(input, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
+  if (!animated) pipeline = pipeline.rotate();
+  pipeline = pipeline.resize({ width: MAX_IMAGE_EDGE, height: MAX_IMAGE_EDGE, fit: "inside", withoutEnlargement: true });
+  switch (format.ext) {
+    case "jpg":
+      pipeline = pipeline.jpeg({ quality: 85, mozjpeg: true });
+      break;
+    case "png":
+      pipeline = pipeline.png({ compressionLevel: 9 });
+      break;
+    case "webp":
+      pipeline = pipeline.webp({ quality: 85 });
+      break;
+    case "gif":
+      pipeline = pipeline.gif();
+      break;
+    case "avif":
+      pipeline = pipeline.avif({ quality: 60 });
+      break;
+    default:
+      throw unsupportedMedia(UNSUPPORTED_MESSAGE);
+  }
+  const { data, info } = await pipeline.timeout({ seconds: secondsLeft(deadline) }).toBuffer({ resolveWithObject: true });
+  const width = info.width;
+  const height = info.pageHeight ?? info.height;
+
+  const variants: ProcessedImage["variants"] = [];
+  for (const target of VARIANT_WIDTHS) {
+    if (target >= width) break;
+    const out = await sharp(data, { animated, limitInputPixels: MAX_INPUT_PIXELS })
+      .resize({ width: target, withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .timeout({ seconds: secondsLeft(deadline) })
+      .toBuffer({ resolveWithObject: true });
+    variants.push({
+      data: out.data,
+      width: out.info.width,
+      height: out.info.pageHeight ?? out.info.height,
+      ext: "webp",
+      contentType: "image/webp",
+    });
+  }
+  return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
 }

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rateLimits } from "#db/schema";
-import { db, writeTransaction } from "./db.server";
+import { db, decrementCounter, writeTransaction } from "./db.server";
 import { env } from "./env.server";
 import { tooMany } from "./errors";
 
@@ -113,4 +113,18 @@ export function consumeLimit(name: LimitName, key: string, now = Date.now()): vo
     checkLimit(name, key, now);
     recordHit(name, key, now);
   });
+}
+
+/**
+ * Takes back one use counted at `at` (an upload whose post was refused after all), never below
+ * zero. A use from a window that has passed is left alone: that window no longer limits anyone.
+ */
+export function refundHit(name: LimitName, key: string, at: number, now = Date.now()): void {
+  if (!enabled) return;
+  const { windowStart } = windowOf(name, at);
+  if (windowStart !== windowOf(name, now).windowStart) return;
+  db.update(rateLimits)
+    .set({ count: decrementCounter(rateLimits.count) })
+    .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)))
+    .run();
 }

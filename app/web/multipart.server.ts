@@ -3,6 +3,7 @@ import { discardUploads, storeUpload, type StoredMedia } from "~/models/media.se
 import type { Actor } from "~/models/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
+import { escapePartHeaders, multipartBoundary, unescapePartHeader } from "./multipart-headers.server";
 import { BODY_LIMITS, readFormData } from "./request-body.server";
 
 /**
@@ -88,6 +89,9 @@ export async function parseMultipartUploads(
   const textBudget = { left: BODY_LIMITS.form };
 
   const handler = async (part: UploadHandlerPart): Promise<string | undefined> => {
+    // Names come escaped (multipart-headers.server.ts); the form gets them back as sent.
+    part.name = unescapePartHeader(part.name);
+    if (part.filename) part.filename = unescapePartHeader(part.filename);
     // A part without a filename is a text field.
     if (part.filename === undefined) return readText(part.data, textBudget);
     // An empty file input still sends a part (filename=""); so do fields we do not take files for.
@@ -115,7 +119,7 @@ export async function parseMultipartUploads(
 
   let formData: FormData;
   try {
-    formData = await unstable_parseMultipartFormData(request, handler);
+    formData = await unstable_parseMultipartFormData(withEscapedPartHeaders(request), handler);
   } catch (error) {
     await discardUploads(
       actor,
@@ -135,6 +139,16 @@ export async function parseMultipartUploads(
     throw new UploadRefusedError(error, formData, fileName);
   }
   return { formData, uploads };
+}
+
+/** The request with its parts' Content-Disposition escaped, so names with `=` or `;` parse (L13). */
+function withEscapedPartHeaders(request: Request): Request {
+  const boundary = multipartBoundary(request.headers.get("Content-Type") ?? "");
+  if (!boundary || !request.body) return request;
+  const headers = new Headers(request.headers);
+  headers.delete("Content-Length");
+  const body = escapePartHeaders(request.body, boundary);
+  return new Request(request.url, { method: request.method, headers, body, duplex: "half" } as RequestInit);
 }
 
 /**

@@ -1,10 +1,12 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json } from "@remix-run/node";
-import { ownPendingUploads } from "~/models/media.server";
+import { requireMayPostIn } from "~/models/access.server";
+import { discardUploads, ownPendingUploads } from "~/models/media.server";
 import { createPost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { postInputSchema } from "~/schemas/post";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
+import { isRefusal } from "~/utils/errors";
 import { BODY_LIMITS } from "./request-body.server";
 import { submissionFailure } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
@@ -20,10 +22,18 @@ export const POST_FILES_FIELD = "files";
  * file throws UploadRefusedError carrying the rest of the form.
  */
 export async function readPostForm(request: Request, actor: Actor): Promise<FormData> {
-  const { formData } = await parseMultipartUploads(request, actor, { fileFields: [POST_FILES_FIELD], maxFiles: BODY_LIMITS.files });
+  return (await readPostFormAndUploads(request, actor)).formData;
+}
+
+/** readPostForm, and the URLs of the files this request stored (not those uploaded before it). */
+async function readPostFormAndUploads(request: Request, actor: Actor): Promise<{ formData: FormData; stored: string[] }> {
+  const { formData, uploads } = await parseMultipartUploads(request, actor, {
+    fileFields: [POST_FILES_FIELD],
+    maxFiles: BODY_LIMITS.files,
+  });
   for (const url of formData.getAll(POST_FILES_FIELD)) formData.append("uploadedFiles", url);
   formData.delete(POST_FILES_FIELD);
-  return formData;
+  return { formData, stored: uploads.map((u) => u.url) };
 }
 
 /** Files this form already stored: shown again, ticked, when the form comes back with an error. */
@@ -41,9 +51,13 @@ function pendingUploads(actor: Actor, formData: FormData) {
  * club page for a club post. A failure answers the Conform reply, so the form keeps what was typed.
  */
 export async function createPostFromForm(request: Request, actor: Actor, options: { clubId?: number } = {}) {
+  // What can be refused before a byte is stored is refused first (security.md L12): a club the
+  // member may not post in is 403/404 with the files unread.
+  requireMayPostIn(actor, options.clubId);
   let formData: FormData;
+  let stored: string[];
   try {
-    formData = await readPostForm(request, actor);
+    ({ formData, stored } = await readPostFormAndUploads(request, actor));
   } catch (error) {
     if (!(error instanceof UploadRefusedError)) throw error;
     // A refused file: everything typed comes back, with the reason above the form.
@@ -71,6 +85,10 @@ export async function createPostFromForm(request: Request, actor: Actor, options
   try {
     post = await createPost(actor, input);
   } catch (error) {
+    // Refused for good (a club the member may not post in, named in the form): the files this
+    // request stored go again and do not count against the upload limit. An invalid or rate-limited
+    // form keeps them, shown again ticked, so the member need not upload them twice.
+    if (isRefusal(error)) await discardUploads(actor, stored, undefined, { refund: true });
     const { result, init } = submissionFailure(submission, { error });
     return json({ ...result, uploads: pendingUploads(actor, formData) }, init);
   }

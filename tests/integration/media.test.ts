@@ -16,7 +16,18 @@ import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.serve
 import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
 import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import { exifHasGps, jpegWithGps, lazyBytes, mp3Head, mp4Head, multipartRequest, pdfHead, png, startS3rver } from "../fixtures/media";
+import {
+  exifHasGps,
+  jpegWithGps,
+  lazyBytes,
+  mp3Head,
+  mp4Head,
+  multipartRequest,
+  pdfHead,
+  png,
+  startS3rver,
+  storedFiles,
+} from "../fixtures/media";
 
 const MB = 1024 * 1024;
 
@@ -30,13 +41,6 @@ beforeAll(async () => {
 });
 
 const mediaCount = () => db.select().from(media).all().length;
-
-/** Every file under UPLOAD_DIR (temporary files included). */
-function storedFiles(): string[] {
-  const root = path.resolve(env.UPLOAD_DIR);
-  if (!fs.existsSync(root)) return [];
-  return (fs.readdirSync(root, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(root, f)).isFile());
-}
 
 async function upload(
   parts: Parameters<typeof multipartRequest>[1],

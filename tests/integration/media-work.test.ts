@@ -1,0 +1,236 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { eq } from "drizzle-orm";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { media, rateLimits } from "#db/schema";
+import { action as uploadAction } from "~/routes/api.upload";
+import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
+import { action as createAction } from "~/routes/create";
+import { action as settingsAction } from "~/routes/settings/route";
+import { db } from "~/utils/db.server";
+import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { newClub } from "#tests/fixtures/clubs";
+import { call, createMember } from "#tests/fixtures/members";
+import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, storedFiles, streamToBuffer } from "#tests/fixtures/media";
+
+/**
+ * Issue 11, "Media cannot stall the site" (security.md M4): animations are capped by frames and
+ * pixels before decoding, image work is queued and time-limited, and four hostile GIFs at once do
+ * not stall other requests. The same pipeline takes avatars.
+ */
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+let alice: Member;
+
+beforeAll(async () => {
+  alice = await createMember();
+});
+
+const mediaCount = () => db.select().from(media).all().length;
+
+/** The text fields of the post editor. */
+const postFields = (title: string, content = "Straight off the trail camera card.") => [
+  { name: "title", value: title },
+  { name: "type", value: "article" },
+  { name: "content", value: content },
+];
+
+/** The audit's anim96mp.gif: 24 frames of 2000×2000, under a kilobyte here (90 KB there). */
+const HOSTILE = () => hostileGif(2000, 2000, 24);
+
+describe("hostile animations are refused before they cost anything", () => {
+  it("POST /api/upload answers 413 with the reason within a second, storing nothing", async () => {
+    const [rows, files] = [mediaCount(), storedFiles().length];
+    const started = performance.now();
+    const { request } = multipartRequest(
+      "/api/upload",
+      [{ name: "file", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() }],
+      {
+        cookie: alice.cookie,
+      },
+    );
+    const response = await call(uploadAction, request);
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatch(/24 frames of 2000×2000 add up to more than 50 megapixels/);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+  });
+
+  it("an avatar takes the same path: refused with a toast, nothing stored", async () => {
+    const rows = mediaCount();
+    const { request } = multipartRequest(
+      "/settings",
+      [
+        { name: "returnTo", value: "/settings?tab=profile" },
+        { name: "avatar", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() },
+      ],
+      { cookie: alice.cookie },
+    );
+    const response = await call(settingsAction, request);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/settings?tab=profile");
+    expect(mediaCount()).toBe(rows);
+  });
+});
+
+/** Starts tests/integration/media-load.worker.ts; resolves with its port and a member's cookie. */
+function startServer() {
+  const root = path.resolve(__dirname, "../..");
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/integration/media-load.worker.ts")], {
+    cwd: root,
+    env: process.env,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const ready = new Promise<{ port: number; cookie: string }>((resolve, reject) => {
+    child.stdout.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve(JSON.parse(out.split("\n")[0]!));
+    });
+    child.on("close", () => reject(new Error(`server exited early: ${out} ${err}`)));
+  });
+  return { ready, stop: () => child.kill() };
+}
+
+describe("four hostile GIFs at once leave other requests answering (spawned server on 127.0.0.1)", () => {
+  it("every GET /api/posts/trending made meanwhile answers well under 2 s, and the uploads are refused", async () => {
+    const server = startServer();
+    try {
+      const { port, cookie } = await server.ready;
+      const base = `http://127.0.0.1:${port}`;
+      const upload = async () => {
+        const { body, contentType } = multipartStream([
+          { name: "file", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() },
+        ]);
+        const bytes = await streamToBuffer(body);
+        const res = await fetch(`${base}/api/upload`, {
+          method: "POST",
+          headers: { "Content-Type": contentType, Cookie: cookie, Origin: base },
+          body: new Uint8Array(bytes),
+        });
+        return res.status;
+      };
+      const timedGet = async () => {
+        const started = performance.now();
+        const res = await fetch(`${base}/api/posts/trending`);
+        await res.arrayBuffer();
+        return { status: res.status, ms: performance.now() - started };
+      };
+      expect((await timedGet()).status).toBe(200);
+
+      const uploads = Promise.all([upload(), upload(), upload(), upload()]);
+      let finished = false;
+      void uploads.finally(() => (finished = true));
+      const gets: Array<{ status: number; ms: number }> = [];
+      // Keep asking while the uploads run (at least five times, at most for 20 s).
+      const deadline = performance.now() + 20_000;
+      while ((!finished || gets.length < 5) && performance.now() < deadline) {
+        gets.push(await timedGet());
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const statuses = await uploads;
+
+      expect(statuses).toEqual([413, 413, 413, 413]);
+      expect(gets.every((g) => g.status === 200)).toBe(true);
+      // Before the fix, a GET waited up to 16 s behind the four uploads.
+      expect(Math.max(...gets.map((g) => g.ms))).toBeLessThan(1500);
+    } finally {
+      server.stop();
+    }
+  }, 60_000);
+});
+
+describe("file names with '=' upload fine (security.md L13)", () => {
+  it("POST /api/upload stores a=b.png, my=photo.jpg, x.png?v=1 and =.png under their own names (201)", async () => {
+    for (const name of ["a=b.png", "my=photo.jpg", "x.png?v=1", "=.png", "semi;colon 100%.png"]) {
+      const data = name.endsWith(".jpg") ? await jpegWithGps(60, 40) : await png(40, 40);
+      const { request } = multipartRequest("/api/upload", [{ name: "file", filename: name, data }], { cookie: alice.cookie });
+      const response = await call(uploadAction, request);
+      expect(response.status, name).toBe(201);
+      expect((await response.json()).name).toBe(name);
+    }
+  });
+
+  it("the create page's plain form publishes a file named my=photo.jpg with the post", async () => {
+    const { request } = multipartRequest(
+      "/create",
+      [...postFields("Equals in the name"), { name: "files", filename: "my=photo.jpg", data: await jpegWithGps(60, 40) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(302);
+    const postId = Number(response.headers.get("Location")!.split("/").pop());
+    expect(
+      db
+        .select()
+        .from(media)
+        .where(eq(media.postId, postId))
+        .all()
+        .map((m) => m.name),
+    ).toEqual(["my=photo.jpg"]);
+  });
+});
+
+describe("a post refused after all keeps none of its files (security.md L12)", () => {
+  const fields = postFields("Not my club", "Trying to post where I am no member.");
+  const uploadsCounted = (member: Member) =>
+    db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `uploadsPerUser:${member.id}`))
+      .all()
+      .reduce((n, r) => n + r.count, 0);
+
+  let clubId: number;
+  beforeAll(async () => {
+    clubId = newClub(await createMember()).id;
+  });
+  afterEach(() => setRateLimitsEnabled(false));
+
+  it("/clubs/:id/create by a non-member: 403 before the file is read, nothing stored or counted", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const photo = await jpegWithGps(1600, 1200);
+    const { request, bytesPulled } = multipartRequest(
+      `/clubs/${clubId}/create`,
+      [...fields, { name: "files", filename: "stand.jpg", data: photo }],
+      {
+        cookie: alice.cookie,
+      },
+    );
+    const response = await call(clubCreateAction, request, { id: String(clubId) });
+    expect(response.status).toBe(403);
+    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+    expect(bytesPulled()).toBeLessThan(photo.byteLength);
+  });
+
+  it("/create naming that club after the file: 403, and the stored file is removed and not counted", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const { request } = multipartRequest(
+      "/create",
+      [...fields, { name: "files", filename: "stand.jpg", data: await jpegWithGps(1600, 1200) }, { name: "clubId", value: String(clubId) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ message: "Only members can post in this club" });
+    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+  });
+
+  it("an invalid form still keeps its files (and their count), so the member need not upload them again", async () => {
+    setRateLimitsEnabled(true);
+    const [rows, counted] = [mediaCount(), uploadsCounted(alice)];
+    const { request } = multipartRequest(
+      "/create",
+      [...postFields("", "short"), { name: "files", filename: "kept.png", data: await png(40, 40) }],
+      { cookie: alice.cookie },
+    );
+    const response = await call(createAction, request);
+    expect(response.status).toBe(400);
+    expect((await response.json()).uploads).toEqual([expect.objectContaining({ name: "kept.png" })]);
+    expect([mediaCount(), uploadsCounted(alice)]).toEqual([rows + 1, counted + 1]);
+  });
+});
