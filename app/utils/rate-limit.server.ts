@@ -15,6 +15,7 @@ export const LIMITS = {
   postsPerUser: { limit: 30, windowMs: 60 * 60_000 },
   commentsPerUser: { limit: 120, windowMs: 60 * 60_000 },
   uploadsPerUser: { limit: 100, windowMs: 60 * 60_000 },
+  linkPreviewsPerUser: { limit: 60, windowMs: 60 * 60_000 },
 } as const;
 export type LimitName = keyof typeof LIMITS;
 
