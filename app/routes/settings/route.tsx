@@ -10,6 +10,7 @@ import { changePassword, updateProfile } from "~/models/profile.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { APP_NAME } from "~/utils/brand";
 import { badRequest, unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
@@ -35,9 +36,9 @@ const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"] as
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const tab = tabOf(new URL(request.url).searchParams.get("tab"));
-  const headers = { "Cache-Control": "private, no-store" };
-  if (!user) return json({ user: null, tab }, { status: 401, headers });
-  return json({ user, tab }, { headers });
+  // The member's email is on the page (cache-control.server.ts).
+  if (!user) return json({ user: null, tab }, { status: 401, ...NO_STORE });
+  return json({ user, tab }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
