@@ -6,7 +6,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME } from "~/utils/brand";
 import { useNonce } from "~/utils/nonce";
-import { getSessionUser } from "~/web/session.server";
+import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import stylesheet from "~/tailwind.css";
 
@@ -17,13 +17,17 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [user, { toast, headers }] = await Promise.all([getSessionUser(request), getToast(request)]);
+  const [{ signedIn, dropCookie }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
+  const user = signedIn?.user;
+  // A cookie whose session has ended or expired: the browser is told to drop it.
+  const out = new Headers(headers ?? undefined);
+  if (dropCookie) out.append("Set-Cookie", dropCookie);
   return json(
     {
       user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar } : null,
       toast,
     },
-    { headers: headers ?? undefined },
+    { headers: out },
   );
 }
 

@@ -40,8 +40,6 @@ export const users = sqliteTable(
     avatar: text("avatar"),
     bio: text("bio"),
     location: text("location"),
-    /** Bumped on password change: sessions carrying an older version are signed out. */
-    sessionVersion: integer("session_version").notNull().default(1),
     postsCount: integer("posts_count").notNull().default(0),
     followersCount: integer("followers_count").notNull().default(0),
     followingCount: integer("following_count").notNull().default(0),
@@ -303,6 +301,32 @@ export const rateLimits = sqliteTable(
     count: integer("count").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window").on(t.windowStart)],
+);
+
+/**
+ * Server-side sessions, one per sign-in (docs/decisions/0017-server-side-sessions.md). The cookie
+ * holds the random token; only its SHA-256 is stored. `id` names a session in Settings › Security.
+ * `expires_at` slides: every use moves it to 30 days on, written at most every few minutes.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** "Chrome on Android": from the User-Agent at sign-in. */
+    device: text("device").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_token_hash").on(t.tokenHash),
+    index("sessions_user_seen").on(t.userId, t.lastSeenAt),
+    index("sessions_expires").on(t.expiresAt),
+  ],
 );
 
 /** Link previews, cached per URL. */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { media, users } from "#db/schema";
+import { media, sessions, users } from "#db/schema";
 import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
 import { AppError } from "~/utils/errors";
@@ -20,6 +20,7 @@ async function errorOf(fn: () => unknown): Promise<AppError> {
 }
 
 const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+const sessionCountOf = (id: number) => db.select().from(sessions).where(eq(sessions.userId, id)).all().length;
 
 function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
   db.insert(media)
@@ -132,7 +133,7 @@ describe("updateAvatar", () => {
 });
 
 describe("changePassword", () => {
-  it("checks the current password, stores the new one and bumps the session version", async () => {
+  it("checks the current password, stores the new one and ends the member's sessions", async () => {
     const owner = await createMember({ password: "oldpass1" });
     const before = rowOf(owner.id);
 
@@ -141,21 +142,22 @@ describe("changePassword", () => {
     );
     expect(wrong.status).toBe(400);
     expect(wrong.fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
-    expect(rowOf(owner.id)).toMatchObject({ passwordHash: before.passwordHash, sessionVersion: before.sessionVersion });
+    expect(rowOf(owner.id)).toMatchObject({ passwordHash: before.passwordHash });
+    expect(sessionCountOf(owner.id)).toBe(1);
 
     const mismatch = await errorOf(() =>
       changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass2" }),
     );
     expect(mismatch.fieldErrors).toEqual({ confirmPassword: ["Passwords don't match"] });
 
-    const { session, user } = await changePassword(
+    const { sessionsEnded, user } = await changePassword(
       { id: owner.id },
       { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" },
     );
-    expect(session).toEqual({ id: owner.id, sessionVersion: before.sessionVersion + 1 });
+    expect(sessionsEnded).toBe(1);
     expect(user).not.toHaveProperty("passwordHash");
     const after = rowOf(owner.id);
-    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+    expect(sessionCountOf(owner.id)).toBe(0);
     expect(await verifyPassword("newpass1", after.passwordHash)).toBe(true);
     expect(await verifyPassword("oldpass1", after.passwordHash)).toBe(false);
   });

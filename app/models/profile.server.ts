@@ -1,12 +1,13 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { media, users } from "#db/schema";
 import type { PasswordChangeInput, ProfilePatchInput } from "~/schemas/profile";
-import { db, prepared } from "~/utils/db.server";
+import { db, prepared, writeTransaction } from "~/utils/db.server";
 import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
 import { clubReadableSql, requireSignedIn } from "./access.server";
 import { isFollowing } from "./follow.server";
+import { endSessions } from "./session.server";
 import { getUserRowById, requireUserRow, toPublicUser, toSelfUser, type Actor } from "./user.server";
 import type { Profile, SelfUser } from "~/schemas/shapes";
 
@@ -111,14 +112,12 @@ export function updateAvatar(actor: Actor, username: string, avatarUrl: string |
 
 /**
  * Change the member's password. A wrong current password is a field error (and counts towards the
- * sign-in failure limit, so a borrowed session cannot be used to guess it). The session version is
- * bumped in the same statement: every other session of the member ends. The caller re-issues the
- * session of the request that made the change with the returned version.
+ * sign-in failure limit, so a borrowed session cannot be used to guess it). Every session of the
+ * member ends in the same transaction as the new hash is stored (docs/decisions/0017): a leaked
+ * cookie dies with the old password. The caller signs the device that made the change in again with
+ * a fresh session, so it stays signed in under a new token.
  */
-export async function changePassword(
-  actor: Actor,
-  input: PasswordChangeInput,
-): Promise<{ user: SelfUser; session: { id: number; sessionVersion: number } }> {
+export async function changePassword(actor: Actor, input: PasswordChangeInput): Promise<{ user: SelfUser; sessionsEnded: number }> {
   const row = getUserRowById(requireSignedIn(actor).id);
   if (!row) throw unauthorized();
   const limitKey = row.username.toLowerCase();
@@ -131,11 +130,9 @@ export async function changePassword(
     throw invalid({ confirmPassword: ["Passwords don't match"] }, "Passwords don't match");
   }
   const passwordHash = await hashPassword(input.newPassword);
-  const updated = db
-    .update(users)
-    .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
-    .where(eq(users.id, row.id))
-    .returning()
-    .get();
-  return { user: toSelfUser(updated), session: { id: updated.id, sessionVersion: updated.sessionVersion } };
+  return writeTransaction(() => {
+    const updated = db.update(users).set({ passwordHash }).where(eq(users.id, row.id)).returning().get();
+    if (!updated) throw unauthorized();
+    return { user: toSelfUser(updated), sessionsEnded: endSessions(actor, { except: null }) };
+  });
 }

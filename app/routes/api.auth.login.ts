@@ -11,7 +11,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const input = await readJson(request, loginSchema);
     const user = await signIn(input, { ip: clientIp(request) });
-    return json(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user) } });
+    return json(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });
 

@@ -5,17 +5,17 @@ import { commitUserSession, requireActor } from "~/web/session.server";
 
 /**
  * PUT /api/auth/password `{currentPassword, newPassword, confirmPassword}` → 204. A wrong current
- * password is 400 with fieldErrors.currentPassword. Every other session of the member ends; this one
- * gets a fresh cookie and stays signed in.
+ * password is 400 with fieldErrors.currentPassword. Every session of the member ends on the server;
+ * this device is signed in again with a fresh session and token, so it stays signed in.
  */
 export const action = apiAction({
   PUT: async ({ request }) => {
     const actor = await requireActor(request);
     const input = await readJson(request, passwordChangeSchema);
-    const { session } = await changePassword(actor, input);
+    await changePassword(actor, input);
     return new Response(null, {
       status: 204,
-      headers: { "Set-Cookie": await commitUserSession(session), "Cache-Control": "no-store" },
+      headers: { "Set-Cookie": await commitUserSession(actor, request), "Cache-Control": "no-store" },
     });
   },
 });

@@ -19,7 +19,7 @@ export const action = apiAction({
     const code = input.inviteCode;
     if (!code) throw invalid({ inviteCode: ["Invite code is required"] }, "Invite code is required");
     const { user, clubId } = await signUpWithInvite(input, { ip: clientIp(request) }, code);
-    return json({ ...toSelfUser(user), clubId }, { status: 201, headers: { "Set-Cookie": await commitUserSession(user) } });
+    return json({ ...toSelfUser(user), clubId }, { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });
 

@@ -11,7 +11,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const input = await readJson(request, registerSchema);
     const user = await signUp(input, { ip: clientIp(request) });
-    return json(toSelfUser(user), { status: 201, headers: { "Set-Cookie": await commitUserSession(user) } });
+    return json(toSelfUser(user), { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });
 

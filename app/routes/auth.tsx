@@ -60,7 +60,7 @@ async function loginAction(request: Request, formData: FormData, redirectTo: str
   } catch (error) {
     return formReply(submission, { ...reply, error, signInFailure: true });
   }
-  return redirectSignedIn(user, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
+  return redirectSignedIn(user, request, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
 }
 
 async function registerAction(request: Request, formData: FormData, redirectTo: string) {
@@ -78,7 +78,7 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   const { user, clubId } = signedUp;
   // `joined=1`: the club page removes the stored invite code from session storage.
   const target = clubId ? `/clubs/${clubId}?joined=1` : redirectTo;
-  return redirectSignedIn(user, target, {
+  return redirectSignedIn(user, request, target, {
     title: `Welcome to ${APP_NAME}`,
     description: "Your account has been created successfully.",
   });

@@ -99,3 +99,6 @@ export type SelfUser = PublicUser & { email: string };
  * member, and whether the viewer follows them.
  */
 export type Profile = PublicUser & { email?: string; isFollowing: boolean };
+
+/** One of the member's own sessions, as Settings › Security lists it (`current`: the device asking). */
+export type ActiveSession = { id: number; device: string; createdAt: string; lastSeenAt: string; current: boolean };

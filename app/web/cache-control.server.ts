@@ -1,4 +1,4 @@
-import { sessionStorage } from "./session.server";
+import { sentSessionToken } from "./session.server";
 
 /**
  * Who may keep an answer (CONTRACT.md §6 "Validators and caching", security review L6). One rule,
@@ -20,14 +20,6 @@ export const VISITOR_VALUE = "no-cache";
 /** `json(data, NO_STORE)`: this answer holds an email or an invite code. */
 export const NO_STORE = { headers: { "Cache-Control": NO_STORE_VALUE } };
 
-/** Does the request carry a session of this site? (A stale one counts: that errs on the private side.) */
-export async function hasSession(request: Request): Promise<boolean> {
-  const cookie = request.headers.get("Cookie");
-  if (!cookie) return false;
-  const session = await sessionStorage.getSession(cookie);
-  return Object.keys(session.data).length > 0;
-}
-
 /** The Cache-Control of an answer, from who asked and what the loaders declared. */
 export function cacheControlFor(privateAnswer: boolean, declared: Iterable<string | null | undefined>): string {
   for (const value of declared) if (value && /\bno-store\b/i.test(value)) return NO_STORE_VALUE;
@@ -39,7 +31,9 @@ export function cacheControlFor(privateAnswer: boolean, declared: Iterable<strin
  * (for a document, every matched route's; for JSON, the answer's own).
  */
 export async function applyCacheControl(request: Request, headers: Headers, declared: Iterable<string | null | undefined>) {
-  const privateAnswer = headers.has("Set-Cookie") || (await hasSession(request));
+  // A signed session token makes the answer private (an ended session counts: that errs on the
+  // private side), as does an answer that sets a cookie.
+  const privateAnswer = headers.has("Set-Cookie") || (await sentSessionToken(request));
   headers.set("Cache-Control", cacheControlFor(privateAnswer, declared));
 }
 

@@ -1,41 +1,68 @@
-import { createCookieSessionStorage, redirect } from "@remix-run/node";
-import { getUserRowById, toSelfUser } from "~/models/user.server";
+import { createCookie, redirect } from "@remix-run/node";
+import { createSession, endSessionByToken, findSession } from "~/models/session.server";
+import { toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
+import { deviceLabel } from "~/utils/user-agent";
 import { pathWithSearch, signInHref } from "~/utils/urls";
 import type { Toast } from "~/utils/toast";
 import { toastCookie } from "./toast.server";
 import type { SelfUser } from "~/schemas/shapes";
 
 /**
- * The session is one signed cookie holding the member's id and session version
- * (docs/decisions/0001-sessions-in-signed-cookies.md). Nothing lives in process memory, so any
- * number of processes sharing the database serve the same sessions. A tampered cookie fails the
- * signature check and reads as signed out.
+ * The session cookie holds only a random session token, signed with SESSION_SECRET; the session
+ * itself (member, device, expiry) is a row in the shared database
+ * (docs/decisions/0017-server-side-sessions.md), so every process on the file serves the same
+ * sessions and ending one ends it everywhere. A tampered cookie fails the signature check, and a
+ * cookie from before server-side sessions (`{userId, v}`) is not a token: both read as signed out.
+ *
+ * The server's expiry (30 days from last use, sliding) is the one that counts. The browser is asked
+ * to keep the cookie for 400 days (the longest browsers allow) so that a member who keeps using the
+ * site is never signed out by the browser while the server still knows the session.
  */
-export const sessionStorage = createCookieSessionStorage({
-  cookie: {
-    name: "__session",
-    path: "/",
-    httpOnly: true,
-    sameSite: "lax",
-    secure: isProduction,
-    secrets: [sessionSecret],
-    maxAge: 60 * 60 * 24 * 30,
-  },
+const sessionCookie = createCookie("__session", {
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+  secure: isProduction,
+  secrets: [sessionSecret],
+  maxAge: 400 * 24 * 60 * 60,
 });
 
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
 export type SessionUser = SelfUser;
+/** The signed-in member and the session the request came with. */
+export type SignedIn = { user: SessionUser; sessionId: number };
+
+/** Whether the request sent a session cookie, and the token in it when it is a correctly signed one. */
+async function cookieToken(request: Request): Promise<{ sent: boolean; token: string | null }> {
+  const value: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
+  return { sent: value !== null && value !== "", token: typeof value === "string" && TOKEN.test(value) ? value : null };
+}
+
+/**
+ * The member and session of this request, and, when the request sent a session cookie that no longer
+ * names a live session (ended, expired, or in the old format), the Set-Cookie that drops it.
+ */
+export async function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
+  const { sent, token } = await cookieToken(request);
+  const found = token ? findSession(token) : undefined;
+  if (found) return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id }, dropCookie: null };
+  return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
+}
+
+/** Did the request send a correctly signed session token? (No database read: cache-control.server.ts.) */
+export async function sentSessionToken(request: Request): Promise<boolean> {
+  return (await cookieToken(request)).token !== null;
+}
+
+export async function getSignedIn(request: Request): Promise<SignedIn | null> {
+  return (await readSession(request)).signedIn;
+}
 
 export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
-  const userId = session.get("userId");
-  const version = session.get("v");
-  if (typeof userId !== "number") return null;
-  const row = getUserRowById(userId);
-  // A password change bumps the version and so ends every other session.
-  if (!row || row.sessionVersion !== version) return null;
-  return toSelfUser(row);
+  return (await getSignedIn(request))?.user ?? null;
 }
 
 /** The sign-in page, bringing the visitor back to this request's page afterwards. */
@@ -57,21 +84,27 @@ export async function requireActor(request: Request): Promise<SessionUser> {
   return user;
 }
 
-export async function commitUserSession(user: { id: number; sessionVersion: number }): Promise<string> {
-  const session = await sessionStorage.getSession();
-  session.set("userId", user.id);
-  session.set("v", user.sessionVersion);
-  return sessionStorage.commitSession(session);
+/**
+ * Sign the member in: a new server-side session (labelled with the device `request` came from) and
+ * the Set-Cookie that carries its token. Every sign-in gets its own session and token.
+ */
+export async function commitUserSession(user: { id: number }, request?: Request): Promise<string> {
+  const { token } = createSession(user.id, deviceLabel(request?.headers.get("User-Agent")));
+  return sessionCookie.serialize(token);
 }
 
+const clearedCookie = () => sessionCookie.serialize("", { maxAge: 0, expires: new Date(0) });
+
+/** Log out: the request's session ends on the server, and the browser is told to drop the cookie. */
 export async function destroyUserSession(request: Request): Promise<string> {
-  const session = await sessionStorage.getSession(request.headers.get("Cookie"));
-  return sessionStorage.destroySession(session);
+  const { token } = await cookieToken(request);
+  if (token) endSessionByToken(token);
+  return clearedCookie();
 }
 
-export async function redirectSignedIn(user: { id: number; sessionVersion: number }, redirectTo: string, toast: Toast) {
+export async function redirectSignedIn(user: { id: number }, request: Request, redirectTo: string, toast: Toast) {
   const headers = new Headers();
-  headers.append("Set-Cookie", await commitUserSession(user));
+  headers.append("Set-Cookie", await commitUserSession(user, request));
   headers.append("Set-Cookie", await toastCookie(toast));
   return redirect(redirectTo, { headers });
 }

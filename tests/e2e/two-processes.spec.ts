@@ -72,4 +72,19 @@ test.describe("two processes, one database", () => {
     expect(locked.status).toBe(429);
     expect(locked.headers.get("retry-after")).toMatch(/^\d+$/);
   });
+
+  test("a logout on one process ends the session on the other (ADR 0017)", async ({ request, baseURL }) => {
+    const username = uniqueName("twin");
+    const registered = await request.post("/api/auth/register", {
+      data: { username, displayName: "Twin Process", email: `${username}@example.com`, password: "secret123" },
+      headers: { Origin: baseURL! },
+    });
+    expect(registered.status()).toBe(201);
+    const cookie = registered.headers()["set-cookie"]!.split(";")[0]!;
+    const other = `http://localhost:${port}`;
+    expect((await fetch(`${other}/api/auth/user`, { headers: { Cookie: cookie } })).status).toBe(200);
+    const out = await fetch(`${other}/api/auth/logout`, { method: "POST", headers: { Cookie: cookie, Origin: other } });
+    expect(out.status).toBe(204);
+    expect((await fetch(`${baseURL}/api/auth/user`, { headers: { Cookie: cookie } })).status).toBe(401);
+  });
 });

@@ -6,7 +6,9 @@ import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
+import { SessionList } from "~/components/profile/session-list";
 import { changePassword, updateProfile } from "~/models/profile.server";
+import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/session.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
@@ -16,10 +18,12 @@ import { badRequest, unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { commitUserSession, getSessionUser, type SessionUser } from "~/web/session.server";
+import { idParam } from "~/web/params.server";
+import { commitUserSession, getSignedIn, type SessionUser, type SignedIn } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { readFormData } from "~/web/request-body.server";
+import type { ActiveSession } from "~/schemas/shapes";
 
 const TABS = [
   { id: "profile", label: "Profile" },
@@ -34,22 +38,26 @@ const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"] as
 
 /** Signed-out visitors get 'Access Denied' (with a sign-in link) rather than a redirect. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request);
+  const signedIn = await getSignedIn(request);
   const tab = tabOf(new URL(request.url).searchParams.get("tab"));
   // The member's email is on the page (cache-control.server.ts).
-  if (!user) return json({ user: null, tab }, { status: 401, ...NO_STORE });
-  return json({ user, tab }, NO_STORE);
+  if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
+  const { user, sessionId } = signedIn;
+  const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
+  return json({ user, tab, sessions }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
-    const actor = await getSessionUser(request);
-    if (!actor) throw unauthorized(SIGN_IN.settings);
+    const signedIn = await getSignedIn(request);
+    if (!signedIn) throw unauthorized(SIGN_IN.settings);
+    const actor = signedIn.user;
     if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
     const formData = await readFormData(request);
     const intent = formData.get("intent");
     if (intent === "update-profile") return updateProfileAction(actor, formData);
-    if (intent === "change-password") return changePasswordAction(actor, formData);
+    if (intent === "change-password") return changePasswordAction(actor, request, formData);
+    if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     throw badRequest("Unknown action");
   });
 }
@@ -73,22 +81,36 @@ async function updateProfileAction(actor: SessionUser, formData: FormData) {
   });
 }
 
-async function changePasswordAction(actor: SessionUser, formData: FormData) {
+async function changePasswordAction(actor: SessionUser, request: Request, formData: FormData) {
   const submission = parseWithZod(formData, { schema: passwordChangeSchema });
   const reply = { hideFields: PASSWORD_FIELDS, data: { intent: "change-password" } } as const;
   if (submission.status !== "success") return formReply(submission, reply);
-  let session;
   try {
-    ({ session } = await changePassword(actor, submission.value));
+    await changePassword(actor, submission.value);
   } catch (error) {
     return formReply(submission, { ...reply, error });
   }
-  // Every other session ended with the old version; this one carries the new version.
+  // Every session of the member ended with the old password; this device gets a fresh one.
   return redirectWithToast(
     "/settings?tab=security",
     { title: "Password updated", description: "Your password has been changed. Other devices have been signed out." },
-    { headers: { "Set-Cookie": await commitUserSession(session) } },
+    { headers: { "Set-Cookie": await commitUserSession(actor, request) } },
   );
+}
+
+/** Sign out one other device (only the member's own: anyone else's is 404), or all the others. */
+async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-session" | "end-other-sessions", formData: FormData) {
+  if (intent === "end-other-sessions") {
+    const ended = endSessions(user, { except: sessionId });
+    const description = ended === 1 ? "1 other device has been signed out." : `${ended} other devices have been signed out.`;
+    return redirectWithToast("/settings?tab=security", { title: "Signed out", description });
+  }
+  const target = formData.get("sessionId");
+  const id = idParam(typeof target === "string" ? target : undefined, SESSION_NOT_FOUND);
+  // This device signs out through the avatar menu's Log out, which also drops the cookie.
+  if (id === sessionId) throw badRequest("Use Log out to sign out of this device");
+  endSession(user, id);
+  return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
 }
 
 export default function SettingsPage() {
@@ -191,6 +213,7 @@ function ProfileSettings() {
 }
 
 function SecuritySettings() {
+  const data = useLoaderData<typeof loader>();
   const lastResult = useResult("change-password");
   const busy = useIsPending({ intent: "change-password" });
   const [form, fields] = useForm({
@@ -223,6 +246,7 @@ function SecuritySettings() {
           {busy ? "Updating..." : "Update Password"}
         </button>
       </Form>
+      <SessionList sessions={"sessions" in data ? data.sessions : []} action="/settings?tab=security" />
     </div>
   );
 }

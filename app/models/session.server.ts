@@ -1,0 +1,131 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, desc, eq, gt, lte, ne } from "drizzle-orm";
+import { sessions, users } from "#db/schema";
+import { db } from "~/utils/db.server";
+import { notFound } from "~/utils/errors";
+import { requireSignedIn } from "./access.server";
+import type { Actor } from "./user.server";
+import type { ActiveSession } from "~/schemas/shapes";
+
+/**
+ * Server-side sessions (docs/decisions/0017-server-side-sessions.md). One row per sign-in; the
+ * member's cookie carries a random token and the table keeps only its SHA-256, so a copy of the
+ * database (a backup, an export) holds no usable session. A session ends when its row is deleted
+ * (logout, Settings › Security, a password change) or when it has not been used for 30 days.
+ */
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+/** Last-seen and expiry move on with use, but are written at most this often per session. */
+export const SESSION_TOUCH_EVERY_MS = 5 * 60 * 1000;
+/** Expired rows are swept by a sign-in at most this often per process. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export const SESSION_NOT_FOUND = "Session not found";
+
+type UserRow = typeof users.$inferSelect;
+type SessionRow = typeof sessions.$inferSelect;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+let lastPrune = 0;
+
+/** A new session for the member: 256 random bits, returned once as the cookie's token. */
+export function createSession(userId: number, device: string, now: number = Date.now()): { token: string; id: number } {
+  if (now - lastPrune >= PRUNE_EVERY_MS) {
+    lastPrune = now;
+    pruneExpiredSessions(now);
+  }
+  const token = randomBytes(32).toString("base64url");
+  const row = db
+    .insert(sessions)
+    .values({
+      tokenHash: hashToken(token),
+      userId,
+      device,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + SESSION_LIFETIME_MS),
+    })
+    .returning({ id: sessions.id })
+    .get();
+  return { token, id: row.id };
+}
+
+/**
+ * The live session a cookie's token names, with its member; undefined when there is none (never
+ * issued, ended, expired). Using a session slides its expiry, written at most every few minutes so
+ * that reading a page is not a write.
+ */
+export function findSession(token: string, now: number = Date.now()): { session: SessionRow; user: UserRow } | undefined {
+  const found = db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date(now))))
+    .get();
+  if (found && now - found.session.lastSeenAt.getTime() >= SESSION_TOUCH_EVERY_MS) touchSession(found.session.id, now);
+  return found;
+}
+
+/** Move last-seen to now and the expiry to 30 days on (no-op when another request just did). */
+export function touchSession(id: number, now: number = Date.now()): void {
+  db.update(sessions)
+    .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_LIFETIME_MS) })
+    .where(and(eq(sessions.id, id), lte(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_EVERY_MS))))
+    .run();
+}
+
+/** Logout: the session the cookie names ends (nothing happens for an unknown token). */
+export function endSessionByToken(token: string): void {
+  db.delete(sessions)
+    .where(eq(sessions.tokenHash, hashToken(token)))
+    .run();
+}
+
+/** Settings › Security: end one of the member's own sessions; anyone else's is 404 and untouched. */
+export function endSession(actor: Actor, sessionId: number): void {
+  const me = requireSignedIn(actor);
+  const ended = db
+    .delete(sessions)
+    .where(and(eq(sessions.id, sessionId), eq(sessions.userId, me.id)))
+    .run();
+  if (ended.changes === 0) throw notFound(SESSION_NOT_FOUND);
+}
+
+/**
+ * End the member's sessions, all of them or all but `except` (the device asking: "Sign out of all
+ * other devices"); the number ended.
+ */
+export function endSessions(actor: Actor, { except }: { except: number | null }): number {
+  const me = requireSignedIn(actor);
+  const others = except === null ? undefined : ne(sessions.id, except);
+  return db
+    .delete(sessions)
+    .where(and(eq(sessions.userId, me.id), others))
+    .run().changes;
+}
+
+/** The member's live sessions, most recently used first, with the one asking marked. */
+export function listSessions(actor: Actor, currentSessionId: number | null, now: number = Date.now()): ActiveSession[] {
+  const me = requireSignedIn(actor);
+  return db
+    .select()
+    .from(sessions)
+    .where(and(eq(sessions.userId, me.id), gt(sessions.expiresAt, new Date(now))))
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id))
+    .all()
+    .map((s) => ({
+      id: s.id,
+      device: s.device,
+      createdAt: s.createdAt.toISOString(),
+      lastSeenAt: s.lastSeenAt.toISOString(),
+      current: s.id === currentSessionId,
+    }));
+}
+
+/** Delete sessions past their expiry (they already read as signed out); the number deleted. */
+export function pruneExpiredSessions(now: number = Date.now()): number {
+  return db
+    .delete(sessions)
+    .where(lte(sessions.expiresAt, new Date(now)))
+    .run().changes;
+}
