@@ -6,12 +6,13 @@ import { RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/utils/nonce";
+import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
 import { securityHeaders } from "~/web/security-headers.server";
 import "~/web/startup.server";
 
 const ABORT_DELAY = 5_000;
 
-export default function handleRequest(
+export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -20,6 +21,7 @@ export default function handleRequest(
 ) {
   const nonce = crypto.randomBytes(16).toString("base64");
   for (const [name, value] of Object.entries(securityHeaders(nonce))) responseHeaders.set(name, value);
+  await applyCacheControl(request, responseHeaders, declaredCacheControl(remixContext.staticHandlerContext));
   // Bots and no-JS clients get the whole document at once; browsers get it streamed.
   const waitForAll = isbot(request.headers.get("user-agent") ?? "");
 
@@ -52,9 +54,10 @@ export default function handleRequest(
 }
 
 /** JSON answers (loader data, resource routes) get the headers that apply to them too. */
-export const handleDataRequest: HandleDataRequestFunction = (response) => {
+export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  await applyCacheControl(request, response.headers, [response.headers.get("Cache-Control")]);
   return response;
 };
 

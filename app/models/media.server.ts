@@ -8,7 +8,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { media, users, type MediaKind } from "#db/schema";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
 import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
-import { db } from "~/utils/db.server";
+import { db, prepared } from "~/utils/db.server";
 import { badRequest, tooLarge, unsupportedMedia } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
@@ -106,6 +106,20 @@ function newKeyBase(): string {
   const now = new Date();
   const month = String(now.getUTCMonth() + 1).padStart(2, "0");
   return `${now.getUTCFullYear()}/${month}/${crypto.randomBytes(16).toString("hex")}`;
+}
+
+/**
+ * Is this stored file (an original or one of its variants: they share the random key base) attached
+ * to a post in a private club? /media serves those with `private` caching, so no shared cache keeps
+ * them (docs/decisions/0022-what-a-private-club-shows-visitors.md). Read through the `media_url` index.
+ */
+export function isPrivateClubMedia(key: string, storage: MediaStorage = getStorage()): boolean {
+  const lo = storage.publicUrl(/^\d{4}\/\d{2}\/[0-9a-f]{32}/.exec(key)?.[0] ?? key);
+  const row = prepared(
+    `SELECT 1 FROM media m JOIN posts p ON p.id = m.post_id JOIN clubs c ON c.id = p.club_id
+     WHERE m.url >= @lo AND m.url < @hi AND c.is_private = 1 LIMIT 1`,
+  ).get({ lo, hi: `${lo}/` });
+  return row !== undefined;
 }
 
 function keysOf(row: Pick<MediaRow, "storageKey" | "variants">): string[] {

@@ -39,8 +39,9 @@ describe("createPost", () => {
         tags: [" Bow Hunting", "RUT", "rut"],
         mediaUrl: "https://youtu.be/abc",
         type: "video",
-        urlMetadata: { title: "Clip", domain: "youtu.be" },
       }),
+      // The preview is the server's (security review L7): here a stand-in for its fetch.
+      { preview: async () => ({ title: "Clip", domain: "youtu.be" }) },
     );
     expect(post).toMatchObject({
       title: "Reading rub lines",
@@ -187,7 +188,9 @@ describe("updatePost and deletePost: the author only", () => {
   });
 
   it("lets the author edit: tags rewritten (null when none), search follows, a new media URL drops the old preview", async () => {
-    const post = await createPost(alice, input({ tags: ["scouting"], mediaUrl: "https://example.com/a", urlMetadata: { title: "A" } }));
+    const post = await createPost(alice, input({ tags: ["scouting"], mediaUrl: "https://example.com/a" }), {
+      preview: async () => ({ title: "A" }),
+    });
     const kept = await updatePost(alice, post.id, {
       title: "Frost seeding clover",
       content: "Broadcast clover seed on frozen ground in late winter.",

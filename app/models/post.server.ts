@@ -75,26 +75,32 @@ function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
 export type PreviewPort = (mediaUrl: string) => Promise<LinkMetadata | null>;
 
 /**
+ * The server's own preview for the author's post: a fresh cached fetch is reused (the editor's
+ * preview), a new fetch counts against the author's `linkPreviewsPerUser` limit, and a failed or
+ * refused fetch leaves the post without a preview (it is still published).
+ */
+const serverPreview =
+  (authorId: number): PreviewPort =>
+  (mediaUrl) =>
+    previewForPost(mediaUrl, undefined, { beforeFetch: () => consumeLimit("linkPreviewsPerUser", String(authorId)) });
+
+/**
  * Publish a post. Club posts need membership of the club (403); uploaded files must be the
  * author's own, not yet attached, and are attached here; posts_count and post_tags change in the
  * same transaction. Rate limited (postsPerUser).
  *
- * The link preview: metadata given in `input.urlMetadata` is stored as given (the JSON API's body
- * carries it, SPEC.md §7); without it, a post with a media URL gets its preview from `preview`, the
- * server-side fetch, before it is stored. Callers that must not trust a client's metadata (the
- * HTML form, whose fields anyone can fill) leave `urlMetadata` out.
+ * The link preview is the server's, never the client's (security review L7): `input.urlMetadata`
+ * (the JSON API's body may carry it, SPEC.md §7) is ignored, and a post with a media URL gets its
+ * preview from `preview`, the SSRF-guarded server-side fetch, before it is stored. Both doors (JSON
+ * and the HTML form) end the same.
  */
-export async function createPost(
-  actor: Actor,
-  input: PostInput,
-  { preview = previewForPost }: { preview?: PreviewPort } = {},
-): Promise<Post> {
+export async function createPost(actor: Actor, input: PostInput, { preview }: { preview?: PreviewPort } = {}): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
   requireMayPostIn(author, data.clubId);
   const tags = data.tags?.length ? data.tags : null;
   const mediaUrl = data.mediaUrl ?? null;
-  const urlMetadata = mediaUrl ? (data.urlMetadata ?? (await preview(mediaUrl))) : null;
+  const urlMetadata = mediaUrl ? await (preview ?? serverPreview(author.id))(mediaUrl) : null;
   const id = writeTransaction((tx) => {
     // Again, under the write lock: the club may have gone while the preview was fetched.
     requireMayPostIn(author, data.clubId);

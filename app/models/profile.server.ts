@@ -1,11 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { media, users } from "#db/schema";
 import type { PasswordChangeInput, ProfilePatchInput } from "~/schemas/profile";
-import { db, writeTransaction } from "~/utils/db.server";
+import { db, prepared, writeTransaction } from "~/utils/db.server";
 import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
-import { requireSignedIn } from "./access.server";
+import { clubReadableSql, requireSignedIn } from "./access.server";
 import { isFollowing } from "./follow.server";
 import { endSessions } from "./session.server";
 import { getUserRowById, requireUserRow, toPublicUser, toSelfUser, type Actor } from "./user.server";
@@ -22,8 +22,22 @@ export function getProfile(actor: Actor, username: string): Profile {
   const self = actor?.id === row.id;
   return {
     ...(self ? toSelfUser(row) : toPublicUser(row)),
+    postsCount: visiblePostsCount(actor, row.id),
     isFollowing: actor && !self ? isFollowing(actor.id, row.id) : false,
   };
+}
+
+/**
+ * How many of the member's posts the viewer may read: the same rule as the profile's post list
+ * (feed.server.ts), so a private club's posts are counted only for its members (security review L11).
+ * `users.posts_count` stays the member's total; this is read through the author index.
+ */
+export function visiblePostsCount(actor: Actor, authorId: number): number {
+  const row = prepared(
+    `SELECT count(*) AS n FROM posts p INDEXED BY posts_author_recent
+     WHERE p.author_id = @authorId AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})`,
+  ).get({ authorId, viewer: actor?.id ?? 0 }) as { n: number };
+  return row.n;
 }
 
 /** Only the member edits their own profile: 401 signed out, 404 no such member, 403 anyone else. */

@@ -2,6 +2,7 @@ import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, inviteSchema } from "~/schemas/club";
 import { createInvite, listInvites } from "~/models/invite.server";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
@@ -9,7 +10,7 @@ import { requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await requireActor(request);
-  return json(listInvites(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+  return json(listInvites(actor, id), NO_STORE);
 });
 
 /** POST /api/clubs/{id}/invites {usesRemaining?, expiresIn? (hours)} → 201 {inviteCode, usesRemaining, expiresAt, …}. */

@@ -9,7 +9,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await getSessionUser(request);
-  return json(getClub(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+  return json(getClub(actor, id));
 });
 
 export const action = apiAction({

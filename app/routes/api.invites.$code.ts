@@ -1,10 +1,11 @@
 import { json } from "@remix-run/node";
 import { getInvite, INVALID_INVITE } from "~/models/invite.server";
 import { apiLoader } from "~/web/api.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { notFound } from "~/utils/errors";
 
 /** GET /api/invites/{code} → 200 the invite; invalid, revoked, expired or used up → 404. */
 export const loader = apiLoader(async ({ params }) => {
   if (!params.code) throw notFound(INVALID_INVITE);
-  return json(getInvite(params.code), { headers: { "Cache-Control": "no-store" } });
+  return json(getInvite(params.code), NO_STORE);
 });

@@ -10,7 +10,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, POST_NOT_FOUND);
   const actor = await getSessionUser(request);
-  return json(await getPost(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+  return json(await getPost(actor, id));
 });
 
 /** PUT → 200 the post; DELETE → 204. Author only (401 / 403 / 404). */

@@ -6,5 +6,5 @@ import { getSessionUser } from "~/web/session.server";
 /** GET /api/posts/trending → up to 5 posts ranked by likes, comments and shares decayed by age. */
 export const loader = apiLoader(async ({ request }) => {
   const actor = await getSessionUser(request);
-  return json(await listTrending(actor), { headers: { "Cache-Control": "private, no-store" } });
+  return json(await listTrending(actor));
 });

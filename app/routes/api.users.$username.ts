@@ -3,6 +3,7 @@ import { getProfile, requireSelf, updateProfile } from "~/models/profile.server"
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profilePatchSchema } from "~/schemas/profile";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { notFound } from "~/utils/errors";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
@@ -15,7 +16,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const actor = await getSessionUser(request);
   const profile = getProfile(actor, params.username ?? "");
-  return json(profile, { headers: { "Cache-Control": "private, no-store" } });
+  return json(profile, "email" in profile ? NO_STORE : undefined);
 });
 
 export const action = apiAction({

@@ -4,10 +4,11 @@ import { GeneratedInvite, InviteForm, InviteList } from "~/components/club/invit
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { getClub } from "~/models/club.server";
 import { listInvites } from "~/models/invite.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { publicOrigin } from "~/web/params.server";
 import { clubAction } from "./clubs.$id/club-actions.server";
-import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+import { clubTabLoader } from "./clubs.$id/tab-loader.server";
 
 /**
  * /clubs/{id}/invites (members only; anyone else sees the club's posts): the invite form, or the
@@ -19,7 +20,7 @@ export async function loader(args: LoaderFunctionArgs) {
     const { id, name } = getClub(user, clubId);
     const code = url.searchParams.get("generated");
     const generated = code ? (invites.find((i) => i.inviteCode === code) ?? null) : null;
-    return json({ club: { id, name }, invites, generated, origin: publicOrigin(request) }, PRIVATE);
+    return json({ club: { id, name }, invites, generated, origin: publicOrigin(request) }, NO_STORE);
   });
 }
 

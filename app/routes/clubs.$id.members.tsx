@@ -4,11 +4,11 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { listMembers } from "~/models/club-membership.server";
-import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+import { clubTabLoader } from "./clubs.$id/tab-loader.server";
 
 /** /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). */
 export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId }) => json({ members: listMembers(clubId) }, PRIVATE));
+  return clubTabLoader(args, ({ clubId }) => json({ members: listMembers(clubId) }));
 }
 
 export default function ClubMembersTab() {

@@ -6,11 +6,11 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { listJoinRequests } from "~/models/club-membership.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { clubAction } from "./clubs.$id/club-actions.server";
-import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+import { clubTabLoader } from "./clubs.$id/tab-loader.server";
 
 /** /clubs/{id}/requests: the owner's pending join requests (anyone else sees the club's posts). */
 export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user }) => json({ clubId, requests: listJoinRequests(user, clubId) }, PRIVATE));
+  return clubTabLoader(args, ({ clubId, user }) => json({ clubId, requests: listJoinRequests(user, clubId) }));
 }
 
 /** Approve / Reject (clubAction's `approve` and `reject`), back to this tab with a toast. */

@@ -2,14 +2,14 @@ import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { getClub } from "~/models/club.server";
-import { clubTabLoader, PRIVATE } from "./clubs.$id/tab-loader.server";
+import { clubTabLoader } from "./clubs.$id/tab-loader.server";
 
 /** /clubs/{id}/rules: a club without rules has no such tab, so its posts are shown instead. */
 export async function loader(args: LoaderFunctionArgs) {
   return clubTabLoader(args, ({ clubId, user }) => {
     const { rules } = getClub(user, clubId);
     if (!rules) throw redirect(`/clubs/${clubId}`);
-    return json({ rules }, PRIVATE);
+    return json({ rules });
   });
 }
 

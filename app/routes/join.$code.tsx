@@ -10,6 +10,7 @@ import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
 import { APP_NAME } from "~/utils/brand";
 import { badRequest, isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
+import { NO_STORE } from "~/web/cache-control.server";
 import { signInHref } from "~/utils/urls";
 import { withPageErrors } from "~/web/page-errors.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
@@ -38,14 +39,14 @@ function findInvite(code: string): Invite | null {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const code = params.code ?? "";
   const invite = findInvite(code);
-  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404 });
+  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404, ...NO_STORE });
   const user = await getSessionUser(request);
   let viewer: Viewer = "signed-out";
   if (user) {
     if (getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
     viewer = getClub(user, invite.clubId).requestStatus === "pending" ? "pending" : "can-join";
   }
-  return json({ invite, code, viewer }, { headers: { "Cache-Control": "private, no-store" } });
+  return json({ invite, code, viewer }, NO_STORE);
 }
 
 /** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */

@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
+import { isPrivateClubMedia } from "~/models/media.server";
 import { getStorage, isValidKey, type ByteRange } from "~/utils/storage.server";
 
 /**
@@ -8,6 +9,8 @@ import { getStorage, isValidKey, type ByteRange } from "~/utils/storage.server";
  * lies outside the file). Only keys storeUpload makes are served: no path leaves the storage.
  */
 const CACHE_CONTROL = "public, max-age=31536000, immutable";
+/** A private club's files: the viewer's browser may keep them, no shared cache (ADR 0022). */
+const PRIVATE_CACHE_CONTROL = "private, max-age=31536000, immutable";
 
 type RangeResult = { kind: "none" } | { kind: "range"; range: ByteRange } | { kind: "unsatisfiable" };
 
@@ -46,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
   const headers = new Headers({
     "Content-Type": info.contentType,
-    "Cache-Control": CACHE_CONTROL,
+    "Cache-Control": isPrivateClubMedia(key, storage) ? PRIVATE_CACHE_CONTROL : CACHE_CONTROL,
     ETag: info.etag,
     "Last-Modified": info.lastModified.toUTCString(),
     "Accept-Ranges": "bytes",

@@ -6,6 +6,15 @@ const flag = z
   .optional()
   .transform((v) => v === "1" || v === "true" || v === "on");
 
+/** A duration in milliseconds (slow-client limits, docs/decisions/0023-slow-client-timeouts.md). */
+const ms = (fallback: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(24 * 3_600_000)
+    .default(fallback);
+
 const schema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -25,6 +34,11 @@ const schema = z
       .transform((v) => v !== "off"),
     SEED_DEMO: flag,
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    HEADERS_TIMEOUT_MS: ms(10_000),
+    REQUEST_TIMEOUT_MS: ms(30_000),
+    UPLOAD_TIMEOUT_MS: ms(3_600_000),
+    IDLE_TIMEOUT_MS: ms(30_000),
+    KEEP_ALIVE_TIMEOUT_MS: ms(5_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 16)) {

@@ -302,10 +302,22 @@ export function normalizePreviewUrl(url: string): string {
 const inFlight = new Map<string, Promise<LinkMetadata>>();
 
 /**
- * The preview for a URL, from the cache when fresh (a day; a failure ten minutes), otherwise
- * fetched (once per process however many ask at the same time) and stored.
+ * `beforeFetch` runs only when the server is about to fetch someone else's page (not for a cached or
+ * in-flight preview): the per-member limit on outbound fetches (`linkPreviewsPerUser`) is counted
+ * there, and a refusal it throws is thrown from `getLinkMetadata`.
  */
-export async function getLinkMetadata(url: string, options: FetchPageOptions = {}): Promise<LinkMetadata> {
+export type PreviewFetchHooks = { beforeFetch?: () => void };
+
+/**
+ * The preview for a URL, from the cache when fresh (a day; a failure ten minutes), otherwise
+ * fetched (once per process however many ask at the same time) and stored. A member's post reuses
+ * the preview their editor already had the server fetch, without fetching again.
+ */
+export async function getLinkMetadata(
+  url: string,
+  options: FetchPageOptions = {},
+  { beforeFetch }: PreviewFetchHooks = {},
+): Promise<LinkMetadata> {
   let key: string;
   try {
     key = normalizePreviewUrl(url);
@@ -319,6 +331,7 @@ export async function getLinkMetadata(url: string, options: FetchPageOptions = {
   }
   const pending = inFlight.get(key);
   if (pending) return pending;
+  beforeFetch?.();
   const job = fetchLinkMetadata(key, options)
     .then((data) => {
       const fetchedAt = new Date();
@@ -337,9 +350,13 @@ export async function getLinkMetadata(url: string, options: FetchPageOptions = {
  * For a post being published: the preview of its media URL, or null when there is none or it
  * does not arrive within `timeoutMs` (publishing never waits long for someone else's site).
  */
-export async function previewForPost(mediaUrl: string | null | undefined, timeoutMs = 3_000): Promise<LinkMetadata | null> {
+export async function previewForPost(
+  mediaUrl: string | null | undefined,
+  timeoutMs = 3_000,
+  hooks: PreviewFetchHooks = {},
+): Promise<LinkMetadata | null> {
   if (!mediaUrl) return null;
   const timer = new Promise<null>((resolve) => setTimeout(resolve, timeoutMs, null).unref?.());
-  const metadata = await Promise.race([getLinkMetadata(mediaUrl).catch(() => null), timer]);
+  const metadata = await Promise.race([getLinkMetadata(mediaUrl, {}, hooks).catch(() => null), timer]);
   return metadata && hasPreview(metadata) ? metadata : null;
 }

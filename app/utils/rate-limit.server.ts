@@ -40,6 +40,8 @@ export const LIMITS = {
     windowMs: DAY,
     message: (wait: string) => `You have asked to join this club too often today. Try again ${wait}.`,
   },
+  /** Outbound link-preview fetches (cached previews are free). */
+  linkPreviewsPerUser: { limit: 60, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
 export type LimitName = keyof typeof LIMITS;
 type Limit = { limit: number; windowMs: number; message?: (wait: string) => string };

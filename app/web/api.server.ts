@@ -1,6 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { z } from "zod";
 import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
+import { applyCacheControl } from "./cache-control.server";
 import { assertSameOrigin } from "./origin.server";
 import { BODY_LIMITS, readBodyText } from "./request-body.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -21,14 +22,20 @@ export function errorResponse(error: unknown): Response {
 
 type Handler<Args> = (args: Args) => Promise<Response> | Response;
 
-/** `/api/*` GET handlers: errors become JSON answers. */
+/**
+ * `/api/*` GET handlers: errors become JSON answers, and every answer gets the Cache-Control of
+ * cache-control.server.ts (`private, no-cache` for a member; `NO_STORE` where the handler says so).
+ */
 export function apiLoader(handler: Handler<LoaderFunctionArgs>) {
   return async (args: LoaderFunctionArgs) => {
+    let response: Response;
     try {
-      return await handler(args);
+      response = await handler(args);
     } catch (error) {
-      return errorResponse(error);
+      response = errorResponse(error);
     }
+    await applyCacheControl(args.request, response.headers, [response.headers.get("Cache-Control")]);
+    return response;
   };
 }
 
@@ -91,7 +98,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
  * `Link: <this URL with cursor=…>; rel="next"`.
  */
 export function listPageResponse<T>(url: URL, items: T[], nextCursor: string | null | undefined): Response {
-  const headers = new Headers({ "Cache-Control": "private, no-store" });
+  const headers = new Headers();
   if (nextCursor) {
     const next = new URL(url);
     next.searchParams.set("cursor", nextCursor);

@@ -1,6 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { listFollowers, listFollowing } from "~/models/follow.server";
 import { getProfile } from "~/models/profile.server";
+import { NO_STORE } from "./cache-control.server";
 import { withLoaderErrors } from "./page-errors.server";
 import { getSessionUser } from "./session.server";
 
@@ -19,6 +20,6 @@ export async function loadFollowList({ request, params }: LoaderFunctionArgs, wh
     const cursor = url.searchParams.get("cursor");
     const list = which === "followers" ? listFollowers : listFollowing;
     const page = list(actor, profile.username, { cursor });
-    return json({ profile, ...page, firstPage: !cursor }, { headers: { "Cache-Control": "private, no-store" } });
+    return json({ profile, ...page, firstPage: !cursor }, "email" in profile ? NO_STORE : undefined);
   });
 }

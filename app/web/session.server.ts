@@ -52,6 +52,11 @@ export async function readSession(request: Request): Promise<{ signedIn: SignedI
   return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
 }
 
+/** Did the request send a correctly signed session token? (No database read: cache-control.server.ts.) */
+export async function sentSessionToken(request: Request): Promise<boolean> {
+  return (await cookieToken(request)).token !== null;
+}
+
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   return (await readSession(request)).signedIn;
 }

@@ -3,14 +3,16 @@ import { scheduleUploadPruning } from "~/models/media.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { installHttpEdge } from "./http-edge.server";
+import { installServerTimeouts } from "./server-timeouts.server";
 
 /**
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
- * HTTP edge installed (http-edge.server.ts) and the demo content seeded (SEED_DEMO=1) before the
+ * HTTP edge and the slow-client limits installed (http-edge.server.ts, server-timeouts.server.ts) and the demo content seeded (SEED_DEMO=1) before the
  * first request.
  * Uploads nobody published are cleared out now and every few hours, never inside a request.
  */
 await installHttpEdge();
+installServerTimeouts();
 
 if (env.SEED_DEMO) {
   const seeded = await seedDemoIfEmpty(db);

@@ -16,7 +16,6 @@ import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 import { clubAction } from "./club-actions.server";
-import { PRIVATE } from "./tab-loader.server";
 
 const TABS = ["posts", "members", "rules", "requests", "invites"] as const;
 type Tab = (typeof TABS)[number];
@@ -41,7 +40,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     if (club.rules) tabs.push("rules");
     if (pendingCount > 0) tabs.push("requests");
     if (club.isMember) tabs.push("invites");
-    return json({ club, tabs, pendingCount, viewerId: user?.id ?? null }, PRIVATE);
+    return json({ club, tabs, pendingCount, viewerId: user?.id ?? null });
   } catch (error) {
     return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }

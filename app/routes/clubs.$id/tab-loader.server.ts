@@ -27,6 +27,3 @@ export async function clubTabLoader<T>({ request, params }: LoaderFunctionArgs, 
     return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }
 }
-
-/** Loader answers of club pages are per member: never cached. */
-export const PRIVATE = { headers: { "Cache-Control": "private, no-store" } };

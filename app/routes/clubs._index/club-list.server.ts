@@ -21,8 +21,5 @@ export async function loadClubList(request: Request) {
     onlyPublic: tab === "public",
     onlyMine: tab === "mine",
   });
-  return json(
-    { clubs: page.clubs, nextCursor: page.nextCursor, tab, search: query.search ?? "", signedIn: Boolean(user) },
-    { headers: { "Cache-Control": "private, no-store" } },
-  );
+  return json({ clubs: page.clubs, nextCursor: page.nextCursor, tab, search: query.search ?? "", signedIn: Boolean(user) });
 }

@@ -7,6 +7,7 @@ import type { Actor } from "~/models/user.server";
 import { profileSchema } from "~/schemas/profile";
 import { badRequest } from "~/utils/errors";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { isScriptRequest } from "~/web/params.server";
 import { getSessionUser, loginRedirectUrl } from "~/web/session.server";
@@ -39,7 +40,7 @@ export async function loadProfilePage({ request, params }: LoaderFunctionArgs) {
         firstPage: !cursor,
         signInUrl: loginRedirectUrl(request),
       },
-      { headers: { "Cache-Control": "private, no-store" } },
+      "email" in profile ? NO_STORE : undefined,
     );
   });
 }

@@ -12,6 +12,7 @@ import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/mode
 import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
+import { NO_STORE } from "~/web/cache-control.server";
 import { APP_NAME } from "~/utils/brand";
 import { badRequest, unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
@@ -39,11 +40,11 @@ const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"] as
 export async function loader({ request }: LoaderFunctionArgs) {
   const signedIn = await getSignedIn(request);
   const tab = tabOf(new URL(request.url).searchParams.get("tab"));
-  const headers = { "Cache-Control": "private, no-store" };
-  if (!signedIn) return json({ user: null, tab }, { status: 401, headers });
+  // The member's email is on the page (cache-control.server.ts).
+  if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  return json({ user, tab, sessions }, { headers });
+  return json({ user, tab, sessions }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {

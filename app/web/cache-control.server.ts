@@ -1,0 +1,47 @@
+import { sentSessionToken } from "./session.server";
+
+/**
+ * Who may keep an answer (CONTRACT.md §6 "Validators and caching", security review L6). One rule,
+ * applied in one place for every route: documents and `?_data=` loader JSON in entry.server.tsx,
+ * `/api/*` GETs in `apiLoader`.
+ *
+ * - A loader whose answer holds an email or an invite code declares it with `NO_STORE` (the settings
+ *   page, /join/{code}, the invites tab, /api/auth/user, …): the page is `private, no-store`, whoever
+ *   asks. A route does not have to remember anything else.
+ * - Otherwise a signed-in member's answer (or one that sets a cookie) is `private, no-cache`: the
+ *   browser may keep it but asks again before each use, and no shared cache stores it.
+ * - A visitor's answer is `no-cache` for now (the shared-cache policy for visitors is a later issue).
+ */
+
+export const NO_STORE_VALUE = "private, no-store";
+export const MEMBER_VALUE = "private, no-cache";
+export const VISITOR_VALUE = "no-cache";
+
+/** `json(data, NO_STORE)`: this answer holds an email or an invite code. */
+export const NO_STORE = { headers: { "Cache-Control": NO_STORE_VALUE } };
+
+/** The Cache-Control of an answer, from who asked and what the loaders declared. */
+export function cacheControlFor(privateAnswer: boolean, declared: Iterable<string | null | undefined>): string {
+  for (const value of declared) if (value && /\bno-store\b/i.test(value)) return NO_STORE_VALUE;
+  return privateAnswer ? MEMBER_VALUE : VISITOR_VALUE;
+}
+
+/**
+ * Set the answer's Cache-Control. `declared` are the Cache-Control values the answer's loaders set
+ * (for a document, every matched route's; for JSON, the answer's own).
+ */
+export async function applyCacheControl(request: Request, headers: Headers, declared: Iterable<string | null | undefined>) {
+  // A signed session token makes the answer private (an ended session counts: that errs on the
+  // private side), as does an answer that sets a cookie.
+  const privateAnswer = headers.has("Set-Cookie") || (await sentSessionToken(request));
+  headers.set("Cache-Control", cacheControlFor(privateAnswer, declared));
+}
+
+/** The Cache-Control values the loaders and action of a document request set. */
+export function declaredCacheControl(context: {
+  loaderHeaders?: Record<string, Headers>;
+  actionHeaders?: Record<string, Headers>;
+}): (string | null)[] {
+  const all = [...Object.values(context.loaderHeaders ?? {}), ...Object.values(context.actionHeaders ?? {})];
+  return all.map((headers) => headers.get("Cache-Control"));
+}

@@ -1,0 +1,43 @@
+import { expect, test } from "./fixtures";
+
+/**
+ * Issue 11, "Private data stays private" (security review L6): the Cache-Control of the real document
+ * and `?_data=` answers of the running server (loaders' headers reach documents only through
+ * entry.server.tsx). HTTP only: runs once (js-off).
+ */
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "HTTP only: runs in js-off");
+
+test("member documents are private, no-cache; settings, invites and /join are private, no-store; visitors get no-cache", async ({
+  page,
+  request,
+  baseURL,
+  signUp,
+}) => {
+  await signUp(page);
+  const created = await page.request.post("/api/clubs", {
+    data: { name: `Cedar Swamp ${Date.now()}`, description: "A private camp for the swamp bucks.", isPrivate: true },
+    headers: { Origin: baseURL! },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const clubId = ((await created.json()) as { id: number }).id;
+
+  const member = async (path: string) => {
+    const res = await page.request.get(path);
+    expect(res.status(), path).toBe(200);
+    return res.headers()["cache-control"];
+  };
+  expect(await member("/")).toBe("private, no-cache");
+  expect(await member(`/clubs/${clubId}`)).toBe("private, no-cache");
+  expect(await member(`/clubs/${clubId}?_data=routes/clubs.$id`)).toBe("private, no-cache");
+  expect(await member("/settings")).toBe("private, no-store");
+  expect(await member("/settings?_data=routes/settings")).toBe("private, no-store");
+  expect(await member(`/clubs/${clubId}/invites`)).toBe("private, no-store");
+  expect(await member("/api/auth/user")).toBe("private, no-store");
+  expect(await member("/api/posts/trending")).toBe("private, no-cache");
+
+  // A visitor (no cookies): nothing private, nothing for a shared cache to keep either.
+  const visitor = async (path: string) => (await request.get(path)).headers()["cache-control"];
+  expect(await visitor("/")).toBe("no-cache");
+  expect(await visitor(`/clubs/${clubId}`)).toBe("no-cache");
+  expect(await visitor("/join/not-a-real-code")).toBe("private, no-store");
+});
