@@ -34,6 +34,11 @@ async function create(member: Member, over: Record<string, unknown> = {}) {
 }
 
 describe("POST /api/posts", () => {
+  it("accepts tags: null as no tags (SPEC.md §3 Post.tags: array or null)", async () => {
+    const post = await create(alice, { type: "video", mediaUrl: "https://example.com/v/1", tags: null });
+    expect(post.tags).toBeNull();
+  });
+
   it("creates: 201 with the SPEC post object", async () => {
     const res = await call(postsRoute.action, makeRequest("/api/posts", { json: { ...body, mediaUrl: "" }, cookie: alice.cookie }));
     expect(res.status).toBe(201);
