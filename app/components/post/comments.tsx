@@ -65,7 +65,7 @@ function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comm
           <span className="text-stone-500">@{comment.author.username}</span>
           <RelativeTime iso={comment.createdAt} className="text-stone-500" />
         </div>
-        <p className="mt-1 whitespace-pre-line break-words text-stone-800">{comment.content}</p>
+        <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{comment.content}</p>
       </div>
       {isOwn ? (
         <fetcher.Form method="post" action={`/post/${postId}`} preventScrollReset>

@@ -46,11 +46,11 @@ export default function PostPage() {
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
         <PostHeader post={post} isOwner={isOwner} dialogs={dialogs} />
-        <h1 id="post-title" className="mt-5 break-words text-3xl font-bold text-bark-900">
+        <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
         </h1>
         {/* Text, never HTML: React escapes it; whitespace-pre-line keeps the author's line breaks. */}
-        <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
+        <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
         <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
