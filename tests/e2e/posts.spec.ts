@@ -395,7 +395,9 @@ test.describe("likes, comments and shares", () => {
     await open(`/post/${post.id}`);
     await expect(section.getByTestId("comment")).toHaveCount(1);
 
-    await section.getByTestId("comment").getByRole("button", { name: "Delete comment" }).click();
+    // Deleting asks first (issue 14: a dialog with JavaScript, a confirm step without).
+    await section.getByTestId("comment").getByRole("link", { name: "Delete comment" }).click();
+    await page.getByRole("alertdialog", { name: "Delete Comment" }).getByRole("button", { name: "Delete" }).click();
     await expect(section.getByTestId("comment")).toHaveCount(0);
     await page.reload();
     if (js) await hydrated(page);

@@ -27,7 +27,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
-export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared"]);
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
   const { post, comments, viewerId, shareUrl } = useLoaderData<typeof loader>();
