@@ -58,7 +58,7 @@ export function PostAttachments({
   variant,
   canFetch,
 }: {
-  post: Pick<Post, "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
   variant: "card" | "page";
   canFetch: boolean;
 }) {
@@ -67,7 +67,7 @@ export function PostAttachments({
     <>
       {post.uploadedFiles.length ? (
         <div className={gap}>
-          <PostMedia files={post.uploadedFiles} variant={variant} />
+          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} />
         </div>
       ) : null}
       {post.mediaUrl ? (
