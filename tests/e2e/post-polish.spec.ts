@@ -160,3 +160,32 @@ test("adding a tag that is already there says so (audit #32)", async ({ page, js
   await tags.press("Enter");
   await expect(form.getByTestId("tags-notice")).toHaveText("");
 });
+
+test("← Back on a post page returns to the filtered feed, profile or club the member came from (Beyond SPEC #5)", async ({
+  page,
+  open,
+  signUp,
+  createPost,
+}) => {
+  const me = await signUp();
+  const post = await createPost({ title: `Backtrack ${me.username}`, type: "opinion" });
+  const feed = `/?type=opinion&search=${encodeURIComponent(`Backtrack ${me.username}`)}`;
+  for (const [from, label] of [
+    [feed, "Back to feed"],
+    [`/profile/${me.username}`, "Back to profile"],
+  ] as const) {
+    await open(from);
+    await page.getByTestId("post-card").filter({ hasText: post.title }).getByRole("link", { name: post.title }).click();
+    await expect(page).toHaveURL(new RegExp(`/post/${post.id}$`));
+    const back = page.getByTestId("back-link");
+    await expect(back).toHaveText(`← ${label}`);
+    await back.click();
+    await expect(page).toHaveURL(
+      (url) => `${url.pathname}${url.search}` === new URL(from, "http://x").pathname + new URL(from, "http://x").search,
+    );
+  }
+  // Opened directly, or from another site: the feed.
+  await page.setExtraHTTPHeaders({ Referer: "https://evil.example/profile/x" });
+  await open(`/post/${post.id}`);
+  await expect(page.getByTestId("back-link")).toHaveAttribute("href", "/");
+});

@@ -29,10 +29,43 @@ export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
     async () => {
       const id = idParam(params.id, POST_NOT_FOUND);
       const [post, comments] = await Promise.all([getPost(actor, id), listComments(actor, id)]);
-      return json({ post, comments, viewerId: user?.id ?? null, shareUrl: `${publicOrigin(request)}/post/${post.id}` });
+      return json({
+        post,
+        comments,
+        viewerId: user?.id ?? null,
+        shareUrl: `${publicOrigin(request)}/post/${post.id}`,
+        back: backLink(request),
+      });
     },
     { notFound: POST_NOT_FOUND, hideForbidden: true },
   );
+}
+
+/** Pages "← Back" returns to, with their query (a search, filters, a tab), and what it says. */
+const BACK_TARGETS: Array<{ test: RegExp; label: string }> = [
+  { test: /^\/$/, label: "Back to feed" },
+  { test: /^\/profile\/[A-Za-z0-9_]+\/?$/, label: "Back to profile" },
+  { test: /^\/clubs\/\d+\/?$/, label: "Back to club" },
+];
+
+/**
+ * Where the post page's back link goes (Beyond SPEC #5): the page the member came from, when the
+ * Referer names this site's feed (with its filters), a profile or a club; else the feed. Only a
+ * same-origin path is used (never another host), and only those pages.
+ */
+export function backLink(request: Request): { href: string; label: string } {
+  const fallback = { href: "/", label: "Back to feed" };
+  const referer = request.headers.get("Referer");
+  if (!referer) return fallback;
+  try {
+    const from = new URL(referer);
+    if (from.origin !== new URL(request.url).origin && from.origin !== publicOrigin(request)) return fallback;
+    const target = BACK_TARGETS.find((t) => t.test.test(from.pathname));
+    if (!target) return fallback;
+    return { href: safeRedirect(`${from.pathname}${from.search}`), label: target.label };
+  } catch {
+    return fallback;
+  }
 }
 
 /** What every intent's function gets: the post, who asks, the form, and whether a script (useFetcher) sent it. */
