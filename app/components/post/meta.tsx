@@ -37,7 +37,8 @@ export function PostByline({ author, createdAt }: { author: PostAuthor; createdA
         <p className="flex flex-wrap gap-x-1 text-sm text-stone-500">
           <span className="min-w-0 max-w-full truncate">@{author.username}</span>
           <span className="min-w-0">
-            · <RelativeTime iso={createdAt} />
+            {" · "}
+            <RelativeTime iso={createdAt} />
           </span>
         </p>
       </div>
