@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { count, failure, makeClub } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
-import { addComment, deleteComment, listComments } from "./comment.server";
+import { addComment, deleteComment, listComments, updateComment } from "./comment.server";
 import { createPost, getPost } from "./post.server";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
@@ -62,6 +62,20 @@ describe("comments", () => {
     expect(await listComments(null, post.id)).toEqual([]);
     expect((await getPost(null, post.id)).commentsCount).toBe(0);
     expect((await failure(() => deleteComment(bob, comment.id))).status).toBe(404);
+  });
+
+  it("lets only the comment's author edit it (401 visitor, 403 other member, 404 missing, 400 blank)", async () => {
+    const post = await newPost(alice);
+    const comment = await addComment(bob, post.id, { content: "Fisrt light" });
+    expect((await failure(() => updateComment(null, comment.id, { content: "x" }))).status).toBe(401);
+    // Not even the post's author may change someone else's words.
+    expect((await failure(() => updateComment(alice, comment.id, { content: "Changed" }))).status).toBe(403);
+    expect((await failure(() => updateComment(bob, comment.id, { content: "   " }))).status).toBe(400);
+    expect((await failure(() => updateComment(bob, 999_999, { content: "Nope" }))).status).toBe(404);
+    const edited = await updateComment(bob, comment.id, { content: "  First light  " });
+    expect(edited).toMatchObject({ id: comment.id, content: "First light", author: { id: bob.id } });
+    expect((await listComments(null, post.id)).map((c) => c.content)).toEqual(["First light"]);
+    expect((await getPost(null, post.id)).commentsCount).toBe(1);
   });
 
   it("keeps a private club's comments to its members", async () => {

@@ -2,7 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
+import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -53,18 +53,39 @@ export function addComment(actor: Actor, postId: number, input: CommentInput): C
   });
 }
 
+/**
+ * The comment an author may change, inside a write transaction: 404 when it is missing or its post
+ * is hidden from the actor, 403 when the actor did not write it (not even the post's author may).
+ */
+function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, verb: string) {
+  const row = tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
+  if (!row) throw notFound(COMMENT_NOT_FOUND);
+  try {
+    assertPostVisible(actor, row.postId);
+  } catch {
+    throw notFound(COMMENT_NOT_FOUND);
+  }
+  if (row.authorId !== authorId) throw forbidden(`Only the author can ${verb} this comment`);
+  return row;
+}
+
+/** Edit a comment's text: its author only (401 signed out, 403 someone else, 404 missing; 400 blank or too long). */
+export function updateComment(actor: Actor, commentId: number, input: CommentInput): Comment {
+  const me = requireSignedIn(actor, SIGN_IN.comment);
+  const parsed = commentSchema.safeParse(input);
+  if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
+  return writeTransaction((tx) => {
+    ownComment(tx, actor, me.id, commentId, "edit");
+    tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId)).run();
+    return toComment(commentQuery().where(eq(comments.id, commentId)).get()!);
+  });
+}
+
 /** Delete a comment: its author only (401 signed out, 403 someone else, 404 missing). */
 export function deleteComment(actor: Actor, commentId: number): void {
   const me = requireSignedIn(actor);
   writeTransaction((tx) => {
-    const row = tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
-    if (!row) throw notFound(COMMENT_NOT_FOUND);
-    try {
-      assertPostVisible(actor, row.postId);
-    } catch {
-      throw notFound(COMMENT_NOT_FOUND);
-    }
-    if (row.authorId !== me.id) throw forbidden("Only the author can delete this comment");
+    const row = ownComment(tx, actor, me.id, commentId, "delete");
     const removed = tx.delete(comments).where(eq(comments.id, commentId)).run();
     if (removed.changes) {
       tx.update(posts)

@@ -1,10 +1,18 @@
-import { COMMENT_NOT_FOUND, deleteComment } from "~/models/comment.server";
-import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { json } from "@remix-run/node";
+import { COMMENT_NOT_FOUND, deleteComment, updateComment } from "~/models/comment.server";
+import { commentSchema } from "~/schemas/post";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
-import { getSessionUser } from "~/web/session.server";
+import { getSessionUser, requireActor } from "~/web/session.server";
 
-/** DELETE /api/comments/{id} → 204 (the comment's author only). */
+/** PUT /api/comments/{id} {content} → 200 the comment; DELETE → 204. The comment's author only. */
 export const action = apiAction({
+  PUT: async ({ request, params }) => {
+    const id = idParam(params.id, COMMENT_NOT_FOUND);
+    const actor = await requireActor(request);
+    const input = await readJson(request, commentSchema);
+    return json(await updateComment(actor, id, input));
+  },
   DELETE: async ({ request, params }) => {
     const id = idParam(params.id, COMMENT_NOT_FOUND);
     await deleteComment(await getSessionUser(request), id);

@@ -5,7 +5,7 @@ import type { SubmissionResult } from "@conform-to/react";
  * submit button. A plain form post is answered with a redirect and a flash toast; a script request
  * (useFetcher) with one of the JSON shapes below, so the page stays where it is.
  */
-export const POST_INTENTS = ["like", "unlike", "share", "comment", "delete-comment", "update", "delete"] as const;
+export const POST_INTENTS = ["like", "unlike", "share", "comment", "update-comment", "delete-comment", "update", "delete"] as const;
 export type PostIntent = (typeof POST_INTENTS)[number];
 
 export type PostActionData =
@@ -15,7 +15,8 @@ export type PostActionData =
   | { intent: "delete-comment"; ok: true }
   | { intent: "update"; ok: true }
   | { intent: "update"; ok: false; result: SubmissionResult<string[]> }
-  | { intent: string; ok: false; error: string; status: number; content?: string };
+  | { intent: "update-comment"; ok: true }
+  | { intent: string; ok: false; error: string; status: number; content?: string; commentId?: number };
 
 /** Failures of a script request that the client shows as a toast. */
 export type PostActionFailure = Extract<PostActionData, { error: string }>;

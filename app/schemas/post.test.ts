@@ -135,3 +135,18 @@ describe("parseFeedQuery", () => {
     expect(topicHashtag("Bow Hunting")).toBe("#BowHunting");
   });
 });
+
+describe("post schemas speak in sentences", () => {
+  it("never answer a wrong shape with the validator's own text", () => {
+    const odd = [null, 5, true, {}, [1, {}], "x"];
+    for (const schema of [postInputSchema, postUpdateSchema]) {
+      for (const field of ["title", "content", "type", "mediaUrl", "tags", "clubId", "uploadedFiles", "urlMetadata"]) {
+        for (const value of odd) {
+          const result = schema.safeParse({ ...valid, [field]: value });
+          for (const message of Object.values(errorsOf(result)))
+            expect(message, `${field}: ${JSON.stringify(value)}`).not.toMatch(/^Invalid input|expected/);
+        }
+      }
+    }
+  });
+});

@@ -90,7 +90,10 @@ export const uploadedFilesField = z.preprocess(
       )
       .filter((item) => item !== "");
   },
-  z.array(z.string().max(2000, "Invalid file"), { error: "Invalid file" }).max(20, "Too many files").optional(),
+  z
+    .array(z.string({ error: "Invalid file" }).max(2000, "Invalid file"), { error: "Invalid file" })
+    .max(20, "Too many files")
+    .optional(),
 );
 
 const clubIdField = z.preprocess(
@@ -104,7 +107,8 @@ export const postInputSchema = z.object({
   content,
   type: z.preprocess(emptyToUndefined, postType.default("article")),
   mediaUrl: mediaUrlField,
-  tags: tagsField.optional(),
+  // SPEC.md §3 Post.tags: an array of strings or null; null is no tags.
+  tags: z.preprocess((v) => (v === null ? undefined : v), tagsField.optional()),
   clubId: clubIdField,
   uploadedFiles: uploadedFilesField,
   urlMetadata: urlMetadataField,

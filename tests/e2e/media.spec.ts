@@ -80,6 +80,11 @@ test("a photo uploaded on /create shows on the post page and the card, without i
   const card = page.getByTestId("post-card").filter({ hasText: title });
   await expect(card.getByTestId("post-image")).toBeVisible();
   await expect(card.getByTestId("post-image")).toHaveAttribute("srcset", /480w/);
+  // The card's picture opens the post (Beyond SPEC #11).
+  const postUrl = new URL(page.url()).pathname;
+  await card.getByTestId("post-image").click();
+  await expect(page).toHaveURL(/\/post\/\d+$/);
+  expect(postUrl).toBe(`/profile/${username}`);
 });
 
 test("with JavaScript: progress climbs from 0 to 100 on a slow connection", async ({ page, js, signUp }) => {

@@ -34,6 +34,11 @@ async function create(member: Member, over: Record<string, unknown> = {}) {
 }
 
 describe("POST /api/posts", () => {
+  it("accepts tags: null as no tags (SPEC.md §3 Post.tags: array or null)", async () => {
+    const post = await create(alice, { type: "video", mediaUrl: "https://example.com/v/1", tags: null });
+    expect(post.tags).toBeNull();
+  });
+
   it("creates: 201 with the SPEC post object", async () => {
     const res = await call(postsRoute.action, makeRequest("/api/posts", { json: { ...body, mediaUrl: "" }, cookie: alice.cookie }));
     expect(res.status).toBe(201);
@@ -340,6 +345,27 @@ describe("likes, shares, comments", () => {
     ).toBe(404);
     const post2 = await (await call(postRoute.loader, makeRequest(`/api/posts/${post.id}`), params)).json();
     expect(post2.commentsCount).toBe(1);
+  });
+
+  it("PUT /api/comments/{id} {content}: 200 the comment for its author; 401 visitor, 403 other member, 400 blank, 404 missing", async () => {
+    const post = await create(alice);
+    const added = await call(
+      commentsRoute.action,
+      makeRequest(`/api/posts/${post.id}/comments`, { json: { content: "Fisrt" }, cookie: bob.cookie }),
+      { id: String(post.id) },
+    );
+    const comment = (await added.json()) as { id: number };
+    const put = (json: unknown, cookie?: string, id = String(comment.id)) =>
+      call(commentRoute.action, makeRequest(`/api/comments/${id}`, { method: "PUT", json, cookie }), { id });
+    expect((await put({ content: "First" })).status).toBe(401);
+    expect((await put({ content: "First" }, alice.cookie)).status).toBe(403);
+    const blank = await put({ content: " " }, bob.cookie);
+    expect(blank.status).toBe(400);
+    expect(await blank.json()).toEqual({ error: expect.any(String), fieldErrors: { content: ["Comment cannot be empty"] } });
+    expect((await put({ content: "First" }, bob.cookie, "999999")).status).toBe(404);
+    const ok = await put({ content: "First" }, bob.cookie);
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toMatchObject({ id: comment.id, content: "First", author: { id: bob.id } });
   });
 });
 

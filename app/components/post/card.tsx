@@ -17,12 +17,12 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
   return (
     <article id={`post-${post.id}`} className="card scroll-mt-20 p-5" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
       <PostHeader post={post} isOwner={isOwner} />
-      <h2 id={`post-${post.id}-title`} className="mt-4 text-xl font-bold text-bark-900">
+      <h2 id={`post-${post.id}-title`} className="mt-4 text-xl font-bold text-bark-900 wrap-anywhere">
         <Link to={`/post/${post.id}`} className="hover:underline">
           {post.title}
         </Link>
       </h2>
-      <p className="mt-2 whitespace-pre-line break-words text-stone-700" data-testid="post-excerpt">
+      <p className="mt-2 whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="post-excerpt">
         {truncate(post.content)}
       </p>
       <PostAttachments post={post} variant="card" canFetch={viewerId !== null} />
@@ -58,7 +58,7 @@ export function PostAttachments({
   variant,
   canFetch,
 }: {
-  post: Pick<Post, "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
   variant: "card" | "page";
   canFetch: boolean;
 }) {
@@ -67,7 +67,7 @@ export function PostAttachments({
     <>
       {post.uploadedFiles.length ? (
         <div className={gap}>
-          <PostMedia files={post.uploadedFiles} variant={variant} />
+          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} />
         </div>
       ) : null}
       {post.mediaUrl ? (

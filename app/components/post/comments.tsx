@@ -1,4 +1,4 @@
-import { Link, useActionData, useFetcher } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
@@ -7,11 +7,14 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { FieldErrors } from "~/components/ui/field";
+import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
+import { useDialogForm } from "~/components/ui/dialog-form-state";
+import { useIsPending } from "~/utils/remix";
 import type { Comment } from "~/schemas/shapes";
 
 /**
- * The comment section at /post/{id}#comments (SPEC.md §2): oldest first, each author may delete
- * their own, and a form to add one. Visitors get the 'Sign in required' notice instead of the form.
+ * The comment section at /post/{id}#comments (SPEC.md §2): oldest first, each author may edit and
+ * delete (after a confirmation) their own, and a form to add one. Visitors get the 'Sign in required' notice instead of the form.
  */
 export function Comments({ postId, comments, viewerId }: { postId: number; comments: Comment[]; viewerId: number | null }) {
   return (
@@ -46,16 +49,14 @@ export function Comments({ postId, comments, viewerId }: { postId: number; comme
 }
 
 function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comment; isOwn: boolean }) {
-  const fetcher = useFetcher<PostActionData>();
-  useEffect(() => {
-    if (isFailure(fetcher.data)) {
-      showToast({ title: "Error", description: fetcher.data.error || "Failed to delete comment", type: "error" });
-    }
-  }, [fetcher.data]);
-  // Optimistic: a comment being deleted disappears at once; a failure brings it back.
-  if (fetcher.formData?.get("intent") === "delete-comment") return null;
+  const [params] = useSearchParams();
+  const editing = isOwn && params.get("edit-comment") === String(comment.id);
   return (
-    <li className="flex gap-3 rounded-lg bg-white p-3 ring-1 ring-stone-200" data-testid="comment">
+    <li
+      id={`comment-${comment.id}`}
+      className="flex scroll-mt-20 gap-3 rounded-lg bg-white p-3 ring-1 ring-stone-200"
+      data-testid="comment"
+    >
       <Avatar src={comment.author.avatar} name={comment.author.displayName} size={32} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
@@ -65,24 +66,109 @@ function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comm
           <span className="text-stone-500">@{comment.author.username}</span>
           <RelativeTime iso={comment.createdAt} className="text-stone-500" />
         </div>
-        <p className="mt-1 whitespace-pre-line break-words text-stone-800">{comment.content}</p>
+        {editing ? (
+          <CommentEditForm postId={postId} comment={comment} />
+        ) : (
+          <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{comment.content}</p>
+        )}
+        {isOwn && !editing ? <CommentOwnerActions postId={postId} comment={comment} /> : null}
       </div>
-      {isOwn ? (
-        <fetcher.Form method="post" action={`/post/${postId}`} preventScrollReset>
-          <input type="hidden" name="commentId" value={comment.id} />
-          <input type="hidden" name="redirectTo" value={`/post/${postId}#comments`} />
-          <button
-            type="submit"
-            name="intent"
-            value="delete-comment"
-            className="btn-ghost px-2 py-1 text-xs text-red-700"
-            aria-label="Delete comment"
-          >
-            Delete
-          </button>
-        </fetcher.Form>
-      ) : null}
     </li>
+  );
+}
+
+/**
+ * The author's Edit (a link to ?edit-comment={id}: the form replaces the text, with or without
+ * JavaScript) and Delete (a confirmation: a dialog with JavaScript, inline at ?delete-comment-{id}=1
+ * without it, posting only when confirmed).
+ */
+function CommentOwnerActions({ postId, comment }: { postId: number; comment: Comment }) {
+  const confirm = useDialogForm(`delete-comment-${comment.id}`);
+  return (
+    <>
+      <div className="mt-1 flex gap-3 text-xs">
+        <Link
+          to={`/post/${postId}?edit-comment=${comment.id}#comment-${comment.id}`}
+          preventScrollReset
+          className="font-medium text-field-700 hover:underline"
+          aria-label="Edit comment"
+        >
+          Edit
+        </Link>
+        <Link
+          to={`/post/${postId}?${confirm.param}=1#comment-${comment.id}`}
+          preventScrollReset
+          {...confirm.triggerProps}
+          className="font-medium text-red-700 hover:underline"
+          aria-label="Delete comment"
+        >
+          Delete
+        </Link>
+      </div>
+      <DialogForm<PostActionData>
+        dialog={confirm}
+        title="Delete Comment"
+        description="Are you sure you want to delete this comment? This action cannot be undone."
+        role="alertdialog"
+        action={`/post/${postId}`}
+        intent="delete-comment"
+        closeHref={`/post/${postId}#comment-${comment.id}`}
+        succeeded={(data) => data.intent === "delete-comment" && data.ok}
+        className="mt-2"
+      >
+        {(form) => (
+          <>
+            {isFailure(form.data) ? <FieldErrors errors={[form.data.error]} /> : null}
+            <DeleteConfirmForm form={form} intent="delete-comment" fields={<input type="hidden" name="commentId" value={comment.id} />} />
+          </>
+        )}
+      </DialogForm>
+    </>
+  );
+}
+
+/** Edit one's own comment in place: Save posts `update-comment`; a refusal keeps what was typed. */
+function CommentEditForm({ postId, comment }: { postId: number; comment: Comment }) {
+  const data = useActionData<PostActionData>();
+  const busy = useIsPending({ intent: "update-comment" });
+  const failure = isFailure(data) && data.intent === "update-comment" && data.commentId === comment.id ? data : undefined;
+  const fieldId = `comment-${comment.id}-edit`;
+  // Opened from its Edit link: the text is where the member types next.
+  const textRef = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => textRef.current?.focus(), []);
+  return (
+    <Form
+      method="post"
+      action={`/post/${postId}?edit-comment=${comment.id}`}
+      preventScrollReset
+      className="mt-2 space-y-2"
+      aria-label="Edit comment"
+    >
+      <input type="hidden" name="commentId" value={comment.id} />
+      <label htmlFor={fieldId} className="sr-only">
+        Comment
+      </label>
+      <textarea
+        id={fieldId}
+        name="content"
+        rows={3}
+        maxLength={2000}
+        className="input"
+        defaultValue={failure?.content ?? comment.content}
+        aria-invalid={failure ? true : undefined}
+        aria-describedby={failure ? `${fieldId}-error` : undefined}
+        ref={textRef}
+      />
+      <FieldErrors id={`${fieldId}-error`} errors={failure ? [failure.error] : null} />
+      <div className="flex justify-end gap-2">
+        <Link to={`/post/${postId}#comment-${comment.id}`} preventScrollReset className="btn-secondary">
+          Cancel
+        </Link>
+        <button type="submit" name="intent" value="update-comment" className="btn-primary" disabled={busy}>
+          {busy ? "Saving..." : "Save"}
+        </button>
+      </div>
+    </Form>
   );
 }
 

@@ -20,9 +20,10 @@ const hasMediaField = (type: string) => type === "video" || type === "podcast";
  * Rendered by the Edit Post DialogForm (dialogs.tsx): `form` says where and how to post (a fetcher
  * in the dialog, a plain form at /post/{id}?edit=1) and carries the action's last answer.
  *
- * Without JavaScript the Media URL field is always shown and labelled as used by video and podcast
- * posts; with JavaScript it is shown only for those types. Hidden or not, its value is submitted, so
- * changing an article's fields never drops the link it was created with.
+ * SPEC.md §2: Media URL only for video and podcast. With JavaScript it shows as the type changes.
+ * Without it, a video or podcast post shows the field and an article or opinion folds it into a
+ * <details> ("only for video or podcast posts") that an author switching the type can open (ADR
+ * 0024). Hidden or folded, its value is submitted, so editing never drops the stored link.
  */
 export function PostEditForm({ post, form: bag }: { post: EditablePost; form: DialogFormBag<PostActionData> }) {
   const hydrated = useHydrated();
@@ -31,9 +32,12 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
     data && data.intent === "update" && data.ok === false && "result" in data ? data.result : undefined;
   const otherError = data && data.intent === "update" && data.ok === false && "error" in data ? data.error : undefined;
 
-  const initial = (name: string, fallback: string) => {
-    const value = result?.initialValue?.[name];
-    return typeof value === "string" ? value : fallback;
+  // After a failed save the form shows exactly what was sent: a field missing from the reply was
+  // sent empty (Conform leaves empty values out), so it stays empty rather than refilled.
+  const initial = (name: string, stored: string) => {
+    if (!result) return stored;
+    const value = result.initialValue?.[name];
+    return typeof value === "string" ? value : "";
   };
   const errors = (name: string) => result?.error?.[name] ?? undefined;
 
@@ -46,6 +50,20 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
   const canSave = title.trim() !== "" && content.trim() !== "" && !busy;
 
   const id = (name: string) => `edit-${post.id}-${name}`;
+  const mediaField = (
+    <Field id={id("mediaUrl")} label="Media URL" errors={errors("mediaUrl")}>
+      <input
+        id={id("mediaUrl")}
+        name="mediaUrl"
+        type="url"
+        inputMode="url"
+        className="input"
+        defaultValue={initial("mediaUrl", post.mediaUrl ?? "")}
+        placeholder={type === "podcast" ? "Podcast URL" : "YouTube or video URL"}
+        aria-invalid={errors("mediaUrl") ? true : undefined}
+      />
+    </Field>
+  );
   const formErrors = [...(result?.error?.[""] ?? []), ...(otherError ? [otherError] : [])];
 
   return (
@@ -86,20 +104,17 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
           ))}
         </select>
       </Field>
-      <div hidden={!showMedia}>
-        <Field id={id("mediaUrl")} label={hydrated ? "Media URL" : "Media URL (video and podcast posts)"} errors={errors("mediaUrl")}>
-          <input
-            id={id("mediaUrl")}
-            name="mediaUrl"
-            type="url"
-            inputMode="url"
-            className="input"
-            defaultValue={initial("mediaUrl", post.mediaUrl ?? "")}
-            placeholder={type === "podcast" ? "Podcast URL" : "YouTube or video URL"}
-            aria-invalid={errors("mediaUrl") ? true : undefined}
-          />
-        </Field>
-      </div>
+      {hydrated || hasMediaField(type) || errors("mediaUrl") ? (
+        <div hidden={!showMedia}>{mediaField}</div>
+      ) : (
+        // No JavaScript, an article or opinion: the field is folded away (it is for video and
+        // podcast posts), a click on its summary opens it for an author switching the type. Closed,
+        // its value still travels with the form, so the stored link is kept.
+        <details data-testid="edit-media-url">
+          <summary className="cursor-pointer text-sm font-medium text-stone-700">Media URL (only for video or podcast posts)</summary>
+          <div className="mt-2">{mediaField}</div>
+        </details>
+      )}
       <Field id={id("tags")} label="Tags" errors={errors("tags")} hint="Separate tags with commas">
         <input
           id={id("tags")}

@@ -15,7 +15,7 @@ export function HotTracks({ posts }: { posts: TrendingItem[] }) {
           {posts.map((post) => (
             <li key={post.id}>
               <Link to={`/post/${post.id}`} className="group block">
-                <span className="line-clamp-2 font-medium text-stone-900 group-hover:underline">{post.title}</span>
+                <span className="line-clamp-2 font-medium text-stone-900 wrap-anywhere group-hover:underline">{post.title}</span>
                 <span className="mt-0.5 flex items-center gap-2 text-xs text-stone-500">
                   <span>{post.authorName}</span>
                   <span className="inline-flex items-center gap-0.5" aria-label={`${post.likes} likes`}>

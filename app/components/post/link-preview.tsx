@@ -141,8 +141,12 @@ export function LinkPreviewCard({ url, metadata }: { url: string; metadata: Link
       <PreviewImage src={safeImageUrl(metadata.image)} />
       <span className="block min-w-0 flex-1 p-3">
         {site ? <span className="block truncate text-xs uppercase tracking-wide text-stone-500">{site}</span> : null}
-        {metadata.title ? <span className="mt-0.5 line-clamp-2 block font-semibold text-bark-900">{metadata.title}</span> : null}
-        {metadata.description ? <span className="mt-1 line-clamp-2 block text-sm text-stone-600">{metadata.description}</span> : null}
+        {metadata.title ? (
+          <span className="mt-0.5 line-clamp-2 block font-semibold text-bark-900 wrap-anywhere">{metadata.title}</span>
+        ) : null}
+        {metadata.description ? (
+          <span className="mt-1 line-clamp-2 block text-sm text-stone-600 wrap-anywhere">{metadata.description}</span>
+        ) : null}
       </span>
     </a>
   );

@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import type { UploadedFile } from "~/schemas/media-options";
 
 /** The widest a post's media is shown: the page's content column. */
@@ -12,21 +13,31 @@ export function srcSetOf(file: UploadedFile): string | undefined {
 /**
  * SPEC.md §2: a post's uploaded media on its card and its page, at most 500 px high. Images carry
  * their size (no layout shift) and a srcset, so a phone on one bar downloads the 480 px WebP, and
- * load lazily; on the post page an image opens full size in a new tab. Video and audio use the
+ * load lazily; on a card an image opens the post (`postHref`), on the post page it opens full size in
+ * a new tab. Video and audio use the
  * browser's players with preload="none": nothing large downloads until the member presses play.
  */
-export function PostMedia({ files, variant }: { files: UploadedFile[] | null | undefined; variant: "card" | "page" }) {
+export function PostMedia({
+  files,
+  variant,
+  postHref,
+}: {
+  files: UploadedFile[] | null | undefined;
+  variant: "card" | "page";
+  /** The post's page, which a card's image opens. */
+  postHref?: string;
+}) {
   if (!files?.length) return null;
   return (
     <div className="space-y-3" data-testid="post-media">
       {files.map((file) => (
-        <MediaItem key={file.url} file={file} linkImage={variant === "page"} />
+        <MediaItem key={file.url} file={file} linkImage={variant === "page"} postHref={variant === "card" ? postHref : undefined} />
       ))}
     </div>
   );
 }
 
-function MediaItem({ file, linkImage }: { file: UploadedFile; linkImage: boolean }) {
+function MediaItem({ file, linkImage, postHref }: { file: UploadedFile; linkImage: boolean; postHref?: string }) {
   if (file.type === "image") {
     const image = (
       <img
@@ -45,6 +56,13 @@ function MediaItem({ file, linkImage }: { file: UploadedFile; linkImage: boolean
         data-testid="post-image"
       />
     );
+    if (postHref) {
+      return (
+        <Link to={postHref} className="block" title="Open the post" data-testid="post-image-link">
+          {image}
+        </Link>
+      );
+    }
     if (!linkImage) return image;
     return (
       <a href={file.url} target="_blank" rel="noopener noreferrer" className="block" title={`Open ${file.name} full size`}>

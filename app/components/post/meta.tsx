@@ -32,8 +32,14 @@ export function PostByline({ author, createdAt }: { author: PostAuthor; createdA
         >
           {author.displayName}
         </Link>
-        <p className="truncate text-sm text-stone-500">
-          @{author.username} · <RelativeTime iso={createdAt} />
+        {/* The time is never cut: a long @username is, and on a narrow row (a phone, where the
+            badge and the owner menu share the header) the time moves to its own line and wraps. */}
+        <p className="flex flex-wrap gap-x-1 text-sm text-stone-500">
+          <span className="min-w-0 max-w-full truncate">@{author.username}</span>
+          <span className="min-w-0">
+            {" · "}
+            <RelativeTime iso={createdAt} />
+          </span>
         </p>
       </div>
     </div>

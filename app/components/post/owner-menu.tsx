@@ -22,9 +22,13 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
   const own: PostDialogStates = { edit: useDialogForm("edit"), delete: useDialogForm("delete") };
   const { edit, delete: del } = dialogs ?? own;
   const detailsRef = useRef<HTMLDetailsElement>(null);
+  const summaryRef = useRef<HTMLElement>(null);
+  // The menu folds away as its dialog opens, so focus returns to the ⋯ button (not the hidden link).
   const open = (dialog: DialogFormState) => (event: MouseEvent) => {
     dialog.triggerProps.onClick(event);
-    if (event.defaultPrevented) detailsRef.current?.removeAttribute("open");
+    if (!event.defaultPrevented) return;
+    detailsRef.current?.removeAttribute("open");
+    dialog.trigger.current = summaryRef.current;
   };
 
   return (
@@ -39,6 +43,7 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
         }}
       >
         <summary
+          ref={summaryRef}
           className="flex cursor-pointer list-none items-center rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-800 [&::-webkit-details-marker]:hidden"
           aria-label="Post options"
         >

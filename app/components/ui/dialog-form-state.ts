@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState, type MouseEvent, type RefObject } from "react";
+import { useCallback, useRef, useState, type MouseEvent, type MutableRefObject } from "react";
 
 /**
  * The state half of DialogForm (dialog-form.tsx): whether its dialog is open, and the props of the
@@ -16,8 +16,8 @@ export type DialogFormState = {
   close: () => void;
   /** Spread on the trigger link: with JavaScript a plain click opens the dialog instead of navigating. */
   triggerProps: { onClick: (event: MouseEvent) => void; onMouseEnter: () => void; onFocus: () => void };
-  /** The element whose click opened the dialog: focus returns there on close. */
-  trigger: RefObject<HTMLElement | null>;
+  /** The element whose click opened the dialog (or that a menu names instead): focus returns there on close. */
+  trigger: MutableRefObject<HTMLElement | null>;
 };
 
 /** Start downloading the dialog (Radix) before it is needed, say when a menu holding triggers opens. */

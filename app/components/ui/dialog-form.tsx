@@ -205,13 +205,22 @@ function withoutParam(location: { pathname: string; search: string }, param: str
 
 /**
  * The buttons of a delete confirmation (a `role="alertdialog"` DialogForm whose description asks
- * "Are you sure…"): Cancel, and Delete posting `intent=delete`.
+ * "Are you sure…"): Cancel, and Delete posting `intent` (`delete` by default) with any hidden `fields`.
  */
-export function DeleteConfirmForm({ form }: { form: Pick<DialogFormBag<unknown>, "Form" | "action" | "busy" | "cancel"> }) {
+export function DeleteConfirmForm({
+  form,
+  intent = "delete",
+  fields,
+}: {
+  form: Pick<DialogFormBag<unknown>, "Form" | "action" | "busy" | "cancel">;
+  intent?: string;
+  fields?: ReactNode;
+}) {
   return (
     <form.Form method="post" action={form.action} className="flex justify-end gap-3">
+      {fields}
       {form.cancel}
-      <button type="submit" name="intent" value="delete" className="btn-danger" disabled={form.busy}>
+      <button type="submit" name="intent" value={intent} className="btn-danger" disabled={form.busy}>
         {form.busy ? "Deleting..." : "Delete"}
       </button>
     </form.Form>

@@ -1,10 +1,25 @@
 import { formatDistanceToNow } from "date-fns";
+import { useHydrated } from "~/utils/hydrated";
 
-const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
+const fields: Intl.DateTimeFormatOptions = {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+};
+/** The server knows no reader's zone: the page as sent names UTC ("Nov 21, 2026, 8:58 PM UTC"). */
+const utc = new Intl.DateTimeFormat("en-US", { ...fields, timeZone: "UTC" });
 
-/** "3 hours ago" in English (US), with the exact date on hover. */
+/**
+ * "3 hours ago" in English (US), with the exact date on hover: in the reader's own time zone once
+ * the browser runs the page, in UTC (labelled) without JavaScript. Both name their zone.
+ */
 export function RelativeTime({ iso, className = "" }: { iso: string; className?: string }) {
+  const hydrated = useHydrated();
   const date = new Date(iso);
+  const exact = hydrated ? new Intl.DateTimeFormat("en-US", fields) : utc;
   return (
     <time dateTime={iso} title={exact.format(date)} className={className} suppressHydrationWarning>
       {formatDistanceToNow(date, { addSuffix: true })}

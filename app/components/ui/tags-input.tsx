@@ -41,6 +41,8 @@ export function TagsInput({
   const hydrated = useHydrated();
   const [tags, setTags] = useState(defaultTags);
   const [draft, setDraft] = useState("");
+  /** Why the last Add changed nothing (a tag already there), shown by the field until the next one. */
+  const [notice, setNotice] = useState<string | null>(null);
   const errorId = `${id}-error`;
   const invalid = errors?.length ? true : undefined;
 
@@ -64,8 +66,12 @@ export function TagsInput({
   const add = () => {
     const next = [...tags];
     const seen = new Set(next.map((t) => t.toLowerCase()));
+    const repeated: string[] = [];
     for (const tag of parseTags(draft, { keepCase })) {
-      if (seen.has(tag.toLowerCase())) continue;
+      if (seen.has(tag.toLowerCase())) {
+        repeated.push(tags.find((t) => t.toLowerCase() === tag.toLowerCase()) ?? tag);
+        continue;
+      }
       if (next.length >= max) {
         onTooMany?.();
         break;
@@ -75,6 +81,9 @@ export function TagsInput({
     }
     setTags(next);
     setDraft("");
+    setNotice(
+      repeated.length ? `${repeated.map((t) => `"${prefix}${t}"`).join(", ")} ${repeated.length === 1 ? "is" : "are"} already added` : null,
+    );
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === "Enter" || event.key === ",") {
@@ -108,6 +117,9 @@ export function TagsInput({
       </div>
       <p id={`${id}-hint`} className="mt-1 text-xs text-stone-500">
         {tags.length}/{max} tags
+      </p>
+      <p role="status" className="text-xs text-blaze-600" data-testid="tags-notice">
+        {notice}
       </p>
       {tags.length ? (
         <ul className="mt-2 flex flex-wrap gap-2" aria-label="Added tags" data-testid="editor-tags">

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { addComment, deleteComment, listComments } from "~/models/comment.server";
+import { addComment, deleteComment, listComments, updateComment } from "~/models/comment.server";
 import { deletePost, getPost, likePost, sharePost, unlikePost, updatePost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { safeRedirect } from "~/schemas/auth";
@@ -29,10 +29,43 @@ export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
     async () => {
       const id = idParam(params.id, POST_NOT_FOUND);
       const [post, comments] = await Promise.all([getPost(actor, id), listComments(actor, id)]);
-      return json({ post, comments, viewerId: user?.id ?? null, shareUrl: `${publicOrigin(request)}/post/${post.id}` });
+      return json({
+        post,
+        comments,
+        viewerId: user?.id ?? null,
+        shareUrl: `${publicOrigin(request)}/post/${post.id}`,
+        back: backLink(request),
+      });
     },
     { notFound: POST_NOT_FOUND, hideForbidden: true },
   );
+}
+
+/** Pages "← Back" returns to, with their query (a search, filters, a tab), and what it says. */
+const BACK_TARGETS: Array<{ test: RegExp; label: string }> = [
+  { test: /^\/$/, label: "Back to feed" },
+  { test: /^\/profile\/[A-Za-z0-9_]+\/?$/, label: "Back to profile" },
+  { test: /^\/clubs\/\d+\/?$/, label: "Back to club" },
+];
+
+/**
+ * Where the post page's back link goes (Beyond SPEC #5): the page the member came from, when the
+ * Referer names this site's feed (with its filters), a profile or a club; else the feed. Only a
+ * same-origin path is used (never another host), and only those pages.
+ */
+export function backLink(request: Request): { href: string; label: string } {
+  const fallback = { href: "/", label: "Back to feed" };
+  const referer = request.headers.get("Referer");
+  if (!referer) return fallback;
+  try {
+    const from = new URL(referer);
+    if (from.origin !== new URL(request.url).origin && from.origin !== publicOrigin(request)) return fallback;
+    const target = BACK_TARGETS.find((t) => t.test.test(from.pathname));
+    if (!target) return fallback;
+    return { href: safeRedirect(`${from.pathname}${from.search}`), label: target.label };
+  } catch {
+    return fallback;
+  }
 }
 
 /** What every intent's function gets: the post, who asks, the form, and whether a script (useFetcher) sent it. */
@@ -43,6 +76,7 @@ const SIGN_IN_MESSAGES: Partial<Record<PostIntent, string>> = {
   like: SIGN_IN.like,
   unlike: SIGN_IN.like,
   comment: SIGN_IN.comment,
+  "update-comment": SIGN_IN.comment,
   "delete-comment": SIGN_IN.comment,
   share: SIGN_IN.share,
   update: SIGN_IN.editPost,
@@ -74,6 +108,8 @@ export async function postAction({ request, params }: ActionFunctionArgs) {
         return await shareAction(post);
       case "comment":
         return await commentAction(post);
+      case "update-comment":
+        return await updateCommentAction(post);
       case "delete-comment":
         return await deleteCommentAction(post);
       case "update":
@@ -126,9 +162,32 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
   return redirectWithToast(`/post/${id}#comments`, { title: "Comment added", type: "success" });
 }
 
-async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
+function commentIdOf(form: FormData): number {
   const commentId = Number(form.get("commentId"));
   if (!Number.isSafeInteger(commentId) || commentId < 1) throw notFound("Comment not found");
+  return commentId;
+}
+
+/**
+ * Edit one's own comment, from the form at /post/{id}?edit-comment={commentId}: a redirect back to
+ * the comment on success (with or without JavaScript); a blank or long text comes back to the form
+ * with what was typed.
+ */
+async function updateCommentAction({ id, actor, form }: PostRequest) {
+  const commentId = commentIdOf(form);
+  const raw = form.get("content");
+  const parsed = commentSchema.safeParse({ content: raw });
+  if (!parsed.success) {
+    const error = zodFieldErrors(parsed.error).content?.[0] ?? "Comment cannot be empty";
+    const content = typeof raw === "string" ? raw : "";
+    return json<PostActionData>({ intent: "update-comment", ok: false, error, status: 400, content, commentId }, { status: 400 });
+  }
+  await updateComment(actor, commentId, parsed.data);
+  return redirectWithToast(`/post/${id}#comment-${commentId}`, { title: "Comment updated", type: "success" });
+}
+
+async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
+  const commentId = commentIdOf(form);
   await deleteComment(actor, commentId);
   if (script) return json<PostActionData>({ intent: "delete-comment", ok: true });
   return redirectWithToast(`/post/${id}#comments`, { title: "Comment deleted", type: "success" });

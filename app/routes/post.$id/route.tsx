@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useState } from "react";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
@@ -27,10 +28,15 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
-export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared"]);
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
-  const { post, comments, viewerId, shareUrl } = useLoaderData<typeof loader>();
+  const { post, comments, viewerId, shareUrl, back: sent } = useLoaderData<typeof loader>();
+  // The back link computed when this post was opened: a later reload of the data (after a like or
+  // a comment, whose Referer is this page) must not forget where the member came from.
+  const [opened, setOpened] = useState({ id: post.id, back: sent });
+  if (opened.id !== post.id) setOpened({ id: post.id, back: sent });
+  const back = opened.id === post.id ? opened.back : sent;
   const [params] = useSearchParams();
   const isOwner = viewerId !== null && viewerId === post.author.id;
   const dialogs = { edit: useDialogForm("edit"), delete: useDialogForm("delete") };
@@ -38,19 +44,23 @@ export default function PostPage() {
 
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <Link to="/" className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline">
-        ← Back to feed
+      <Link
+        to={back.href}
+        className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline"
+        data-testid="back-link"
+      >
+        ← {back.label}
       </Link>
 
       {isOwner ? <PostDialogs post={post} dialogs={dialogs} /> : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
         <PostHeader post={post} isOwner={isOwner} dialogs={dialogs} />
-        <h1 id="post-title" className="mt-5 break-words text-3xl font-bold text-bark-900">
+        <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
         </h1>
         {/* Text, never HTML: React escapes it; whitespace-pre-line keeps the author's line breaks. */}
-        <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
+        <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
         <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
