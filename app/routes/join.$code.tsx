@@ -7,7 +7,7 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { getMembership } from "~/models/access.server";
 import { getClub } from "~/models/club.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { badRequest, isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -161,8 +161,7 @@ function JoinNow() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.invite ? `Join ${data.invite.club.name} · ${APP_NAME}` : `${INVALID_TITLE} · ${APP_NAME}` },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data?.invite ? pageMeta(`Join ${data.invite.club.name}`, `You are invited to join ${data.invite.club.name}.`) : pageMeta(INVALID_TITLE);
 
 export const ErrorBoundary = GeneralErrorBoundary;

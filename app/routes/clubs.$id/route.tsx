@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { countPendingRequests } from "~/models/club-membership.server";
 import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
@@ -146,7 +146,7 @@ export default function ClubLayout() {
               preventScrollReset
               className={({ isActive }) =>
                 `-mb-px whitespace-nowrap border-b-2 px-4 py-2 text-sm font-semibold ${
-                  isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-500 hover:text-stone-800"
+                  isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-600 hover:text-stone-900"
                 }`
               }
             >
@@ -162,8 +162,7 @@ export default function ClubLayout() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: `${CLUB_NOT_FOUND} · ${APP_NAME}` }];
-  return [{ title: `${data.club.name} · ${APP_NAME}` }, { name: "description", content: data.club.description.slice(0, 160) }];
+  return data ? pageMeta(data.club.name, data.club.description) : pageMeta(CLUB_NOT_FOUND);
 };
 
 export function ErrorBoundary() {

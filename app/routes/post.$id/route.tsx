@@ -7,7 +7,7 @@ import PostDialogs from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { POST_NOT_FOUND } from "~/schemas/messages";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadPostPage, postAction } from "./post-actions.server";
@@ -83,11 +83,10 @@ export default function PostPage() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: `${POST_NOT_FOUND} · ${APP_NAME}` }];
+  if (!data) return pageMeta(POST_NOT_FOUND);
   const description = data.post.content.slice(0, 160);
   return [
-    { title: `${data.post.title} · ${APP_NAME}` },
-    { name: "description", content: description },
+    ...pageMeta(data.post.title, description),
     { property: "og:title", content: data.post.title },
     { property: "og:description", content: description },
   ];
