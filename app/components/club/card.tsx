@@ -9,6 +9,10 @@ export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">)
   return club.memberLimit !== null ? `${club.memberCount} / ${club.memberLimit} ${noun}` : `${club.memberCount} ${noun}`;
 }
 
+/** A club with a member limit that it has reached: nobody can join until someone leaves. */
+export const isClubFull = (club: Pick<Club, "memberCount" | "memberLimit">) =>
+  club.memberLimit !== null && club.memberCount >= club.memberLimit;
+
 /** The club's image, or a field-and-bark fallback with its initial. */
 export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {
   if (club.imageUrl) {
@@ -26,10 +30,11 @@ export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl
 
 /**
  * SPEC.md §2 club card. The button follows the caller's state: View Club (member), Request Pending
- * (disabled), Re-apply (after a rejection), Request to Join (private: the club page's message form)
- * or Join Club (public: a plain form post to the club page, which works without JavaScript).
+ * (disabled), Club full (disabled), Re-apply (after a rejection), Request to Join (private: the club
+ * page's message form) or Join Club (public: a plain form post to the club page, which works without
+ * JavaScript). A visitor's Request to Join posts at once, which answers with the sign-in notice.
  */
-export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string }) {
+export function ClubCard({ club, redirectTo, signedIn }: { club: Club; redirectTo: string; signedIn: boolean }) {
   const joining = useIsPending({ intent: "join", formAction: `/clubs/${club.id}` });
   return (
     <article className="card flex flex-col overflow-hidden" data-testid="club-card" aria-labelledby={`club-${club.id}-name`}>
@@ -75,7 +80,11 @@ export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string 
             <button type="button" className="btn-secondary w-full" disabled>
               Request Pending
             </button>
-          ) : club.isPrivate ? (
+          ) : isClubFull(club) ? (
+            <button type="button" className="btn-secondary w-full" disabled>
+              Club full
+            </button>
+          ) : club.isPrivate && signedIn ? (
             <Link to={`/clubs/${club.id}?join=1`} className="btn-primary w-full">
               {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
             </Link>
@@ -83,7 +92,7 @@ export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string 
             <Form method="post" action={`/clubs/${club.id}`} preventScrollReset>
               <input type="hidden" name="redirectTo" value={redirectTo} />
               <button type="submit" name="intent" value="join" className="btn-primary w-full" disabled={joining}>
-                {joining ? "Joining..." : "Join Club"}
+                {joining ? "Joining..." : club.isPrivate ? "Request to Join" : "Join Club"}
               </button>
             </Form>
           )}

@@ -69,12 +69,12 @@ function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: 
 }
 
 export default function ClubLayout() {
-  const { club, tabs, pendingCount } = useLoaderData<typeof loader>();
+  const { club, tabs, pendingCount, viewerId } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
   const dialogs = { join: useDialogForm("join"), edit: useDialogForm("edit"), delete: useDialogForm("delete") };
   const here = `/clubs/${club.id}`;
   const isOwner = club.userRole === "owner";
-  const mayJoin = !club.isMember && club.requestStatus !== "pending";
+  const mayJoin = viewerId !== null && !club.isMember && club.requestStatus !== "pending";
 
   // After registering through an invite the stored code has done its job (SPEC.md §4 Auth).
   useEffect(() => {
@@ -95,7 +95,7 @@ export default function ClubLayout() {
         ← All clubs
       </Link>
 
-      <ClubHeader club={club} dialogs={dialogs} />
+      <ClubHeader club={club} dialogs={dialogs} signedIn={viewerId !== null} />
 
       {isOwner ? (
         <>

@@ -108,7 +108,7 @@ export default function ClubsPage() {
         <>
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {clubs.map((club) => (
-              <ClubCard key={club.id} club={club} redirectTo={here} />
+              <ClubCard key={club.id} club={club} redirectTo={here} signedIn={signedIn} />
             ))}
           </div>
           {nextCursor ? (
