@@ -24,6 +24,9 @@ export const LIMITS = {
   postsPerUser: { limit: 30, windowMs: 60 * 60_000 },
   commentsPerUser: { limit: 120, windowMs: 60 * 60_000 },
   uploadsPerUser: { limit: 100, windowMs: 60 * 60_000 },
+  /** Link previews (POST /api/fetch-url-metadata): a member by id, a visitor by address (/64 for IPv6). */
+  linkPreviewsPerUser: { limit: 300, windowMs: 60 * 60_000 },
+  linkPreviewsPerIp: { limit: 300, windowMs: 60 * 60_000 },
   clubsPerUser: {
     limit: 10,
     windowMs: DAY,

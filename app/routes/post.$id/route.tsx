@@ -53,7 +53,7 @@ export default function PostPage() {
         <div className="mt-4 whitespace-pre-line break-words text-lg leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
-        <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
+        <PostAttachments post={post} variant="page" canFetch />
         <footer className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-3">
           <PostActions post={post} redirectTo={`/post/${post.id}`} signedIn={viewerId !== null} />
           <p className="text-sm text-stone-500" data-testid="post-counts">
