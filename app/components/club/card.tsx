@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
 import type { Club } from "~/schemas/shapes";
@@ -13,17 +14,39 @@ export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">)
 export const isClubFull = (club: Pick<Club, "memberCount" | "memberLimit">) =>
   club.memberLimit !== null && club.memberCount >= club.memberLimit;
 
-/** The club's image, or a field-and-bark fallback with its initial. */
+/**
+ * The club's image over a field-and-bark placeholder with its initial. The placeholder is always
+ * there, behind the image: an image that fails to load (issue 14 #24) leaves it showing, with
+ * JavaScript (onError, or a check after hydration for one that failed before) by dropping the image,
+ * and without by the image's transparent box (an empty alt draws no broken-image icon).
+ */
 export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {
-  if (club.imageUrl) {
-    return <img src={club.imageUrl} alt="" loading="lazy" decoding="async" className={`object-cover ${className}`} />;
-  }
+  const [failed, setFailed] = useState(false);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const img = image.current;
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true);
+  }, []);
   return (
-    <div
-      aria-hidden="true"
-      className={`flex items-center justify-center bg-gradient-to-br from-field-700 to-bark-800 text-4xl font-bold text-white/80 ${className}`}
-    >
-      {club.name.trim()[0]?.toUpperCase() ?? "C"}
+    <div className={`relative overflow-hidden ${className}`} data-testid="club-image">
+      <div
+        aria-hidden="true"
+        data-testid="club-image-placeholder"
+        className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-field-700 to-bark-800 text-4xl font-bold text-white/80"
+      >
+        {club.name.trim()[0]?.toUpperCase() ?? "C"}
+      </div>
+      {club.imageUrl && !failed ? (
+        <img
+          ref={image}
+          src={club.imageUrl}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(true)}
+          className="absolute inset-0 h-full w-full object-cover text-transparent"
+        />
+      ) : null}
     </div>
   );
 }

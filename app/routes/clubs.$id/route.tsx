@@ -137,7 +137,8 @@ export default function ClubLayout() {
       ) : null}
 
       <div className="space-y-4">
-        <nav aria-label="Club sections" className="flex gap-1 overflow-x-auto border-b border-stone-200">
+        {/* The tabs wrap on a phone rather than scroll out of sight (issue 14 #25). */}
+        <nav aria-label="Club sections" className="flex flex-wrap gap-x-1 border-b border-stone-200">
           {tabs.map((t) => (
             <NavLink
               key={t}
@@ -145,7 +146,7 @@ export default function ClubLayout() {
               end
               preventScrollReset
               className={({ isActive }) =>
-                `-mb-px whitespace-nowrap border-b-2 px-4 py-2 text-sm font-semibold ${
+                `-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${
                   isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-600 hover:text-stone-900"
                 }`
               }
