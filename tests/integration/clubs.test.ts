@@ -267,6 +267,18 @@ describe("POST /api/clubs/{id}/join (CONTRACT.md §2)", () => {
     expect((await api.join(member.cookie, club.id)).status).toBe(201);
   });
 
+  it("an invite admits someone whose request is pending, and the request is resolved (issue 14)", async () => {
+    const club = await makeClub();
+    const waiting = await createMember();
+    expect((await api.join(waiting.cookie, club.id, { message: "Me please" })).status).toBe(201);
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id)).json();
+    // Before issue 14: 409 "Join request already pending".
+    const res = await api.join(waiting.cookie, club.id, { inviteCode });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "joined" });
+    expect(await (await api.requests(owner.cookie, club.id)).json()).toEqual([]);
+  });
+
   it("a message too long is 400 and nothing is recorded", async () => {
     const club = await makeClub();
     const member = await createMember();
