@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
-import { APP_NAME } from "~/utils/brand";
+import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { useNonce } from "~/utils/nonce";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
@@ -71,10 +71,7 @@ export default function App() {
   return <Outlet />;
 }
 
-export const meta: MetaFunction = () => [
-  { title: APP_NAME },
-  { name: "description", content: "The hunter's pulse of whitetail intelligence: stories, tips and clubs." },
-];
+export const meta: MetaFunction = () => [{ title: APP_NAME }, { name: "description", content: SITE_DESCRIPTION }];
 
 /** Never a stack trace: a known status gets its message, anything else a plain apology. */
 export function ErrorBoundary() {

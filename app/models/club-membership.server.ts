@@ -108,10 +108,11 @@ export function countPendingRequests(clubId: number): number {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * Refuse a join by someone who already belongs or already waits. Returns the club and any earlier
- * request row (rejected, or approved before a leave), which a new request reuses.
+ * Refuse a join by someone who already belongs or already waits (`pendingMayJoin`: an invite admits
+ * someone who waits, issue 14). Returns the club and any earlier request row (rejected, pending, or
+ * approved before a leave), which a new request reuses.
  */
-export function assertMayJoin(tx: Queryable, clubId: number, userId: number) {
+export function assertMayJoin(tx: Queryable, clubId: number, userId: number, { pendingMayJoin = false } = {}) {
   const club = requireClubRow(clubId, tx);
   if (getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
   const request = tx
@@ -119,7 +120,7 @@ export function assertMayJoin(tx: Queryable, clubId: number, userId: number) {
     .from(joinRequests)
     .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId)))
     .get();
-  if (request?.status === "pending") throw conflict(REQUEST_PENDING, undefined, "request_pending");
+  if (request?.status === "pending" && !pendingMayJoin) throw conflict(REQUEST_PENDING, undefined, "request_pending");
   return { club, request };
 }
 

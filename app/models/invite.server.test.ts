@@ -128,14 +128,15 @@ describe("acceptInvite", () => {
     expect(getMembership(club.id, alice.id)).toBeNull();
   });
 
-  it("already a member: 409 and no use taken; pending: 409 'Join request already pending'; anonymous: 401", () => {
+  // Issue 14 (Beyond SPEC #17) changed the pending case: it was 409 'Join request already pending'.
+  it("already a member: 409 and no use taken; pending: admitted, one use taken; anonymous: 401", () => {
     const club = newClub(owner);
     const made = invite(owner, club.id, { usesRemaining: 5 });
     expectError(() => acceptInvite(owner, made.inviteCode), 409, "Already a member of this club");
     expect(usesLeft(made.inviteCode)).toBe(5);
     joinClub(alice, club.id);
-    expectError(() => acceptInvite(alice, made.inviteCode), 409, "Join request already pending");
-    expect(usesLeft(made.inviteCode)).toBe(5);
+    expect(acceptInvite(alice, made.inviteCode)).toEqual({ status: "joined", clubId: club.id });
+    expect(usesLeft(made.inviteCode)).toBe(4);
     expectError(() => acceptInvite(null, made.inviteCode), 401);
   });
 

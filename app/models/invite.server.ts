@@ -185,8 +185,9 @@ function usableInvite(tx: Queryable, code: string, now: Date): { clubId: number;
 
 /**
  * Join through an invite (the invite page's POST, and POST /api/clubs/{id}/join with an
- * inviteCode). Already a member: 409 'Already a member of this club'; a pending request: 409
- * 'Join request already pending' (the invite page shows its pending notice); a bad code, or a code
+ * inviteCode). Already a member: 409 'Already a member of this club'; someone whose request is
+ * pending is admitted and the request marked approved (issue 14: the invite is the owner's or a
+ * member's yes); a bad code, or a code
  * for another club: 400; a full club: 409 'Club is full'. Someone the owner rejected is admitted
  * only by an invite the owner made; another member's invite is 403 (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md). Nothing
  * is consumed unless the member is admitted.
@@ -198,7 +199,7 @@ export function acceptInvite(actor: Actor, code: string, expectedClubId?: number
       if (expectedClubId !== undefined && !getClubRow(expectedClubId, tx)) throw notFound(CLUB_NOT_FOUND);
       const { clubId, createdById } = usableInvite(tx, code, now);
       if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
-      const { request } = assertMayJoin(tx, clubId, me.id);
+      const { request } = assertMayJoin(tx, clubId, me.id, { pendingMayJoin: true });
       if (request?.status === "rejected" && getMembership(clubId, createdById, tx)?.role !== "owner") throw forbidden(REJECTED_NEEDS_OWNER);
       takeInviteUse(tx, code, now);
       admitMember(tx, clubId, me.id);

@@ -3,22 +3,28 @@ import { linkPreviewRequestSchema } from "~/schemas/media";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { getLinkMetadata } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
-import { requireActor } from "~/web/session.server";
+import { clientAddress } from "~/web/params.server";
+import { getSessionUser } from "~/web/session.server";
 
 /**
  * POST /api/fetch-url-metadata `{ url }` (SPEC.md §7, CONTRACT.md §4): 200 with the link metadata,
  * or 200 `{ error }` when the page gives none (unreachable, not HTML, a non-public address …).
- * Members only (401 for visitors): the server fetches other sites on the caller's behalf, and only
- * people who can publish need a live preview; posts carry their preview from publication on. The
- * server's fetches count against the member's `linkPreviewsPerUser` limit (a cached preview is free)
- * (docs/decisions/0008-media-storage-and-processing.md). A malformed URL is a 400.
+ * Open to visitors too (issue 14 #12: a visitor's feed shows the same cards as a member's). The
+ * server fetches other sites on the caller's behalf, so: only public http(s) addresses (the SSRF
+ * guard in `getLinkMetadata`), every answer cached per URL, and each fetch the server actually makes
+ * (a cached preview is free) counts against a limit per member (`linkPreviewsPerUser`, by id) or,
+ * signed out, per address (`linkPreviewsPerIp`, an IPv6 /64), 429 with Retry-After past it. Posts
+ * carry their preview from publication on (docs/decisions/0008-media-storage-and-processing.md), so
+ * these calls are rare. A malformed URL is a 400.
  */
 export const action = apiAction({
   POST: async ({ request }) => {
-    const actor = await requireActor(request);
     const { url } = await readJson(request, linkPreviewRequestSchema);
-    // Each fetch the server makes for a member counts (429 with Retry-After past 60 an hour).
-    const metadata = await getLinkMetadata(url, {}, { beforeFetch: () => consumeLimit("linkPreviewsPerUser", String(actor.id)) });
+    const member = await getSessionUser(request);
+    const count = member
+      ? () => consumeLimit("linkPreviewsPerUser", String(member.id))
+      : () => consumeLimit("linkPreviewsPerIp", clientAddress(request).ip);
+    const metadata = await getLinkMetadata(url, {}, { beforeFetch: count });
     return json(metadata, { headers: { "Cache-Control": "private, no-store" } });
   },
 });

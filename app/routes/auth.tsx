@@ -10,7 +10,7 @@ import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticateForm } from "~/web/authenticator.server";
 import { clientAddress } from "~/web/params.server";
 import { readFormData } from "~/web/request-body.server";
-import { APP_NAME } from "~/utils/brand";
+import { APP_NAME, pageMeta } from "~/utils/brand";
 import { badRequest } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -243,9 +243,10 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: `${data?.mode === "register" ? "Join" : "Sign in"} · ${APP_NAME}` },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data?.mode === "register"
+    ? pageMeta("Join", `Create your ${APP_NAME} account: post, comment, follow hunters and join clubs.`)
+    : pageMeta("Sign in", `Sign in to ${APP_NAME}.`);
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

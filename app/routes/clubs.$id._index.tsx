@@ -29,7 +29,10 @@ export default function ClubPostsTab() {
     return (
       <div className="card p-8 text-center text-stone-600" data-testid="club-posts-private">
         <p className="font-semibold text-bark-900">This club is private</p>
-        <p className="mt-1">Only members can see its posts.</p>
+        <p className="mt-1">
+          Only members can see its posts.{" "}
+          {viewerId === null ? "Sign in and request to join to read them." : "Request to join to read them."}
+        </p>
       </div>
     );
   }

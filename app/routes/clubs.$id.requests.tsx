@@ -24,18 +24,21 @@ export default function ClubRequestsTab() {
   return (
     <ul className="space-y-3" aria-label="Join requests">
       {requests.map((r) => (
-        <li key={r.id} className="card flex flex-wrap items-start gap-4 p-4" data-testid="join-request">
-          <Avatar src={r.user.avatar} name={r.user.displayName} size={40} />
-          <div className="min-w-0 flex-1">
-            <p className="font-semibold text-bark-900">
-              <Link to={`/profile/${r.user.username}`} className="hover:underline">
-                {r.user.displayName}
-              </Link>{" "}
-              <span className="text-sm font-normal text-stone-500">
-                @{r.user.username} · <RelativeTime iso={r.createdAt} />
-              </span>
-            </p>
-            {r.message ? <p className="mt-1 whitespace-pre-line break-words text-stone-700">{r.message}</p> : null}
+        // On a phone the buttons go under the requester (issue 14 #26), not beside them.
+        <li key={r.id} className="card flex flex-col gap-3 p-4 sm:flex-row sm:items-start sm:gap-4" data-testid="join-request">
+          <div className="flex min-w-0 flex-1 items-start gap-4">
+            <Avatar src={r.user.avatar} name={r.user.displayName} size={40} />
+            <div className="min-w-0 flex-1" data-testid="join-request-who">
+              <p className="font-semibold text-bark-900">
+                <Link to={`/profile/${r.user.username}`} className="hover:underline">
+                  {r.user.displayName}
+                </Link>{" "}
+                <span className="text-sm font-normal text-stone-500">
+                  @{r.user.username} · <RelativeTime iso={r.createdAt} />
+                </span>
+              </p>
+              {r.message ? <p className="mt-1 whitespace-pre-line break-words text-stone-700">{r.message}</p> : null}
+            </div>
           </div>
           <Decision clubId={clubId} requestId={r.id} />
         </li>

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
 import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { forbidden } from "~/utils/errors";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
@@ -68,9 +68,8 @@ export default function CreateClubPostPage() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data ? `Post in ${data.club.name} · ${APP_NAME}` : `Create Post · ${APP_NAME}` },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data ? pageMeta(`Post in ${data.club.name}`, `Write a post for the members of ${data.club.name}.`) : pageMeta("Create Post");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClubNotFound /> }} />;

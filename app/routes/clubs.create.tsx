@@ -7,7 +7,7 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { FieldErrors } from "~/components/ui/field";
 import { createClub } from "~/models/club.server";
 import { CREATE_LIMIT_MAX, createClubSchema } from "~/schemas/club";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -96,6 +96,7 @@ function CreateClubForm() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: `Create Club · ${APP_NAME}` }];
+export const meta: MetaFunction = () =>
+  pageMeta("Create Club", "Start a hunting club: a lease, a camp or a crew, public or private, with its own rules and posts.");
 
 export const ErrorBoundary = GeneralErrorBoundary;

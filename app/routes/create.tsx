@@ -1,7 +1,7 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { PostEditor } from "~/components/post/editor";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { withPageErrors } from "~/web/page-errors.server";
 import { createPostFromForm } from "~/web/post-form.server";
 import { requireUser } from "~/web/session.server";
@@ -37,7 +37,7 @@ export default function CreatePostPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: `Create Post · ${APP_NAME}` }];
+export const meta: MetaFunction = () => pageMeta("Create Post", "Share a story, a tip, a video or a podcast with the whitetail community.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

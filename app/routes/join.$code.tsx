@@ -5,9 +5,8 @@ import { InviteTerms } from "~/components/club/invite-terms";
 import { Avatar } from "~/components/ui/avatar";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { getMembership } from "~/models/access.server";
-import { getClub } from "~/models/club.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { badRequest, isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { NO_STORE } from "~/web/cache-control.server";
@@ -18,9 +17,8 @@ import { redirectWithToast } from "~/web/toast.server";
 
 const INVALID_TITLE = "Invalid Invite";
 const INVALID_TEXT = "This invite link is invalid or has expired.";
-const PENDING_TEXT = "Your request to join this club is pending approval.";
 
-type Viewer = "signed-out" | "can-join" | "pending";
+type Viewer = "signed-out" | "can-join";
 
 function findInvite(code: string): Invite | null {
   try {
@@ -33,7 +31,7 @@ function findInvite(code: string): Invite | null {
 
 /**
  * /join/{code}: reading the invite changes nothing (CONTRACT.md §3). A member is sent to the club;
- * a pending requester sees the pending notice; anyone else may join by POST (sent on load when
+ * anyone else, a pending requester too (issue 14), may join by POST (sent on load when
  * JavaScript runs, a button otherwise).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -44,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   let viewer: Viewer = "signed-out";
   if (user) {
     if (getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
-    viewer = getClub(user, invite.clubId).requestStatus === "pending" ? "pending" : "can-join";
+    viewer = "can-join"; // a pending requester too: the invite admits them (issue 14)
   }
   return json({ invite, code, viewer }, NO_STORE);
 }
@@ -60,7 +58,6 @@ export async function action(args: ActionFunctionArgs) {
       acceptInvite(actor, code);
     } catch (error) {
       if (isAppError(error) && error.code === "already_member") throw redirect(`/clubs/${invite.clubId}`);
-      if (isAppError(error) && error.code === "request_pending") throw redirect(`/join/${code}`);
       throw error;
     }
     // `joined=1` lets the club page clear a stored invite code (SPEC.md §4 Auth).
@@ -97,16 +94,6 @@ export default function InvitePage() {
       </p>
       <div className="mt-6">
         {viewer === "signed-out" ? <SignedOutChoices code={code} /> : null}
-        {viewer === "pending" ? (
-          <div className="space-y-4">
-            <p role="status" className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900">
-              {PENDING_TEXT}
-            </p>
-            <Link to={`/clubs/${invite.clubId}`} className="btn-secondary">
-              View Club
-            </Link>
-          </div>
-        ) : null}
         {viewer === "can-join" ? <JoinNow /> : null}
       </div>
     </div>
@@ -162,8 +149,7 @@ function JoinNow() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: data?.invite ? `Join ${data.invite.club.name} · ${APP_NAME}` : `${INVALID_TITLE} · ${APP_NAME}` },
-];
+export const meta: MetaFunction<typeof loader> = ({ data }) =>
+  data?.invite ? pageMeta(`Join ${data.invite.club.name}`, `You are invited to join ${data.invite.club.name}.`) : pageMeta(INVALID_TITLE);
 
 export const ErrorBoundary = GeneralErrorBoundary;

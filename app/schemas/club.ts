@@ -127,7 +127,7 @@ export type CreateClubInput = z.infer<typeof createClubSchema>;
  * SPEC.md §5 Edit club (the edit form calls the limit maxMembers). A field left out of a JSON
  * body keeps its value; an empty or null one clears it. The form always sends every field.
  */
-export const editClubSchema = z.object({
+const editClubFields = z.object({
   name: label({ error: "Name must be at least 3 characters" })
     .trim()
     .min(3, "Name must be at least 3 characters")
@@ -143,6 +143,20 @@ export const editClubSchema = z.object({
   tags: clubTagsField,
   rules: optionalText(CLUB_RULES_MAX, "Rules too long"),
 });
+
+/**
+ * The edit form sends the club's current limit as `keptMaxMembers` when it is above
+ * EDIT_LIMIT_MAX (a club created with up to CREATE_LIMIT_MAX): sending it back unchanged keeps it
+ * (the field counts as left out), so the form never traps such a club (issue 14). Any other value
+ * must be 2–100 (SPEC.md §9). The kept value itself is never written.
+ */
+export const editClubSchema = z.preprocess((input) => {
+  if (!input || typeof input !== "object") return input;
+  const { keptMaxMembers, ...rest } = input as Record<string, unknown>;
+  const kept = toNumber(keptMaxMembers);
+  if (typeof kept === "number" && kept > EDIT_LIMIT_MAX && toNumber(rest.maxMembers) === kept) delete rest.maxMembers;
+  return rest;
+}, editClubFields);
 export type EditClubInput = z.infer<typeof editClubSchema>;
 
 /** POST /api/clubs/{id}/join and the page's join form. */

@@ -24,6 +24,7 @@ export const LIMITS = {
   postsPerUser: { limit: 30, windowMs: 60 * 60_000 },
   commentsPerUser: { limit: 120, windowMs: 60 * 60_000 },
   uploadsPerUser: { limit: 100, windowMs: 60 * 60_000 },
+  /** Link previews (POST /api/fetch-url-metadata): a member by id, a visitor by address (/64 for IPv6). */
   clubsPerUser: {
     limit: 10,
     windowMs: DAY,
@@ -42,6 +43,8 @@ export const LIMITS = {
   },
   /** Outbound link-preview fetches (cached previews are free). */
   linkPreviewsPerUser: { limit: 60, windowMs: 60 * 60_000 },
+  /** The same for visitors, by address (their cards ask for previews too). */
+  linkPreviewsPerIp: { limit: 60, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
 export type LimitName = keyof typeof LIMITS;
 type Limit = { limit: number; windowMs: number; message?: (wait: string) => string };

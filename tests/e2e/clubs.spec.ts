@@ -326,7 +326,9 @@ test.describe("clubs", () => {
     await expect(other.page).toHaveURL(new RegExp(`/clubs/${club.id}$`));
   });
 
-  test("a pending requester opening an invite sees the pending notice", async ({ page, js, signUp, newPage }) => {
+  // Issue 14 (Beyond SPEC #17) changed this test: a pending requester used to see only "Your request
+  // to join this club is pending approval."; now the invite admits them.
+  test("a pending requester opening an invite joins through it", async ({ page, js, signUp, newPage }) => {
     await signUp();
     const club = await createClub(page, js);
     await page.goto(`/clubs/${club.id}?tab=invites`);
@@ -335,7 +337,8 @@ test.describe("clubs", () => {
     const other = await secondMember(newPage, signUp);
     await requestToJoin(other.page, club.id, "Waiting");
     await other.page.goto(path);
-    await expect(other.page.getByText("Your request to join this club is pending approval.")).toBeVisible();
-    await expect(other.page.getByRole("link", { name: "View Club" })).toHaveAttribute("href", `/clubs/${club.id}`);
+    if (!js) await other.page.getByRole("button", { name: "Join Club" }).click();
+    await expect(other.page.getByTestId("toast")).toContainText("Welcome to the club!");
+    await expect(other.page.getByRole("button", { name: "Leave Club" })).toBeVisible();
   });
 });

@@ -190,6 +190,25 @@ describe("GET / PUT / DELETE /api/clubs/{id}", () => {
     expect(cleared).toMatchObject({ tags: [], memberLimit: null, rules: "Safety first" });
   });
 
+  it("PUT keeps a limit above 100 set at creation when it comes back unchanged (issue 14), and only that", async () => {
+    const base = { name: "Big Lease", description: "A description long enough" };
+    const big = await makeClub({ memberLimit: 500 });
+    // Before issue 14 the edit form could not be saved at all: "Max members cannot be more than 100".
+    const kept = await api.update(owner.cookie, big.id, { ...base, maxMembers: 500, keptMaxMembers: 500 });
+    expect(kept.status).toBe(200);
+    expect(await kept.json()).toMatchObject({ name: "Big Lease", memberLimit: 500 });
+    const raised = await api.update(owner.cookie, big.id, { ...base, maxMembers: 400, keptMaxMembers: 500 });
+    expect(raised.status).toBe(400);
+    expect((await raised.json()).fieldErrors.maxMembers).toEqual(["Max members cannot be more than 100"]);
+    expect(await (await api.update(owner.cookie, big.id, { ...base, maxMembers: 80, keptMaxMembers: 500 })).json()).toMatchObject({
+      memberLimit: 80,
+    });
+    // Claiming a kept limit the club does not have changes nothing.
+    const small = await makeClub({ memberLimit: 50 });
+    const sneaky = await api.update(owner.cookie, small.id, { ...base, maxMembers: 900, keptMaxMembers: 900 });
+    expect(await sneaky.json()).toMatchObject({ memberLimit: 50 });
+  });
+
   it("DELETE: 401 / 403 / 204, then the club, its members and its posts are gone", async () => {
     const club = await makeClub({ isPrivate: false });
     await api.join(alice.cookie, club.id);
@@ -246,6 +265,18 @@ describe("POST /api/clubs/{id}/join (CONTRACT.md §2)", () => {
     expect((await used.json()).error).toBe("This invite link is invalid or has expired.");
     // Without the invite the same member only asks.
     expect((await api.join(member.cookie, club.id)).status).toBe(201);
+  });
+
+  it("an invite admits someone whose request is pending, and the request is resolved (issue 14)", async () => {
+    const club = await makeClub();
+    const waiting = await createMember();
+    expect((await api.join(waiting.cookie, club.id, { message: "Me please" })).status).toBe(201);
+    const { inviteCode } = await (await api.invite(owner.cookie, club.id)).json();
+    // Before issue 14: 409 "Join request already pending".
+    const res = await api.join(waiting.cookie, club.id, { inviteCode });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "joined" });
+    expect(await (await api.requests(owner.cookie, club.id)).json()).toEqual([]);
   });
 
   it("a message too long is 400 and nothing is recorded", async () => {

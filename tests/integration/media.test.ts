@@ -12,6 +12,8 @@ import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.server";
 import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
 import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
@@ -465,15 +467,44 @@ describe("the create page's action (/create)", () => {
 });
 
 describe("POST /api/fetch-url-metadata", () => {
-  it("is for members (401 for visitors) and validates the URL (400)", async () => {
-    const visitor = await call(fetchMetadataAction, makeRequest("/api/fetch-url-metadata", { json: { url: "https://example.com" } }));
-    expect(visitor.status).toBe(401);
+  it("is open to visitors (issue 14 #12), keeps the SSRF guard, and validates the URL (400)", async () => {
+    // Before issue 14 a visitor got 401 here and saw bare links where members saw preview cards.
+    const visitor = await call(
+      fetchMetadataAction,
+      makeRequest("/api/fetch-url-metadata", { json: { url: "http://169.254.169.254/latest/meta-data/" } }),
+    );
+    expect(visitor.status).toBe(200);
+    expect(await visitor.json()).toEqual({ error: "This address cannot be previewed" });
     const bad = await call(
       fetchMetadataAction,
       makeRequest("/api/fetch-url-metadata", { json: { url: "javascript:alert(1)" }, cookie: alice.cookie }),
     );
     expect(bad.status).toBe(400);
     expect((await bad.json()).fieldErrors.url).toEqual(["Invalid URL format"]);
+  });
+
+  it("limits a visitor by address and a member by id (429)", async () => {
+    setRateLimitsEnabled(true);
+    try {
+      const { limit } = LIMITS.linkPreviewsPerIp;
+      // Each ask names a new URL: only fetches the server starts count, a cached preview is free.
+      let n = 0;
+      const ask = (address: string, cookie?: string) =>
+        call(
+          fetchMetadataAction,
+          makeRequest("/api/fetch-url-metadata", {
+            json: { url: `http://10.0.0.1/visitor-limit-${++n}` },
+            cookie,
+            headers: { [PEER_ADDRESS_HEADER]: address },
+          }),
+        );
+      for (let i = 0; i < limit; i++) expect((await ask("203.0.113.9")).status).toBe(200);
+      expect((await ask("203.0.113.9")).status).toBe(429);
+      expect((await ask("203.0.113.10")).status).toBe(200); // another address
+      expect((await ask("203.0.113.9", alice.cookie)).status).toBe(200); // a member counts by id
+    } finally {
+      setRateLimitsEnabled(false);
+    }
   });
 
   it("answers 200 { error } for an address it will not fetch", async () => {

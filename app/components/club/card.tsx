@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
 import type { Club } from "~/schemas/shapes";
@@ -9,27 +10,54 @@ export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">)
   return club.memberLimit !== null ? `${club.memberCount} / ${club.memberLimit} ${noun}` : `${club.memberCount} ${noun}`;
 }
 
-/** The club's image, or a field-and-bark fallback with its initial. */
+/** A club with a member limit that it has reached: nobody can join until someone leaves. */
+export const isClubFull = (club: Pick<Club, "memberCount" | "memberLimit">) =>
+  club.memberLimit !== null && club.memberCount >= club.memberLimit;
+
+/**
+ * The club's image over a field-and-bark placeholder with its initial. The placeholder is always
+ * there, behind the image: an image that fails to load (issue 14 #24) leaves it showing, with
+ * JavaScript (onError, or a check after hydration for one that failed before) by dropping the image,
+ * and without by the image's transparent box (an empty alt draws no broken-image icon).
+ */
 export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {
-  if (club.imageUrl) {
-    return <img src={club.imageUrl} alt="" loading="lazy" decoding="async" className={`object-cover ${className}`} />;
-  }
+  const [failed, setFailed] = useState(false);
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const img = image.current;
+    if (img && img.complete && img.naturalWidth === 0) setFailed(true);
+  }, []);
   return (
-    <div
-      aria-hidden="true"
-      className={`flex items-center justify-center bg-gradient-to-br from-field-700 to-bark-800 text-4xl font-bold text-white/80 ${className}`}
-    >
-      {club.name.trim()[0]?.toUpperCase() ?? "C"}
+    <div className={`relative overflow-hidden ${className}`} data-testid="club-image">
+      <div
+        aria-hidden="true"
+        data-testid="club-image-placeholder"
+        className="absolute inset-0 flex items-center justify-center bg-gradient-to-br from-field-700 to-bark-800 text-4xl font-bold text-white/80"
+      >
+        {club.name.trim()[0]?.toUpperCase() ?? "C"}
+      </div>
+      {club.imageUrl && !failed ? (
+        <img
+          ref={image}
+          src={club.imageUrl}
+          alt=""
+          loading="lazy"
+          decoding="async"
+          onError={() => setFailed(true)}
+          className="absolute inset-0 h-full w-full object-cover text-transparent"
+        />
+      ) : null}
     </div>
   );
 }
 
 /**
  * SPEC.md §2 club card. The button follows the caller's state: View Club (member), Request Pending
- * (disabled), Re-apply (after a rejection), Request to Join (private: the club page's message form)
- * or Join Club (public: a plain form post to the club page, which works without JavaScript).
+ * (disabled), Club full (disabled), Re-apply (after a rejection), Request to Join (private: the club
+ * page's message form) or Join Club (public: a plain form post to the club page, which works without
+ * JavaScript). A visitor's Request to Join posts at once, which answers with the sign-in notice.
  */
-export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string }) {
+export function ClubCard({ club, redirectTo, signedIn }: { club: Club; redirectTo: string; signedIn: boolean }) {
   const joining = useIsPending({ intent: "join", formAction: `/clubs/${club.id}` });
   return (
     <article className="card flex flex-col overflow-hidden" data-testid="club-card" aria-labelledby={`club-${club.id}-name`}>
@@ -75,7 +103,11 @@ export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string 
             <button type="button" className="btn-secondary w-full" disabled>
               Request Pending
             </button>
-          ) : club.isPrivate ? (
+          ) : isClubFull(club) ? (
+            <button type="button" className="btn-secondary w-full" disabled>
+              Club full
+            </button>
+          ) : club.isPrivate && signedIn ? (
             <Link to={`/clubs/${club.id}?join=1`} className="btn-primary w-full">
               {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
             </Link>
@@ -83,7 +115,7 @@ export function ClubCard({ club, redirectTo }: { club: Club; redirectTo: string 
             <Form method="post" action={`/clubs/${club.id}`} preventScrollReset>
               <input type="hidden" name="redirectTo" value={redirectTo} />
               <button type="submit" name="intent" value="join" className="btn-primary w-full" disabled={joining}>
-                {joining ? "Joining..." : "Join Club"}
+                {joining ? "Joining..." : club.isPrivate ? "Request to Join" : "Join Club"}
               </button>
             </Form>
           )}

@@ -2,7 +2,7 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
-import { EDIT_LIMIT_MAX, editClubSchema, joinSchema } from "~/schemas/club";
+import { EDIT_LIMIT_MAX, editClubSchema, joinSchema, type EditClubInput } from "~/schemas/club";
 import { ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
@@ -49,7 +49,9 @@ export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Ba
 }
 
 export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
-  const [form, fields] = useForm({
+  // A limit above EDIT_LIMIT_MAX (set at creation) may be kept as it is (editClubSchema).
+  const kept = club.memberLimit !== null && club.memberLimit > EDIT_LIMIT_MAX ? club.memberLimit : null;
+  const [form, fields] = useForm<EditClubInput>({
     id: `edit-club-${bag.mode}`,
     lastResult,
     defaultValue: {
@@ -69,9 +71,10 @@ export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form
   return (
     <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
       <FieldErrors id={form.errorId} errors={form.errors} />
+      {kept !== null ? <input type="hidden" name="keptMaxMembers" value={kept} /> : null}
       <ClubFields
         fields={fields}
-        limit={{ field: fields.maxMembers, label: "Max members (optional)", max: EDIT_LIMIT_MAX }}
+        limit={{ field: fields.maxMembers, label: "Max members (optional)", max: kept ?? EDIT_LIMIT_MAX }}
         privateByDefault={club.isPrivate}
         tags="comma-separated"
       />

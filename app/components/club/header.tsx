@@ -3,13 +3,13 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
-import { ClubImage, memberCountText } from "./card";
+import { ClubImage, isClubFull, memberCountText } from "./card";
 import type { Club } from "~/schemas/shapes";
 
 export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete: DialogFormState };
 
 /** The club page's banner: image, name, privacy, creator, age, description, counts, tags and the buttons. */
-export function ClubHeader({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
+export function ClubHeader({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDialogs; signedIn: boolean }) {
   return (
     <section className="card overflow-hidden" aria-labelledby="club-name">
       <ClubImage club={club} className="h-40 w-full sm:h-56" />
@@ -27,7 +27,7 @@ export function ClubHeader({ club, dialogs }: { club: Club; dialogs: ClubDialogs
               {club.creator ? <> · Created by {club.creator.displayName}</> : null} · <RelativeTime iso={club.createdAt} />
             </p>
           </div>
-          <ClubButtons club={club} dialogs={dialogs} />
+          <ClubButtons club={club} dialogs={dialogs} signedIn={signedIn} />
         </div>
         {club.description ? <p className="whitespace-pre-line break-words text-stone-800">{club.description}</p> : null}
         <p className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-stone-600">
@@ -58,7 +58,7 @@ export function ClubHeader({ club, dialogs }: { club: Club; dialogs: ClubDialogs
  * SPEC.md §2 buttons by state: owner / member / pending / everyone else. The dialogs' triggers are
  * links to their no-JavaScript twins (`?edit=1`, `?delete=1`, `?join=1`).
  */
-function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
+function ClubButtons({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDialogs; signedIn: boolean }) {
   const here = `/clubs/${club.id}`;
 
   if (club.userRole === "owner") {
@@ -83,14 +83,24 @@ function ClubButtons({ club, dialogs }: { club: Club; dialogs: ClubDialogs }) {
       </button>
     );
   }
-  if (club.isPrivate) {
+  if (isClubFull(club)) {
+    return (
+      <button type="button" className="btn-secondary" disabled>
+        Club full
+      </button>
+    );
+  }
+  // A visitor is told to sign in before writing a request (SPEC.md §8 sign-in notice on join): the
+  // button posts the join at once, which answers with the sign-in page and brings them back here.
+  if (club.isPrivate && signedIn) {
     return (
       <Link to={`${here}?join=1`} {...dialogs.join.triggerProps} className="btn-primary" preventScrollReset>
         {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
       </Link>
     );
   }
-  return <IntentButton action={here} intent="join" label="Join Club" busyLabel="Joining..." className="btn-primary" />;
+  const label = club.isPrivate ? "Request to Join" : "Join Club";
+  return <IntentButton action={here} intent="join" label={label} busyLabel="Joining..." className="btn-primary" />;
 }
 
 /** A form that is one button: posts its intent, and says so while it is on its way. */

@@ -64,7 +64,7 @@ export function TopBar({
           ) : (
             <Link
               to={signInHref(comeBackTo(location.pathname + location.search))}
-              className="rounded-md bg-blaze-500 px-3 py-2 font-semibold hover:bg-blaze-600"
+              className="rounded-md bg-blaze-600 px-3 py-2 font-semibold hover:bg-blaze-700"
             >
               Sign In
             </Link>

@@ -108,18 +108,19 @@ function ShareButton({ post, redirectTo, signedIn }: Props) {
     fetcher.submit({ intent: "share", redirectTo }, { method: "post", action: `/post/${post.id}`, preventScrollReset: true });
   };
 
+  // The name holds the visible count (WCAG label-in-name), as the like button's does.
+  const shareName = `Share (${post.shares} ${post.shares === 1 ? "share" : "shares"})`;
   const label = (
     <>
       <ShareIcon />
       <span data-testid="share-count">{post.shares}</span>
-      <span className="sr-only">Share</span>
     </>
   );
 
   // Without JavaScript a visitor is shown the link to copy; a member's share is recorded first.
   if (!signedIn) {
     return (
-      <Link to={`/post/${post.id}?shared=1`} onClick={share} className="btn-ghost px-3" aria-label="Share" data-testid="share-button">
+      <Link to={`/post/${post.id}?shared=1`} onClick={share} className="btn-ghost px-3" aria-label={shareName} data-testid="share-button">
         {label}
       </Link>
     );
@@ -132,7 +133,7 @@ function ShareButton({ post, redirectTo, signedIn }: Props) {
         name="intent"
         value="share"
         className="btn-ghost px-3"
-        aria-label="Share"
+        aria-label={shareName}
         disabled={fetcher.state !== "idle"}
         data-testid="share-button"
       >

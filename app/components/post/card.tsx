@@ -25,7 +25,7 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
       <p className="mt-2 whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="post-excerpt">
         {truncate(post.content)}
       </p>
-      <PostAttachments post={post} variant="card" canFetch={viewerId !== null} />
+      <PostAttachments post={post} variant="card" canFetch />
       <footer className="mt-3 border-t border-stone-100 pt-2">
         <PostActions post={post} redirectTo={back} signedIn={viewerId !== null} />
       </footer>

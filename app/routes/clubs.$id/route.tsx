@@ -10,7 +10,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { countPendingRequests } from "~/models/club-membership.server";
 import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
@@ -68,12 +68,12 @@ function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: 
 }
 
 export default function ClubLayout() {
-  const { club, tabs, pendingCount } = useLoaderData<typeof loader>();
+  const { club, tabs, pendingCount, viewerId } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
   const dialogs = { join: useDialogForm("join"), edit: useDialogForm("edit"), delete: useDialogForm("delete") };
   const here = `/clubs/${club.id}`;
   const isOwner = club.userRole === "owner";
-  const mayJoin = !club.isMember && club.requestStatus !== "pending";
+  const mayJoin = viewerId !== null && !club.isMember && club.requestStatus !== "pending";
 
   // After registering through an invite the stored code has done its job (SPEC.md §4 Auth).
   useEffect(() => {
@@ -94,7 +94,7 @@ export default function ClubLayout() {
         ← All clubs
       </Link>
 
-      <ClubHeader club={club} dialogs={dialogs} />
+      <ClubHeader club={club} dialogs={dialogs} signedIn={viewerId !== null} />
 
       {isOwner ? (
         <>
@@ -136,7 +136,8 @@ export default function ClubLayout() {
       ) : null}
 
       <div className="space-y-4">
-        <nav aria-label="Club sections" className="flex gap-1 overflow-x-auto border-b border-stone-200">
+        {/* The tabs wrap on a phone rather than scroll out of sight (issue 14 #25). */}
+        <nav aria-label="Club sections" className="flex flex-wrap gap-x-1 border-b border-stone-200">
           {tabs.map((t) => (
             <NavLink
               key={t}
@@ -144,8 +145,8 @@ export default function ClubLayout() {
               end
               preventScrollReset
               className={({ isActive }) =>
-                `-mb-px whitespace-nowrap border-b-2 px-4 py-2 text-sm font-semibold ${
-                  isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-500 hover:text-stone-800"
+                `-mb-px whitespace-nowrap border-b-2 px-3 py-2 text-sm font-semibold sm:px-4 ${
+                  isActive ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-600 hover:text-stone-900"
                 }`
               }
             >
@@ -161,8 +162,7 @@ export default function ClubLayout() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: `${CLUB_NOT_FOUND} · ${APP_NAME}` }];
-  return [{ title: `${data.club.name} · ${APP_NAME}` }, { name: "description", content: data.club.description.slice(0, 160) }];
+  return data ? pageMeta(data.club.name, data.club.description) : pageMeta(CLUB_NOT_FOUND);
 };
 
 export function ErrorBoundary() {

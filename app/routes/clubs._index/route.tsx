@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ClubCard, ClubCardSkeleton } from "~/components/club/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { loadClubList, type ClubListTab as Tab } from "./club-list.server";
 
 const TABS: Array<{ id: Tab; label: string }> = [
@@ -81,7 +81,7 @@ export default function ClubsPage() {
             to={tabHref(t.id)}
             aria-current={tab === t.id ? "page" : undefined}
             className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${
-              tab === t.id ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-500 hover:text-stone-800"
+              tab === t.id ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-600 hover:text-stone-900"
             }`}
           >
             {t.label}
@@ -108,7 +108,7 @@ export default function ClubsPage() {
         <>
           <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
             {clubs.map((club) => (
-              <ClubCard key={club.id} club={club} redirectTo={here} />
+              <ClubCard key={club.id} club={club} redirectTo={here} signedIn={signedIn} />
             ))}
           </div>
           {nextCursor ? (
@@ -124,6 +124,6 @@ export default function ClubsPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: `Clubs · ${APP_NAME}` }];
+export const meta: MetaFunction = () => pageMeta("Clubs", "Hunting clubs, leases and camps: find one near you, join it or start your own.");
 
 export const ErrorBoundary = GeneralErrorBoundary;

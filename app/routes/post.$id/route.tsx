@@ -8,7 +8,7 @@ import PostDialogs from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { POST_NOT_FOUND } from "~/schemas/messages";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadPostPage, postAction } from "./post-actions.server";
@@ -63,7 +63,7 @@ export default function PostPage() {
         <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
           {post.content}
         </div>
-        <PostAttachments post={post} variant="page" canFetch={viewerId !== null} />
+        <PostAttachments post={post} variant="page" canFetch />
         <footer className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-3">
           <PostActions post={post} redirectTo={`/post/${post.id}`} signedIn={viewerId !== null} />
           <p className="text-sm text-stone-500" data-testid="post-counts">
@@ -93,11 +93,10 @@ export default function PostPage() {
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  if (!data) return [{ title: `${POST_NOT_FOUND} · ${APP_NAME}` }];
+  if (!data) return pageMeta(POST_NOT_FOUND);
   const description = data.post.content.slice(0, 160);
   return [
-    { title: `${data.post.title} · ${APP_NAME}` },
-    { name: "description", content: description },
+    ...pageMeta(data.post.title, description),
     { property: "og:title", content: data.post.title },
     { property: "og:description", content: description },
   ];

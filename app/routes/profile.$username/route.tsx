@@ -16,7 +16,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profileSchema } from "~/schemas/profile";
-import { APP_NAME } from "~/utils/brand";
+import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
@@ -247,11 +247,8 @@ function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) 
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
-    ? [
-        { title: `${data.profile.displayName} (@${data.profile.username}) · ${APP_NAME}` },
-        { name: "description", content: data.profile.bio ?? `${data.profile.displayName} on ${APP_NAME}` },
-      ]
-    : [{ title: `${PROFILE_NOT_FOUND} · ${APP_NAME}` }];
+    ? pageMeta(`${data.profile.displayName} (@${data.profile.username})`, data.profile.bio || `${data.profile.displayName} on ${APP_NAME}`)
+    : pageMeta(PROFILE_NOT_FOUND);
 
 export function ErrorBoundary() {
   return (

@@ -13,7 +13,7 @@ import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { NO_STORE } from "~/web/cache-control.server";
-import { APP_NAME } from "~/utils/brand";
+import { pageMeta } from "~/utils/brand";
 import { badRequest, unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -251,7 +251,7 @@ function SecuritySettings() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: `Settings · ${APP_NAME}` }];
+export const meta: MetaFunction = () => pageMeta("Settings", "Your profile, password and signed-in devices.");
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;
