@@ -176,26 +176,19 @@ function useClearedOnResult(result: unknown) {
  * SPEC.md §8: a failed sign-in or registration is a toast titled 'Login failed' / 'Registration
  * failed' with the server's text; the message also stays above the form (and on its field).
  */
-function FormAlert({
-  title,
-  errors,
-  id,
-  result,
-}: {
-  title: string;
-  errors?: string[] | null;
-  id: string;
-  result?: SubmissionResult<string[]>;
-}) {
+function FailureToast({ title, result }: { title: string; result?: SubmissionResult<string[]> }) {
   const toast = useMemo(() => {
     if (result?.status !== "error" || !result.error) return null;
     const text = result.error[""]?.[0] ?? Object.values(result.error).find((e) => e?.length)?.[0];
     return { title, description: text ?? "Please check the highlighted fields.", type: "error" as const };
   }, [result, title]);
-  if (!errors?.length) return <PageToast toast={toast} />;
+  return <PageToast toast={toast} />;
+}
+
+function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
+  if (!errors?.length) return null;
   return (
     <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-      <PageToast toast={toast} />
       <p className="font-semibold">{title}</p>
       {errors.map((e) => (
         <p key={e}>{e}</p>
@@ -217,19 +210,27 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormAlert id={form.errorId} title="Login failed" errors={form.errors} result={lastResult} />
-      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
-      </Field>
-      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="input" />
-      </Field>
-      <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
-      </button>
-    </Form>
+    <>
+      <FailureToast title="Login failed" result={lastResult} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <FormAlert id={form.errorId} title="Login failed" errors={form.errors} />
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+        </Field>
+        <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+          <input
+            ref={password}
+            {...getInputProps(fields.password, { type: "password" })}
+            autoComplete="current-password"
+            className="input"
+          />
+        </Field>
+        <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Signing in..." : "Sign In"}
+        </button>
+      </Form>
+    </>
   );
 }
 
@@ -251,38 +252,41 @@ function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: stri
   const club = inviteCode ? inviteClub : code === stored.code ? stored.club : null;
 
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <input type="hidden" name="inviteCode" value={code} />
-      {club ? (
-        <p className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900" data-testid="joining-club">
-          You&apos;re joining <strong>{club}</strong>
-        </p>
-      ) : null}
-      <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} result={lastResult} />
-      <FieldErrors errors={fields.inviteCode.errors} />
-      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
-      </Field>
-      <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
-        <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
-      </Field>
-      <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
-        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
-      </Field>
-      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
-      </Field>
-      <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
-        <input {...getInputProps(fields.location, { type: "text" })} autoComplete="address-level2" className="input" />
-      </Field>
-      <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
-        <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
-      </Field>
-      <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Creating account..." : "Join Now"}
-      </button>
-    </Form>
+    <>
+      <FailureToast title="Registration failed" result={lastResult} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name="inviteCode" value={code} />
+        {club ? (
+          <p className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900" data-testid="joining-club">
+            You&apos;re joining <strong>{club}</strong>
+          </p>
+        ) : null}
+        <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
+        <FieldErrors errors={fields.inviteCode.errors} />
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+        </Field>
+        <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
+          <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
+        </Field>
+        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
+        </Field>
+        <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+          <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
+        </Field>
+        <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
+          <input {...getInputProps(fields.location, { type: "text" })} autoComplete="address-level2" className="input" />
+        </Field>
+        <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
+          <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
+        </Field>
+        <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Creating account..." : "Join Now"}
+        </button>
+      </Form>
+    </>
   );
 }
 
