@@ -1,5 +1,15 @@
 import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useMatches, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import {
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useLocation,
+  useRouteLoaderData,
+  useSearchParams,
+} from "@remix-run/react";
 import type { ReactNode } from "react";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -41,6 +51,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const matches = useMatches();
   const [params] = useSearchParams();
+  const location = useLocation();
   const hideAuthActions = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideAuthActions);
   return (
     <html lang="en-US">
@@ -55,7 +66,12 @@ export function Layout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2">
           Skip to content
         </a>
-        <TopBar user={data?.user ?? null} hideAuthActions={hideAuthActions} search={params.get("search") ?? ""} />
+        <TopBar
+          user={data?.user ?? null}
+          hideAuthActions={hideAuthActions}
+          // The box searches posts: only the feed's search fills it, never the club list's.
+          search={location.pathname === "/" ? (params.get("search") ?? "") : ""}
+        />
         <Toaster serverToast={data?.toast ?? null} />
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}

@@ -1,17 +1,20 @@
-import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import * as Tabs from "@radix-ui/react-tabs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { PageToast } from "~/components/layout/toaster";
 import { FieldErrors, Field } from "~/components/ui/field";
 import { signUpWithInvite } from "~/models/auth.server";
+import { getClub } from "~/models/club.server";
+import { getInvite } from "~/models/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
 import { authenticateForm } from "~/web/authenticator.server";
 import { clientAddress } from "~/web/params.server";
 import { readFormData } from "~/web/request-body.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
-import { badRequest } from "~/utils/errors";
+import { badRequest, isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
@@ -31,10 +34,13 @@ export const handle = { hideAuthActions: true };
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
+  const inviteCode = url.searchParams.get("inviteCode") ?? "";
   return json({
     mode: modeOf(url.searchParams.get("mode")),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
-    inviteCode: url.searchParams.get("inviteCode") ?? "",
+    inviteCode,
+    // "You're joining <club>": a code that no longer works names nothing (registering says why).
+    inviteClub: inviteCode ? inviteClubName(inviteCode) : null,
   });
 }
 
@@ -48,6 +54,15 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "register") return registerAction(request, formData, redirectTo);
     throw badRequest("Unknown action");
   });
+}
+
+function inviteClubName(code: string): string | null {
+  try {
+    return getInvite(code).club.name;
+  } catch (error) {
+    if (isAppError(error) && error.status === 404) return null;
+    throw error;
+  }
 }
 
 async function loginAction(request: Request, formData: FormData, redirectTo: string) {
@@ -65,27 +80,39 @@ async function loginAction(request: Request, formData: FormData, redirectTo: str
 
 async function registerAction(request: Request, formData: FormData, redirectTo: string) {
   const submission = parseWithZod(formData, { schema: registerSchema });
-  const reply = { hideFields: ["password"], data: { intent: "register" } } as const;
-  if (submission.status !== "success") return formReply(submission, reply);
+  // A taken username or email keeps the typed password: it comes back only in this answer to the
+  // member's own post, never stored by the browser or a proxy (docs/decisions/0025).
+  const reply = {
+    hideFields: submission.status === "error" && submission.error?.password ? ["password"] : [],
+    data: { intent: "register" },
+  } as const;
+  if (submission.status !== "success") return noStore(formReply(submission, reply));
   // Registration through an invite (the invite page's link, or the code it stored): the account
   // joins the club in the same transaction, and a bad code creates nothing.
   let signedUp;
   try {
     signedUp = await signUpWithInvite(submission.value, clientAddress(request), submission.value.inviteCode);
   } catch (error) {
-    return formReply(submission, { ...reply, error });
+    return noStore(formReply(submission, { ...reply, error }));
   }
   const { user, clubId } = signedUp;
   // `joined=1`: the club page removes the stored invite code from session storage.
   const target = clubId ? `/clubs/${clubId}?joined=1` : redirectTo;
   return redirectSignedIn(user, request, target, {
     title: `Welcome to ${APP_NAME}`,
-    description: "Your account has been created successfully.",
+    description: clubId
+      ? `Your account has been created and you joined ${getClub(user, clubId).name}.`
+      : "Your account has been created successfully.",
   });
 }
 
+function noStore<R extends Response>(response: R): R {
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
 export default function AuthPage() {
-  const { mode, redirectTo, inviteCode } = useLoaderData<typeof loader>();
+  const { mode, redirectTo, inviteCode, inviteClub } = useLoaderData<typeof loader>();
   const navigate = useNavigate();
   const tabHref = (m: Mode) => signInHref(redirectTo, m, inviteCode);
 
@@ -123,7 +150,7 @@ export default function AuthPage() {
             <LoginForm redirectTo={redirectTo} />
           </Tabs.Content>
           <Tabs.Content value="register">
-            <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} />
+            <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} inviteClub={inviteClub} />
           </Tabs.Content>
         </Tabs.Root>
       </section>
@@ -143,6 +170,19 @@ function useClearedOnResult(result: unknown) {
     if (result && ref.current) ref.current.value = "";
   }, [result]);
   return ref;
+}
+
+/**
+ * SPEC.md §8: a failed sign-in or registration is a toast titled 'Login failed' / 'Registration
+ * failed' with the server's text; the message also stays above the form (and on its field).
+ */
+function FailureToast({ title, result }: { title: string; result?: SubmissionResult<string[]> }) {
+  const toast = useMemo(() => {
+    if (result?.status !== "error" || !result.error) return null;
+    const text = result.error[""]?.[0] ?? Object.values(result.error).find((e) => e?.length)?.[0];
+    return { title, description: text ?? "Please check the highlighted fields.", type: "error" as const };
+  }, [result, title]);
+  return <PageToast toast={toast} />;
 }
 
 function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
@@ -170,27 +210,35 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
   });
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <FormAlert id={form.errorId} title="Login failed" errors={form.errors} />
-      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
-      </Field>
-      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="current-password" className="input" />
-      </Field>
-      <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Signing in..." : "Sign In"}
-      </button>
-    </Form>
+    <>
+      <FailureToast title="Login failed" result={lastResult} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <FormAlert id={form.errorId} title="Login failed" errors={form.errors} />
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+        </Field>
+        <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+          <input
+            ref={password}
+            {...getInputProps(fields.password, { type: "password" })}
+            autoComplete="current-password"
+            className="input"
+          />
+        </Field>
+        <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Signing in..." : "Sign In"}
+        </button>
+      </Form>
+    </>
   );
 }
 
-function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCode: string }) {
+function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: string; inviteCode: string; inviteClub: string | null }) {
   const lastResult = useResult("register");
   const busy = useIsPending({ intent: "register" });
-  const inviteRef = useRef<HTMLInputElement>(null);
-  const password = useClearedOnResult(lastResult);
+  const password = useClearedOnResult(lastResult && passwordRefused(lastResult));
+  const stored = useStoredInvite();
   const [form, fields] = useForm({
     id: "register",
     lastResult,
@@ -199,48 +247,61 @@ function RegisterForm({ redirectTo, inviteCode }: { redirectTo: string; inviteCo
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
   });
-
-  // The invite page stores its code in session storage (SPEC.md §2); the URL carries it too.
-  useEffect(() => {
-    if (inviteRef.current && !inviteRef.current.value) {
-      inviteRef.current.value = window.sessionStorage.getItem("inviteCode") ?? "";
-    }
-  }, []);
+  // The URL's code (works without JavaScript), else the one the invite page stored (SPEC.md §7).
+  const code = inviteCode || (fields.inviteCode.initialValue as string | undefined) || stored.code;
+  const club = inviteCode ? inviteClub : code === stored.code ? stored.club : null;
 
   return (
-    <Form method="post" {...getFormProps(form)} className="space-y-4">
-      <input type="hidden" name="redirectTo" value={redirectTo} />
-      <input
-        ref={inviteRef}
-        type="hidden"
-        name="inviteCode"
-        defaultValue={inviteCode || (fields.inviteCode.initialValue as string | undefined) || ""}
-      />
-      <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
-      <FieldErrors errors={fields.inviteCode.errors} />
-      <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
-        <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
-      </Field>
-      <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
-        <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
-      </Field>
-      <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
-        <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
-      </Field>
-      <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
-        <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
-      </Field>
-      <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
-        <input {...getInputProps(fields.location, { type: "text" })} autoComplete="address-level2" className="input" />
-      </Field>
-      <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
-        <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
-      </Field>
-      <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
-        {busy ? "Creating account..." : "Join Now"}
-      </button>
-    </Form>
+    <>
+      <FailureToast title="Registration failed" result={lastResult} />
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <input type="hidden" name="redirectTo" value={redirectTo} />
+        <input type="hidden" name="inviteCode" value={code} />
+        {club ? (
+          <p className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900" data-testid="joining-club">
+            You&apos;re joining <strong>{club}</strong>
+          </p>
+        ) : null}
+        <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
+        <FieldErrors errors={fields.inviteCode.errors} />
+        <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
+          <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+        </Field>
+        <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
+          <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
+        </Field>
+        <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
+          <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
+        </Field>
+        <Field id={fields.password.id} label="Password" errors={fields.password.errors}>
+          <input ref={password} {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" className="input" />
+        </Field>
+        <Field id={fields.location.id} label="Location (optional)" errors={fields.location.errors} hint="City, State">
+          <input {...getInputProps(fields.location, { type: "text" })} autoComplete="address-level2" className="input" />
+        </Field>
+        <Field id={fields.bio.id} label="Bio (optional)" errors={fields.bio.errors}>
+          <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
+        </Field>
+        <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Creating account..." : "Join Now"}
+        </button>
+      </Form>
+    </>
   );
+}
+
+/** Only a refused password is cleared: a taken username or email keeps what was typed. */
+function passwordRefused(result: SubmissionResult<string[]>): boolean {
+  return Boolean(result.error?.password?.length);
+}
+
+/** The invite code (and club name) the invite page keeps in session storage, read once in the browser. */
+function useStoredInvite() {
+  const [stored, setStored] = useState({ code: "", club: null as string | null });
+  useEffect(() => {
+    setStored({ code: window.sessionStorage.getItem("inviteCode") ?? "", club: window.sessionStorage.getItem("inviteClub") });
+  }, []);
+  return stored;
 }
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>

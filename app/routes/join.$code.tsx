@@ -93,7 +93,7 @@ export default function InvitePage() {
         <InviteTerms invite={invite} remaining="remaining" />
       </p>
       <div className="mt-6">
-        {viewer === "signed-out" ? <SignedOutChoices code={code} /> : null}
+        {viewer === "signed-out" ? <SignedOutChoices code={code} club={invite.club.name} /> : null}
         {viewer === "can-join" ? <JoinNow /> : null}
       </div>
     </div>
@@ -104,12 +104,12 @@ export default function InvitePage() {
  * Sign up: the code travels in the URL (always) and, with JavaScript, in session storage under
  * `inviteCode` (SPEC.md §2). Sign in: back here afterwards, where the member can join.
  */
-function SignedOutChoices({ code }: { code: string }) {
+function SignedOutChoices({ code, club }: { code: string; club: string }) {
   const registerHref = signInHref(null, "register", code);
   const loginHref = signInHref(`/join/${code}`);
   return (
     <div className="flex flex-col items-center gap-3">
-      <Link to={registerHref} className="btn-primary w-full" onClick={() => window.sessionStorage.setItem("inviteCode", code)}>
+      <Link to={registerHref} className="btn-primary w-full" onClick={() => storeInvite(code, club)}>
         Sign Up &amp; Join Club
       </Link>
       <Link to={loginHref} className="text-sm font-medium text-field-700 hover:underline">
@@ -117,6 +117,12 @@ function SignedOutChoices({ code }: { code: string }) {
       </Link>
     </div>
   );
+}
+
+/** The register page joins this club however the visitor reaches it, and names it ("You're joining …"). */
+function storeInvite(code: string, club: string) {
+  window.sessionStorage.setItem("inviteCode", code);
+  window.sessionStorage.setItem("inviteClub", club);
 }
 
 /** Signed in: join by POST, sent once on load when JavaScript runs; the button is the fallback. */

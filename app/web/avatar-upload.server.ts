@@ -19,7 +19,7 @@ export const AVATAR_FIELD = "avatar";
 export async function handleAvatarUpload(request: Request, actor: Actor, username: string, fallbackReturnTo: string) {
   requireSelf(actor, username);
   const failed = (returnTo: string, description: string) =>
-    redirectWithToast(returnTo, { title: "Failed to update avatar", description, type: "error" });
+    redirectWithToast(returnTo, { title: "Error", description: description || "Failed to update avatar", type: "error" });
 
   let formData: FormData;
   let stored: string[];

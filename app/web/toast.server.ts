@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { createCookieSessionStorage, json, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { isProduction, sessionSecret } from "~/utils/env.server";
@@ -8,7 +9,8 @@ const toastSchema = z.object({
   title: z.string(),
   description: z.string().optional(),
   type: z.enum(["success", "error", "info"]).optional(),
-}) satisfies z.ZodType<Toast>;
+  id: z.string().optional(),
+}) satisfies z.ZodType<Toast & { id?: string }>;
 
 /**
  * Toasts travel in their own flash cookie, so they survive the redirect of a plain HTML form post and
@@ -27,11 +29,12 @@ const toastStorage = createCookieSessionStorage({
 
 export async function toastCookie(toast: Toast): Promise<string> {
   const session = await toastStorage.getSession();
-  session.flash("toast", toast);
+  // The id lets the page show it once, even when the page is drawn again from the same data.
+  session.flash("toast", { ...toast, id: randomUUID() });
   return toastStorage.commitSession(session);
 }
 
-export async function getToast(request: Request): Promise<{ toast: Toast | null; headers: Headers | null }> {
+export async function getToast(request: Request): Promise<{ toast: (Toast & { id?: string }) | null; headers: Headers | null }> {
   const session = await toastStorage.getSession(request.headers.get("Cookie"));
   const stored: unknown = session.get("toast");
   if (stored === undefined) return { toast: null, headers: null };

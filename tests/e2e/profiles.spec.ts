@@ -111,7 +111,7 @@ test("follow and unfollow another member, with counts and lists", async ({ page,
 test("a signed-out visitor's Follow goes to sign in and comes back", async ({ page, request, signUp }) => {
   const target = await signUp({ request }, "t");
   await page.goto(`/profile/${target.username}`);
-  await page.getByRole("link", { name: "Follow", exact: true }).click();
+  await page.getByRole("button", { name: "Follow", exact: true }).click();
   await expect(page).toHaveURL(/\/auth\?/);
   const form = page.locator("form#login");
   await form.getByLabel("Username").fill(DEMO.username);

@@ -1,7 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState, type PointerEvent } from "react";
+import { useHydrated } from "~/utils/hydrated";
 import type { Toast } from "~/utils/toast";
 
-type Shown = Toast & { key: number };
+/** A toast the server flashed carries an id, so the same one is never shown twice (an error page). */
+export type ServerToast = Toast & { id?: string };
+type Shown = ServerToast & { key: number };
 
 let listeners: Array<(toast: Toast) => void> = [];
 /** Show a toast from the browser (clipboard, optimistic actions). One is visible at a time. */
@@ -10,16 +13,23 @@ export function showToast(toast: Toast) {
 }
 
 let counter = 0;
+/** Ids of server toasts already shown in this browser tab (filled only in the browser). */
+const shownIds = new Set<string>();
+const isFresh = (toast: ServerToast | null): toast is ServerToast => Boolean(toast && !(toast.id && shownIds.has(toast.id)));
 
 /**
  * Shows the toast the server flashed (it is in the HTML, so it works without JavaScript) or the
- * latest one shown from the browser. Only one is visible: a new one replaces the old.
+ * latest one shown from the browser. Only one is visible: a new one replaces the old. It sits at the
+ * bottom of the window, away from the top bar's menu and the page's first buttons.
  */
-export function Toaster({ serverToast }: { serverToast: (Toast & { id?: string }) | null }) {
-  const [toast, setToast] = useState<Shown | null>(serverToast ? { ...serverToast, key: counter++ } : null);
+export function Toaster({ serverToast }: { serverToast: ServerToast | null }) {
+  const [toast, setToast] = useState<Shown | null>(isFresh(serverToast) ? { ...serverToast, key: counter++ } : null);
 
   useEffect(() => {
-    if (serverToast) setToast({ ...serverToast, key: counter++ });
+    if (!isFresh(serverToast)) return;
+    if (serverToast.id) shownIds.add(serverToast.id);
+    // Hydration: the toast from the HTML is already up; keep it (and its timer) as it is.
+    setToast((current) => (current?.id && current.id === serverToast.id ? current : { ...serverToast, key: counter++ }));
   }, [serverToast]);
 
   useEffect(() => {
@@ -37,14 +47,47 @@ export function Toaster({ serverToast }: { serverToast: (Toast & { id?: string }
   }, [toast]);
 
   if (!toast) return null;
+  return <ToastCard key={toast.key} toast={toast} id="flash" onDismiss={() => setToast(null)} />;
+}
+
+/**
+ * A toast a page shows from its own answer (a failed form): with JavaScript through `showToast`,
+ * without it in the HTML, looking and behaving the same.
+ */
+export function PageToast({ toast }: { toast: Toast | null }) {
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated && toast) showToast(toast);
+  }, [hydrated, toast]);
+  if (hydrated || !toast) return null;
+  return <ToastCard toast={toast} id="page" />;
+}
+
+/**
+ * One toast. Its × is the label of a checkbox that hides it (CSS), so it closes without JavaScript;
+ * without JavaScript it also fades out by itself after a while (CSS, paused under the pointer).
+ * With JavaScript it can be swiped sideways off the screen on a phone. The region lets clicks
+ * through; only the card itself takes them.
+ */
+function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; onDismiss?: () => void }) {
   const error = toast.type === "error";
+  const swipe = useSwipe(onDismiss);
+  const checkbox = `toast-dismiss-${id}`;
   return (
-    <div className="pointer-events-none fixed inset-x-0 top-16 z-50 flex justify-center px-4 sm:justify-end">
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:justify-end">
+      <input
+        type="checkbox"
+        id={checkbox}
+        className="peer sr-only"
+        onChange={(event) => {
+          if (event.currentTarget.checked) onDismiss?.();
+        }}
+      />
       <div
-        key={toast.key}
         role={error ? "alert" : "status"}
         data-testid="toast"
-        className={`pointer-events-auto w-full max-w-sm rounded-lg border p-4 shadow-lg ${
+        {...swipe}
+        className={`toast-card pointer-events-auto w-full max-w-sm touch-pan-y select-none rounded-lg border p-4 shadow-lg peer-checked:hidden peer-focus-visible:ring-2 peer-focus-visible:ring-blaze-500 ${
           error ? "border-red-300 bg-red-50 text-red-900" : "border-field-500 bg-white text-stone-900"
         }`}
       >
@@ -53,11 +96,47 @@ export function Toaster({ serverToast }: { serverToast: (Toast & { id?: string }
             <p className="font-semibold">{toast.title}</p>
             {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
           </div>
-          <button type="button" onClick={() => setToast(null)} className="text-stone-500 hover:text-stone-800" aria-label="Dismiss">
-            ×
-          </button>
+          <label
+            htmlFor={checkbox}
+            title="Dismiss"
+            className="-m-2 cursor-pointer p-2 text-lg leading-none text-stone-500 hover:text-stone-800"
+          >
+            <span aria-hidden="true">×</span>
+            <span className="sr-only">Dismiss</span>
+          </label>
         </div>
       </div>
     </div>
   );
+}
+
+/** Drag the card sideways; past a third of its width it is dismissed, otherwise it springs back. */
+function useSwipe(onDismiss?: () => void) {
+  const start = useRef<{ x: number; pointer: number } | null>(null);
+  if (!onDismiss) return {};
+  const move = (event: PointerEvent<HTMLDivElement>, dx: number) => {
+    event.currentTarget.style.transform = dx ? `translateX(${dx}px)` : "";
+    event.currentTarget.style.opacity = dx ? String(Math.max(0.2, 1 - Math.abs(dx) / event.currentTarget.offsetWidth)) : "";
+  };
+  return {
+    onPointerDown(event: PointerEvent<HTMLDivElement>) {
+      if ((event.target as HTMLElement).closest("label, a, button")) return;
+      start.current = { x: event.clientX, pointer: event.pointerId };
+      event.currentTarget.setPointerCapture?.(event.pointerId);
+    },
+    onPointerMove(event: PointerEvent<HTMLDivElement>) {
+      if (start.current?.pointer === event.pointerId) move(event, event.clientX - start.current.x);
+    },
+    onPointerUp(event: PointerEvent<HTMLDivElement>) {
+      if (start.current?.pointer !== event.pointerId) return;
+      const dx = event.clientX - start.current.x;
+      start.current = null;
+      if (Math.abs(dx) > event.currentTarget.offsetWidth / 3) onDismiss();
+      else move(event, 0);
+    },
+    onPointerCancel(event: PointerEvent<HTMLDivElement>) {
+      start.current = null;
+      move(event, 0);
+    },
+  };
 }

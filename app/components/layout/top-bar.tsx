@@ -1,5 +1,5 @@
 import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import { Avatar } from "~/components/ui/avatar";
@@ -20,14 +20,7 @@ export function TopBar({
   search?: string;
 }) {
   const location = useLocation();
-  const navigate = useNavigate();
-  // With JavaScript the text is trimmed here and empty text does nothing; without it the home
-  // page's loader trims (and drops empty text) by redirecting to the canonical URL.
-  const onSearch = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const text = String(new FormData(event.currentTarget).get("search") ?? "").trim();
-    if (text) navigate(`/?${new URLSearchParams({ search: text })}`);
-  };
+  const onSearch = useSearchSubmit();
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
@@ -51,6 +44,10 @@ export function TopBar({
           />
         </Form>
         <nav className="ml-auto flex items-center gap-1 text-sm" aria-label="Main">
+          {/* Phones have no room for the box: a link to the search page (a plain form) instead. */}
+          <Link to="/search" className="rounded-md p-2 hover:bg-bark-800 md:hidden" aria-label="Search" title="Search">
+            <SearchIcon />
+          </Link>
           <Link to="/clubs" className="rounded-md px-3 py-2 hover:bg-bark-800">
             Clubs
           </Link>
@@ -75,29 +72,64 @@ export function TopBar({
   );
 }
 
+/**
+ * The post search forms' submit (top bar, /search): with JavaScript the text is trimmed here and
+ * empty text does nothing; without it the home page's loader trims (and drops empty text) by
+ * redirecting to the canonical URL.
+ */
+export function useSearchSubmit() {
+  const navigate = useNavigate();
+  return (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const text = String(new FormData(event.currentTarget).get("search") ?? "").trim();
+    if (text) navigate(`/?${new URLSearchParams({ search: text })}`);
+  };
+}
+
 /** Home and the sign-in page itself need no way back. */
 function comeBackTo(path: string) {
   return path === "/" || path.startsWith("/auth") ? null : path;
 }
 
+/**
+ * The avatar menu: a <details>, so it opens and closes without JavaScript. While it is open its
+ * summary also covers the page (an invisible layer under the menu), so a click anywhere outside
+ * closes it, JavaScript or not. With JavaScript it also closes on Escape, on choosing an item and
+ * on any navigation.
+ */
 function UserMenu({ user }: { user: TopBarUser }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  const location = useLocation();
+  const close = () => ref.current?.removeAttribute("open");
+
+  useEffect(close, [location.key]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || !ref.current?.open) return;
+      close();
+      ref.current.querySelector("summary")?.focus();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
   return (
-    <details className="group relative" data-testid="user-menu">
+    <details ref={ref} className="group relative" data-testid="user-menu">
       <summary
-        className="flex cursor-pointer list-none items-center rounded-full p-1 hover:bg-bark-800 [&::-webkit-details-marker]:hidden"
+        className="flex cursor-pointer list-none items-center rounded-full p-1 hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
         aria-label="Account menu"
       >
         <Avatar src={user.avatar} name={user.displayName} size={32} />
       </summary>
-      <div className="absolute right-0 mt-2 w-56 rounded-lg border border-stone-200 bg-white py-1 text-stone-800 shadow-lg">
+      <div className="absolute right-0 z-10 mt-2 w-56 rounded-lg border border-stone-200 bg-white py-1 text-stone-800 shadow-lg">
         <div className="border-b border-stone-100 px-4 py-2">
           <p className="truncate font-semibold">{user.displayName}</p>
           <p className="truncate text-sm text-stone-500">@{user.username}</p>
         </div>
-        <Link to={`/profile/${user.username}`} className="block px-4 py-2 hover:bg-stone-100">
+        <Link to={`/profile/${user.username}`} onClick={close} className="block px-4 py-2 hover:bg-stone-100">
           Profile
         </Link>
-        <Link to="/settings" className="block px-4 py-2 hover:bg-stone-100">
+        <Link to="/settings" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
           Settings
         </Link>
         <Form method="post" action="/logout">
@@ -107,6 +139,15 @@ function UserMenu({ user }: { user: TopBarUser }) {
         </Form>
       </div>
     </details>
+  );
+}
+
+function SearchIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+      <circle cx="11" cy="11" r="6.5" />
+      <path strokeLinecap="round" d="m16 16 4.5 4.5" />
+    </svg>
   );
 }
 

@@ -78,6 +78,19 @@ export function AvatarUpload({
   );
 }
 
+/** 'Remove photo': a plain form (works without JavaScript); the action answers with a redirect and a toast. */
+export function RemoveAvatar({ action, returnTo }: { action: string; returnTo: string }) {
+  const fetcher = useFetcher();
+  return (
+    <fetcher.Form method="post" action={action}>
+      <input type="hidden" name="returnTo" value={returnTo} />
+      <button type="submit" name="intent" value="remove-avatar" className="btn-ghost" disabled={fetcher.state !== "idle"}>
+        {fetcher.state !== "idle" ? "Removing..." : "Remove photo"}
+      </button>
+    </fetcher.Form>
+  );
+}
+
 function CameraIcon() {
   return (
     <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">

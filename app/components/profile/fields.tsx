@@ -1,7 +1,7 @@
 import { getInputProps, getTextareaProps, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { useEffect } from "react";
+import { useMemo } from "react";
 import { Field } from "~/components/ui/field";
-import { showToast } from "~/components/layout/toaster";
+import { PageToast } from "~/components/layout/toaster";
 
 /** A text field of a form whose schema is `Form` (Edit Profile's, or Settings' which adds the email). */
 type TextField<Form extends Record<string, unknown>> = FieldMetadata<string | null | undefined, Form, string[]>;
@@ -12,15 +12,18 @@ type TextField<Form extends Record<string, unknown>> = FieldMetadata<string | nu
  */
 export function ProfileFields<Form extends Record<string, unknown>>({
   fields,
+  withEmail = false,
 }: {
   fields: { displayName: TextField<Form>; bio: TextField<Form>; location: TextField<Form>; email?: TextField<Form> };
+  /** Settings only: Conform's `fields` answers any name, so the email is asked for, never inferred. */
+  withEmail?: boolean;
 }) {
   return (
     <>
       <Field id={fields.displayName.id} label="Display name" errors={fields.displayName.errors}>
         <input {...getInputProps(fields.displayName, { type: "text" })} autoComplete="name" className="input" />
       </Field>
-      {fields.email ? (
+      {withEmail && fields.email ? (
         <Field id={fields.email.id} label="Email" errors={fields.email.errors}>
           <input {...getInputProps(fields.email, { type: "email" })} autoComplete="email" className="input" />
         </Field>
@@ -40,18 +43,14 @@ export function ProfileFields<Form extends Record<string, unknown>>({
   );
 }
 
-/** A failed profile or password form: an alert that works without JavaScript and, with it, the toast. */
-export function FailureAlert({ title, result, message }: { title: string; result?: SubmissionResult<string[]>; message?: string }) {
-  const failed = result?.status === "error";
-  const text = message ?? "Please check the highlighted fields.";
-  useEffect(() => {
-    if (failed) showToast({ title, description: text, type: "error" });
-  }, [result, failed, title, text]);
-  if (!failed) return null;
-  return (
-    <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-      <p className="font-semibold">{title}</p>
-      <p>{text}</p>
-    </div>
-  );
+/**
+ * A failed profile or password form: SPEC.md §8's toast titled 'Error', with the server's message
+ * or the form's fallback ('Failed to update profile'); the fields show their own messages.
+ */
+export function FailureAlert({ fallback, result }: { fallback: string; result?: SubmissionResult<string[]> }) {
+  const toast = useMemo(() => {
+    if (result?.status !== "error") return null;
+    return { title: "Error", description: result.error?.[""]?.[0] ?? fallback, type: "error" as const };
+  }, [result, fallback]);
+  return <PageToast toast={toast} />;
 }

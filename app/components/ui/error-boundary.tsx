@@ -50,7 +50,7 @@ export function NotFoundPage() {
         <Link to="/" className="btn-primary">
           Home
         </Link>
-        <Link to="/?search=" className="btn-secondary">
+        <Link to="/search" className="btn-secondary">
           Search posts
         </Link>
       </span>

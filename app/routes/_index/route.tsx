@@ -47,6 +47,10 @@ export default function Home() {
         </div>
       </section>
 
+      {/* Phones show the sidebar after the feed: a way to it without scrolling past a page of posts. */}
+      <a href="#trending" className="block text-sm font-medium text-field-700 underline lg:hidden">
+        Hot Tracks &amp; Popular Topics ↓
+      </a>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_300px]">
         <div className="min-w-0 space-y-4">
           <FilterBar filters={data.filters} signedIn={signedIn} />
@@ -66,7 +70,7 @@ export default function Home() {
             <Feed key={location.search} data={data} redirectTo={`${location.pathname}${location.search}`} />
           )}
         </div>
-        <aside className="space-y-6">
+        <aside id="trending" className="scroll-mt-16 space-y-6">
           <HotTracks posts={data.trending} />
           <PopularTopics />
         </aside>

@@ -79,6 +79,7 @@ export default function ClubLayout() {
   useEffect(() => {
     if (!params.has("joined")) return;
     window.sessionStorage.removeItem("inviteCode");
+    window.sessionStorage.removeItem("inviteClub");
     setParams(
       (prev) => {
         prev.delete("joined");

@@ -2,15 +2,16 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { followUser, unfollowUser } from "~/models/follow.server";
 import { listFeed } from "~/models/feed.server";
-import { getProfile, updateProfile } from "~/models/profile.server";
+import { getProfile, updateAvatar, updateProfile } from "~/models/profile.server";
 import type { Actor } from "~/models/user.server";
 import { profileSchema } from "~/schemas/profile";
+import { safeRedirect } from "~/schemas/auth";
 import { badRequest } from "~/utils/errors";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { isScriptRequest } from "~/web/params.server";
-import { getSessionUser, loginRedirectUrl } from "~/web/session.server";
+import { getSessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
 
@@ -38,7 +39,6 @@ export async function loadProfilePage({ request, params }: LoaderFunctionArgs) {
         posts: page.posts,
         nextCursor: page.nextCursor,
         firstPage: !cursor,
-        signInUrl: loginRedirectUrl(request),
       },
       "email" in profile ? NO_STORE : undefined,
     );
@@ -59,6 +59,8 @@ export async function profileAction({ request, params }: ActionFunctionArgs) {
       return followAction(request, actor, username, intent);
     case "update-profile":
       return updateProfileAction(actor, username, formData);
+    case "remove-avatar":
+      return removeAvatarAction(actor, username, formData);
     default:
       throw badRequest("Unknown action");
   }
@@ -93,4 +95,11 @@ async function updateProfileAction(actor: Actor, username: string, formData: For
     return formReply(submission, { ...reply, error });
   }
   return redirectWithToast(profilePath(username), { title: "Profile updated", description: "Your profile has been updated successfully." });
+}
+
+/** Edit Profile's 'Remove photo' (a plain form): the initial shows again. */
+function removeAvatarAction(actor: Actor, username: string, formData: FormData) {
+  updateAvatar(actor, username, null);
+  const returnTo = safeRedirect(formData.get("returnTo"), `${profilePath(username)}?edit=1`);
+  return redirectWithToast(returnTo, { title: "Avatar removed", description: "Your profile picture has been removed." });
 }

@@ -5,7 +5,7 @@ import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
-import { AvatarUpload } from "~/components/profile/avatar-upload";
+import { AvatarUpload, RemoveAvatar } from "~/components/profile/avatar-upload";
 import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-panels";
 import { PinIcon } from "~/components/ui/icons";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
@@ -34,7 +34,7 @@ export async function action(args: ActionFunctionArgs) {
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
 export default function ProfilePage() {
-  const { profile, isOwner, viewerId, posts, nextCursor, firstPage, signInUrl } = useLoaderData<typeof loader>();
+  const { profile, isOwner, viewerId, posts, nextCursor, firstPage } = useLoaderData<typeof loader>();
   const location = useLocation();
   const base = `/profile/${profile.username}`;
   const olderHref = nextCursor ? `${base}?${new URLSearchParams({ cursor: nextCursor })}` : null;
@@ -55,9 +55,8 @@ export default function ProfilePage() {
               {isOwner ? (
                 <EditProfile />
               ) : viewerId === null ? (
-                <Link to={signInUrl} className="btn-primary">
-                  Follow
-                </Link>
+                // The same form: its action answers a visitor with sign-in and the "Sign in required" notice.
+                <FollowButton username={profile.username} following={false} visitor />
               ) : (
                 <FollowButton username={profile.username} following={profile.isFollowing} />
               )}
@@ -117,9 +116,9 @@ export default function ProfilePage() {
 
 /** Posts, Followers and Following; the follower count follows the optimistic Follow button. */
 function FollowCounts() {
-  const { profile } = useLoaderData<typeof loader>();
+  const { profile, viewerId } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>({ key: `follow-${profile.username}` });
-  const pending = fetcher.formData?.get("intent");
+  const pending = viewerId === null ? null : fetcher.formData?.get("intent");
   let followers = profile.followersCount;
   if (pending === "follow" && !profile.isFollowing) followers += 1;
   if (pending === "unfollow" && profile.isFollowing) followers = Math.max(0, followers - 1);
@@ -153,9 +152,10 @@ function FollowCounts() {
 }
 
 /** A form; with JavaScript the button flips at once (optimistic) and the server's answer settles it. */
-function FollowButton({ username, following }: { username: string; following: boolean }) {
+function FollowButton({ username, following, visitor = false }: { username: string; following: boolean; visitor?: boolean }) {
   const fetcher = useFetcher<typeof action>({ key: `follow-${username}` });
-  const pending = fetcher.formData?.get("intent");
+  // A visitor's Follow is answered with the sign-in page: nothing to show in advance.
+  const pending = visitor ? null : fetcher.formData?.get("intent");
   const shown = pending === "follow" ? true : pending === "unfollow" ? false : following;
 
   useEffect(() => {
@@ -208,6 +208,7 @@ function EditProfile() {
 function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) {
   const { profile } = useLoaderData<typeof loader>();
   const here = `/profile/${profile.username}`;
+  const returnTo = bag.mode === "dialog" ? here : `${here}?edit=1`;
   const lastResult = bag.data && "intent" in bag.data && bag.data.intent === "update-profile" ? bag.data.result : undefined;
   const [form, fields] = useForm({
     id: "edit-profile",
@@ -220,19 +221,20 @@ function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) 
   });
   return (
     <div className="space-y-4">
-      <div className="flex items-center gap-4">
-        <div className="relative">
-          <Avatar src={profile.avatar} name={profile.displayName} size={72} />
-          <div className="absolute -bottom-1 -right-1">
-            {/* The upload's redirect comes back to where the form is: the page under the dialog, or ?edit=1. */}
-            <AvatarUpload action={here} returnTo={bag.mode === "dialog" ? here : `${here}?edit=1`} label="Change photo" />
+      <div className="flex flex-wrap items-center gap-4">
+        <Avatar src={profile.avatar} name={profile.displayName} size={72} />
+        <div className="min-w-0 flex-1 space-y-2">
+          {/* The upload's redirect comes back to where the form is: the page under the dialog, or ?edit=1. */}
+          <div className="flex flex-wrap items-end gap-2">
+            <AvatarUpload action={here} returnTo={returnTo} label="Change photo" variant="button" />
+            {profile.avatar ? <RemoveAvatar action={here} returnTo={returnTo} /> : null}
           </div>
+          <p className="text-sm text-stone-500">JPEG, PNG, WebP or GIF, up to 50MB. Location data is removed.</p>
         </div>
-        <p className="text-sm text-stone-500">JPEG, PNG, WebP or GIF, up to 50MB. Location data is removed.</p>
       </div>
 
       <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
-        <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
+        <FailureAlert fallback="Failed to update profile" result={lastResult} />
         <ProfileFields fields={fields} />
         <div className="flex justify-end gap-2">
           {bag.cancel}

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
@@ -115,6 +115,7 @@ async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-ses
 
 export default function SettingsPage() {
   const { user, tab } = useLoaderData<typeof loader>();
+  const location = useLocation();
   if (!user) return <AccessDenied />;
 
   return (
@@ -138,7 +139,8 @@ export default function SettingsPage() {
         </nav>
         <section className="card p-6" aria-labelledby="settings-section-title">
           {tab === "profile" ? <ProfileSettings /> : null}
-          {tab === "security" ? <SecuritySettings /> : null}
+          {/* A new page (the redirect after "Password updated") starts the password form afresh, with JavaScript too. */}
+          {tab === "security" ? <SecuritySettings key={location.key} /> : null}
           {tab === "notifications" ? (
             <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
           ) : null}
@@ -202,8 +204,8 @@ function ProfileSettings() {
         <AvatarUpload action="/settings" returnTo="/settings?tab=profile" label="Change Avatar" variant="button" />
       </div>
       <Form method="post" action="/settings?tab=profile" {...getFormProps(form)} className="space-y-4">
-        <FailureAlert title="Failed to update profile" result={lastResult} message={form.errors?.[0]} />
-        <ProfileFields fields={fields} />
+        <FailureAlert fallback="Failed to update profile" result={lastResult} />
+        <ProfileFields fields={fields} withEmail />
         <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={busy}>
           {busy ? "Saving..." : "Save Changes"}
         </button>
@@ -231,7 +233,7 @@ function SecuritySettings() {
         Change password
       </h2>
       <Form method="post" action="/settings?tab=security" {...getFormProps(form)} className="max-w-md space-y-4">
-        <FailureAlert title="Failed to update password" result={lastResult} message={form.errors?.[0]} />
+        <FailureAlert fallback="Failed to update password" result={lastResult} />
         <Field id={fields.currentPassword.id} label="Current password" errors={fields.currentPassword.errors}>
           <input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" className="input" />
         </Field>
