@@ -1,8 +1,10 @@
+import type { Page } from "@playwright/test";
+import sharp from "sharp";
 import { expect, test } from "./fixtures";
 
 /**
  * Posts beyond SPEC (issue 14, the audit's "Beyond SPEC" list): a club post outside its club names
- * the club; a video or podcast Media URL offers its type. Each test runs with JavaScript off and on, except where the behaviour exists in one only.
+ * the club; a video or podcast Media URL offers its type; the upload area takes dropped files. Each test runs with JavaScript off and on, except where the behaviour exists in one only.
  */
 
 test("a club post on its author's profile and its page names the club, linking to it; inside the club it does not (beyond SPEC #6)", async ({
@@ -80,4 +82,63 @@ test("a YouTube or podcast Media URL offers the Video or Podcast type while the 
   await radio("Article").check();
   await mediaUrl.fill("https://www.outdoorlife.com/hunting/whitetail-rut-guide");
   await expect(form.getByRole("button", { name: /Make this a/ })).toHaveCount(0);
+});
+
+/** A DataTransfer built in the page, carrying one PNG as a dragged file would. */
+async function draggedPng(page: Page, name: string) {
+  const bytes = [
+    ...(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#607040" } })
+      .png()
+      .toBuffer()),
+  ];
+  return page.evaluateHandle(
+    ([bytes, name]) => {
+      const dt = new DataTransfer();
+      dt.items.add(new File([new Uint8Array(bytes as number[])], name as string, { type: "image/png" }));
+      return dt;
+    },
+    [bytes, name] as const,
+  );
+}
+
+test("files dropped on the upload area upload; a file dropped elsewhere does not leave the form (beyond SPEC #9)", async ({
+  page,
+  js,
+  open,
+  signUp,
+}) => {
+  test.skip(!js, "without JavaScript the upload area is a plain file input");
+  await signUp();
+  await open("/create");
+  const form = page.getByRole("form", { name: "Create Post" });
+  await form.getByLabel("Title").fill("Half-written post");
+  const zone = page.getByTestId("drop-zone");
+
+  const dataTransfer = await draggedPng(page, "scrape.png");
+  await zone.dispatchEvent("dragenter", { dataTransfer });
+  await zone.dispatchEvent("dragover", { dataTransfer });
+  await expect(zone).toHaveAttribute("data-dragging", "true");
+  await expect(zone).toContainText("Drop to upload");
+  await zone.dispatchEvent("drop", { dataTransfer });
+  await expect(zone).not.toHaveAttribute("data-dragging");
+  await expect(page.getByTestId("uploaded-files")).toContainText("scrape.png");
+  await expect(page.getByTestId("uploaded-files").locator('input[name="uploadedFiles"]')).toHaveCount(1);
+
+  // Dropped on the title or the page around the form, the file is refused (the browser would
+  // otherwise open it in place of the half-written post) and nothing else happens.
+  const elsewhere = await draggedPng(page, "stray.png");
+  const refused = await page.evaluate(
+    (dt) =>
+      ["h1", "input[name=title]", "body"].map((selector) => {
+        const target = document.querySelector(selector)!;
+        const init = { dataTransfer: dt, bubbles: true, cancelable: true };
+        target.dispatchEvent(new DragEvent("dragover", init));
+        return !target.dispatchEvent(new DragEvent("drop", init));
+      }),
+    elsewhere,
+  );
+  expect(refused).toEqual([true, true, true]);
+  await expect(page).toHaveURL(/\/create$/);
+  await expect(form.getByLabel("Title")).toHaveValue("Half-written post");
+  await expect(page.getByTestId("uploaded-files").getByRole("listitem")).toHaveCount(1);
 });
