@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import { likes, media, posts, users } from "#db/schema";
+import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db } from "~/utils/db.server";
 import type { Actor } from "./user.server";
@@ -8,7 +8,7 @@ import type { Post } from "~/schemas/shapes";
 /**
  * Posts as SPEC.md §3 shows them: one mapping from rows to Posts, used by both read paths (one
  * post in post.server.ts, the feed's pages in feed.server.ts). Three queries per page, whatever
- * its size: the posts with their authors and the viewer's likes, then every post's media.
+ * its size: the posts with their authors, clubs and the viewer's likes, then every post's media.
  */
 
 export type { UploadedFile };
@@ -18,9 +18,10 @@ export const authorColumns = { id: users.id, username: users.username, displayNa
 
 function postRecords(ids: readonly number[], viewer: number) {
   return db
-    .select({ post: posts, author: authorColumns, likedBy: likes.userId })
+    .select({ post: posts, author: authorColumns, club: { id: clubs.id, name: clubs.name }, likedBy: likes.userId })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
+    .leftJoin(clubs, eq(clubs.id, posts.clubId))
     .leftJoin(likes, and(eq(likes.postId, posts.id), eq(likes.userId, viewer)))
     .where(inArray(posts.id, [...ids]))
     .all();
@@ -55,7 +56,7 @@ function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
 }
 
 /** One row → a SPEC.md Post: the one mapping both read paths use. */
-function toPost({ post: p, author, likedBy }: PostRecord, files: UploadedFile[]): Post {
+function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedFile[]): Post {
   return {
     id: p.id,
     title: p.title,
@@ -65,6 +66,7 @@ function toPost({ post: p, author, likedBy }: PostRecord, files: UploadedFile[])
     urlMetadata: p.urlMetadata ?? null,
     tags: p.tags?.length ? p.tags : null,
     clubId: p.clubId,
+    club: club ?? null,
     createdAt: p.createdAt.toISOString(),
     author,
     likes: p.likesCount,
@@ -75,7 +77,7 @@ function toPost({ post: p, author, likedBy }: PostRecord, files: UploadedFile[])
   };
 }
 
-/** The posts with these ids, in this order, as `actor` sees them (likes), with their media: three queries. */
+/** The posts with these ids, in this order, as `actor` sees them (likes), with their clubs and media: two queries. */
 export function loadPosts(actor: Actor, ids: readonly number[]): Post[] {
   if (ids.length === 0) return [];
   const records = new Map(postRecords(ids, actor?.id ?? 0).map((r) => [r.post.id, r]));

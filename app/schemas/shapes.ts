@@ -10,6 +10,9 @@ import type { PostType } from "./post-options";
 /** SPEC.md §3 Post author. */
 export type PostAuthor = { id: number; username: string; displayName: string; avatar: string | null };
 
+/** The club a post belongs to, as its card names it. */
+export type PostClub = { id: number; name: string };
+
 /** SPEC.md §3 Post. */
 export type Post = {
   id: number;
@@ -20,6 +23,8 @@ export type Post = {
   urlMetadata: LinkMetadata | null;
   tags: string[] | null;
   clubId: number | null;
+  /** The club it was posted in (beyond SPEC: cards outside the club name it), else null. */
+  club: PostClub | null;
   createdAt: string;
   author: PostAuthor;
   likes: number;

@@ -46,6 +46,8 @@ describe("POST /api/posts", () => {
     expect(Object.keys(post).sort()).toEqual(
       [
         "author",
+        // Beyond SPEC #6 (issue 14): the club a post belongs to, so cards outside it can name it.
+        "club",
         "clubId",
         "commentsCount",
         "content",

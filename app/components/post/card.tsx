@@ -40,7 +40,7 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
 export function PostHeader({ post, isOwner, dialogs }: { post: Post; isOwner: boolean; dialogs?: PostDialogStates }) {
   return (
     <header className="flex items-start justify-between gap-3">
-      <PostByline author={post.author} createdAt={post.createdAt} />
+      <PostByline author={post.author} createdAt={post.createdAt} club={post.club} />
       <div className="flex shrink-0 items-center gap-2">
         <PostTypeBadge type={post.type} />
         {isOwner ? <PostOwnerMenu post={post} dialogs={dialogs} /> : null}

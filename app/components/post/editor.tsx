@@ -8,6 +8,7 @@ import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { EditorLinkPreview } from "./link-preview";
 import { MediaUpload } from "./media-upload";
+import { TypeSuggestion } from "./type-suggestion";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
@@ -119,6 +120,11 @@ export function PostEditor({
             onChange={(e) => setMediaUrl(e.target.value)}
           />
         </Field>
+        <TypeSuggestion
+          mediaUrl={mediaUrl}
+          type={(fields.type.value as PostType | undefined) ?? "article"}
+          onAccept={(type) => form.update({ name: fields.type.name, value: type })}
+        />
         {/* Link-preview slot (media issue): a live preview of the media URL being typed. */}
         {renderLinkPreview ? renderLinkPreview(mediaUrl) : null}
 

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UPLOAD_ACCEPT, type UploadedFile } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
+import { useFileDrop } from "./file-drop";
 import { showToast } from "~/components/layout/toaster";
 
 /**
@@ -9,7 +10,7 @@ import { showToast } from "~/components/layout/toaster";
  * Without JavaScript: a plain file input (`files`, several allowed); the create action streams the
  * files through the same checks and storage. Files a failed submission already stored come back as
  * checked boxes named `uploadedFiles` (untick to drop one).
- * With JavaScript: each chosen file goes to /api/upload on its own XMLHttpRequest with progress
+ * With JavaScript: each chosen or dropped file goes to /api/upload on its own XMLHttpRequest with progress
  * 0–100, can be cancelled while it uploads and removed afterwards; the progress list clears one
  * second after every upload has finished; the uploaded list stays until the member removes a file,
  * and travels with the post as hidden `uploadedFiles` inputs.
@@ -174,6 +175,7 @@ export function MediaUpload({
       showToast({ title: UPLOAD_MESSAGES.errorTitle, description: UPLOAD_MESSAGES.error, type: "error" });
     }
   }, []);
+  const drop = useFileDrop((files) => void start(files));
 
   if (!hydrated) {
     return (
@@ -218,10 +220,15 @@ export function MediaUpload({
       </span>
       <label
         htmlFor={inputId}
-        className="flex cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed border-stone-300 p-5 text-center text-sm text-stone-600 hover:border-field-500 focus-within:border-blaze-500"
+        {...drop.zone}
+        data-dragging={drop.over || undefined}
+        data-testid="drop-zone"
+        className={`flex cursor-pointer flex-col items-center justify-center gap-1 rounded-lg border-2 border-dashed p-5 text-center text-sm text-stone-600 hover:border-field-500 focus-within:border-blaze-500 ${
+          drop.over ? "border-blaze-500 bg-blaze-500/5" : "border-stone-300"
+        }`}
       >
-        <span className="font-semibold text-bark-800">Add images, videos or audio</span>
-        <span className="text-xs text-stone-500">Up to {MAX_UPLOAD_LABEL} each</span>
+        <span className="font-semibold text-bark-800">{drop.over ? "Drop to upload" : "Add images, videos or audio"}</span>
+        <span className="text-xs text-stone-500">Drop files here or choose them · up to {MAX_UPLOAD_LABEL} each</span>
         <input
           id={inputId}
           type="file"

@@ -1,8 +1,8 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
 import { POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";
-import type { PostAuthor } from "~/schemas/shapes";
+import type { PostAuthor, PostClub } from "~/schemas/shapes";
 
 const BADGE_COLORS: Record<PostType, string> = {
   article: "bg-field-600/10 text-field-700",
@@ -19,8 +19,11 @@ export function PostTypeBadge({ type }: { type: PostType }) {
   );
 }
 
-/** Avatar (or initial), display name linking to the profile, @username and time ago. */
-export function PostByline({ author, createdAt }: { author: PostAuthor; createdAt: string }) {
+/**
+ * Avatar (or initial), display name linking to the profile, @username and time ago, and for a club
+ * post shown outside its club (a profile, the post page) "in {club}" linking to the club.
+ */
+export function PostByline({ author, createdAt, club }: { author: PostAuthor; createdAt: string; club?: PostClub | null }) {
   return (
     <div className="flex min-w-0 items-center gap-3">
       <Avatar src={author.avatar} name={author.displayName} size={40} />
@@ -41,8 +44,25 @@ export function PostByline({ author, createdAt }: { author: PostAuthor; createdA
             <RelativeTime iso={createdAt} />
           </span>
         </p>
+        <ClubLabel club={club} />
       </div>
     </div>
+  );
+}
+
+/** "in {club}", a link to the club; nothing inside the club's own pages, where it goes without saying. */
+function ClubLabel({ club }: { club?: PostClub | null }) {
+  const { pathname } = useLocation();
+  if (!club) return null;
+  const here = `/clubs/${club.id}`;
+  if (pathname === here || pathname.startsWith(`${here}/`)) return null;
+  return (
+    <p className="truncate text-sm text-stone-500" data-testid="post-club">
+      in{" "}
+      <Link to={here} className="font-medium text-field-700 hover:underline">
+        {club.name}
+      </Link>
+    </p>
   );
 }
 
