@@ -27,3 +27,22 @@ describe("club tags", () => {
     expect(createClubSchema.parse({ name: "Ridge Runners", tags }).tags).toEqual(tagsField.parse(tags));
   });
 });
+
+/** Issue 14, beyond SPEC #18: the demo clubs' pictures are the site's own files (public/demo/). */
+describe("club imageUrl", () => {
+  const edit = (imageUrl: string) =>
+    editClubSchema.safeParse({ name: "Big Woods Whitetail Club", description: "Hunters of the northern big woods", imageUrl });
+
+  it("keeps a demo club's own picture through an edit", () => {
+    const parsed = edit("/demo/big-woods.webp");
+    expect(parsed.success && parsed.data.imageUrl).toBe("/demo/big-woods.webp");
+  });
+
+  it("refuses any other path", () => {
+    for (const bad of ["/api/auth/logout", "/demo/../x.webp", "//evil.example/x.webp", "/demo/x.svg", "demo/x.webp"]) {
+      const parsed = edit(bad);
+      expect(parsed.success, bad).toBe(false);
+      expect(parsed.error?.issues[0]?.message).toBe("Must be a valid URL");
+    }
+  });
+});

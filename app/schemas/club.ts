@@ -85,12 +85,18 @@ export const clubTagsField = z.preprocess(splitTags, tagList.optional());
 const optionalText = (max: number, tooLong: string, base = text) =>
   z.preprocess(blankToNull, base().trim().max(max, tooLong).nullable().optional());
 
+/**
+ * The site's own demo pictures (public/demo/, used by the demo clubs: issue 14, beyond SPEC #18):
+ * accepted beside http(s) URLs so an owner editing a demo club can save it with its picture kept.
+ */
+const DEMO_IMAGE_PATH = /^\/demo\/[a-z0-9-]+\.webp$/;
+
 const imageUrlField = z.preprocess(
   blankToNull,
   text({ error: "Must be a valid URL" })
     .trim()
     .max(2000, "Must be a valid URL")
-    .refine(isHttpUrl, "Must be a valid URL")
+    .refine((v) => isHttpUrl(v) || DEMO_IMAGE_PATH.test(v), "Must be a valid URL")
     .nullable()
     .optional(),
 );
