@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, test, uniqueName } from "./fixtures";
+import { expect, test as base, uniqueName } from "./fixtures";
 
 /**
  * Issue 14, beyond SPEC #2: Leave Club asks first. With JavaScript a confirmation dialog; without,
@@ -7,40 +6,39 @@ import { expect, test, uniqueName } from "./fixtures";
  * For a private club the question says that coming back means requesting to join again.
  */
 
-async function apiClub(as: Page, baseURL: string, isPrivate: boolean) {
-  const res = await as.request.post("/api/clubs", {
-    data: { name: `Club ${uniqueName("l")}`, description: "A club for the Leave Club confirmation checks.", isPrivate },
-    headers: { Origin: baseURL },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: number; name: string };
-}
-
-/** The owner makes an invite; the member joins with it (works for private clubs too). */
-async function joinWithInvite(owner: Page, member: Page, baseURL: string, clubId: number) {
-  const invite = await owner.request.post(`/api/clubs/${clubId}/invites`, { data: {}, headers: { Origin: baseURL } });
-  expect(invite.status(), await invite.text()).toBe(201);
-  const { inviteCode } = (await invite.json()) as { inviteCode: string };
-  const joined = await member.request.post(`/api/clubs/${clubId}/join`, { data: { inviteCode }, headers: { Origin: baseURL } });
-  expect(joined.status(), await joined.text()).toBe(200);
-}
+/**
+ * `memberOf(isPrivate)`: a club made by another member (in their own browser), which the test's
+ * page joins through an invite (so a private club needs no approval round).
+ */
+const test = base.extend<{ memberOf: (isPrivate: boolean) => Promise<{ id: number; name: string }> }>({
+  memberOf: async ({ page, signUp, newPage, baseURL }, use) => {
+    await use(async (isPrivate) => {
+      const owner = await newPage();
+      await signUp(owner);
+      const headers = { Origin: baseURL! };
+      const name = `Club ${uniqueName("l")}`;
+      const made = await owner.request.post("/api/clubs", {
+        data: { name, description: "A club for the Leave Club confirmation checks.", isPrivate },
+        headers,
+      });
+      expect(made.status(), await made.text()).toBe(201);
+      const { id } = (await made.json()) as { id: number };
+      const invite = await owner.request.post(`/api/clubs/${id}/invites`, { data: {}, headers });
+      expect(invite.status(), await invite.text()).toBe(201);
+      const { inviteCode } = (await invite.json()) as { inviteCode: string };
+      await signUp(page);
+      const joined = await page.request.post(`/api/clubs/${id}/join`, { data: { inviteCode }, headers });
+      expect(joined.status(), await joined.text()).toBe(200);
+      return { id, name };
+    });
+  },
+});
 
 test.describe("leave club", () => {
   test.describe.configure({ timeout: 60_000 });
 
-  test("leaving a private club asks first: Cancel keeps the membership, confirming leaves", async ({
-    page,
-    js,
-    open,
-    signUp,
-    newPage,
-    baseURL,
-  }) => {
-    const owner = await newPage();
-    await signUp(owner);
-    const club = await apiClub(owner, baseURL!, true);
-    await signUp();
-    await joinWithInvite(owner, page, baseURL!, club.id);
+  test("leaving a private club asks first: Cancel keeps the membership, confirming leaves", async ({ page, js, open, memberOf }) => {
+    const club = await memberOf(true);
 
     await open(`/clubs/${club.id}`);
     await expect(page.getByTestId("club-member-count")).toContainText("2 members");
@@ -71,12 +69,8 @@ test.describe("leave club", () => {
     await expect(page.getByRole("link", { name: "Request to Join" })).toBeVisible();
   });
 
-  test("leaving a public club asks too, saying the member can join again", async ({ page, open, signUp, newPage, baseURL }) => {
-    const owner = await newPage();
-    await signUp(owner);
-    const club = await apiClub(owner, baseURL!, false);
-    await signUp();
-    await joinWithInvite(owner, page, baseURL!, club.id);
+  test("leaving a public club asks too, saying the member can join again", async ({ page, open, memberOf }) => {
+    const club = await memberOf(false);
 
     await open(`/clubs/${club.id}`);
     await page.getByRole("link", { name: "Leave Club" }).click();
@@ -87,12 +81,8 @@ test.describe("leave club", () => {
     await expect(page.getByRole("button", { name: "Join Club" })).toBeVisible();
   });
 
-  test("a GET of ?leave=1 changes nothing", async ({ page, signUp, newPage, baseURL }) => {
-    const owner = await newPage();
-    await signUp(owner);
-    const club = await apiClub(owner, baseURL!, true);
-    await signUp();
-    await joinWithInvite(owner, page, baseURL!, club.id);
+  test("a GET of ?leave=1 changes nothing", async ({ page, memberOf }) => {
+    const club = await memberOf(true);
     expect((await page.request.get(`/clubs/${club.id}?leave=1`)).status()).toBe(200);
     const members = await page.request.get(`/api/clubs/${club.id}`);
     expect(((await members.json()) as { isMember: boolean }).isMember).toBe(true);
