@@ -1,6 +1,8 @@
 /**
  * Demo content for a newcomer (SEED_DEMO=1): a handful of members, posts of all four kinds,
  * comments, likes, follows, a public and a private club. Only fills an empty database.
+ * The clubs' pictures are small WebP files in public/demo/ (made by db/demo-images.ts), served as
+ * they are, so the list shows two different banners rather than two letters (issue 14, beyond SPEC #18).
  * Every demo member's password is "whitetail".
  */
 import { sql } from "drizzle-orm";
@@ -175,6 +177,7 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
         name: "Big Woods Whitetail Club",
         description: "Hunters of the northern big woods. Scouting reports, drive plans and camp stories. Everyone welcome.",
         location: "Northern Minnesota",
+        imageUrl: "/demo/big-woods.webp",
         isPrivate: false,
         memberLimit: null,
         tags: ["big woods", "rifle", "deer camp"],
@@ -190,6 +193,7 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
         name: "Creek Bottom Lease",
         description: "The members of the Creek Bottom lease in Pike County: plans, work days and harvest logs.",
         location: "Pike County, IL",
+        imageUrl: "/demo/creek-bottom.webp",
         isPrivate: true,
         memberLimit: 12,
         tags: ["lease", "bow hunting"],

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "./seed-demo";
 import { db as appDb } from "~/utils/db.server";
@@ -70,6 +71,16 @@ describe("db/seed-demo.ts", () => {
     const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     expect(n(`SELECT count(*) AS n FROM shares`)).toBeGreaterThan(0);
     for (const sql of COUNTER_CHECKS) expect(n(sql), sql).toBe(0);
+    // Every demo club has a picture of its own: a small WebP the server serves from public/ (issue 14, beyond SPEC #18).
+    const images = (db.prepare(`SELECT image_url AS url FROM clubs`).all() as { url: string | null }[]).map((r) => r.url);
     db.close();
+    expect(images.length).toBeGreaterThan(0);
+    expect(new Set(images).size).toBe(images.length);
+    for (const url of images) {
+      expect(url).toMatch(/^\/demo\/[a-z0-9-]+\.webp$/);
+      const file = path.join("public", url!);
+      expect(fs.statSync(file).size).toBeLessThan(20_000);
+      expect((await sharp(file).metadata()).format).toBe("webp");
+    }
   });
 });

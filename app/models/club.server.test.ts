@@ -40,7 +40,7 @@ describe("createClub", () => {
       isMember: true,
       userRole: "owner",
       requestStatus: "none",
-      tags: ["Bow Hunting", "lease"],
+      tags: ["bow hunting", "lease"], // lower-cased like post tags (issue 14 #31)
       creator: { id: owner.id, username: owner.username, displayName: owner.displayName },
     });
     expect(getMembership(club.id, owner.id)).toEqual({ role: "owner" });

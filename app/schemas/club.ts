@@ -65,12 +65,12 @@ const toNumber = (v: unknown) => {
   return value;
 };
 
-/** Club tags by the one tag rule (utils/tags.ts), keeping their case; a wrong type is left for the schema to report. */
+/** Club tags by the one tag rule (utils/tags.ts), lower-cased like post tags; a wrong type is left for the schema to report. */
 const splitTags = (v: unknown) => {
   if (v === undefined) return undefined;
   if (v === null) return [];
   const items = Array.isArray(v) ? v : [v];
-  return items.every((item) => typeof item === "string") ? parseTags(stripInvisibleIn(items), { keepCase: true }) : v;
+  return items.every((item) => typeof item === "string") ? parseTags(stripInvisibleIn(items)) : v;
 };
 
 const tagList = z
@@ -79,18 +79,24 @@ const tagList = z
   })
   .max(CLUB_TAGS_MAX, "Too many tags");
 
-/** Tags: unique (ignoring case), trimmed, non-empty; a list, or one comma-separated string. */
+/** Tags: lower-cased, trimmed, unique, non-empty; a list, or one comma-separated string. */
 export const clubTagsField = z.preprocess(splitTags, tagList.optional());
 
 const optionalText = (max: number, tooLong: string, base = text) =>
   z.preprocess(blankToNull, base().trim().max(max, tooLong).nullable().optional());
+
+/**
+ * The site's own demo pictures (public/demo/, used by the demo clubs: issue 14, beyond SPEC #18):
+ * accepted beside http(s) URLs so an owner editing a demo club can save it with its picture kept.
+ */
+const DEMO_IMAGE_PATH = /^\/demo\/[a-z0-9-]+\.webp$/;
 
 const imageUrlField = z.preprocess(
   blankToNull,
   text({ error: "Must be a valid URL" })
     .trim()
     .max(2000, "Must be a valid URL")
-    .refine(isHttpUrl, "Must be a valid URL")
+    .refine((v) => isHttpUrl(v) || DEMO_IMAGE_PATH.test(v), "Must be a valid URL")
     .nullable()
     .optional(),
 );

@@ -1,8 +1,8 @@
 /**
- * The one rule for tags, posts and clubs alike: split on commas, trim, collapse inner spaces, drop
- * empties, and keep the first of any that differ only in case. Post tags are also lower-cased
- * (SPEC.md §5: they are hashtags, searched by key); club tags keep the owner's spelling ("Public
- * Land"), as SPEC.md §5 asks only that they be unique, trimmed and non-empty.
+ * The one rule for tags, posts and clubs alike: split on commas, trim, collapse inner spaces,
+ * lower-case (SPEC.md §5: hashtags, searched by key), drop empties and duplicates. Club tags follow
+ * it too (issue 14 #31: "Public Land" beside "public land" looked like two sites); a club stored
+ * before keeps its spelling until its next edit, which sends its tags through this rule.
  */
 export const normalizeTag = (tag: string) => tag.trim().toLowerCase().replace(/\s+/g, " ");
 /** A tag's search key drops spaces too ("Bow Hunting" -> "bowhunting"). */
@@ -13,17 +13,16 @@ export const tagKey = (tag: string) => tag.toLowerCase().replace(/\s+/g, "");
  * string (the no-JS form field); an array's items may themselves hold commas. Non-strings are
  * skipped (a schema that must report them checks before calling this).
  */
-export function parseTags(value: unknown, { keepCase = false }: { keepCase?: boolean } = {}): string[] {
+export function parseTags(value: unknown): string[] {
   const items = Array.isArray(value) ? value : typeof value === "string" ? [value] : [];
   const seen = new Set<string>();
   const out: string[] = [];
   for (const item of items) {
     if (typeof item !== "string") continue;
     for (const part of item.split(",")) {
-      const tag = keepCase ? part.trim().replace(/\s+/g, " ") : normalizeTag(part);
-      const key = tag.toLowerCase();
-      if (!tag || seen.has(key)) continue;
-      seen.add(key);
+      const tag = normalizeTag(part);
+      if (!tag || seen.has(tag)) continue;
+      seen.add(tag);
       out.push(tag);
     }
   }

@@ -157,14 +157,16 @@ test.describe("clubs", () => {
     await other.page.goto(`/clubs/${club.id}`);
     await expect(other.page.getByTestId("club-member-count")).toContainText("2 members");
     await expect(other.page.getByRole("link", { name: "Create Post" })).toBeVisible();
-    await other.page.getByRole("button", { name: "Leave Club" }).click();
+    // Leaving asks first (issue 14, beyond SPEC #2): clubs-leave.spec.ts covers the confirmation.
+    await other.page.getByRole("link", { name: "Leave Club" }).click();
+    await other.page.getByRole("alertdialog").getByRole("button", { name: "Leave Club" }).click();
     await expect(other.page.getByTestId("toast")).toContainText("Left club");
     await expect(other.page.getByRole("link", { name: "Request to Join" })).toBeVisible();
     await expect(other.page.getByTestId("club-member-count")).toContainText("1 member");
 
     // The owner cannot leave: there is no Leave button for them.
     await page.goto(`/clubs/${club.id}`);
-    await expect(page.getByRole("button", { name: "Leave Club" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Leave Club" })).toHaveCount(0);
   });
 
   test("a member posts in the club through the shared editor with the club banner", async ({ page, js, signUp }) => {
@@ -279,7 +281,7 @@ test.describe("clubs", () => {
     await form.getByRole("button", { name: "Join Now" }).click();
     await expect(guest.getByTestId("toast")).toContainText("Welcome to Whitetail Pulse");
     await expect(guest.getByRole("heading", { level: 1 })).toContainText(club.name);
-    await expect(guest.getByRole("button", { name: "Leave Club" })).toBeVisible();
+    await expect(guest.getByRole("link", { name: "Leave Club" })).toBeVisible();
     await expect(guest.getByTestId("club-member-count")).toContainText("2 members");
     if (js) {
       await expect(guest).toHaveURL(new RegExp(`/clubs/${club.id}$`));

@@ -94,7 +94,7 @@ describe("POST /api/clubs", () => {
       isPrivate: true,
       memberLimit: null,
       memberCount: 1,
-      tags: ["rut", "Public Land"],
+      tags: ["rut", "public land"], // lower-cased like post tags (issue 14 #31)
       isMember: true,
       userRole: "owner",
       requestStatus: "none",

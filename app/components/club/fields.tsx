@@ -114,11 +114,10 @@ export function ClubFields({
         <TagsInput
           id={fields.tags.id}
           name={fields.tags.name}
-          defaultTags={parseTags(fields.tags.initialValue, { keepCase: true })}
+          defaultTags={parseTags(fields.tags.initialValue)}
           errors={tagErrors}
           max={CLUB_TAGS_MAX}
           onTooMany={tooManyTags}
-          keepCase
           placeholder="rifle, deer camp, big woods"
         />
       ) : (
@@ -127,7 +126,7 @@ export function ClubFields({
             id={fields.tags.id}
             name={fields.tags.name}
             type="text"
-            defaultValue={parseTags(fields.tags.initialValue, { keepCase: true }).join(", ")}
+            defaultValue={parseTags(fields.tags.initialValue).join(", ")}
             className="input"
             placeholder="rifle, deer camp"
           />

@@ -6,7 +6,7 @@ import { useIsPending } from "~/utils/remix";
 import { ClubImage, isClubFull, memberCountText } from "./card";
 import type { Club } from "~/schemas/shapes";
 
-export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete: DialogFormState };
+export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete: DialogFormState; leave: DialogFormState };
 
 /** The club page's banner: image, name, privacy, creator, age, description, counts, tags and the buttons. */
 export function ClubHeader({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDialogs; signedIn: boolean }) {
@@ -56,7 +56,8 @@ export function ClubHeader({ club, dialogs, signedIn }: { club: Club; dialogs: C
 
 /**
  * SPEC.md §2 buttons by state: owner / member / pending / everyone else. The dialogs' triggers are
- * links to their no-JavaScript twins (`?edit=1`, `?delete=1`, `?join=1`).
+ * links to their no-JavaScript twins (`?edit=1`, `?delete=1`, `?join=1`, `?leave=1`). Leaving asks first
+ * (issue 14, beyond SPEC #2): from a private club it means requesting to join again and waiting.
  */
 function ClubButtons({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDialogs; signedIn: boolean }) {
   const here = `/clubs/${club.id}`;
@@ -74,7 +75,11 @@ function ClubButtons({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDia
     );
   }
   if (club.isMember) {
-    return <IntentButton action={here} intent="leave" label="Leave Club" busyLabel="Leaving..." className="btn-secondary" />;
+    return (
+      <Link to={`${here}?leave=1`} {...dialogs.leave.triggerProps} className="btn-secondary" preventScrollReset>
+        Leave Club
+      </Link>
+    );
   }
   if (club.requestStatus === "pending") {
     return (

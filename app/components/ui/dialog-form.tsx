@@ -204,24 +204,29 @@ function withoutParam(location: { pathname: string; search: string }, param: str
 }
 
 /**
- * The buttons of a delete confirmation (a `role="alertdialog"` DialogForm whose description asks
- * "Are you sure…"): Cancel, and Delete posting `intent` (`delete` by default) with any hidden `fields`.
+ * The buttons of a confirmation (a `role="alertdialog"` DialogForm whose description asks "Are you
+ * sure…"): Cancel, and a danger button (Delete by default; `label` / `busyLabel` for another verb,
+ * such as Leave Club) posting `intent` (`delete` by default) with any hidden `fields`.
  */
 export function DeleteConfirmForm({
   form,
   intent = "delete",
   fields,
+  label = "Delete",
+  busyLabel = "Deleting...",
 }: {
   form: Pick<DialogFormBag<unknown>, "Form" | "action" | "busy" | "cancel">;
   intent?: string;
   fields?: ReactNode;
+  label?: string;
+  busyLabel?: string;
 }) {
   return (
     <form.Form method="post" action={form.action} className="flex justify-end gap-3">
       {fields}
       {form.cancel}
       <button type="submit" name="intent" value={intent} className="btn-danger" disabled={form.busy}>
-        {form.busy ? "Deleting..." : "Delete"}
+        {form.busy ? busyLabel : label}
       </button>
     </form.Form>
   );

@@ -7,8 +7,8 @@ import { Field, FieldErrors } from "./field";
  * The tag editor of posts and clubs. Without JavaScript: one comma-separated text field. With it:
  * chips added by Enter, a comma or the Add button and removed with ×. Each chip travels as its own
  * `name` value and the text still being typed is sent too, so nothing typed is lost; the schema
- * splits, trims and dedupes either shape by the one tag rule (`utils/tags.ts`). `keepCase` keeps
- * the spelling (club tags); otherwise chips are lower-cased like the stored post tags.
+ * splits, trims, lower-cases and dedupes either shape by the one tag rule (`utils/tags.ts`), and the
+ * chips show that rule's result.
  *
  * Past `max` a chip is refused and `onTooMany` tells the member (the server refuses too).
  */
@@ -20,7 +20,6 @@ export function TagsInput({
   errors,
   max,
   onTooMany,
-  keepCase = false,
   prefix = "",
   placeholder,
 }: {
@@ -32,7 +31,6 @@ export function TagsInput({
   errors?: string[] | null;
   max: number;
   onTooMany?: () => void;
-  keepCase?: boolean;
   /** Shown before each chip, e.g. "#" for hashtags. */
   prefix?: string;
   /** The placeholder of the comma-separated field (no JavaScript). */
@@ -67,7 +65,7 @@ export function TagsInput({
     const next = [...tags];
     const seen = new Set(next.map((t) => t.toLowerCase()));
     const repeated: string[] = [];
-    for (const tag of parseTags(draft, { keepCase })) {
+    for (const tag of parseTags(draft)) {
       if (seen.has(tag.toLowerCase())) {
         repeated.push(tags.find((t) => t.toLowerCase() === tag.toLowerCase()) ?? tag);
         continue;

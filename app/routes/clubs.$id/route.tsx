@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
 import { useEffect } from "react";
-import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, JoinForm } from "~/components/club/forms";
+import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, JoinForm, leaveClubText, leaveClubTitle } from "~/components/club/forms";
 import { ClubHeader } from "~/components/club/header";
 import { ClubNotFound } from "~/components/club/not-found";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
@@ -59,8 +59,8 @@ export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, clubAction);
 }
 
-/** Opening a dialog's no-JavaScript twin (?edit=1, ?join=1, ?delete=1) changes no data. */
-export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "joined"]);
+/** Opening a dialog's no-JavaScript twin (?edit=1, ?join=1, ?delete=1, ?leave=1) changes no data. */
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "leave", "joined"]);
 
 /** The Conform reply of one of the header's forms, out of the action's answer. */
 function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: "join" | "update") {
@@ -70,7 +70,12 @@ function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: 
 export default function ClubLayout() {
   const { club, tabs, pendingCount, viewerId } = useLoaderData<typeof loader>();
   const [params, setParams] = useSearchParams();
-  const dialogs = { join: useDialogForm("join"), edit: useDialogForm("edit"), delete: useDialogForm("delete") };
+  const dialogs = {
+    join: useDialogForm("join"),
+    edit: useDialogForm("edit"),
+    delete: useDialogForm("delete"),
+    leave: useDialogForm("leave"),
+  };
   const here = `/clubs/${club.id}`;
   const isOwner = club.userRole === "owner";
   const mayJoin = viewerId !== null && !club.isMember && club.requestStatus !== "pending";
@@ -119,6 +124,18 @@ export default function ClubLayout() {
             {(form) => <EditClubForm club={club} form={form} lastResult={replyTo(form.data, "update")} />}
           </DialogForm>
         </>
+      ) : null}
+      {club.isMember && !isOwner ? (
+        <DialogForm<typeof action>
+          dialog={dialogs.leave}
+          title={leaveClubTitle(club)}
+          description={leaveClubText(club)}
+          role="alertdialog"
+          action={here}
+          intent="leave"
+        >
+          {(form) => <DeleteConfirmForm form={form} intent="leave" label="Leave Club" busyLabel="Leaving..." />}
+        </DialogForm>
       ) : null}
       {mayJoin ? (
         <DialogForm<typeof action>
