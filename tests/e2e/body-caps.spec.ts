@@ -103,6 +103,9 @@ function declareOnly(port: number, target: string, contentType: string, length: 
 }
 
 test.describe("request bodies are capped while they stream", () => {
+  // One server on a fixed port for the whole describe: its tests share one worker, never two
+  // workers each starting a server on the same port.
+  test.describe.configure({ mode: "serial" });
   test.skip(({ js }) => js, "no browser involved: run once");
   const port = Number(process.env.E2E_PORT ?? 3100) + 60;
   const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";

@@ -10,6 +10,9 @@ import { expect, startServer, test, uniqueName } from "./fixtures";
  * on two addresses are two local sockets.
  */
 test.describe("the client's address is the socket's", () => {
+  // One server on a fixed port for the whole describe: its tests share one worker, never two
+  // workers each starting a server on the same port.
+  test.describe.configure({ mode: "serial" });
   test.skip(({ js }) => js, "no browser involved: run once");
   let server: ChildProcess | undefined;
   const port = Number(process.env.E2E_PORT ?? 3100) + 52;

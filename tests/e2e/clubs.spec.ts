@@ -321,7 +321,7 @@ test.describe("clubs", () => {
     }
     await expect(other.page.getByTestId("toast")).toContainText("Welcome to the club!");
     await expect(other.page).toHaveURL(new RegExp(`/clubs/${club.id}`));
-    await expect(other.page.getByRole("button", { name: "Leave Club" })).toBeVisible();
+    await expect(other.page.getByRole("link", { name: "Leave Club" })).toBeVisible();
 
     // Already a member: the invite page sends them to the club.
     await other.page.goto(path);
@@ -341,6 +341,6 @@ test.describe("clubs", () => {
     await other.page.goto(path);
     if (!js) await other.page.getByRole("button", { name: "Join Club" }).click();
     await expect(other.page.getByTestId("toast")).toContainText("Welcome to the club!");
-    await expect(other.page.getByRole("button", { name: "Leave Club" })).toBeVisible();
+    await expect(other.page.getByRole("link", { name: "Leave Club" })).toBeVisible();
   });
 });

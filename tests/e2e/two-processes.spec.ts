@@ -6,6 +6,9 @@ import { expect, startServer, test, uniqueName } from "./fixtures";
  * server is started beside the suite's own, on the same database file and secret.
  */
 test.describe("two processes, one database", () => {
+  // One server on a fixed port for the whole describe: its tests share one worker, never two
+  // workers each starting a server on the same port.
+  test.describe.configure({ mode: "serial" });
   test.skip(({ js }) => js, "no browser involved: run once");
   let second: ChildProcess | undefined;
   const port = Number(process.env.E2E_PORT ?? 3100) + 50;
