@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, test, uniqueName } from "./fixtures";
 
 /**
@@ -22,6 +22,21 @@ async function wireStatuses(page: Page): Promise<(path: string) => number[]> {
     if (url) seen.push({ url, status: e.statusCode });
   });
   return (path) => seen.filter((s) => s.url.endsWith(path)).map((s) => s.status);
+}
+
+/** GET `route` and ask again with its validator until the second answer is a 304 (another test's write may come between). */
+async function revalidated(request: APIRequestContext, route: string, headers: Record<string, string> = {}) {
+  let last = 0;
+  for (let attempt = 0; attempt < 5 && last !== 304; attempt++) {
+    const first = await request.get(route, { headers });
+    const again = await request.get(route, { headers: { ...headers, "If-None-Match": `"stale", ${first.headers()["etag"]}` } });
+    last = again.status();
+    if (last === 304) {
+      expect((await again.body()).length, route).toBe(0);
+      expect(again.headers()["etag"], route).toBe(first.headers()["etag"]);
+    }
+  }
+  expect(last, route).toBe(304);
 }
 
 async function createClub(page: Page, baseURL: string, name: string) {
@@ -49,17 +64,23 @@ test("a repeat visit is a 304, and a change since is drawn fresh", async ({ page
     await page.waitForURL((url) => url.pathname === "/");
   };
 
+  // Any write on the site (another test's, in parallel) or a new minute makes the next visit a 200:
+  // a few rounds give a quiet moment.
   if (js) await open("/search");
   await visitClubs();
-  await visitHome();
-  await visitClubs();
-  await expect.poll(() => statuses(path)).toEqual([200, 304]);
+  for (let round = 0; round < 5 && !statuses(path).includes(304); round++) {
+    await visitHome();
+    await visitClubs();
+    await expect.poll(() => statuses(path).length).toBe(round + 2);
+  }
+  expect(statuses(path)).toContain(304);
 
   const name = `Creek Bottom ${uniqueName("c")}`;
   await createClub(page, baseURL!, name);
+  const before = statuses(path).length;
   await visitHome();
   await visitClubs();
-  await expect.poll(() => statuses(path)).toEqual([200, 304, 200]);
+  await expect.poll(() => statuses(path).slice(before)).toEqual([200]);
   await expect(page.getByText(name)).toBeVisible();
 });
 
@@ -84,9 +105,7 @@ test.describe("headers of documents, ?_data= and /api", () => {
       expect(headers["set-cookie"], route).toBeUndefined();
       expect(headers["etag"], route).toMatch(/^W\/"/);
       tags.set(route, headers["etag"]!);
-      const again = await request.get(route, { headers: { "If-None-Match": `"stale", ${headers["etag"]}` } });
-      expect(again.status(), route).toBe(304);
-      expect((await again.body()).length, route).toBe(0);
+      await revalidated(request, route, { Cookie: "" });
     }
     const document = (await request.get("/")).headers()["content-security-policy"]!;
     expect(document).toMatch(/script-src 'self'( 'sha256-[A-Za-z0-9+/=]+')+;/);
@@ -111,8 +130,7 @@ test.describe("headers of documents, ?_data= and /api", () => {
     for (const route of routes) {
       const res = await page.request.get(route);
       expect(res.headers()["cache-control"], route).toBe("private, no-cache");
-      const again = await page.request.get(route, { headers: { "If-None-Match": res.headers()["etag"]! } });
-      expect(again.status(), route).toBe(304);
+      await revalidated(page.request, route);
     }
     const settings = await page.request.get("/settings");
     expect(settings.headers()["cache-control"]).toBe("private, no-store");
