@@ -15,7 +15,6 @@ import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
-import { useNonce } from "~/utils/nonce";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import stylesheet from "~/tailwind.css";
@@ -47,7 +46,6 @@ export type RootData = typeof loader;
 export type RouteHandle = { hideAuthActions?: boolean };
 
 export function Layout({ children }: { children: ReactNode }) {
-  const nonce = useNonce();
   const data = useRouteLoaderData<RootData>("root");
   const matches = useMatches();
   const [params] = useSearchParams();
@@ -76,8 +74,8 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}
         </main>
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <ScrollRestoration />
+        <Scripts />
       </body>
     </html>
   );

@@ -66,6 +66,18 @@ export function findSession(token: string, now: number = Date.now()): { session:
   return found;
 }
 
+/**
+ * The live session a token names, read only (no sliding write): who a page's validator is for
+ * (web/conditional.server.ts). Undefined when there is none.
+ */
+export function liveSessionOf(token: string, now: number = Date.now()): { id: number; userId: number } | undefined {
+  return db
+    .select({ id: sessions.id, userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date(now))))
+    .get();
+}
+
 /** Move last-seen to now and the expiry to 30 days on (no-op when another request just did). */
 export function touchSession(id: number, now: number = Date.now()): void {
   db.update(sessions)

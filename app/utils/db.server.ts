@@ -6,6 +6,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import * as schema from "#db/schema";
+import { installDataVersion, readDataVersion } from "./data-version.server";
 import { env } from "./env.server";
 
 export type DB = BetterSQLite3Database<typeof schema>;
@@ -21,6 +22,8 @@ export function openDatabase(file: string): { sqlite: Database.Database; db: DB 
   const db = drizzle(sqlite, { schema });
   // Migrations are idempotent: drizzle records what it applied in __drizzle_migrations.
   migrate(db, { migrationsFolder: path.resolve(process.cwd(), "db/migrations") });
+  // Every write moves the data version on (page validators, data-version.server.ts).
+  installDataVersion(sqlite);
   return { sqlite, db };
 }
 
@@ -33,6 +36,9 @@ const connection = (globalThis.__whitetailDb ??= openDatabase(env.DATABASE_PATH)
 
 export const db = connection.db;
 export const sqlite = connection.sqlite;
+
+/** The database's data version: it moves on with every write any process commits (data-version.server.ts). */
+export const dataVersion = () => readDataVersion(sqlite);
 
 /** An open transaction, as drizzle hands it to a transaction's callback. */
 export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];

@@ -34,7 +34,7 @@ export function apiLoader(handler: Handler<LoaderFunctionArgs>) {
     } catch (error) {
       response = errorResponse(error);
     }
-    await applyCacheControl(args.request, response.headers, [response.headers.get("Cache-Control")]);
+    await applyCacheControl(args.request, response.headers, [response.headers.get("Cache-Control")], response.status);
     return response;
   };
 }

@@ -10,31 +10,40 @@ import { sentSessionToken } from "./session.server";
  *   asks. A route does not have to remember anything else.
  * - Otherwise a signed-in member's answer (or one that sets a cookie) is `private, no-cache`: the
  *   browser may keep it but asks again before each use, and no shared cache stores it.
- * - A visitor's answer is `no-cache` for now (the shared-cache policy for visitors is a later issue).
+ * - A visitor's successful answer may be kept by a shared cache (docs/decisions/0032-validators-and-
+ *   shared-caching.md): `public, max-age=0, s-maxage=10, stale-while-revalidate=60`. The browser asks
+ *   again each time (a 304 when nothing changed, conditional.server.ts); a reverse proxy answers from
+ *   its copy for 10 s and serves it for a minute more while it fetches a new one. Any other answer of
+ *   a visitor's (an error, a redirect) is `no-cache`.
+ * - Every one of these answers varies with the Cookie header (visitor or member) and Save-Data.
  */
 
 export const NO_STORE_VALUE = "private, no-store";
 export const MEMBER_VALUE = "private, no-cache";
 export const VISITOR_VALUE = "no-cache";
+export const VISITOR_PUBLIC_VALUE = "public, max-age=0, s-maxage=10, stale-while-revalidate=60";
+export const VARY_VALUE = "Cookie, Save-Data";
 
 /** `json(data, NO_STORE)`: this answer holds an email or an invite code. */
 export const NO_STORE = { headers: { "Cache-Control": NO_STORE_VALUE } };
 
 /** The Cache-Control of an answer, from who asked and what the loaders declared. */
-export function cacheControlFor(privateAnswer: boolean, declared: Iterable<string | null | undefined>): string {
+export function cacheControlFor(privateAnswer: boolean, declared: Iterable<string | null | undefined>, status = 200): string {
   for (const value of declared) if (value && /\bno-store\b/i.test(value)) return NO_STORE_VALUE;
-  return privateAnswer ? MEMBER_VALUE : VISITOR_VALUE;
+  if (privateAnswer) return MEMBER_VALUE;
+  return status === 200 ? VISITOR_PUBLIC_VALUE : VISITOR_VALUE;
 }
 
 /**
  * Set the answer's Cache-Control. `declared` are the Cache-Control values the answer's loaders set
  * (for a document, every matched route's; for JSON, the answer's own).
  */
-export async function applyCacheControl(request: Request, headers: Headers, declared: Iterable<string | null | undefined>) {
+export async function applyCacheControl(request: Request, headers: Headers, declared: Iterable<string | null | undefined>, status: number) {
   // A signed session token makes the answer private (an ended session counts: that errs on the
   // private side), as does an answer that sets a cookie.
   const privateAnswer = headers.has("Set-Cookie") || (await sentSessionToken(request));
-  headers.set("Cache-Control", cacheControlFor(privateAnswer, declared));
+  headers.set("Cache-Control", cacheControlFor(privateAnswer, declared, status));
+  headers.set("Vary", VARY_VALUE);
 }
 
 /** The Cache-Control values the loaders and action of a document request set. */

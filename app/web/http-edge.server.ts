@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isProduction } from "~/utils/env.server";
+import { answerConditionally } from "./conditional.server";
 import { isCrossSite, isSafeMethod } from "./origin.server";
 import { originOf, PEER_ADDRESS_HEADER } from "./params.server";
 import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./request-body.server";
@@ -17,6 +18,8 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./req
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
  *   what the route-level tests exercise;
  * - every answer gets the headers of `edgeHeaders`;
+ * - a GET or HEAD whose `If-None-Match` names the current validator of its page is a 304, before
+ *   anything renders; a 200 gets that validator (conditional.server.ts);
  * - the request carries the socket's remote address (`stampPeerAddress`).
  */
 
@@ -73,6 +76,17 @@ export async function installHttpEdge() {
           Connection: "close",
         });
         res.end(JSON.stringify({ error: refusal.error }));
+        return true;
+      }
+      if (req.method === "GET" || req.method === "HEAD") {
+        const pass = () => emit.call(this, event, ...args);
+        answerConditionally(req, res).then(
+          (answered) => answered || pass(),
+          (error: unknown) => {
+            console.error(error);
+            pass();
+          },
+        );
         return true;
       }
     }

@@ -1,5 +1,5 @@
 import { createCookie, redirect } from "@remix-run/node";
-import { createSession, endSessionByToken, findSession } from "~/models/session.server";
+import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/session.server";
 import { toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
@@ -55,6 +55,18 @@ export async function readSession(request: Request): Promise<{ signedIn: SignedI
 /** Did the request send a correctly signed session token? (No database read: cache-control.server.ts.) */
 export async function sentSessionToken(request: Request): Promise<boolean> {
   return (await cookieToken(request)).token !== null;
+}
+
+/**
+ * Whom a page is drawn for, as a page validator needs it (conditional.server.ts), read without a
+ * write: "v" for a visitor, "m<member>.<session>" for a live session, null when the answer will
+ * set a cookie (a session cookie naming no live session is dropped) and so has no validator.
+ */
+export async function viewerKey(request: Request, now: number = Date.now()): Promise<string | null> {
+  const { sent, token } = await cookieToken(request);
+  if (!sent) return "v";
+  const live = token ? liveSessionOf(token, now) : undefined;
+  return live ? `m${live.userId}.${live.id}` : null;
 }
 
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {

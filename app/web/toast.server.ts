@@ -42,6 +42,13 @@ export async function getToast(request: Request): Promise<{ toast: (Toast & { id
   return { toast: parsed.success ? parsed.data : null, headers: new Headers({ "Set-Cookie": await toastStorage.commitSession(session) }) };
 }
 
+/** Does the request carry a toast still to show? (Its page shows it once and clears the cookie.) */
+export async function hasPendingToast(request: Request): Promise<boolean> {
+  const cookie = request.headers.get("Cookie");
+  if (!cookie?.includes("__toast=")) return false;
+  return (await toastStorage.getSession(cookie)).has("toast");
+}
+
 export async function redirectWithToast(url: string, toast: Toast, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await toastCookie(toast));

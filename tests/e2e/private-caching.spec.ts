@@ -7,7 +7,7 @@ import { expect, test } from "./fixtures";
  */
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "HTTP only: runs in js-off");
 
-test("member documents are private, no-cache; settings, invites and /join are private, no-store; visitors get no-cache", async ({
+test("member documents are private, no-cache; settings, invites and /join are private, no-store; visitors get public, s-maxage", async ({
   page,
   request,
   baseURL,
@@ -35,9 +35,10 @@ test("member documents are private, no-cache; settings, invites and /join are pr
   expect(await member("/api/auth/user")).toBe("private, no-store");
   expect(await member("/api/posts/trending")).toBe("private, no-cache");
 
-  // A visitor (no cookies): nothing private, nothing for a shared cache to keep either.
+  // A visitor (no cookies): nothing private; a shared cache may keep the page (issue 13, ADR 0032).
   const visitor = async (path: string) => (await request.get(path)).headers()["cache-control"];
-  expect(await visitor("/")).toBe("no-cache");
-  expect(await visitor(`/clubs/${clubId}`)).toBe("no-cache");
+  const shared = "public, max-age=0, s-maxage=10, stale-while-revalidate=60";
+  expect(await visitor("/")).toBe(shared);
+  expect(await visitor(`/clubs/${clubId}`)).toBe(shared);
   expect(await visitor("/join/not-a-real-code")).toBe("private, no-store");
 });

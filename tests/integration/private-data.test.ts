@@ -15,7 +15,7 @@ import { loader as mediaLoader } from "~/routes/media.$";
 import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
 import { sqlite } from "~/utils/db.server";
-import { cacheControlFor, declaredCacheControl } from "~/web/cache-control.server";
+import { cacheControlFor, declaredCacheControl, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { png } from "../fixtures/media";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { addMember, makeClub } from "../fixtures/posts";
@@ -51,12 +51,12 @@ async function documentCacheControl(request: Request, ...responses: Response[]) 
 }
 
 describe("Cache-Control of JSON answers", () => {
-  it("/api GETs: private, no-cache for a member, no-cache for a visitor", async () => {
+  it("/api GETs: private, no-cache for a member, public for a shared cache for a visitor (issue 13)", async () => {
     expect(cc(await call(trendingApi.loader, makeRequest("/api/posts/trending", { cookie: member.cookie })))).toBe("private, no-cache");
-    expect(cc(await call(trendingApi.loader, makeRequest("/api/posts/trending")))).toBe("no-cache");
+    expect(cc(await call(trendingApi.loader, makeRequest("/api/posts/trending")))).toBe(VISITOR_PUBLIC_VALUE);
     const club = (cookie?: string) => call(clubApi.loader, makeRequest(`/api/clubs/${clubId}`, { cookie }), { id: String(clubId) });
     expect(cc(await club(member.cookie))).toBe("private, no-cache");
-    expect(cc(await club())).toBe("no-cache");
+    expect(cc(await club())).toBe(VISITOR_PUBLIC_VALUE);
   });
 
   it("/api answers with an email or invite codes are private, no-store", async () => {
@@ -79,14 +79,14 @@ describe("Cache-Control of JSON answers", () => {
     expect(await data(clubAs(member.cookie), await call(clubPage.loader, clubAs(member.cookie), { id: String(clubId) }))).toBe(
       "private, no-cache",
     );
-    expect(await data(clubAs(), await call(clubPage.loader, clubAs(), { id: String(clubId) }))).toBe("no-cache");
+    expect(await data(clubAs(), await call(clubPage.loader, clubAs(), { id: String(clubId) }))).toBe(VISITOR_PUBLIC_VALUE);
     const settings = makeRequest("/settings?_data=routes/settings", { cookie: member.cookie });
     expect(await data(settings, await call(settingsPage.loader, settings))).toBe("private, no-store");
   });
 });
 
 describe("Cache-Control of documents", () => {
-  it("a member's club page is private, no-cache; a visitor's no-cache", async () => {
+  it("a member's club page is private, no-cache; a visitor's public for a shared cache (issue 13)", async () => {
     const page = (cookie?: string) => makeRequest(`/clubs/${clubId}/members`, { cookie });
     const as = async (cookie?: string) =>
       documentCacheControl(
@@ -95,7 +95,7 @@ describe("Cache-Control of documents", () => {
         await call(clubMembersTab.loader, page(cookie), { id: String(clubId) }),
       );
     expect(await as(member.cookie)).toBe("private, no-cache");
-    expect(await as()).toBe("no-cache");
+    expect(await as()).toBe(VISITOR_PUBLIC_VALUE);
   });
 
   it("settings, the invites tab, /join/{code} and a member's own profile are private, no-store", async () => {

@@ -1,0 +1,78 @@
+import type Database from "better-sqlite3";
+
+/**
+ * The data version (docs/decisions/0032-validators-and-shared-caching.md): one counter in the
+ * database that every committed write moves on, so a page's validator can be computed without
+ * rendering it. Triggers do the counting, inside the writing transaction, so a write from any
+ * process on the same file (a second server, a script, the seed) moves it too, and it survives
+ * restarts.
+ *
+ * The triggers are (re)installed each time a connection opens, for every table there is then: a
+ * table a later migration adds is counted without anyone remembering to. Left out:
+ * - bookkeeping no page shows: rate-limit counters, drizzle's migration log, the counter itself, and
+ *   the per-URL cache of other sites' link previews (only POST /api/fetch-url-metadata reads it; a
+ *   post keeps its own copy from publication, and a page showing a failed preview asks again);
+ * - full-text index tables (virtual tables and their shadows change with the rows they index);
+ * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
+ *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts).
+ */
+
+const UNCOUNTED_TABLES = new Set(["rate_limits", "__drizzle_migrations", "data_version", "link_previews"]);
+/** Columns whose change alone is not a change any page shows. */
+const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"] };
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+export function installDataVersion(sqlite: Database.Database): void {
+  const tables = sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+    name: string;
+    sql: string | null;
+  }[];
+  const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
+  const counted = tables
+    .map((t) => t.name)
+    .filter((name) => !UNCOUNTED_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
+
+  sqlite
+    .transaction(() => {
+      sqlite.exec(
+        "CREATE TABLE IF NOT EXISTS data_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);" +
+          "INSERT OR IGNORE INTO data_version (id, version) VALUES (1, 0);",
+      );
+      const bump = "BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; END";
+      // A table left out since (or never counted) loses any triggers an earlier start gave it.
+      for (const { name } of tables.filter((t) => !counted.includes(t.name))) {
+        for (const op of ["insert", "update", "delete"]) sqlite.exec(`DROP TRIGGER IF EXISTS ${quote(`data_version_${name}_${op}`)}`);
+      }
+      for (const table of counted) {
+        const t = quote(table);
+        const ignored = UNCOUNTED_COLUMNS[table];
+        let updateOf = "";
+        if (ignored) {
+          const columns = (sqlite.prepare(`PRAGMA table_info(${t})`).all() as { name: string }[]).map((c) => c.name);
+          updateOf = ` OF ${columns
+            .filter((c) => !ignored.includes(c))
+            .map(quote)
+            .join(", ")}`;
+        }
+        sqlite.exec(
+          `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_insert`)} AFTER INSERT ON ${t} ${bump};` +
+            `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_update`)} AFTER UPDATE${updateOf} ON ${t} ${bump};` +
+            `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_delete`)} AFTER DELETE ON ${t} ${bump};`,
+        );
+      }
+    })
+    .immediate();
+}
+
+const readers = new WeakMap<Database.Database, Database.Statement>();
+
+/** The current data version: one indexed read, no render. */
+export function readDataVersion(sqlite: Database.Database): number {
+  let statement = readers.get(sqlite);
+  if (!statement) {
+    statement = sqlite.prepare("SELECT version FROM data_version WHERE id = 1").pluck();
+    readers.set(sqlite, statement);
+  }
+  return (statement.get() as number | undefined) ?? 0;
+}

@@ -1,0 +1,127 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { fileURLToPath } from "node:url";
+import { dataVersion } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
+import { MEMBER_VALUE, VARY_VALUE, VISITOR_PUBLIC_VALUE } from "./cache-control.server";
+import { viewerKey } from "./session.server";
+import { hasPendingToast } from "./toast.server";
+
+/**
+ * Validators for every document, `?_data=` and `/api/*` GET (CONTRACT.md §6,
+ * docs/decisions/0032-validators-and-shared-caching.md), computed before anything renders.
+ *
+ * A page is a function of: the build and configuration, the data (the data version, which every
+ * committed write moves on), whom it is drawn for (visitor, or member and session), its URL, the
+ * request headers it reads (Host and X-Forwarded-Proto for links, Save-Data), and the clock
+ * ("3 minutes ago", trending's decay): the minute is part of it, so a validator never vouches for
+ * a page more than a minute older than the one the server would draw now. Hash those and you
+ * have the page's ETag without drawing it: a match is a 304 from the HTTP edge, before Remix.
+ *
+ * No validator (and so never a 304) when the answer will carry a Set-Cookie: a toast still to show
+ * (the page shows it and clears the cookie) or a session cookie that names no live session.
+ */
+
+/** Seconds of clock a validator covers. */
+export const CLOCK_BUCKET_S = 60;
+
+const SKIPPED = /^\/(build|media)\/|\.[A-Za-z0-9]+$/;
+
+let buildHash: string | undefined;
+/** The server build (its bytes carry the client manifest's version) and the non-secret configuration. */
+function buildId(): string {
+  if (buildHash) return buildHash;
+  const hash = createHash("sha256");
+  try {
+    hash.update(fs.readFileSync(fileURLToPath(import.meta.url)));
+  } catch {
+    hash.update(String(process.pid));
+  }
+  const config = Object.entries(env).filter(([name]) => !/SECRET|KEY/.test(name));
+  hash.update(JSON.stringify(config));
+  buildHash = hash.digest("base64url").slice(0, 16);
+  return buildHash;
+}
+
+/** A path the validator covers: not the build's assets, uploads or public files (they have their own). */
+export function validatedPath(path: string): boolean {
+  return !SKIPPED.test(path);
+}
+
+/** The weak ETag of the answer to this GET, or null when it gets none. */
+export async function validatorFor(request: Request, now: number = Date.now()): Promise<string | null> {
+  return (await pageValidator(request, now))?.etag ?? null;
+}
+
+async function pageValidator(request: Request, now: number): Promise<{ etag: string; visitor: boolean } | null> {
+  if (await hasPendingToast(request)) return null;
+  const viewer = await viewerKey(request, now);
+  if (viewer === null) return null;
+  const url = new URL(request.url);
+  const h = request.headers;
+  const parts = [
+    buildId(),
+    dataVersion(),
+    viewer,
+    url.pathname + url.search,
+    h.get("Host") ?? "",
+    h.get("X-Forwarded-Proto") ?? "",
+    h.get("Save-Data") ?? "",
+    Math.floor(now / (CLOCK_BUCKET_S * 1000)),
+  ];
+  const etag = `W/"${createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 27)}"`;
+  return { etag, visitor: viewer === "v" };
+}
+
+/** RFC 9110 §13.1.2: `If-None-Match` holds `*` or a list of (weak or strong) tags, compared weakly. */
+export function ifNoneMatchHits(header: string | null | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
+  const wanted = opaque(etag);
+  return (header.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => opaque(tag) === wanted);
+}
+
+/** The Cache-Control a 304 repeats (the stored answer keeps what it had otherwise). */
+const notModifiedCacheControl = (viewer: boolean) => (viewer ? VISITOR_PUBLIC_VALUE : MEMBER_VALUE);
+
+/**
+ * At the HTTP edge, for a GET or HEAD: answer 304 when the client's copy is current (true), or
+ * arrange for a 200 to carry the validator and let the request through (false).
+ */
+export async function answerConditionally(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  const path = (req.url ?? "/").split("?")[0] ?? "/";
+  if (!validatedPath(path)) return false;
+  const headers = new Headers();
+  for (const name of ["cookie", "host", "x-forwarded-proto", "save-data"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  const request = new Request(new URL(req.url ?? "/", "http://localhost"), { headers });
+  const validator = await pageValidator(request, Date.now());
+  if (!validator) return false;
+  const { etag, visitor } = validator;
+  if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
+    res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: VARY_VALUE });
+    res.end();
+    return true;
+  }
+  stampValidator(res, etag);
+  return false;
+}
+
+/**
+ * When the answer's head is written: a 200 the app left without a validator gets this one, unless it
+ * sets a cookie or must not be stored; and an answer that sets a cookie is never public.
+ */
+function stampValidator(res: ServerResponse, etag: string) {
+  const writeHead = res.writeHead;
+  res.writeHead = function validatedWriteHead(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
+    const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+    const setsCookie = res.hasHeader("Set-Cookie");
+    if (setsCookie && /\bpublic\b/i.test(cacheControl)) res.setHeader("Cache-Control", MEMBER_VALUE);
+    if (args[0] === 200 && !setsCookie && !res.hasHeader("ETag") && !/\bno-store\b/i.test(cacheControl)) res.setHeader("ETag", etag);
+    return writeHead.apply(this, args);
+  } as ServerResponse["writeHead"];
+}

@@ -1,0 +1,234 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { handleDataRequest } from "~/entry.server";
+import { touchSession } from "~/models/session.server";
+import { createPost } from "~/models/post.server";
+import * as trendingApi from "~/routes/api.posts.trending";
+import * as homePage from "~/routes/_index/route";
+import { dataVersion, sqlite } from "~/utils/db.server";
+import { applyCacheControl, MEMBER_VALUE, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
+import { ifNoneMatchHits, validatorFor } from "~/web/conditional.server";
+import { installHttpEdge } from "~/web/http-edge.server";
+import { getToast, toastCookie } from "~/web/toast.server";
+import { raceProcesses } from "#tests/fixtures/processes";
+import { call, createMember, makeRequest } from "../fixtures/members";
+
+/**
+ * Issue 13, "Conditional requests everywhere" and "Visitor pages a shared cache can hold" (CONTRACT.md
+ * §6, docs/decisions/0032-validators-and-shared-caching.md): validators computed without rendering,
+ * 304s from the HTTP edge, and who may keep which answer. The running server's documents, `?_data=`
+ * and `/api` answers are checked end to end in tests/e2e/validators.spec.ts.
+ */
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+let member: Member;
+let other: Member;
+
+beforeAll(async () => {
+  member = await createMember();
+  other = await createMember();
+});
+
+const post = (author: { id: number }, title = "Scrape line on the north ridge") =>
+  createPost(author, { title, content: "Fresh scrapes all along the ridge this morning.", type: "article" }, { preview: async () => null });
+
+const NOW = Date.UTC(2026, 10, 23, 4, 0, 10);
+const etag = (path: string, options: { cookie?: string; headers?: Record<string, string> } = {}, now = NOW) =>
+  validatorFor(makeRequest(path, options), now);
+
+describe("If-None-Match", () => {
+  it("matches a tag in a list, compared weakly, and *", () => {
+    expect(ifNoneMatchHits('W/"abc"', 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchHits('"abc"', 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchHits('"x", W/"y" ,W/"abc"', 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchHits("*", 'W/"abc"')).toBe(true);
+    expect(ifNoneMatchHits('W/"abcd"', 'W/"abc"')).toBe(false);
+    expect(ifNoneMatchHits("abc", 'W/"abc"')).toBe(false);
+    expect(ifNoneMatchHits("", 'W/"abc"')).toBe(false);
+    expect(ifNoneMatchHits(null, 'W/"abc"')).toBe(false);
+  });
+});
+
+describe("a page's validator, without rendering it", () => {
+  it("stays while nothing changes, and differs by viewer, URL, Save-Data and the minute", async () => {
+    const visitor = await etag("/");
+    expect(visitor).toMatch(/^W\/"[\w-]+"$/);
+    expect(await etag("/")).toBe(visitor);
+    const asMember = await etag("/", { cookie: member.cookie });
+    expect(asMember).not.toBe(visitor);
+    expect(await etag("/", { cookie: member.cookie })).toBe(asMember);
+    expect(await etag("/", { cookie: other.cookie })).not.toBe(asMember);
+    expect(await etag("/?search=buck")).not.toBe(visitor);
+    expect(await etag("/?_data=routes/_index")).not.toBe(visitor);
+    expect(await etag("/", { headers: { "Save-Data": "on" } })).not.toBe(visitor);
+    expect(await etag("/", {}, NOW + 60_000)).not.toBe(visitor);
+  });
+
+  it("changes with every write (a post, a like, a sign-in elsewhere), not with a session's sliding expiry", async () => {
+    const before = await etag("/", { cookie: member.cookie });
+    const version = dataVersion();
+    const written = await post(other);
+    expect(dataVersion()).toBeGreaterThan(version);
+    const afterPost = await etag("/", { cookie: member.cookie });
+    expect(afterPost).not.toBe(before);
+
+    await createMember(); // a sign-in: a new session row
+    const afterSignIn = await etag("/", { cookie: member.cookie });
+    expect(afterSignIn).not.toBe(afterPost);
+
+    const { id: sessionId } = sqlite.prepare("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").get() as { id: number };
+    const steady = dataVersion();
+    touchSession(sessionId, Date.now() + 3_600_000);
+    expect(dataVersion()).toBe(steady);
+    expect(written.id).toBeGreaterThan(0);
+  });
+
+  it("counts every table but bookkeeping: each has its insert, update and delete triggers", () => {
+    const tables = sqlite
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND sql NOT LIKE 'CREATE VIRTUAL%'")
+      .pluck()
+      .all() as string[];
+    const triggers = new Set(sqlite.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").pluck().all() as string[]);
+    const counted = tables.filter(
+      (t) => !["rate_limits", "__drizzle_migrations", "data_version", "link_previews"].includes(t) && !t.startsWith("posts_fts"),
+    );
+    expect(counted).toEqual(expect.arrayContaining(["posts", "comments", "likes", "users", "sessions", "clubs"]));
+    for (const table of counted) {
+      for (const op of ["insert", "update", "delete"]) expect(triggers.has(`data_version_${table}_${op}`), `${table} ${op}`).toBe(true);
+    }
+  });
+
+  it("none when the answer sets a cookie: a toast to show, a session cookie naming no live session", async () => {
+    const toast = (await toastCookie({ title: "Post published" })).split(";")[0]!;
+    expect(await etag("/", { cookie: toast })).toBeNull();
+    expect(await etag("/", { cookie: `${member.cookie}; ${toast}` })).toBeNull();
+    const ended = await createMember();
+    sqlite.prepare("DELETE FROM sessions WHERE user_id = ?").run(ended.id);
+    expect(await etag("/", { cookie: ended.cookie })).toBeNull();
+    // A toast cookie already shown (an empty flash session) is no toast.
+    const { headers } = await getToast(makeRequest("/", { cookie: toast }));
+    const shown = headers!.get("Set-Cookie")!.split(";")[0]!;
+    expect(await etag("/", { cookie: shown })).toMatch(/^W\//);
+  });
+});
+
+describe("a write in another process changes the validator this one serves", () => {
+  it("two processes on one database file", async () => {
+    const before = await etag("/");
+    const [result] = await raceProcesses<{ postId: number }>("tests/integration/data-version.worker.ts", [[String(other.id)]]);
+    expect(result!.postId).toBeGreaterThan(0);
+    expect(await etag("/")).not.toBe(before);
+  }, 30_000);
+});
+
+describe("who may keep which answer", () => {
+  it("/api and ?_data=: a visitor's is public for a shared cache with Vary: Cookie; a member's private, no-cache", async () => {
+    const visitor = await call(trendingApi.loader, makeRequest("/api/posts/trending"));
+    expect(visitor.headers.get("Cache-Control")).toBe(VISITOR_PUBLIC_VALUE);
+    expect(visitor.headers.get("Vary")).toContain("Cookie");
+    expect(visitor.headers.has("Set-Cookie")).toBe(false);
+    const asMember = await call(trendingApi.loader, makeRequest("/api/posts/trending", { cookie: member.cookie }));
+    expect(asMember.headers.get("Cache-Control")).toBe(MEMBER_VALUE);
+
+    const request = makeRequest("/?_data=routes/_index");
+    const data = await handleDataRequest(await call(homePage.loader, request), { request, params: {}, context: {} });
+    expect(data.headers.get("Cache-Control")).toBe(VISITOR_PUBLIC_VALUE);
+    expect(data.headers.get("Vary")).toContain("Cookie");
+  });
+
+  it("an answer that sets a cookie (a toast shown) or is not a 200 is never public", async () => {
+    const withCookie = new Headers({ "Set-Cookie": "__toast=; Path=/" });
+    await applyCacheControl(makeRequest("/"), withCookie, [], 200);
+    expect(withCookie.get("Cache-Control")).toBe(MEMBER_VALUE);
+    const notFound = new Headers();
+    await applyCacheControl(makeRequest("/post/999999"), notFound, [], 404);
+    expect(notFound.get("Cache-Control")).toBe("no-cache");
+  });
+});
+
+describe("the HTTP edge answers 304 before anything renders", () => {
+  let server: http.Server;
+  let base: string;
+  let rendered = 0;
+  /** Stands in for Remix: counts renders, sets what the app would. */
+  let answer: (req: http.IncomingMessage, res: http.ServerResponse) => void = () => {};
+
+  beforeAll(async () => {
+    await installHttpEdge();
+    server = http.createServer((req, res) => {
+      rendered += 1;
+      answer(req, res);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const page = (headers: Record<string, string> = {}) => {
+    answer = (_req, res) => {
+      res.setHeader("Cache-Control", VISITOR_PUBLIC_VALUE);
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.end("<html>the feed</html>");
+    };
+  };
+
+  it("a 200 carries the validator; a matching If-None-Match is a 304 with no body and no render", async () => {
+    page();
+    const first = await fetch(`${base}/?tab=latest`);
+    const tag = first.headers.get("ETag")!;
+    expect(tag).toMatch(/^W\//);
+    expect(await first.text()).toBe("<html>the feed</html>");
+
+    const renders = rendered;
+    const again = await fetch(`${base}/?tab=latest`, { headers: { "If-None-Match": `"other", ${tag.replace(/^W\//, "")}` } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("ETag")).toBe(tag);
+    expect(again.headers.get("Vary")).toContain("Cookie");
+    expect(again.headers.get("Cache-Control")).toBe(VISITOR_PUBLIC_VALUE);
+    expect(rendered).toBe(renders);
+
+    // Another page, or the same page after a write: drawn again, with a new validator.
+    expect((await fetch(`${base}/?tab=trending`, { headers: { "If-None-Match": tag } })).status).toBe(200);
+    await post(member, "A change since the last visit");
+    const changed = await fetch(`${base}/?tab=latest`, { headers: { "If-None-Match": tag } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("ETag")).not.toBe(tag);
+  });
+
+  it("a member's 304 is private; a member never gets a visitor's validator", async () => {
+    page();
+    const visitorTag = (await fetch(`${base}/clubs`)).headers.get("ETag")!;
+    const asMember = await fetch(`${base}/clubs`, { headers: { Cookie: member.cookie, "If-None-Match": visitorTag } });
+    expect(asMember.status).toBe(200);
+    const memberTag = asMember.headers.get("ETag")!;
+    const again = await fetch(`${base}/clubs`, { headers: { Cookie: member.cookie, "If-None-Match": memberTag } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("Cache-Control")).toBe(MEMBER_VALUE);
+  });
+
+  it("a toast to show is never a 304; an answer that sets a cookie gets no validator and is not public", async () => {
+    page();
+    const tag = (await fetch(`${base}/search`)).headers.get("ETag")!;
+    const toast = (await toastCookie({ title: "Post published" })).split(";")[0]!;
+    const withToast = await fetch(`${base}/search`, { headers: { Cookie: toast, "If-None-Match": "*" } });
+    expect(withToast.status).toBe(200);
+    expect(withToast.headers.has("ETag")).toBe(false);
+    expect(tag).toMatch(/^W\//);
+
+    page({ "Set-Cookie": "__toast=; Path=/" });
+    const setsCookie = await fetch(`${base}/search`);
+    expect(setsCookie.headers.has("ETag")).toBe(false);
+    expect(setsCookie.headers.get("Cache-Control")).toBe(MEMBER_VALUE);
+
+    page({ "Cache-Control": "private, no-store" });
+    expect((await fetch(`${base}/settings`, { headers: { Cookie: member.cookie } })).headers.has("ETag")).toBe(false);
+  });
+
+  it("the build's assets and uploads keep their own validators", async () => {
+    page();
+    expect((await fetch(`${base}/build/entry.client-ABC.js`)).headers.has("ETag")).toBe(false);
+    expect((await fetch(`${base}/favicon.svg`)).headers.has("ETag")).toBe(false);
+  });
+});
