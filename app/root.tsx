@@ -17,6 +17,8 @@ import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
+import { newIdempotencyKey } from "~/web/idempotency.server";
+import { shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -35,12 +37,16 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar } : null,
       toast,
+      // The idempotency key of the page's forms that create something (utils/idempotency.ts).
+      formKey: user ? newIdempotencyKey() : null,
     },
     { headers: out },
   );
 }
 
 export type RootData = typeof loader;
+
+export const shouldRevalidate = keepAfterUnsent;
 
 /** Routes set `handle = { hideAuthActions: true }` to hide the top bar's auth actions. */
 export type RouteHandle = { hideAuthActions?: boolean };

@@ -335,3 +335,27 @@ export const linkPreviews = sqliteTable("link_previews", {
   data: text("data", { mode: "json" }).$type<LinkMetadata>().notNull(),
   fetchedAt: integer("fetched_at", { mode: "timestamp_ms" }).notNull(),
 });
+
+/**
+ * Idempotency keys (CONTRACT.md §6, docs/decisions/0030-idempotency-keys.md): the first answer to a
+ * member's request that carried a key, replayed to a repeat with the same key for 24 hours.
+ * `status` is null while the first request is still running (a concurrent repeat gets 409).
+ * `fingerprint` is the method and path the key was first used with.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status"),
+    /** `{ headers: [name, value][], body }` of the first answer, once it is known. */
+    response: text("response", { mode: "json" }).$type<StoredReply>(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);
+
+export type StoredReply = { headers: [string, string][]; body: string };

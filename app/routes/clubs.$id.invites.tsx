@@ -2,6 +2,7 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-r
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneratedInvite, InviteForm, InviteList } from "~/components/club/invites";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { getClub } from "~/models/club.server";
 import { listInvites } from "~/models/invite.server";
 import { NO_STORE } from "~/web/cache-control.server";
@@ -28,6 +29,9 @@ export async function loader(args: LoaderFunctionArgs) {
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, clubAction);
 }
+
+export const clientAction = keepPageOnFailure({ failed: failedToast({ rename: { update: "update-club", delete: "delete-club" } }) });
+export { shouldRevalidate };
 
 export default function ClubInvitesTab() {
   const { club, invites, generated, origin } = useLoaderData<typeof loader>();

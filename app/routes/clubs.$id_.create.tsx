@@ -8,11 +8,13 @@ import { PrivacyIcon } from "~/components/ui/icons";
 import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { pageMeta } from "~/utils/brand";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { SIGN_IN } from "~/schemas/messages";
 import { forbidden } from "~/utils/errors";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
 import { createPostFromForm } from "~/web/post-form.server";
-import { requireUser } from "~/web/session.server";
+import { requireActor, requireUser } from "~/web/session.server";
 
 /**
  * /clubs/{id}/create (the `_` keeps it out of the club page's layout): members only (visitors go to
@@ -32,10 +34,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** The one create-post use case (createPost checks the membership): 'Post created!' then the club page. */
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request, params }) => {
-    const user = await requireUser(request);
+    const user = await requireActor(request, SIGN_IN.createPost);
     return createPostFromForm(request, user, { clubId: idParam(params.id, CLUB_NOT_FOUND) });
   });
 }
+
+/** With JavaScript a failed publish keeps the form and what was typed, and says why (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({
+  failed: failedToast({ fixed: "createPost" }),
+  signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
+});
+export { shouldRevalidate };
 
 export default function CreateClubPostPage() {
   const { club } = useLoaderData<typeof loader>();
@@ -44,7 +53,7 @@ export default function CreateClubPostPage() {
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Post</h1>
       <PostEditor
-        lastResult={actionData && !("fieldErrors" in actionData) ? actionData : undefined}
+        lastResult={actionData && !isUnsent(actionData) && !("fieldErrors" in actionData) ? actionData : undefined}
         clubId={club.id}
         cancelHref={`/clubs/${club.id}`}
         banner={

@@ -1,4 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
+import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
@@ -8,10 +9,12 @@ import { FieldErrors } from "~/components/ui/field";
 import { createClub } from "~/models/club.server";
 import { CREATE_LIMIT_MAX, createClubSchema } from "~/schemas/club";
 import { pageMeta } from "~/utils/brand";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { submissionFailure, withPageErrors } from "~/web/page-errors.server";
+import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
@@ -26,25 +29,35 @@ export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
     const actor = await getSessionUser(request);
     if (!actor) throw unauthorized("Please sign in to create a club");
-    const submission = parseWithZod(await readFormData(request), { schema: createClubSchema });
-    // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
-    // limit (429): the form comes back with the message and what was typed; refusals go on to
-    // withPageErrors.
-    if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-    let club;
-    try {
-      club = createClub(actor, submission.value);
-    } catch (error) {
-      const { result, init } = submissionFailure(submission, { error });
-      return json(result, init);
-    }
-    return redirectWithToast(`/clubs/${club.id}`, {
-      title: "Club created!",
-      description: `${club.name} is ready for members.`,
-      type: "success",
-    });
+    const form = await readFormData(request);
+    return idempotent(request, actor.id, formKey(form), () => createClubFromForm(actor, form));
   });
 }
+
+/** Validate and create the club: 'Club created!' and its page, or the form back with what was typed. */
+function createClubFromForm(actor: { id: number }, form: FormData) {
+  const submission = parseWithZod(form, { schema: createClubSchema });
+  // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
+  // limit (429): the form comes back with the message and what was typed; refusals go on to
+  // withPageErrors.
+  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  let club;
+  try {
+    club = createClub(actor, submission.value);
+  } catch (error) {
+    const { result, init } = submissionFailure(submission, { error });
+    return json(result, init);
+  }
+  return redirectWithToast(`/clubs/${club.id}`, {
+    title: "Club created!",
+    description: `${club.name} is ready for members.`,
+    type: "success",
+  });
+}
+
+/** With JavaScript a failed send keeps the form and what was typed, and says so (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({ failed: failedToast({ fixed: "createClub" }) });
+export { shouldRevalidate };
 
 export default function CreateClubPage() {
   const { signedIn } = useLoaderData<typeof loader>();
@@ -66,7 +79,7 @@ function CreateClubForm() {
   const busy = useIsPending();
   const [form, fields] = useForm({
     id: "create-club",
-    lastResult: actionData && !("fieldErrors" in actionData) ? actionData : undefined,
+    lastResult: actionData && !isUnsent(actionData) && !("fieldErrors" in actionData) ? actionData : undefined,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createClubSchema }),
@@ -76,6 +89,7 @@ function CreateClubForm() {
     <div className="mx-auto max-w-2xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Club</h1>
       <Form method="post" {...getFormProps(form)} className="card space-y-5 p-6" aria-label="Create Club">
+        <IdempotencyKeyInput />
         <FieldErrors id={form.errorId} errors={form.errors} />
         <ClubFields
           fields={fields}

@@ -2,9 +2,11 @@ import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData } from "@remix-run/react";
 import { PostEditor } from "~/components/post/editor";
 import { pageMeta } from "~/utils/brand";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { SIGN_IN } from "~/schemas/messages";
 import { withPageErrors } from "~/web/page-errors.server";
 import { createPostFromForm } from "~/web/post-form.server";
-import { requireUser } from "~/web/session.server";
+import { requireActor, requireUser } from "~/web/session.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 
 /** SPEC.md §2 Create post: visitors are sent to sign in and brought back here. */
@@ -15,10 +17,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
-    const user = await requireUser(request);
+    // A session that ended while the form was open: sign in and back, with SPEC.md §8's notice.
+    const user = await requireActor(request, SIGN_IN.createPost);
     return createPostFromForm(request, user);
   });
 }
+
+/** With JavaScript a failed publish keeps the form and what was typed, and says why (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({
+  failed: failedToast({ fixed: "createPost" }),
+  signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
+});
+export { shouldRevalidate };
 
 export default function CreatePostPage() {
   const data = useActionData<typeof action>();
@@ -32,7 +42,7 @@ export default function CreatePostPage() {
           {unread}
         </p>
       ) : null}
-      <PostEditor lastResult={data && !("fieldErrors" in data) ? data : undefined} />
+      <PostEditor lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} />
     </div>
   );
 }

@@ -2,9 +2,13 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { destroyUserSession } from "~/web/session.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";
+import { keepPageOnFailure } from "~/utils/client-action";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");
+
+/** With JavaScript a failed logout says so and leaves the page as it was (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({ failed: () => ({ title: "Logout failed", type: "error" }) });
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {

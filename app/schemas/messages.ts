@@ -15,3 +15,32 @@ export const SIGN_IN = {
 /** SPEC.md's titles for a page whose post or member is not there (or not visible to the viewer). */
 export const POST_NOT_FOUND = "Post Not Found";
 export const PROFILE_NOT_FOUND = "Profile Not Found";
+
+/**
+ * SPEC.md §8's toast for a send that failed with JavaScript on (a 5xx, a dropped or stalled
+ * connection), by the form's intent; titled 'Error' unless SPEC gives the title.
+ */
+export const SEND_FAILED = {
+  like: "Failed to update like",
+  unlike: "Failed to update like",
+  comment: "Failed to comment",
+  "update-comment": "Failed to update comment",
+  "delete-comment": "Failed to delete comment",
+  update: "Failed to update post",
+  delete: "Failed to delete post",
+  createPost: "Failed to create post",
+  createClub: "Failed to create club",
+  join: "Failed to join club",
+  leave: "Failed to leave club",
+  "delete-club": "Failed to delete club",
+  "update-club": "Failed to update club",
+  invite: "Failed to generate invite",
+  revoke: "Failed to revoke invite",
+  approve: "Failed to approve request",
+  reject: "Failed to reject request",
+  follow: "Failed to follow",
+  unfollow: "Failed to unfollow",
+  "update-profile": "Failed to update profile",
+  avatar: "Failed to update avatar",
+  other: "Something went wrong. Please try again.",
+} as const;

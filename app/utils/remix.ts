@@ -1,4 +1,5 @@
 import { useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { isUnsent } from "./client-action";
 
 /**
  * Small Remix idioms shared by pages and components. Browser-safe.
@@ -27,7 +28,9 @@ export function useIsPending({
  * those parameters change, the data is the same and is not fetched again.
  */
 export function ignoreSearchParams(keys: string[]): ShouldRevalidateFunction {
-  return ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  return ({ currentUrl, nextUrl, formMethod, actionResult, defaultShouldRevalidate }) => {
+    // After a send that did not arrive (client-action.ts) nothing is fetched again.
+    if (isUnsent(actionResult)) return false;
     if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
     const strip = (url: URL) => {
       const params = new URLSearchParams(url.search);

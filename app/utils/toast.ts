@@ -3,3 +3,18 @@ export type Toast = {
   description?: string;
   type?: "success" | "error" | "info";
 };
+
+let listeners: Array<(toast: Toast) => void> = [];
+
+/** Show a toast from the browser (clipboard, optimistic actions, a failed send). One is visible at a time. */
+export function showToast(toast: Toast) {
+  for (const listener of listeners) listener(toast);
+}
+
+/** The Toaster listens here; returns the unsubscribe. */
+export function onToast(listener: (toast: Toast) => void): () => void {
+  listeners.push(listener);
+  return () => {
+    listeners = listeners.filter((l) => l !== listener);
+  };
+}

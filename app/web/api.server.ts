@@ -5,6 +5,8 @@ import { applyCacheControl } from "./cache-control.server";
 import { assertSameOrigin } from "./origin.server";
 import { BODY_LIMITS, readBodyText } from "./request-body.server";
 import { zodFieldErrors } from "~/utils/validation";
+import { headerKey, idempotent } from "./idempotency.server";
+import { getSessionUser } from "./session.server";
 
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
 export function errorResponse(error: unknown): Response {
@@ -41,7 +43,8 @@ export function apiLoader(handler: Handler<LoaderFunctionArgs>) {
 
 /**
  * `/api/*` mutations: cross-site requests are refused (403), a method the URL does not take is 405,
- * and errors become JSON answers.
+ * errors become JSON answers, and a member's call with an `Idempotency-Key` runs once per key
+ * (idempotency.server.ts).
  */
 export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "DELETE", Handler<ActionFunctionArgs>>>) {
   return async (args: ActionFunctionArgs) => {
@@ -54,7 +57,9 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
           { status: 405, headers: { Allow: Object.keys(handlers).join(", ") } },
         );
       }
-      return await handler(args);
+      const key = headerKey(args.request);
+      const member = key ? await getSessionUser(args.request) : null;
+      return await idempotent(args.request, member?.id, key, () => handler(args));
     } catch (error) {
       return errorResponse(error);
     }

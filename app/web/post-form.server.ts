@@ -10,6 +10,7 @@ import { isRefusal } from "~/utils/errors";
 import { BODY_LIMITS } from "./request-body.server";
 import { submissionFailure } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
+import { formKey, idempotent } from "./idempotency.server";
 
 /** The editor's plain file input (no JavaScript); with JavaScript files arrive as `uploadedFiles` URLs. */
 export const POST_FILES_FIELD = "files";
@@ -73,6 +74,11 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     );
   }
   if (options.clubId !== undefined) formData.set("clubId", String(options.clubId));
+  // A resend of the same form (its reply was lost) gets the first answer, not a second post.
+  return idempotent(request, actor?.id, formKey(formData), () => createFromForm(actor, formData, stored));
+}
+
+async function createFromForm(actor: Actor, formData: FormData, stored: string[]) {
   const submission = parseWithZod(formData, { schema: postInputSchema });
   if (submission.status !== "success") {
     return json({ ...submission.reply(), uploads: pendingUploads(actor, formData) }, { status: 400 });

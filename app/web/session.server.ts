@@ -90,9 +90,9 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 }
 
 /** Domain-style guard: throws the 401 of the error family (JSON routes and actions). */
-export async function requireActor(request: Request): Promise<SessionUser> {
+export async function requireActor(request: Request, message?: string): Promise<SessionUser> {
   const user = await getSessionUser(request);
-  if (!user) throw unauthorized();
+  if (!user) throw unauthorized(message);
   return user;
 }
 

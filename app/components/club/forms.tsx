@@ -1,4 +1,5 @@
 import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
@@ -34,6 +35,7 @@ export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Ba
   });
   return (
     <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
+      <IdempotencyKeyInput />
       <FieldErrors id={form.errorId} errors={form.errors} />
       {club.isPrivate ? (
         <Field id={fields.message.id} label="Message (optional)" errors={fields.message.errors}>

@@ -1,4 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
@@ -30,6 +31,7 @@ export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: Su
       </h2>
       <p className="mt-1 text-sm text-stone-600">An invite link lets someone join straight away, even if the club is private.</p>
       <Form method="post" action={`/clubs/${club.id}/invites`} {...getFormProps(form)} className="mt-4 space-y-4" preventScrollReset>
+        <IdempotencyKeyInput />
         <FieldErrors id={form.errorId} errors={form.errors} />
         <div className="grid gap-4 sm:grid-cols-2">
           <Field

@@ -1,16 +1,12 @@
 import { useEffect, useRef, useState, type PointerEvent } from "react";
 import { useHydrated } from "~/utils/hydrated";
-import type { Toast } from "~/utils/toast";
+import { onToast, showToast, type Toast } from "~/utils/toast";
+
+export { showToast };
 
 /** A toast the server flashed carries an id, so the same one is never shown twice (an error page). */
 export type ServerToast = Toast & { id?: string };
 type Shown = ServerToast & { key: number };
-
-let listeners: Array<(toast: Toast) => void> = [];
-/** Show a toast from the browser (clipboard, optimistic actions). One is visible at a time. */
-export function showToast(toast: Toast) {
-  for (const listener of listeners) listener(toast);
-}
 
 let counter = 0;
 /** Ids of server toasts already shown in this browser tab (filled only in the browser). */
@@ -32,13 +28,7 @@ export function Toaster({ serverToast }: { serverToast: ServerToast | null }) {
     setToast((current) => (current?.id && current.id === serverToast.id ? current : { ...serverToast, key: counter++ }));
   }, [serverToast]);
 
-  useEffect(() => {
-    const listener = (t: Toast) => setToast({ ...t, key: counter++ });
-    listeners.push(listener);
-    return () => {
-      listeners = listeners.filter((l) => l !== listener);
-    };
-  }, []);
+  useEffect(() => onToast((t) => setToast({ ...t, key: counter++ })), []);
 
   useEffect(() => {
     if (!toast) return;

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
+import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, type FormEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
@@ -212,6 +213,7 @@ function CommentForm({ postId }: { postId: number }) {
       aria-label="Add a comment"
     >
       <input type="hidden" name="redirectTo" value={`/post/${postId}#comments`} />
+      <IdempotencyKeyInput />
       <label htmlFor="comment-content" className="label">
         Add a comment
       </label>

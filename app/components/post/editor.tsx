@@ -1,4 +1,5 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "@remix-run/react";
 import { useCallback, useRef, useState, type ReactNode } from "react";
@@ -71,6 +72,7 @@ export function PostEditor({
     <div className="space-y-6">
       {banner}
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6 p-6" aria-label="Create Post">
+        <IdempotencyKeyInput />
         {clubId !== undefined ? <input type="hidden" name="clubId" value={clubId} /> : null}
         <FieldErrors id={form.errorId} errors={form.errors} />
 

@@ -13,6 +13,8 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { Post } from "~/schemas/shapes";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
+export { shouldRevalidate } from "~/utils/client-action";
+
 export async function loader(args: LoaderFunctionArgs) {
   return loadHomeFeed(args);
 }

@@ -9,6 +9,7 @@ import { isAppError, isRefusal, notFound, unauthorized } from "~/utils/errors";
 import type { Toast } from "~/utils/toast";
 import { formReply } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
+import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser, type SessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
@@ -24,8 +25,13 @@ export async function clubAction({ request, params }: ActionFunctionArgs) {
   const clubId = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await getSessionUser(request);
   const formData = await readFormData(request);
-  const intent = formData.get("intent");
   const ctx = { clubId, actor, formData };
+  // The forms that create something (join request, invite) carry an idempotency key (CONTRACT.md §6).
+  return idempotent(request, actor?.id, formKey(formData), () => runIntent(ctx));
+}
+
+async function runIntent(ctx: Ctx) {
+  const intent = ctx.formData.get("intent");
   switch (intent) {
     case "join":
       return joinAction(ctx);

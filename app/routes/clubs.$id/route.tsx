@@ -12,6 +12,7 @@ import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
+import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
@@ -60,6 +61,13 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Opening a dialog's no-JavaScript twin (?edit=1, ?join=1, ?delete=1, ?leave=1) changes no data. */
+/** With JavaScript a failed join, leave, edit or invite keeps the page and says so (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({
+  failed: failedToast({ rename: { update: "update-club", delete: "delete-club" } }),
+  signIn: (form) =>
+    form.get("intent") === "join" ? { title: "Sign in required", description: "Please sign in to join clubs", type: "error" } : null,
+});
+
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "leave", "joined"]);
 
 /** The Conform reply of one of the header's forms, out of the action's answer. */

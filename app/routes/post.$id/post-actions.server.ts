@@ -11,6 +11,7 @@ import { badRequest, isAppError, notFound, unauthorized } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";
 import { formReply, withLoaderErrors } from "~/web/page-errors.server";
 import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
+import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
@@ -100,25 +101,9 @@ export async function postAction({ request, params }: ActionFunctionArgs) {
   };
   const intent = String(post.form.get("intent") ?? "");
   try {
-    switch (intent) {
-      case "like":
-      case "unlike":
-        return await likeAction(post, intent);
-      case "share":
-        return await shareAction(post);
-      case "comment":
-        return await commentAction(post);
-      case "update-comment":
-        return await updateCommentAction(post);
-      case "delete-comment":
-        return await deleteCommentAction(post);
-      case "update":
-        return await updateAction(post);
-      case "delete":
-        return await deleteAction(post);
-      default:
-        throw badRequest("Unknown action");
-    }
+    // A form that creates something (the comment box) carries an idempotency key: a resend of it is
+    // answered as the first time (CONTRACT.md §6).
+    return await idempotent(request, user?.id, formKey(post.form), () => runIntent(intent, post));
   } catch (error) {
     if (!isAppError(error)) throw error;
     const failure = error.status === 401 ? unauthorized(SIGN_IN_MESSAGES[intent as PostIntent] ?? error.message) : error;
@@ -127,6 +112,28 @@ export async function postAction({ request, params }: ActionFunctionArgs) {
     if (post.script)
       return json<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
     throw failure;
+  }
+}
+
+async function runIntent(intent: string, post: PostRequest) {
+  switch (intent) {
+    case "like":
+    case "unlike":
+      return await likeAction(post, intent);
+    case "share":
+      return await shareAction(post);
+    case "comment":
+      return await commentAction(post);
+    case "update-comment":
+      return await updateCommentAction(post);
+    case "delete-comment":
+      return await deleteCommentAction(post);
+    case "update":
+      return await updateAction(post);
+    case "delete":
+      return await deleteAction(post);
+    default:
+      throw badRequest("Unknown action");
   }
 }
 

@@ -7,9 +7,10 @@ import { PostAttachments, PostHeader } from "~/components/post/card";
 import PostDialogs from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { POST_NOT_FOUND } from "~/schemas/messages";
+import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
+import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadPostPage, postAction } from "./post-actions.server";
 
@@ -28,6 +29,21 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
+/**
+ * With JavaScript a failed like, share or comment keeps the page and shows SPEC.md §8's toast; one
+ * that met an ended session says so (the typed comment stays).
+ */
+export const clientAction = keepPageOnFailure({
+  failed: failedToast(),
+  signIn: (form) => {
+    const intent = String(form.get("intent"));
+    if (intent === "like" || intent === "unlike") return { title: "Sign in required", description: SIGN_IN.like, type: "error" };
+    if (intent.includes("comment")) return { title: "Failed to comment", description: SIGN_IN.comment, type: "error" };
+    if (intent === "share") return { title: "Failed to share", description: SIGN_IN.share, type: "error" };
+    return null;
+  },
+});
+
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {

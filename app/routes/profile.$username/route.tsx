@@ -18,6 +18,7 @@ import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profileSchema } from "~/schemas/profile";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
+import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
 
@@ -31,6 +32,9 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */
+/** With JavaScript a failed follow or profile edit keeps the page and says so (SPEC.md §8). */
+export const clientAction = keepPageOnFailure({ failed: failedToast() });
+
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
 export default function ProfilePage() {

@@ -1,0 +1,100 @@
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import { SEND_FAILED } from "~/schemas/messages";
+import { markKeyUsed } from "./idempotency";
+import { showToast, type Toast } from "./toast";
+
+/**
+ * With JavaScript, a send that fails (a 5xx, a dropped or stalled connection) or that meets an
+ * ended session must not replace the page: SPEC.md §8's toast shows and the page, with everything
+ * typed, stays (docs/decisions/0030-idempotency-keys.md). One helper for every route whose forms
+ * send: `export const clientAction = keepPageOnFailure(messages)`, and the routes on screen export
+ * `shouldRevalidate` so that nothing is reloaded after a send that did not arrive. Without
+ * JavaScript none of this runs: the forms post and redirect as before.
+ */
+
+/** What a send that did not go through answers the page: nothing changed, nothing to show. */
+export type Unsent = { unsent: true };
+const UNSENT: Unsent = { unsent: true };
+export const isUnsent = (data: unknown): data is Unsent =>
+  typeof data === "object" && data !== null && (data as Partial<Unsent>).unsent === true;
+
+/** How long a send may take before the member is told it failed (it may still arrive: the key keeps a resend single). */
+export const SEND_TIMEOUT_MS = 30_000;
+
+export type FailureMessages = {
+  /** The toast for a send that failed, by what the form sent (its intent). */
+  failed: (form: FormData) => Toast;
+  /** The toast for a send that met an ended session; null: go to sign in as without JavaScript. */
+  signIn?: (form: FormData) => Toast | null;
+};
+
+type FailedKey = keyof typeof SEND_FAILED;
+
+/**
+ * SPEC.md §8's toast for a failed send, by the form's intent: `rename` maps a page's intents to
+ * SEND_FAILED's names where they differ (the club page's "update" is 'Failed to update club');
+ * `fixed` names one message for every send of the route.
+ */
+export function failedToast({ rename = {}, fixed }: { rename?: Record<string, FailedKey>; fixed?: FailedKey } = {}) {
+  return (form: FormData): Toast => {
+    const intent = String(form.get("intent") ?? "");
+    const name = fixed ?? rename[intent] ?? (intent in SEND_FAILED ? (intent as FailedKey) : "other");
+    return { title: "Error", description: SEND_FAILED[name], type: "error" };
+  };
+}
+
+const isSignInRedirect = (response: Response) => {
+  const location = response.headers.get("Location") ?? "";
+  return response.status >= 300 && response.status < 400 && /^\/auth(\?|$)/.test(location);
+};
+
+const isSignInAnswer = (data: unknown) =>
+  typeof data === "object" &&
+  data !== null &&
+  (data as { ok?: unknown; status?: unknown }).ok === false &&
+  (data as { status?: unknown }).status === 401;
+
+class Stalled extends Error {}
+
+export function keepPageOnFailure(messages: FailureMessages) {
+  return async function clientAction({ request, serverAction }: ClientActionFunctionArgs) {
+    const form = await request
+      .clone()
+      .formData()
+      .catch(() => new FormData());
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stalled = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Stalled()), SEND_TIMEOUT_MS);
+    });
+    try {
+      const data: unknown = await Promise.race([serverAction(), stalled]);
+      // A script request that met an ended session answers its 401 as data (the post page's fetchers).
+      const signIn = isSignInAnswer(data) ? messages.signIn?.(form) : null;
+      if (signIn) {
+        showToast(signIn);
+        return UNSENT;
+      }
+      markKeyUsed(form);
+      return data;
+    } catch (error) {
+      if (error instanceof Response) {
+        const toast = isSignInRedirect(error) ? messages.signIn?.(form) : null;
+        if (toast) {
+          showToast(toast);
+          return UNSENT;
+        }
+        // A redirect (success) or a refusal (403/404, the route's ErrorBoundary) goes on as before.
+        if (error.status < 400) markKeyUsed(form);
+        throw error;
+      }
+      showToast(messages.failed(form));
+      return UNSENT;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** After a send that did not arrive, keep every loader's data (reloading it would fail the same way). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  isUnsent(actionResult) ? false : defaultShouldRevalidate;

@@ -1,0 +1,197 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import * as postsApi from "~/routes/api.posts";
+import * as commentsApi from "~/routes/api.posts.$id.comments";
+import * as clubPage from "~/routes/clubs.$id/route";
+import * as invitesTab from "~/routes/clubs.$id.invites";
+import * as createClubPage from "~/routes/clubs.create";
+import * as createPage from "~/routes/create";
+import * as postPage from "~/routes/post.$id/route";
+import { sqlite } from "~/utils/db.server";
+import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
+import { newClub } from "../fixtures/clubs";
+import { count } from "../fixtures/posts";
+
+/**
+ * Idempotency keys (CONTRACT.md §6, docs/decisions/0030-idempotency-keys.md): a repeat with the same
+ * key by the same member within 24 hours changes nothing and gets the first answer, through the
+ * JSON API (`Idempotency-Key`) and through every HTML form that creates something (`idempotencyKey`).
+ */
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+let alice: Member;
+let bob: Member;
+
+beforeAll(async () => {
+  alice = await createMember({ displayName: "Alice Archer" });
+  bob = await createMember({ displayName: "Bob Buck" });
+});
+
+let n = 0;
+const uniqueKey = () => `key-${Date.now()}-${++n}`;
+const posts = () => count("SELECT count(*) AS n FROM posts");
+const keyRows = (userId: number, key: string) =>
+  count("SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?", userId, key);
+
+const body = { title: "Rub lines", content: "Rubs in late October tell you about travel.", type: "article", tags: ["rut"] };
+
+function apiPost(member: Member, key: string | null, json: unknown = body, path = "/api/posts") {
+  const headers: Record<string, string> = key ? { "Idempotency-Key": key } : {};
+  return makeRequest(path, { json, cookie: member.cookie, headers });
+}
+
+describe("Idempotency-Key on /api/*", () => {
+  it("a repeat gets the first answer (status and body) and creates nothing more", async () => {
+    const key = uniqueKey();
+    const before = posts();
+    const first = await call(postsApi.action, apiPost(alice, key));
+    const firstBody = await first.text();
+    const again = await call(postsApi.action, apiPost(alice, key));
+    expect(first.status).toBe(201);
+    expect(again.status).toBe(201);
+    expect(await again.text()).toBe(firstBody);
+    expect(again.headers.get("Content-Type")).toMatch(/application\/json/);
+    expect(posts()).toBe(before + 1);
+    expect(keyRows(alice.id, key)).toBe(1);
+  });
+
+  it("without a key every call runs", async () => {
+    const before = posts();
+    await call(postsApi.action, apiPost(alice, null));
+    await call(postsApi.action, apiPost(alice, null));
+    expect(posts()).toBe(before + 2);
+  });
+
+  it("the same key from another member is independent", async () => {
+    const key = uniqueKey();
+    const before = posts();
+    const a = await call(postsApi.action, apiPost(alice, key));
+    const b = await call(postsApi.action, apiPost(bob, key));
+    expect([a.status, b.status]).toEqual([201, 201]);
+    expect(((await a.json()) as { id: number }).id).not.toBe(((await b.json()) as { id: number }).id);
+    expect(posts()).toBe(before + 2);
+  });
+
+  it("a key older than 24 hours is forgotten: the call runs again", async () => {
+    const key = uniqueKey();
+    const before = posts();
+    await call(postsApi.action, apiPost(alice, key));
+    sqlite
+      .prepare("UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?")
+      .run(Date.now() - 25 * 60 * 60 * 1000, alice.id, key);
+    const again = await call(postsApi.action, apiPost(alice, key));
+    expect(again.status).toBe(201);
+    expect(again.headers.get("Idempotent-Replayed")).toBeNull();
+    expect(posts()).toBe(before + 2);
+    expect(keyRows(alice.id, key)).toBe(1);
+  });
+
+  it("the key reused for another request is refused with 422 {error}, and that request does not run", async () => {
+    const key = uniqueKey();
+    const first = await call(postsApi.action, apiPost(alice, key));
+    const { id } = (await first.json()) as { id: number };
+    const comments = count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
+    const other = await call(commentsApi.action, apiPost(alice, key, { content: "Nice sit" }, `/api/posts/${id}/comments`), {
+      id: String(id),
+    });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toEqual({ error: expect.stringMatching(/different request/) });
+    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(comments);
+  });
+
+  it("two identical calls in flight: one runs, the other gets 409", async () => {
+    const key = uniqueKey();
+    const before = posts();
+    const answers = await Promise.all([call(postsApi.action, apiPost(alice, key)), call(postsApi.action, apiPost(alice, key))]);
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(await answers.find((r) => r.status === 409)!.json()).toEqual({ error: expect.stringMatching(/in progress/) });
+    expect(posts()).toBe(before + 1);
+  });
+
+  it("an error answer changes nothing and frees the key for a corrected call", async () => {
+    const key = uniqueKey();
+    const bad = await call(postsApi.action, apiPost(alice, key, { ...body, title: "" }));
+    expect(bad.status).toBe(400);
+    expect(keyRows(alice.id, key)).toBe(0);
+    const good = await call(postsApi.action, apiPost(alice, key));
+    expect(good.status).toBe(201);
+  });
+
+  it("a malformed key is a 400", async () => {
+    const res = await call(postsApi.action, apiPost(alice, "has space"));
+    expect(res.status).toBe(400);
+  });
+});
+
+/** A plain form post, as a browser sends it (urlencoded; the post editor's multipart reads the same). */
+function formPost(path: string, member: Member, form: Record<string, string>) {
+  return makeRequest(path, { form, cookie: member.cookie, headers: { "Sec-Fetch-Mode": "navigate" } });
+}
+
+describe("idempotencyKey on the forms that create something", () => {
+  it("Create Post: a resend gets the same redirect and toast, and one post", async () => {
+    const idempotencyKey = uniqueKey();
+    const before = posts();
+    const form = { ...body, tags: "rut", idempotencyKey };
+    const first = await call(createPage.action, formPost("/create", alice, form));
+    const again = await call(createPage.action, formPost("/create", alice, form));
+    expect(first.status).toBe(302);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(cookiesFrom(again)).toMatch(/__toast=/);
+    expect(posts()).toBe(before + 1);
+    expect(keyRows(alice.id, idempotencyKey)).toBe(1);
+  });
+
+  it("Create Post: another member's form with the same key posts on its own", async () => {
+    const idempotencyKey = uniqueKey();
+    const before = posts();
+    const form = { ...body, tags: "", idempotencyKey };
+    await call(createPage.action, formPost("/create", alice, form));
+    await call(createPage.action, formPost("/create", bob, form));
+    expect(posts()).toBe(before + 2);
+  });
+
+  it("a comment resent (plain form and script) is added once", async () => {
+    const created = await call(postsApi.action, apiPost(alice, null));
+    const { id } = (await created.json()) as { id: number };
+    const idempotencyKey = uniqueKey();
+    const form = { intent: "comment", content: "Saw two does at first light", idempotencyKey };
+    const first = await call(postPage.action, formPost(`/post/${id}`, bob, form), { id: String(id) });
+    const again = await call(postPage.action, formPost(`/post/${id}`, bob, form), { id: String(id) });
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
+  });
+
+  it("Create Club: a resend is answered as the first, one club", async () => {
+    const idempotencyKey = uniqueKey();
+    const clubs = () => count("SELECT count(*) AS n FROM clubs WHERE creator_id = ?", bob.id);
+    const before = clubs();
+    const form = { name: `Ridge Camp ${n}`, description: "Public land bowhunters", isPrivate: "on", idempotencyKey };
+    const first = await call(createClubPage.action, formPost("/clubs/create", bob, form));
+    const again = await call(createClubPage.action, formPost("/clubs/create", bob, form));
+    expect(first.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(clubs()).toBe(before + 1);
+  });
+
+  it("a join request and an invite, resent, are made once", async () => {
+    const club = newClub(alice, { name: `Private Lease ${n}`, isPrivate: true });
+    const joinKey = uniqueKey();
+    const join = { intent: "join", message: "Hunted the creek for years", idempotencyKey: joinKey };
+    const first = await call(clubPage.action, formPost(`/clubs/${club.id}`, bob, join), { id: String(club.id) });
+    const again = await call(clubPage.action, formPost(`/clubs/${club.id}`, bob, join), { id: String(club.id) });
+    expect(again.status).toBe(first.status);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(count("SELECT count(*) AS n FROM join_requests WHERE club_id = ?", club.id)).toBe(1);
+
+    const invites = () => count("SELECT count(*) AS n FROM invites WHERE club_id = ?", club.id);
+    const invite = { intent: "invite", idempotencyKey: uniqueKey() };
+    const path = `/clubs/${club.id}/invites`;
+    const madeFirst = await call(invitesTab.action, formPost(path, alice, invite), { id: String(club.id) });
+    const madeAgain = await call(invitesTab.action, formPost(path, alice, invite), { id: String(club.id) });
+    expect(madeFirst.status).toBe(302);
+    expect(madeAgain.headers.get("Location")).toBe(madeFirst.headers.get("Location"));
+    expect(invites()).toBe(1);
+  });
+});
