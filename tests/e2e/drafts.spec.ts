@@ -187,6 +187,42 @@ test("the edit form keeps a draft too", async ({ page, js, open, signUp, createP
   expect(await draftKeys(page)).toEqual([]);
 });
 
+test("Create Club and a join request's message keep drafts until the server confirms them", async ({ page, js, open, signUp, newPage }) => {
+  test.skip(!js, jsOnly);
+  await signUp();
+  await open("/clubs/create");
+  const form = page.locator("form#create-club");
+  await form.getByLabel("Club name").fill("Creek Bottom Crew");
+  await form.getByLabel("Description").fill("Plans, work days and harvest logs for the lease.");
+  await form.getByRole("textbox", { name: "Tags" }).fill("lease");
+  await form.getByRole("textbox", { name: "Tags" }).press("Enter");
+  await savedDraft(page, "club-create");
+  await page.reload();
+  await hydrated(page);
+  await expect(page.getByTestId("draft-note")).toBeVisible();
+  await expect(form.getByLabel("Club name")).toHaveValue("Creek Bottom Crew");
+  await expect(form.getByRole("button", { name: "Remove tag lease" })).toBeVisible();
+  await expect(form.getByRole("switch", { name: "Private Club" })).toBeChecked();
+  await form.getByRole("button", { name: "Create Club" }).click();
+  await expect(page).toHaveURL(/\/clubs\/\d+$/);
+  const clubId = Number(/\/clubs\/(\d+)/.exec(page.url())![1]);
+  expect(await draftKeys(page)).toEqual([]);
+
+  const other = await newPage();
+  await signUp(other);
+  await open(`/clubs/${clubId}`, other);
+  await other.getByRole("link", { name: "Request to Join" }).click();
+  await other.getByLabel("Message (optional)").fill("I hunt the next farm over");
+  await savedDraft(other, `join:${clubId}`);
+  await other.reload();
+  await hydrated(other);
+  await other.getByRole("link", { name: "Request to Join" }).click();
+  await expect(other.getByLabel("Message (optional)")).toHaveValue("I hunt the next farm over");
+  await other.getByRole("button", { name: "Send Request" }).click();
+  await expect(other.getByTestId("toast")).toContainText("Request sent");
+  expect(await draftKeys(other)).toEqual([]);
+});
+
 test("without JavaScript a refused post comes back as typed, with no draft note", async ({ page, js, open, signUp }) => {
   test.skip(js, "the no-JS path: the server re-renders the form");
   await signUp();
@@ -237,4 +273,22 @@ test("what is typed and chosen before the JavaScript arrives survives hydration"
   const id = Number(new URL(page.url()).pathname.split("/").pop());
   const saved = (await (await page.request.get(`/api/posts/${id}`)).json()) as { tags: string[]; mediaFiles?: unknown[] };
   expect(saved.tags).toEqual(["rut", "scrapes", "public land"]);
+});
+
+test("a title typed into the edit form before the JavaScript arrives survives hydration", async ({ page, js, signUp, createPost }) => {
+  test.skip(!js, "hydration happens only with JavaScript");
+  await signUp();
+  const post = await createPost({ title: "Stored title" });
+  const held: Route[] = [];
+  let released = false;
+  await page.route("**/build/**", (route) => (released ? route.continue() : void held.push(route)));
+  await page.goto(`/post/${post.id}?edit=1`, { waitUntil: "commit" });
+  const form = page.getByTestId("edit-post-form");
+  await form.getByLabel("Title", { exact: true }).fill("Typed while loading");
+  released = true;
+  for (const route of held.splice(0)) await route.continue();
+  await hydrated(page);
+  await page.waitForTimeout(300);
+  await expect(form.getByLabel("Title", { exact: true })).toHaveValue("Typed while loading");
+  await expect(form.getByRole("button", { name: "Update Post" })).toBeEnabled();
 });
