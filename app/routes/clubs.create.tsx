@@ -66,7 +66,7 @@ export default function CreateClubPage() {
 /** Create Club keeps a local draft (useDraft, ADR 0031) until the club is created. */
 function CreateClubDraft() {
   const actionData = useActionData<typeof action>();
-  const draft = useDraft({ formId: "create-club", key: "club-create", fields: CLUB_DRAFT_FIELDS, skipRestore: Boolean(actionData) });
+  const draft = useDraft({ formId: "create-club", name: "club-create", fields: CLUB_DRAFT_FIELDS, skipRestore: Boolean(actionData) });
   return <CreateClubForm key={draft.version} draft={draft} />;
 }
 

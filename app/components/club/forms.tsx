@@ -2,8 +2,8 @@ import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
-import { DraftNote } from "~/components/ui/draft-note";
-import { useDraft, type DraftBag } from "~/components/ui/use-draft";
+import { WithDraft } from "~/components/ui/draft-note";
+import type { DraftBag } from "~/components/ui/use-draft";
 import { EDIT_LIMIT_MAX, editClubSchema, joinSchema, type EditClubInput } from "~/schemas/club";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
@@ -31,17 +31,15 @@ type FormProps = { club: Club; form: Bag; lastResult: Result };
 
 /** The join request's message is kept as a local draft (useDraft) until the request is sent. */
 export function JoinForm(props: FormProps) {
-  const draft = useDraft({
-    formId: `join-${props.form.mode}`,
-    key: `join:${props.club.id}`,
-    fields: ["message"],
-    skipRestore: Boolean(props.lastResult),
-  });
   return (
-    <>
-      <DraftNote draft={draft} />
-      <JoinFields key={draft.version} {...props} draft={draft} />
-    </>
+    <WithDraft
+      formId={`join-${props.form.mode}`}
+      name={`join:${props.club.id}`}
+      fields={["message"]}
+      skipRestore={Boolean(props.lastResult)}
+    >
+      {(draft) => <JoinFields {...props} draft={draft} />}
+    </WithDraft>
   );
 }
 
@@ -79,17 +77,15 @@ function JoinFields({ club, form: bag, lastResult, draft }: FormProps & { draft:
 
 /** Edit Club keeps a local draft too (useDraft), per club. */
 export function EditClubForm(props: FormProps) {
-  const draft = useDraft({
-    formId: `edit-club-${props.form.mode}`,
-    key: `club-edit:${props.club.id}`,
-    fields: CLUB_DRAFT_FIELDS,
-    skipRestore: Boolean(props.lastResult),
-  });
   return (
-    <>
-      <DraftNote draft={draft} />
-      <EditClubFields key={draft.version} {...props} draft={draft} />
-    </>
+    <WithDraft
+      formId={`edit-club-${props.form.mode}`}
+      name={`club-edit:${props.club.id}`}
+      fields={CLUB_DRAFT_FIELDS}
+      skipRestore={Boolean(props.lastResult)}
+    >
+      {(draft) => <EditClubFields {...props} draft={draft} />}
+    </WithDraft>
   );
 }
 

@@ -184,7 +184,7 @@ function CommentForm({ postId }: { postId: number }) {
   const failure = isFailure(data) && data.intent === "comment" ? data : undefined;
   const busy = fetcher.state !== "idle";
   const formId = `comment-form-${postId}`;
-  const draft = useDraft({ formId, key: `comment:${postId}`, fields: ["content"], skipRestore: Boolean(failure) });
+  const draft = useDraft({ formId, name: `comment:${postId}`, fields: ["content"], skipRestore: Boolean(failure) });
   const { clear } = draft;
 
   useEffect(() => {

@@ -5,8 +5,8 @@ import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
-import { DraftNote } from "~/components/ui/draft-note";
-import { useDraft, type DraftBag } from "~/components/ui/use-draft";
+import { WithDraft } from "~/components/ui/draft-note";
+import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
@@ -30,18 +30,16 @@ const hasMediaField = (type: string) => type === "video" || type === "podcast";
 export function PostEditForm({ post, form: bag }: { post: EditablePost; form: DialogFormBag<PostActionData> }) {
   const { data } = bag;
   const failed = Boolean(data && data.intent === "update" && data.ok === false);
-  const draft = useDraft({
-    formId: `edit-post-${post.id}`,
-    key: `post-edit:${post.id}`,
-    fields: EDIT_FIELDS,
-    skipRestore: failed,
-    confirmed: Boolean(data && data.intent === "update" && data.ok),
-  });
   return (
-    <>
-      <DraftNote draft={draft} />
-      <EditFields key={draft.version} post={post} form={bag} draft={draft} />
-    </>
+    <WithDraft
+      formId={`edit-post-${post.id}`}
+      name={`post-edit:${post.id}`}
+      fields={EDIT_FIELDS}
+      skipRestore={failed}
+      confirmed={Boolean(data && data.intent === "update" && data.ok)}
+    >
+      {(draft) => <EditFields post={post} form={bag} draft={draft} />}
+    </WithDraft>
   );
 }
 

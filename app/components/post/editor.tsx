@@ -50,7 +50,7 @@ export type PostEditorProps = {
 export function PostEditor(props: PostEditorProps) {
   const draft = useDraft({
     formId: EDITOR_ID,
-    key: props.clubId === undefined ? "post-create" : `post-create:club-${props.clubId}`,
+    name: props.clubId === undefined ? "post-create" : `post-create:club-${props.clubId}`,
     fields: DRAFT_FIELDS,
     skipRestore: Boolean(props.lastResult),
   });

@@ -1,5 +1,6 @@
+import { Fragment, type ReactNode } from "react";
 import { RelativeTime } from "./relative-time";
-import type { DraftBag } from "./use-draft";
+import { useDraft, type DraftBag, type DraftOptions } from "./use-draft";
 
 /** The quiet note over a form whose unsent draft came back (useDraft), with a way to drop it. */
 export function DraftNote({ draft }: { draft: Pick<DraftBag, "restoredAt" | "discard"> }) {
@@ -13,5 +14,19 @@ export function DraftNote({ draft }: { draft: Pick<DraftBag, "restoredAt" | "dis
         Discard draft
       </button>
     </p>
+  );
+}
+
+/**
+ * A form with a local draft, the usual way: the note above it, and the form re-created from the
+ * draft's values when one is restored or discarded (`children` reads them from `draft`).
+ */
+export function WithDraft({ children, ...options }: DraftOptions & { children: (draft: DraftBag) => ReactNode }) {
+  const draft = useDraft(options);
+  return (
+    <>
+      <DraftNote draft={draft} />
+      <Fragment key={draft.version}>{children(draft)}</Fragment>
+    </>
   );
 }

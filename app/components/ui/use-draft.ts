@@ -5,7 +5,7 @@ import { browserStorage, clearDrafts, loadDraft, removeDraft, sameValues, saveDr
 /**
  * useDraft: the one local-draft hook of every form a member types into (issue 12, ADR 0031).
  *
- * - **Keeps** the form's named `fields` in localStorage (utils/drafts.ts), per member and `key`
+ * - **Keeps** the form's named `fields` in localStorage (utils/drafts.ts), per member and `name`
  *   (e.g. `post-edit:7`), 400 ms after the last change, at once on submit, and when the page is
  *   hidden; nothing is kept while the form still shows what the server rendered.
  * - **Restores** a kept draft when the form mounts (after a reload, a crash, Back, a dropped send or
@@ -19,7 +19,7 @@ import { browserStorage, clearDrafts, loadDraft, removeDraft, sameValues, saveDr
  * - **Removed** once the server confirms: a redirect after this form's submit (other than to sign
  *   in), or `clear()` from a form whose success is an answer (a fetcher's `ok`).
  *
- * The form renders with `key={draft.version}` and takes its starting values from `draft.values`
+ * The form renders with `key={draft.version}` (or inside `<WithDraft>`, draft-note.tsx) and takes its starting values from `draft.values`
  * when set (the server's otherwise): a restore or discard re-creates it with those values, which works
  * the same for plain, Conform-managed and controlled fields. A value of a field may be carried in its
  * control's `data-draft` attribute instead of `value` (an uploaded file's JSON beside its URL).
@@ -28,7 +28,7 @@ export type DraftOptions = {
   /** The id of the <form> element. */
   formId: string;
   /** What the draft is of: form and target, e.g. `comment:12`. The member is added here. */
-  key: string;
+  name: string;
   /** The field names kept (never hidden bookkeeping such as redirectTo or an idempotency key). */
   fields: readonly string[];
   /** The server re-rendered the form with what was sent (a validation error): do not restore over it. */
@@ -47,7 +47,7 @@ export type DraftState = {
 const DEBOUNCE_MS = 400;
 const SIGN_IN_PATH = "/auth";
 
-export function useDraft({ formId, key, fields, skipRestore = false, confirmed = false }: DraftOptions) {
+export function useDraft({ formId, name: key, fields, skipRestore = false, confirmed = false }: DraftOptions) {
   const memberId = useRouteLoaderData<{ user?: { id: number } | null }>("root")?.user?.id ?? null;
   const [state, setState] = useState<DraftState>({ version: 0, values: null, files: [], restoredAt: null });
   const baseline = useRef<DraftValues | null>(null);
