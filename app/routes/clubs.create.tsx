@@ -3,7 +3,9 @@ import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ClubFields } from "~/components/club/fields";
+import { CLUB_DRAFT_FIELDS, ClubFields } from "~/components/club/fields";
+import { DraftNote } from "~/components/ui/draft-note";
+import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FieldErrors } from "~/components/ui/field";
 import { createClub } from "~/models/club.server";
@@ -71,15 +73,32 @@ export default function CreateClubPage() {
       </ErrorPanel>
     );
   }
-  return <CreateClubForm />;
+  return <CreateClubDraft />;
 }
 
-function CreateClubForm() {
+/** Create Club keeps a local draft (useDraft, ADR 0031) until the club is created. */
+function CreateClubDraft() {
+  const actionData = useActionData<typeof action>();
+  const draft = useDraft({ formId: "create-club", name: "club-create", fields: CLUB_DRAFT_FIELDS, skipRestore: Boolean(actionData) });
+  return <CreateClubForm key={draft.version} draft={draft} />;
+}
+
+function CreateClubForm({ draft }: { draft: DraftBag }) {
   const actionData = useActionData<typeof action>();
   const busy = useIsPending();
   const [form, fields] = useForm({
     id: "create-club",
     lastResult: actionData && !isUnsent(actionData) && !("fieldErrors" in actionData) ? actionData : undefined,
+    defaultValue: {
+      name: draft.value("name"),
+      description: draft.value("description"),
+      imageUrl: draft.value("imageUrl"),
+      location: draft.value("location"),
+      memberLimit: draft.value("memberLimit"),
+      isPrivate: draft.value("isPrivate"),
+      tags: draft.list("tags")?.join(", "),
+      rules: draft.value("rules"),
+    },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: createClubSchema }),
@@ -88,6 +107,7 @@ function CreateClubForm() {
   return (
     <div className="mx-auto max-w-2xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Club</h1>
+      <DraftNote draft={draft} />
       <Form method="post" {...getFormProps(form)} className="card space-y-5 p-6" aria-label="Create Club">
         <IdempotencyKeyInput />
         <FieldErrors id={form.errorId} errors={form.errors} />

@@ -44,6 +44,19 @@ export function PrivateSwitch({ id, name = "isPrivate", defaultChecked }: { id: 
   );
 }
 
+/** What a local draft of a club keeps (useDraft; Create Club and Edit Club): every field the member fills in. */
+export const CLUB_DRAFT_FIELDS = [
+  "name",
+  "description",
+  "imageUrl",
+  "location",
+  "memberLimit",
+  "maxMembers",
+  "isPrivate",
+  "tags",
+  "rules",
+] as const;
+
 type Meta = FieldMetadata<unknown>;
 
 const tooManyTags = () => showToast({ title: "Too many tags", description: `Maximum ${CLUB_TAGS_MAX} tags allowed`, type: "error" });

@@ -3,8 +3,10 @@ import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
+import { WithDraft } from "~/components/ui/draft-note";
+import type { DraftBag } from "~/components/ui/use-draft";
 import { EDIT_LIMIT_MAX, editClubSchema, joinSchema, type EditClubInput } from "~/schemas/club";
-import { ClubFields } from "./fields";
+import { CLUB_DRAFT_FIELDS, ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
 /**
@@ -26,10 +28,27 @@ export function leaveClubText(club: Pick<Club, "isPrivate">): string {
     : "Are you sure you want to leave? You will no longer see it among your clubs; you can join again later.";
 }
 
-export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
+type FormProps = { club: Club; form: Bag; lastResult: Result };
+
+/** The join request's message is kept as a local draft (useDraft) until the request is sent. */
+export function JoinForm(props: FormProps) {
+  return (
+    <WithDraft
+      formId={`join-${props.form.mode}`}
+      name={`join:${props.club.id}`}
+      fields={["message"]}
+      skipRestore={Boolean(props.lastResult)}
+    >
+      {(draft) => <JoinFields {...props} draft={draft} />}
+    </WithDraft>
+  );
+}
+
+function JoinFields({ club, form: bag, lastResult, draft }: FormProps & { draft: DraftBag }) {
   const [form, fields] = useForm({
     id: `join-${bag.mode}`,
     lastResult,
+    defaultValue: { message: draft.value("message") },
     shouldValidate: "onBlur",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: joinSchema }),
   });
@@ -58,21 +77,35 @@ export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Ba
   );
 }
 
-export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
+/** Edit Club keeps a local draft too (useDraft), per club. */
+export function EditClubForm(props: FormProps) {
+  return (
+    <WithDraft
+      formId={`edit-club-${props.form.mode}`}
+      name={`club-edit:${props.club.id}`}
+      fields={CLUB_DRAFT_FIELDS}
+      skipRestore={Boolean(props.lastResult)}
+    >
+      {(draft) => <EditClubFields {...props} draft={draft} />}
+    </WithDraft>
+  );
+}
+
+function EditClubFields({ club, form: bag, lastResult, draft }: FormProps & { draft: DraftBag }) {
   // A limit above EDIT_LIMIT_MAX (set at creation) may be kept as it is (editClubSchema).
   const kept = club.memberLimit !== null && club.memberLimit > EDIT_LIMIT_MAX ? club.memberLimit : null;
   const [form, fields] = useForm<EditClubInput>({
     id: `edit-club-${bag.mode}`,
     lastResult,
     defaultValue: {
-      name: club.name,
-      description: club.description,
-      imageUrl: club.imageUrl ?? "",
-      location: club.location ?? "",
-      maxMembers: club.memberLimit === null ? "" : String(club.memberLimit),
-      isPrivate: club.isPrivate ? "true" : "false",
-      tags: club.tags.join(", "),
-      rules: club.rules ?? "",
+      name: draft.value("name") ?? club.name,
+      description: draft.value("description") ?? club.description,
+      imageUrl: draft.value("imageUrl") ?? club.imageUrl ?? "",
+      location: draft.value("location") ?? club.location ?? "",
+      maxMembers: draft.value("maxMembers") ?? (club.memberLimit === null ? "" : String(club.memberLimit)),
+      isPrivate: draft.value("isPrivate") ?? (club.isPrivate ? "true" : "false"),
+      tags: draft.list("tags")?.join(", ") ?? club.tags.join(", "),
+      rules: draft.value("rules") ?? club.rules ?? "",
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",

@@ -2,6 +2,7 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
+import { browserStorage, clearDrafts } from "~/utils/drafts";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -132,7 +133,8 @@ function UserMenu({ user }: { user: TopBarUser }) {
         <Link to="/settings" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
           Settings
         </Link>
-        <Form method="post" action="/logout">
+        {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none. */}
+        <Form method="post" action="/logout" onSubmit={forgetDrafts}>
           <button type="submit" className="block w-full px-4 py-2 text-left hover:bg-stone-100">
             Log out
           </button>
@@ -140,6 +142,11 @@ function UserMenu({ user }: { user: TopBarUser }) {
       </div>
     </details>
   );
+}
+
+function forgetDrafts() {
+  const storage = browserStorage();
+  if (storage) clearDrafts(storage);
 }
 
 function SearchIcon() {

@@ -8,6 +8,8 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { showToast } from "~/components/layout/toaster";
 import { Avatar } from "~/components/ui/avatar";
 import { FieldErrors } from "~/components/ui/field";
+import { DraftNote } from "~/components/ui/draft-note";
+import { useDraft } from "~/components/ui/use-draft";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
@@ -182,16 +184,20 @@ function CommentForm({ postId }: { postId: number }) {
   const data = fetcher.data ?? pageData;
   const failure = isFailure(data) && data.intent === "comment" ? data : undefined;
   const busy = fetcher.state !== "idle";
+  const formId = `comment-form-${postId}`;
+  const draft = useDraft({ formId, name: `comment:${postId}`, fields: ["content"], skipRestore: Boolean(failure) });
+  const { clear } = draft;
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || fetcher.data.intent !== "comment") return;
     if (fetcher.data.ok) {
+      clear();
       formRef.current?.reset();
       textRef.current?.focus();
     } else if (isFailure(fetcher.data) && fetcher.data.status === 401) {
       showToast({ title: "Failed to comment", description: SIGN_IN.comment, type: "error" });
     }
-  }, [fetcher.state, fetcher.data]);
+  }, [fetcher.state, fetcher.data, clear]);
 
   // SPEC.md §5: a whitespace-only comment is ignored; the box keeps focus.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -205,6 +211,7 @@ function CommentForm({ postId }: { postId: number }) {
   return (
     <fetcher.Form
       ref={formRef}
+      id={formId}
       method="post"
       action={`/post/${postId}`}
       onSubmit={onSubmit}
@@ -217,7 +224,9 @@ function CommentForm({ postId }: { postId: number }) {
       <label htmlFor="comment-content" className="label">
         Add a comment
       </label>
+      <DraftNote draft={draft} />
       <textarea
+        key={draft.version}
         ref={textRef}
         id="comment-content"
         name="content"
@@ -225,7 +234,7 @@ function CommentForm({ postId }: { postId: number }) {
         maxLength={2000}
         className="input"
         placeholder="Share your thoughts..."
-        defaultValue={failure?.content ?? ""}
+        defaultValue={failure?.content ?? draft.value("content") ?? ""}
         aria-invalid={failure ? true : undefined}
         aria-describedby={failure ? "comment-content-error" : undefined}
       />

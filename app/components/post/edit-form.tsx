@@ -5,6 +5,8 @@ import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { Field, FieldErrors } from "~/components/ui/field";
+import { WithDraft } from "~/components/ui/draft-note";
+import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
@@ -26,6 +28,24 @@ const hasMediaField = (type: string) => type === "video" || type === "podcast";
  * 0024). Hidden or folded, its value is submitted, so editing never drops the stored link.
  */
 export function PostEditForm({ post, form: bag }: { post: EditablePost; form: DialogFormBag<PostActionData> }) {
+  const { data } = bag;
+  const failed = Boolean(data && data.intent === "update" && data.ok === false);
+  return (
+    <WithDraft
+      formId={`edit-post-${post.id}`}
+      name={`post-edit:${post.id}`}
+      fields={EDIT_FIELDS}
+      skipRestore={failed}
+      confirmed={Boolean(data && data.intent === "update" && data.ok)}
+    >
+      {(draft) => <EditFields post={post} form={bag} draft={draft} />}
+    </WithDraft>
+  );
+}
+
+const EDIT_FIELDS = ["title", "content", "type", "mediaUrl", "tags"] as const;
+
+function EditFields({ post, form: bag, draft }: { post: EditablePost; form: DialogFormBag<PostActionData>; draft: DraftBag }) {
   const hydrated = useHydrated();
   const { data, busy } = bag;
   const result: SubmissionResult<string[]> | undefined =
@@ -33,9 +53,10 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
   const otherError = data && data.intent === "update" && data.ok === false && "error" in data ? data.error : undefined;
 
   // After a failed save the form shows exactly what was sent: a field missing from the reply was
-  // sent empty (Conform leaves empty values out), so it stays empty rather than refilled.
+  // sent empty (Conform leaves empty values out), so it stays empty rather than refilled. Otherwise
+  // a local draft (or what was typed before hydration) comes before the stored post.
   const initial = (name: string, stored: string) => {
-    if (!result) return stored;
+    if (!result) return draft.value(name) ?? stored;
     const value = result.initialValue?.[name];
     return typeof value === "string" ? value : "";
   };
@@ -67,7 +88,15 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
   const formErrors = [...(result?.error?.[""] ?? []), ...(otherError ? [otherError] : [])];
 
   return (
-    <bag.Form method="post" action={bag.action} className="space-y-4" noValidate aria-label="Edit Post" data-testid="edit-post-form">
+    <bag.Form
+      id={`edit-post-${post.id}`}
+      method="post"
+      action={bag.action}
+      className="space-y-4"
+      noValidate
+      aria-label="Edit Post"
+      data-testid="edit-post-form"
+    >
       <input type="hidden" name="redirectTo" value={`/post/${post.id}`} />
       <FieldErrors errors={formErrors} />
       <Field id={id("title")} label="Title" errors={errors("title")}>

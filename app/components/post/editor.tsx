@@ -8,11 +8,13 @@ import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType 
 import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { EditorLinkPreview } from "./link-preview";
-import { MediaUpload } from "./media-upload";
+import { draftUploads, MediaUpload } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
+import { DraftNote } from "~/components/ui/draft-note";
+import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   article: "In-depth guides and tutorials",
@@ -46,19 +48,40 @@ export type PostEditorProps = {
  * Tags: with JavaScript, chips added by Enter or the Add button; without it, a comma-separated field.
  * The form is multipart so the media issue can send files with the post.
  */
-export function PostEditor({
+export function PostEditor(props: PostEditorProps) {
+  const draft = useDraft({
+    formId: EDITOR_ID,
+    name: props.clubId === undefined ? "post-create" : `post-create:club-${props.clubId}`,
+    fields: DRAFT_FIELDS,
+    skipRestore: Boolean(props.lastResult),
+  });
+  return <PostEditorForm key={draft.version} {...props} draft={draft} />;
+}
+
+const EDITOR_ID = "post-editor";
+/** What a draft of a post keeps (useDraft): every field the member fills in, uploads included. */
+export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles"] as const;
+
+function PostEditorForm({
   lastResult,
   clubId,
   banner,
   cancelHref = "/",
-  uploadSlot = <MediaUpload initialFiles={lastResult?.uploads} />,
+  uploadSlot,
   renderLinkPreview = (url: string) => <EditorLinkPreview url={url} />,
-}: PostEditorProps) {
+  draft,
+}: PostEditorProps & { draft: DraftBag }) {
   const busy = useIsPending();
   const [form, fields] = useForm({
-    id: "post-editor",
+    id: EDITOR_ID,
     lastResult,
-    defaultValue: { type: "article" },
+    defaultValue: {
+      type: draft.value("type") ?? "article",
+      title: draft.value("title"),
+      mediaUrl: draft.value("mediaUrl"),
+      content: draft.value("content"),
+      tags: draft.list("tags")?.join(", "),
+    },
     // Messages appear on the first Publish, then follow the typing (validating on blur would move
     // the Publish button under the pointer as a message appears).
     shouldValidate: "onSubmit",
@@ -71,6 +94,7 @@ export function PostEditor({
   return (
     <div className="space-y-6">
       {banner}
+      <DraftNote draft={draft} />
       <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6 p-6" aria-label="Create Post">
         <IdempotencyKeyInput />
         {clubId !== undefined ? <input type="hidden" name="clubId" value={clubId} /> : null}
@@ -135,7 +159,9 @@ export function PostEditor({
         </Field>
 
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
-        {uploadSlot}
+        {uploadSlot ?? (
+          <MediaUpload initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))} pendingFiles={draft.files} />
+        )}
 
         <TagsInput
           id={fields.tags.id}

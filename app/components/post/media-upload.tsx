@@ -80,10 +80,29 @@ function refuseEarly(file: File): string | null {
 
 let nextId = 1;
 
+/**
+ * The uploads a local draft kept (useDraft reads each stored file's JSON from `data-draft`): only
+ * entries that still look like a stored file of ours come back.
+ */
+export function draftUploads(kept: string[] | undefined): UploadedFile[] {
+  const files: UploadedFile[] = [];
+  for (const raw of kept ?? []) {
+    try {
+      const file = JSON.parse(raw) as UploadedFile;
+      if (file && typeof file.url === "string" && file.url.startsWith("/") && ["image", "video", "audio"].includes(file.type))
+        files.push(file);
+    } catch {
+      // a URL alone (an older draft) is not enough to show the file again
+    }
+  }
+  return files;
+}
+
 export function MediaUpload({
   name = "uploadedFiles",
   fileInputName = "files",
   initialFiles = [],
+  pendingFiles = [],
 }: {
   /** Field carrying the stored files' URLs (postInputSchema.uploadedFiles). */
   name?: string;
@@ -91,6 +110,8 @@ export function MediaUpload({
   fileInputName?: string;
   /** Files already stored by a submission that failed validation. */
   initialFiles?: UploadedFile[];
+  /** Files chosen in the plain file input before JavaScript took over: they upload at once. */
+  pendingFiles?: File[];
 }) {
   const hydrated = useHydrated();
   const inputId = useId();
@@ -177,6 +198,13 @@ export function MediaUpload({
   }, []);
   const drop = useFileDrop((files) => void start(files));
 
+  // Chosen before hydration (the plain input is gone now): nothing the member picked is dropped.
+  const pending = useRef(pendingFiles);
+  useEffect(() => {
+    if (pending.current.length) void start(pending.current);
+    pending.current = [];
+  }, [start]);
+
   if (!hydrated) {
     return (
       <div ref={rootRef}>
@@ -188,7 +216,14 @@ export function MediaUpload({
             {initialFiles.map((file) => (
               <li key={file.url}>
                 <label className="flex items-center gap-2 text-sm">
-                  <input type="checkbox" name={name} value={file.url} defaultChecked className="h-4 w-4 accent-blaze-500" />
+                  <input
+                    type="checkbox"
+                    name={name}
+                    value={file.url}
+                    data-draft={JSON.stringify(file)}
+                    defaultChecked
+                    className="h-4 w-4 accent-blaze-500"
+                  />
                   <span className="truncate">{file.name}</span>
                   <span className="text-stone-500">(uploaded; untick to remove)</span>
                 </label>
@@ -287,7 +322,7 @@ export function MediaUpload({
         <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label="Uploaded files" data-testid="uploaded-files">
           {uploaded.map((file) => (
             <li key={file.url} className="flex items-center gap-3 rounded-md border border-stone-200 p-2">
-              <input type="hidden" name={name} value={file.url} />
+              <input type="hidden" name={name} value={file.url} data-draft={JSON.stringify(file)} />
               <Thumbnail file={file} />
               <span className="min-w-0 flex-1 truncate text-sm">{file.name}</span>
               <button

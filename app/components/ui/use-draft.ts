@@ -1,0 +1,203 @@
+import { useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { browserStorage, clearDrafts, loadDraft, removeDraft, sameValues, saveDraft, type DraftValues } from "~/utils/drafts";
+
+/**
+ * useDraft: the one local-draft hook of every form a member types into (issue 12, ADR 0031).
+ *
+ * - **Keeps** the form's named `fields` in localStorage (utils/drafts.ts), per member and `name`
+ *   (e.g. `post-edit:7`), 400 ms after the last change, at once on submit, and when the page is
+ *   hidden; nothing is kept while the form still shows what the server rendered.
+ * - **Restores** a kept draft when the form mounts (after a reload, a crash, Back, a dropped send or
+ *   a sign-in round trip), except when `skipRestore` says the server re-rendered the form after a
+ *   refusal: that already shows what was typed. `restoredAt` is then set for the quiet note
+ *   (DraftNote) whose Discard calls `discard`.
+ * - **Input made before hydration** wins over both: what the member typed or chose into the server's
+ *   plain controls is read from the page as React takes over, and handed to the form as `values`
+ *   (and `files`), so a control that JavaScript replaces (the tag chips, the upload widget) starts
+ *   from it instead of dropping it.
+ * - **Removed** once the server confirms: a redirect after this form's submit (other than to sign
+ *   in), or `clear()` from a form whose success is an answer (a fetcher's `ok`).
+ *
+ * The form renders with `key={draft.version}` (or inside `<WithDraft>`, draft-note.tsx) and takes its starting values from `draft.values`
+ * when set (the server's otherwise): a restore or discard re-creates it with those values, which works
+ * the same for plain, Conform-managed and controlled fields. A value of a field may be carried in its
+ * control's `data-draft` attribute instead of `value` (an uploaded file's JSON beside its URL).
+ */
+export type DraftOptions = {
+  /** The id of the <form> element. */
+  formId: string;
+  /** What the draft is of: form and target, e.g. `comment:12`. The member is added here. */
+  name: string;
+  /** The field names kept (never hidden bookkeeping such as redirectTo or an idempotency key). */
+  fields: readonly string[];
+  /** The server re-rendered the form with what was sent (a validation error): do not restore over it. */
+  skipRestore?: boolean;
+  /** The server's answer said it was saved (a fetcher's `ok`): the draft is removed. */
+  confirmed?: boolean;
+};
+
+export type DraftState = {
+  version: number;
+  values: DraftValues | null;
+  files: File[];
+  restoredAt: number | null;
+};
+
+const DEBOUNCE_MS = 400;
+const SIGN_IN_PATH = "/auth";
+
+export function useDraft({ formId, name: key, fields, skipRestore = false, confirmed = false }: DraftOptions) {
+  const memberId = useRouteLoaderData<{ user?: { id: number } | null }>("root")?.user?.id ?? null;
+  const [state, setState] = useState<DraftState>({ version: 0, values: null, files: [], restoredAt: null });
+  const baseline = useRef<DraftValues | null>(null);
+  const submitted = useRef(false);
+  const cleared = useRef(false);
+  const fieldsRef = useRef(fields);
+  fieldsRef.current = fields;
+
+  // Mount: what the member typed before hydration, else the kept draft.
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    if (!(form instanceof HTMLFormElement)) return;
+    const storage = browserStorage();
+    const names = fieldsRef.current;
+    baseline.current = readForm(form, names, "default");
+    const live = readForm(form, names, "current");
+    const files = chosenFiles(form);
+    if (storage && memberId !== null) clearDrafts(storage, { keepMember: memberId });
+    if (!sameValues(live, baseline.current) || files.length) {
+      if (storage && memberId !== null) saveDraft(storage, memberId, key, live);
+      setState((s) => ({ version: s.version + 1, values: live, files, restoredAt: null }));
+      return;
+    }
+    if (skipRestore || !storage || memberId === null) return;
+    const stored = loadDraft(storage, memberId, key);
+    if (!stored) return;
+    if (sameValues(stored.values, baseline.current)) return removeDraft(storage, memberId, key);
+    setState((s) => ({ version: s.version + 1, values: stored.values, files: [], restoredAt: stored.savedAt }));
+    // Only on mount and when the form, the target or the member changes; skipRestore is read once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [formId, key, memberId]);
+
+  // Keep: as the member types (and as JavaScript widgets add chips or uploads), on submit, on hide.
+  useEffect(() => {
+    const form = document.getElementById(formId);
+    const storage = browserStorage();
+    if (!(form instanceof HTMLFormElement) || !storage || memberId === null) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const save = () => {
+      clearTimeout(timer);
+      timer = undefined;
+      typing = false;
+      if (cleared.current) return;
+      const values = readForm(form, fieldsRef.current, "current");
+      if (baseline.current && sameValues(values, baseline.current)) removeDraft(storage, memberId, key);
+      else saveDraft(storage, memberId, key, values);
+    };
+    const later = () => {
+      clearTimeout(timer);
+      timer = setTimeout(save, DEBOUNCE_MS);
+    };
+    let typing = false;
+    const typed = () => {
+      submitted.current = false;
+      cleared.current = false;
+      typing = true;
+      later();
+    };
+    const onSubmit = () => {
+      save();
+      submitted.current = true;
+    };
+    const flush = () => {
+      if (timer !== undefined) save();
+    };
+    // Leaving the form (or its re-creation by a restore or discard): only keystrokes still waiting
+    // are kept, never the old form's values over a newer draft.
+    const leave = () => {
+      if (typing) save();
+      clearTimeout(timer);
+    };
+    const observer = new MutationObserver(later);
+    observer.observe(form, { childList: true, subtree: true });
+    form.addEventListener("input", typed);
+    form.addEventListener("change", typed);
+    form.addEventListener("submit", onSubmit);
+    window.addEventListener("pagehide", flush);
+    document.addEventListener("visibilitychange", flush);
+    return () => {
+      leave();
+      observer.disconnect();
+      form.removeEventListener("input", typed);
+      form.removeEventListener("change", typed);
+      form.removeEventListener("submit", onSubmit);
+      window.removeEventListener("pagehide", flush);
+      document.removeEventListener("visibilitychange", flush);
+    };
+  }, [formId, key, memberId, state.version]);
+
+  const clear = useCallback(() => {
+    cleared.current = true;
+    submitted.current = false;
+    const storage = browserStorage();
+    if (storage && memberId !== null) removeDraft(storage, memberId, key);
+    // The form's starting values are the server's again (a form that stays, like the comment box, resets to empty).
+    setState((s) => (s.restoredAt === null && s.values === null ? s : { ...s, values: null, files: [], restoredAt: null }));
+  }, [key, memberId]);
+
+  const discard = useCallback(() => {
+    cleared.current = true;
+    const storage = browserStorage();
+    if (storage && memberId !== null) removeDraft(storage, memberId, key);
+    setState((s) => ({ version: s.version + 1, values: null, files: [], restoredAt: null }));
+  }, [key, memberId]);
+
+  useEffect(() => {
+    if (confirmed) clear();
+  }, [confirmed, clear]);
+
+  // The server confirmed: this form's post ended in a redirect that is not to sign in.
+  const navigation = useNavigation();
+  useEffect(() => {
+    if (!submitted.current || navigation.state !== "loading") return;
+    const redirected = (navigation.location.state as { _isRedirect?: boolean } | null)?._isRedirect === true;
+    if (redirected && navigation.location.pathname !== SIGN_IN_PATH) clear();
+  }, [navigation, clear]);
+
+  /** A field's kept value (the last, as a form post reads a checkbox after its hidden "false"). */
+  const value = (name: string): string | undefined => state.values?.[name]?.at(-1);
+  const list = (name: string): string[] | undefined => state.values?.[name];
+  return { ...state, clear, discard, value, list };
+}
+
+export type DraftBag = ReturnType<typeof useDraft>;
+
+type Control = HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+
+/** The form's kept fields as they are now, or as the server rendered them (`default`). */
+export function readForm(form: HTMLFormElement, names: readonly string[], which: "current" | "default"): DraftValues {
+  const out: DraftValues = Object.fromEntries(names.map((name) => [name, [] as string[]]));
+  const now = which === "current";
+  for (const el of Array.from(form.elements) as Control[]) {
+    if (!el.name || !(el.name in out) || el.disabled) continue;
+    const push = (v: string) => out[el.name].push(el.dataset.draft ?? v);
+    if (el instanceof HTMLSelectElement) {
+      const options = Array.from(el.options);
+      const chosen = options.filter((o) => (now ? o.selected : o.defaultSelected));
+      (chosen.length || now ? chosen : options.slice(0, 1)).forEach((o) => push(o.value));
+    } else if (el instanceof HTMLTextAreaElement) {
+      push(now ? el.value : el.defaultValue);
+    } else if (el.type === "checkbox" || el.type === "radio") {
+      if (now ? el.checked : el.defaultChecked) push(el.value);
+    } else if (el.type !== "file" && el.type !== "password") {
+      push(now ? el.value : el.defaultValue);
+    }
+  }
+  return out;
+}
+
+/** Files chosen in the form's plain file inputs (before the upload widget took over). */
+function chosenFiles(form: HTMLFormElement): File[] {
+  return Array.from(form.querySelectorAll<HTMLInputElement>('input[type="file"]')).flatMap((input) => Array.from(input.files ?? []));
+}
