@@ -42,6 +42,8 @@ describe("keepPageOnFailure", () => {
     expect(isUnsent(await action(args({ intent: "comment" }, () => Promise.reject(redirect))))).toBe(true);
     expect(isUnsent(await action(args({ intent: "comment" }, async () => ({ ok: false, status: 401, error: "x" }))))).toBe(true);
     expect(shown.map((t) => t.description)).toEqual(["Please sign in to comment", "Please sign in to comment"]);
+    // Each leads to sign in and back to the page, where the draft waits.
+    expect(shown.map((t) => t.action?.href)).toEqual(Array(2).fill(expect.stringMatching(/^\/auth\?mode=login&redirectTo=%2F/)));
   });
 
   it("other redirects and refusals go on as before", async () => {

@@ -2,6 +2,7 @@ import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-
 import { SEND_FAILED } from "~/schemas/messages";
 import { markKeyUsed } from "./idempotency";
 import { showToast, type Toast } from "./toast";
+import { pathWithSearch, signInHref } from "./urls";
 
 /**
  * With JavaScript, a send that fails (a 5xx, a dropped or stalled connection) or that meets an
@@ -54,6 +55,15 @@ const isSignInAnswer = (data: unknown) =>
   (data as { ok?: unknown; status?: unknown }).ok === false &&
   (data as { status?: unknown }).status === 401;
 
+/**
+ * The sign-in toast links to sign in and back to this page, where the draft of what was typed
+ * waits (docs/decisions/0031-local-drafts.md).
+ */
+const withSignInLink = (toast: Toast, request: Request): Toast => ({
+  ...toast,
+  action: { label: "Sign in", href: signInHref(pathWithSearch(globalThis.location?.href ?? request.url)) },
+});
+
 class Stalled extends Error {}
 
 export function keepPageOnFailure(messages: FailureMessages) {
@@ -71,7 +81,7 @@ export function keepPageOnFailure(messages: FailureMessages) {
       // A script request that met an ended session answers its 401 as data (the post page's fetchers).
       const signIn = isSignInAnswer(data) ? messages.signIn?.(form) : null;
       if (signIn) {
-        showToast(signIn);
+        showToast(withSignInLink(signIn, request));
         return UNSENT;
       }
       markKeyUsed(form);
@@ -80,7 +90,7 @@ export function keepPageOnFailure(messages: FailureMessages) {
       if (error instanceof Response) {
         const toast = isSignInRedirect(error) ? messages.signIn?.(form) : null;
         if (toast) {
-          showToast(toast);
+          showToast(withSignInLink(toast, request));
           return UNSENT;
         }
         // A redirect (success) or a refusal (403/404, the route's ErrorBoundary) goes on as before.

@@ -2,6 +2,8 @@ export type Toast = {
   title: string;
   description?: string;
   type?: "success" | "error" | "info";
+  /** A link the toast offers, e.g. "Sign in" after a send met an ended session. */
+  action?: { label: string; href: string };
 };
 
 let listeners: Array<(toast: Toast) => void> = [];

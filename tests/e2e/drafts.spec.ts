@@ -95,6 +95,9 @@ test("an expired session on Create: the member signs in and comes back to the te
   await savedDraft(page, "post-create");
   await page.context().clearCookies();
   await form.getByRole("button", { name: "Publish Post" }).click();
+  // The page stays and says why; its toast leads to sign in and back (issue 12, deviation #3).
+  await expect(page.getByTestId("toast")).toContainText("Please log in to create posts");
+  await page.getByTestId("toast").getByRole("link", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/auth/);
   const login = page.locator("form#login");
   await login.getByLabel("Username").fill(me.username);

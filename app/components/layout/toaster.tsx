@@ -85,6 +85,11 @@ function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; onDismi
           <div className="flex-1">
             <p className="font-semibold">{toast.title}</p>
             {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
+            {toast.action ? (
+              <a href={toast.action.href} className="mt-2 inline-block text-sm font-semibold underline">
+                {toast.action.label}
+              </a>
+            ) : null}
           </div>
           <label
             htmlFor={checkbox}
