@@ -1,13 +1,13 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
-import { Field, FieldErrors } from "~/components/ui/field";
-import { EDIT_LIMIT_MAX, editClubSchema, joinSchema, type EditClubInput } from "~/schemas/club";
+import { FieldErrors } from "~/components/ui/field";
+import { EDIT_LIMIT_MAX, editClubSchema, type EditClubInput } from "~/schemas/club";
 import { ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
 /**
- * The club page's dialog forms (join with a message, edit), each rendered by a DialogForm:
+ * The club page's dialog forms (edit; joining is join-dialog.tsx), each rendered by a DialogForm:
  * `form` says where and how to post, `lastResult` is the action's Conform reply to this form.
  */
 type Bag = Omit<DialogFormBag<unknown>, "data">;
@@ -23,37 +23,6 @@ export function leaveClubText(club: Pick<Club, "isPrivate">): string {
   return club.isPrivate
     ? "Are you sure you want to leave? This club is private: to come back you will need to request to join again and wait for the owner to approve you."
     : "Are you sure you want to leave? You will no longer see it among your clubs; you can join again later.";
-}
-
-export function JoinForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
-  const [form, fields] = useForm({
-    id: `join-${bag.mode}`,
-    lastResult,
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: joinSchema }),
-  });
-  return (
-    <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
-      <FieldErrors id={form.errorId} errors={form.errors} />
-      {club.isPrivate ? (
-        <Field id={fields.message.id} label="Message (optional)" errors={fields.message.errors}>
-          <textarea
-            {...getTextareaProps(fields.message)}
-            rows={3}
-            maxLength={500}
-            className="input"
-            placeholder="Tell the owner a bit about yourself and where you hunt"
-          />
-        </Field>
-      ) : null}
-      <div className="flex justify-end gap-3">
-        {bag.cancel}
-        <button type="submit" name="intent" value="join" className="btn-primary" disabled={bag.busy}>
-          {bag.busy ? "Sending..." : club.isPrivate ? "Send Request" : "Join Club"}
-        </button>
-      </div>
-    </bag.Form>
-  );
 }
 
 export function EditClubForm({ club, form: bag, lastResult }: { club: Club; form: Bag; lastResult: Result }) {
