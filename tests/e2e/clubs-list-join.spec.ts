@@ -1,5 +1,4 @@
-import type { Page } from "@playwright/test";
-import { expect, test, uniqueName } from "./fixtures";
+import { apiClub, expect, test } from "./fixtures";
 
 /**
  * Issue 14 #27: "Request to Join" on a /clubs card. With JavaScript it opens the club page's message
@@ -7,15 +6,6 @@ import { expect, test, uniqueName } from "./fixtures";
  * Either way the request carries the message and the card then says Request Pending. (A visitor is
  * sent to sign in first: clubs-visitors.spec.ts.)
  */
-
-async function privateClub(owner: Page, baseURL: string) {
-  const res = await owner.request.post("/api/clubs", {
-    data: { name: `Lease ${uniqueName("l")}`, description: "A private lease for the club list's join dialog.", isPrivate: true },
-    headers: { Origin: baseURL },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: number; name: string };
-}
 
 test("Request to Join on a club card asks for a message: a dialog with JavaScript, the club page's form without", async ({
   page,
@@ -27,7 +17,7 @@ test("Request to Join on a club card asks for a message: a dialog with JavaScrip
 }) => {
   const owner = await newPage();
   await signUp(owner);
-  const club = await privateClub(owner, baseURL!);
+  const club = await apiClub(owner, baseURL!);
   await signUp();
   const list = `/clubs?search=${encodeURIComponent(club.name)}`;
   await open(list);
@@ -61,7 +51,7 @@ test("the card's dialog Cancel closes it and sends nothing", async ({ page, js, 
   test.skip(!js, "the dialog is JavaScript's; without it the link leads to the club page (above)");
   const owner = await newPage();
   await signUp(owner);
-  const club = await privateClub(owner, baseURL!);
+  const club = await apiClub(owner, baseURL!);
   await signUp();
   await open(`/clubs?search=${encodeURIComponent(club.name)}`);
   const trigger = page.getByTestId("club-card").getByRole("link", { name: "Request to Join" });
