@@ -329,6 +329,25 @@ export const sessions = sqliteTable(
   ],
 );
 
+/**
+ * "Forgot password?" links (docs/decisions/0028-password-reset.md): one row per unused link, at most
+ * one per member (a new request replaces the old). The link carries 256 random bits; only their
+ * SHA-256 is stored. A row is deleted when it is used; an expired one reads as unknown.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("password_resets_token_hash").on(t.tokenHash), uniqueIndex("password_resets_user").on(t.userId)],
+);
+
 /** Link previews, cached per URL. */
 export const linkPreviews = sqliteTable("link_previews", {
   url: text("url").primaryKey(),

@@ -1,23 +1,13 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { media, sessions, users } from "#db/schema";
+import { errorOf } from "#tests/fixtures/errors";
 import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
-import { AppError } from "~/utils/errors";
 import { verifyPassword } from "~/utils/password.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { followUser } from "./follow.server";
 import { changePassword, getProfile, updateAvatar, updateProfile } from "./profile.server";
-
-async function errorOf(fn: () => unknown): Promise<AppError> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
-  throw new Error("expected an AppError");
-}
 
 const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
 const sessionCountOf = (id: number) => db.select().from(sessions).where(eq(sessions.userId, id)).all().length;

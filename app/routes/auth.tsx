@@ -5,7 +5,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PageToast } from "~/components/layout/toaster";
-import { FieldErrors, Field } from "~/components/ui/field";
+import { FieldErrors, Field, FormAlert } from "~/components/ui/field";
 import { signUpWithInvite } from "~/models/auth.server";
 import { getClub } from "~/models/club.server";
 import { getInvite } from "~/models/invite.server";
@@ -185,18 +185,6 @@ function FailureToast({ title, result }: { title: string; result?: SubmissionRes
   return <PageToast toast={toast} />;
 }
 
-function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
-  if (!errors?.length) return null;
-  return (
-    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
-      <p className="font-semibold">{title}</p>
-      {errors.map((e) => (
-        <p key={e}>{e}</p>
-      ))}
-    </div>
-  );
-}
-
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useResult("login");
   const busy = useIsPending({ intent: "login" });
@@ -226,6 +214,11 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
             className="input"
           />
         </Field>
+        <p className="-mt-2 text-right text-sm">
+          <Link to="/forgot-password" className="font-semibold text-field-700 underline-offset-2 hover:underline">
+            Forgot password?
+          </Link>
+        </p>
         <button type="submit" name="intent" value="login" className="btn-primary w-full" disabled={busy}>
           {busy ? "Signing in..." : "Sign In"}
         </button>

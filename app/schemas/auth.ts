@@ -33,6 +33,17 @@ export const loginSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginSchema>;
 
+/** "Forgot password?": the account's username or email (ADR 0028). */
+export const forgotPasswordSchema = z.object({
+  identifier: z
+    .string({ error: "Enter your username or email" })
+    .trim()
+    .min(1, "Enter your username or email")
+    .max(254, "Enter your username or email"),
+});
+
+export const RESET_LINK_INVALID = "This reset link has expired or has already been used.";
+
 export const inviteCode = z.string().trim().max(100, "Invalid invite code");
 
 export const registerSchema = z.object({

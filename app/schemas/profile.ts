@@ -49,23 +49,36 @@ export const profilePatchSchema = z.object({
 });
 export type ProfilePatchInput = z.infer<typeof profilePatchSchema>;
 
-/** Change password: 'Passwords don't match' is reported on the confirm field. */
-export const passwordChangeSchema = z
-  .object({
-    currentPassword: z
-      .string({ error: "Current password is required" })
-      .min(1, "Current password is required")
-      .max(200, "Current password is incorrect"),
-    newPassword: password,
-    confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
-  })
-  .refine((v) => v.newPassword === v.confirmPassword, {
-    message: "Passwords don't match",
-    path: ["confirmPassword"],
-    // Report a mismatch even while another field is still wrong, as long as both passwords were typed.
-    when: (payload) => {
-      const v = payload.value as { newPassword?: unknown; confirmPassword?: unknown } | undefined;
-      return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string" && v.confirmPassword !== "";
-    },
-  });
+/**
+ * A new password typed twice, plus `shape`'s fields: Change password (with the current one) and the
+ * "Forgot password?" link's form. 'Passwords don't match' is reported on the confirm field.
+ */
+type NewPassword = { newPassword: string; confirmPassword: string };
+function withNewPassword<S extends z.ZodRawShape>(shape: S) {
+  return z
+    .object({
+      ...shape,
+      newPassword: password,
+      confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
+    })
+    .refine((v) => (v as NewPassword).newPassword === (v as NewPassword).confirmPassword, {
+      message: "Passwords don't match",
+      path: ["confirmPassword"],
+      // Report a mismatch even while another field is still wrong, as long as both passwords were typed.
+      when: (payload) => {
+        const v = payload.value as { newPassword?: unknown; confirmPassword?: unknown } | undefined;
+        return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string" && v.confirmPassword !== "";
+      },
+    });
+}
+
+export const passwordChangeSchema = withNewPassword({
+  currentPassword: z
+    .string({ error: "Current password is required" })
+    .min(1, "Current password is required")
+    .max(200, "Current password is incorrect"),
+});
+/** The form behind a reset link (/reset-password/{token}): registration's password rules. */
+export const passwordResetSchema = withNewPassword({});
+export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;

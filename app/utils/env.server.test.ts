@@ -33,4 +33,17 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET is required in production/);
     expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) }).NODE_ENV).toBe("production");
   });
+  it("reads the mail settings; SMTP_URL needs PUBLIC_URL and MAIL_FROM (ADR 0028)", () => {
+    const mail = {
+      SMTP_URL: "smtp://u:p@mail.example.org:587",
+      MAIL_FROM: "Pulse <pulse@example.org>",
+      PUBLIC_URL: "https://pulse.example.org/",
+    };
+    expect(parseEnv(mail)).toMatchObject({ ...mail, PUBLIC_URL: "https://pulse.example.org" });
+    expect(() => parseEnv({ ...mail, PUBLIC_URL: "" })).toThrow(/PUBLIC_URL is required when SMTP_URL is set/);
+    expect(() => parseEnv({ ...mail, MAIL_FROM: "" })).toThrow(/MAIL_FROM is required when SMTP_URL is set/);
+    expect(() => parseEnv({ ...mail, SMTP_URL: "http://mail.example.org" })).toThrow(/SMTP_URL/);
+    expect(() => parseEnv({ PUBLIC_URL: "ftp://pulse.example.org" })).toThrow(/PUBLIC_URL/);
+    expect(parseEnv({ PUBLIC_URL: "http://localhost:3000" }).SMTP_URL).toBeUndefined();
+  });
 });

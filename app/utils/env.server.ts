@@ -39,6 +39,14 @@ const schema = z
     UPLOAD_TIMEOUT_MS: ms(3_600_000),
     IDLE_TIMEOUT_MS: ms(30_000),
     KEEP_ALIVE_TIMEOUT_MS: ms(5_000),
+    /** The site's address as members reach it: links in mail and from the operator command (ADR 0028). */
+    PUBLIC_URL: z
+      .url({ protocol: /^https?$/, error: "must be the site's address, e.g. https://pulse.example.org" })
+      .transform((v) => new URL(v).origin)
+      .optional(),
+    /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: password-reset mail. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be smtp://user:pass@host:port or smtps://…" }).optional(),
+    MAIL_FROM: z.string().optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 16)) {
@@ -47,6 +55,10 @@ const schema = z
         path: ["SESSION_SECRET"],
         message: "is required in production (at least 16 characters, e.g. `openssl rand -hex 32`)",
       });
+    }
+    // Reset links in mail are built from PUBLIC_URL only, never from a request's Host (ADR 0028).
+    for (const name of ["PUBLIC_URL", "MAIL_FROM"] as const) {
+      if (env.SMTP_URL && !env[name]) ctx.addIssue({ code: "custom", path: [name], message: "is required when SMTP_URL is set" });
     }
   });
 

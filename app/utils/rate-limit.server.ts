@@ -45,6 +45,14 @@ export const LIMITS = {
   linkPreviewsPerUser: { limit: 60, windowMs: 60 * 60_000 },
   /** The same for visitors, by address (their cards ask for previews too). */
   linkPreviewsPerIp: { limit: 60, windowMs: 60 * 60_000 },
+  /** "Forgot password?" requests from one trusted address (docs/decisions/0028-password-reset.md). */
+  passwordResetsPerIp: {
+    limit: 10,
+    windowMs: 60 * 60_000,
+    message: (wait: string) => `Too many reset requests from your address. Try again ${wait}.`,
+  },
+  /** Reset mails to one account: requests past it send nothing, and the answer does not say so. */
+  passwordResetsPerAccount: { limit: 3, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
 export type LimitName = keyof typeof LIMITS;
 type Limit = { limit: number; windowMs: number; message?: (wait: string) => string };

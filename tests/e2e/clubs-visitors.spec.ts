@@ -1,24 +1,9 @@
-import type { Page } from "@playwright/test";
-import { expect, test, uniqueName } from "./fixtures";
+import { apiClub, expect, test } from "./fixtures";
 
 /**
  * Issue 14 (audit #7, #8, #10): what a visitor and a would-be member meet on a club they cannot
  * join or read. Clubs are made through the JSON API by the member signed in on `as`.
  */
-
-async function apiClub(as: Page, baseURL: string, data: Record<string, unknown> = {}) {
-  const res = await as.request.post("/api/clubs", {
-    data: {
-      name: `Club ${uniqueName("v")}`,
-      description: "A club for the visitor checks of issue 14: posts, joins and limits.",
-      isPrivate: true,
-      ...data,
-    },
-    headers: { Origin: baseURL },
-  });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()) as { id: number; name: string };
-}
 
 test.describe("clubs for visitors", () => {
   test.describe.configure({ timeout: 60_000 });

@@ -47,6 +47,21 @@ export async function startServer(port: number, dataDir: string, env: Record<str
   throw new Error(`server on port ${port} did not start`);
 }
 
+/** A club (private unless `data` says otherwise), made through POST /api/clubs by the member signed in on `as`. */
+export async function apiClub(as: Page, baseURL: string, data: Record<string, unknown> = {}) {
+  const res = await as.request.post("/api/clubs", {
+    data: {
+      name: `Club ${uniqueName("v")}`,
+      description: "A club made for an end-to-end test: posts, joins and limits.",
+      isPrivate: true,
+      ...data,
+    },
+    headers: { Origin: baseURL },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { id: number; name: string };
+}
+
 let counter = 0;
 /** A username no other test (or retry) uses: 3–20 letters, digits and underscores. */
 export function uniqueName(prefix = "u") {

@@ -1,8 +1,10 @@
 import { Form, Link } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
+import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
 import type { Club } from "~/schemas/shapes";
+import { ClubJoinDialog } from "./join-dialog";
 
 /** "12 members" or "12 / 30 members". */
 export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {
@@ -54,11 +56,12 @@ export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl
 /**
  * SPEC.md §2 club card. The button follows the caller's state: View Club (member), Request Pending
  * (disabled), Club full (disabled), Re-apply (after a rejection), Request to Join (private: the club
- * page's message form) or Join Club (public: a plain form post to the club page, which works without
+ * page's message dialog in place with JavaScript, its inline form on the club page without) or Join Club (public: a plain form post to the club page, which works without
  * JavaScript). A visitor's Request to Join posts at once, which answers with the sign-in notice.
  */
 export function ClubCard({ club, redirectTo, signedIn }: { club: Club; redirectTo: string; signedIn: boolean }) {
   const joining = useIsPending({ intent: "join", formAction: `/clubs/${club.id}` });
+  const join = useDialogForm("join");
   return (
     <article className="card flex flex-col overflow-hidden" data-testid="club-card" aria-labelledby={`club-${club.id}-name`}>
       <Link to={`/clubs/${club.id}`} tabIndex={-1} aria-hidden="true">
@@ -108,9 +111,12 @@ export function ClubCard({ club, redirectTo, signedIn }: { club: Club; redirectT
               Club full
             </button>
           ) : club.isPrivate && signedIn ? (
-            <Link to={`/clubs/${club.id}?join=1`} className="btn-primary w-full">
-              {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
-            </Link>
+            <>
+              <Link to={`/clubs/${club.id}?join=1`} {...join.triggerProps} className="btn-primary w-full">
+                {club.requestStatus === "rejected" ? "Re-apply" : "Request to Join"}
+              </Link>
+              <ClubJoinDialog club={club} dialog={join} inline={false} redirectTo={redirectTo} />
+            </>
           ) : (
             <Form method="post" action={`/clubs/${club.id}`} preventScrollReset>
               <input type="hidden" name="redirectTo" value={redirectTo} />

@@ -1,16 +1,15 @@
-import { getFormProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
-import { Field, FieldErrors } from "~/components/ui/field";
 import { WithDraft } from "~/components/ui/draft-note";
+import { FieldErrors } from "~/components/ui/field";
 import type { DraftBag } from "~/components/ui/use-draft";
-import { EDIT_LIMIT_MAX, editClubSchema, joinSchema, type EditClubInput } from "~/schemas/club";
+import { EDIT_LIMIT_MAX, editClubSchema, type EditClubInput } from "~/schemas/club";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
 /**
- * The club page's dialog forms (join with a message, edit), each rendered by a DialogForm:
+ * The club page's dialog forms (edit; joining is join-dialog.tsx), each rendered by a DialogForm:
  * `form` says where and how to post, `lastResult` is the action's Conform reply to this form.
  */
 type Bag = Omit<DialogFormBag<unknown>, "data">;
@@ -29,53 +28,6 @@ export function leaveClubText(club: Pick<Club, "isPrivate">): string {
 }
 
 type FormProps = { club: Club; form: Bag; lastResult: Result };
-
-/** The join request's message is kept as a local draft (useDraft) until the request is sent. */
-export function JoinForm(props: FormProps) {
-  return (
-    <WithDraft
-      formId={`join-${props.form.mode}`}
-      name={`join:${props.club.id}`}
-      fields={["message"]}
-      skipRestore={Boolean(props.lastResult)}
-    >
-      {(draft) => <JoinFields {...props} draft={draft} />}
-    </WithDraft>
-  );
-}
-
-function JoinFields({ club, form: bag, lastResult, draft }: FormProps & { draft: DraftBag }) {
-  const [form, fields] = useForm({
-    id: `join-${bag.mode}`,
-    lastResult,
-    defaultValue: { message: draft.value("message") },
-    shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: joinSchema }),
-  });
-  return (
-    <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
-      <IdempotencyKeyInput />
-      <FieldErrors id={form.errorId} errors={form.errors} />
-      {club.isPrivate ? (
-        <Field id={fields.message.id} label="Message (optional)" errors={fields.message.errors}>
-          <textarea
-            {...getTextareaProps(fields.message)}
-            rows={3}
-            maxLength={500}
-            className="input"
-            placeholder="Tell the owner a bit about yourself and where you hunt"
-          />
-        </Field>
-      ) : null}
-      <div className="flex justify-end gap-3">
-        {bag.cancel}
-        <button type="submit" name="intent" value="join" className="btn-primary" disabled={bag.busy}>
-          {bag.busy ? "Sending..." : club.isPrivate ? "Send Request" : "Join Club"}
-        </button>
-      </div>
-    </bag.Form>
-  );
-}
 
 /** Edit Club keeps a local draft too (useDraft), per club. */
 export function EditClubForm(props: FormProps) {

@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState, type PointerEvent } from "react";
+import { useEffect, useRef, useState, type PointerEvent, type RefObject } from "react";
 import { useHydrated } from "~/utils/hydrated";
 import { onToast, showToast, type Toast } from "~/utils/toast";
+import { clearTop, controlBoxes } from "./toast-placement";
 
 export { showToast };
 
@@ -54,17 +55,28 @@ export function PageToast({ toast }: { toast: Toast | null }) {
 }
 
 /**
- * One toast. Its × is the label of a checkbox that hides it (CSS), so it closes without JavaScript;
- * without JavaScript it also fades out by itself after a while (CSS, paused under the pointer).
- * With JavaScript it can be swiped sideways off the screen on a phone. The region lets clicks
+ * One toast; it never lies over a control (docs/decisions/0029-toasts-beside-controls.md). Without
+ * JavaScript it is part of the page, between the top bar and the content, pushing the page down.
+ * With JavaScript it floats near the bottom of the window, in the lowest place where it covers no
+ * button, link or field, and moves when the page scrolls or changes under it.
+ *
+ * Its × is the label of a checkbox that hides it (CSS), so it closes without JavaScript; without
+ * JavaScript it also fades out by itself after a while (CSS, paused under the pointer). With
+ * JavaScript it can be swiped sideways off the screen on a phone. The floating region lets clicks
  * through; only the card itself takes them.
  */
 function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; onDismiss?: () => void }) {
   const error = toast.type === "error";
   const swipe = useSwipe(onDismiss);
+  const hydrated = useHydrated();
+  const card = useRef<HTMLDivElement>(null);
+  const top = useClearPlace(card, hydrated);
   const checkbox = `toast-dismiss-${id}`;
+  const region = hydrated
+    ? `pointer-events-none fixed inset-x-0 z-50 flex justify-center px-4 sm:justify-end ${top === null ? "bottom-4" : ""}`
+    : "mx-auto flex max-w-6xl justify-center px-4 pt-4 sm:justify-start";
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4 sm:justify-end">
+    <div className={region} style={hydrated && top !== null ? { top } : undefined} data-testid="toast-region">
       <input
         type="checkbox"
         id={checkbox}
@@ -74,6 +86,7 @@ function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; onDismi
         }}
       />
       <div
+        ref={card}
         role={error ? "alert" : "status"}
         data-testid="toast"
         {...swipe}
@@ -103,6 +116,46 @@ function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; onDismi
       </div>
     </div>
   );
+}
+
+/**
+ * The window y where the card covers no control (`clearTop`), measured after hydration and again
+ * whenever the page scrolls, resizes or changes under it; null until measured (the card then sits
+ * at the bottom).
+ */
+function useClearPlace(card: RefObject<HTMLDivElement>, active: boolean): number | null {
+  const [top, setTop] = useState<number | null>(null);
+  useEffect(() => {
+    if (!active) return;
+    let frame = 0;
+    const place = () => {
+      frame = 0;
+      const element = card.current;
+      if (!element) return;
+      const r = element.getBoundingClientRect();
+      const header = document.querySelector("body > header")?.getBoundingClientRect().bottom ?? 0;
+      const min = Math.max(0, header) + 8;
+      const max = window.innerHeight - 16 - r.height;
+      const y = clearTop(r.height, r, controlBoxes(element), min, max);
+      setTop(Math.round(y ?? max));
+    };
+    const schedule = () => {
+      frame ||= requestAnimationFrame(place);
+    };
+    place();
+    window.addEventListener("scroll", schedule, { passive: true });
+    window.addEventListener("resize", schedule);
+    // A form that resets, a list that grows, a menu that opens: the page changes without scrolling.
+    const observer = new MutationObserver(schedule);
+    observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ["open", "class", "style"] });
+    return () => {
+      window.removeEventListener("scroll", schedule);
+      window.removeEventListener("resize", schedule);
+      observer.disconnect();
+      if (frame) cancelAnimationFrame(frame);
+    };
+  }, [card, active]);
+  return top;
 }
 
 /** Drag the card sideways; past a third of its width it is dismissed, otherwise it springs back. */

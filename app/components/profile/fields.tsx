@@ -54,3 +54,21 @@ export function FailureAlert({ fallback, result }: { fallback: string; result?: 
   }, [result, fallback]);
   return <PageToast toast={toast} />;
 }
+
+/** New password typed twice: Settings › Change password and the "Forgot password?" link's form. */
+export function NewPasswordFields<Form extends Record<string, unknown>>({
+  fields,
+}: {
+  fields: { newPassword: FieldMetadata<string, Form, string[]>; confirmPassword: FieldMetadata<string, Form, string[]> };
+}) {
+  return (
+    <>
+      <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors} hint="At least 6 characters">
+        <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" className="input" />
+      </Field>
+      <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
+        <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="input" />
+      </Field>
+    </>
+  );
+}

@@ -40,3 +40,16 @@ export function FieldErrors({ id, errors }: { id?: string; errors?: string[] | n
     </ul>
   );
 }
+
+/** A form's own message (not a field's), above the form: a titled alert. */
+export function FormAlert({ title, errors, id }: { title: string; errors?: string[] | null; id: string }) {
+  if (!errors?.length) return null;
+  return (
+    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800">
+      <p className="font-semibold">{title}</p>
+      {errors.map((e) => (
+        <p key={e}>{e}</p>
+      ))}
+    </div>
+  );
+}

@@ -1,7 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
 import { useEffect } from "react";
-import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, JoinForm, leaveClubText, leaveClubTitle } from "~/components/club/forms";
+import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, leaveClubText, leaveClubTitle } from "~/components/club/forms";
+import { ClubJoinDialog } from "~/components/club/join-dialog";
 import { ClubHeader } from "~/components/club/header";
 import { ClubNotFound } from "~/components/club/not-found";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
@@ -71,7 +72,7 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "leave", "joined"]);
 
 /** The Conform reply of one of the header's forms, out of the action's answer. */
-function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: "join" | "update") {
+function replyTo(data: ReturnType<typeof useActionData<typeof action>>, intent: "update") {
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
 
@@ -145,21 +146,7 @@ export default function ClubLayout() {
           {(form) => <DeleteConfirmForm form={form} intent="leave" label="Leave Club" busyLabel="Leaving..." />}
         </DialogForm>
       ) : null}
-      {mayJoin ? (
-        <DialogForm<typeof action>
-          dialog={dialogs.join}
-          title={club.isPrivate ? `Request to join ${club.name}` : `Join ${club.name}`}
-          description={
-            club.isPrivate
-              ? "The owner reviews each request. Add a note so they know who you are."
-              : "This club is public: you join straight away."
-          }
-          action={here}
-          intent="join"
-        >
-          {(form) => <JoinForm club={club} form={form} lastResult={replyTo(form.data, "join")} />}
-        </DialogForm>
-      ) : null}
+      {mayJoin ? <ClubJoinDialog club={club} dialog={dialogs.join} /> : null}
 
       <div className="space-y-4">
         {/* The tabs wrap on a phone rather than scroll out of sight (issue 14 #25). */}

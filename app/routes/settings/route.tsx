@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
-import { FailureAlert, ProfileFields } from "~/components/profile/fields";
+import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { SessionList } from "~/components/profile/session-list";
@@ -237,12 +237,7 @@ function SecuritySettings() {
         <Field id={fields.currentPassword.id} label="Current password" errors={fields.currentPassword.errors}>
           <input {...getInputProps(fields.currentPassword, { type: "password" })} autoComplete="current-password" className="input" />
         </Field>
-        <Field id={fields.newPassword.id} label="New password" errors={fields.newPassword.errors} hint="At least 6 characters">
-          <input {...getInputProps(fields.newPassword, { type: "password" })} autoComplete="new-password" className="input" />
-        </Field>
-        <Field id={fields.confirmPassword.id} label="Confirm new password" errors={fields.confirmPassword.errors}>
-          <input {...getInputProps(fields.confirmPassword, { type: "password" })} autoComplete="new-password" className="input" />
-        </Field>
+        <NewPasswordFields fields={fields} />
         <p className="text-sm text-stone-500">Changing your password signs you out on every other device.</p>
         <button type="submit" name="intent" value="change-password" className="btn-primary" disabled={busy}>
           {busy ? "Updating..." : "Update Password"}

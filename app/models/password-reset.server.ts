@@ -1,0 +1,142 @@
+import { createHash, randomBytes } from "node:crypto";
+import { and, eq, gt, lte, or, sql } from "drizzle-orm";
+import { passwordResets, users } from "#db/schema";
+import { APP_NAME } from "~/utils/brand";
+import { db, writeTransaction } from "~/utils/db.server";
+import { isAppError, notFound } from "~/utils/errors";
+import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
+import { hashPassword } from "~/utils/password.server";
+import { consumeLimit } from "~/utils/rate-limit.server";
+import { RESET_LINK_INVALID } from "~/schemas/auth";
+import type { ClientOrigin } from "./auth.server";
+import { endSessions } from "./session.server";
+
+/**
+ * "Forgot password?" (docs/decisions/0028-password-reset.md). A member asks with their username or
+ * email; where SMTP is configured they get a one-time link by mail, otherwise the site's operator
+ * prints one (`npm run reset-password`). A link carries 256 random bits, of which only the SHA-256
+ * is stored; it works for an hour, once, and a newer link replaces an unused older one. Using it
+ * sets the password and ends every session of the member.
+ */
+export const RESET_LIFETIME_MS = 60 * 60 * 1000;
+export const NO_SUCH_ACCOUNT = "No account has that username or email.";
+
+type UserRow = typeof users.$inferSelect;
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+/** The shape of a token in a link: anything else is unknown without asking the database. */
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/** Can links go out by mail here? Otherwise the page tells the member to ask the operator. */
+export const resetByMail = (): boolean => mailSettings() !== null;
+
+/** The account a username (any case) or email names, if any. */
+export function findAccount(identifier: string): UserRow | undefined {
+  const value = identifier.trim();
+  if (!value) return undefined;
+  return db
+    .select()
+    .from(users)
+    .where(value.includes("@") ? eq(users.email, value.toLowerCase()) : sql`${users.username} = ${value} COLLATE NOCASE`)
+    .get();
+}
+
+/** A new link's token for the member; the member's older link (and any expired ones) stop working. */
+export function issueResetToken(userId: number, now: number = Date.now()): string {
+  const token = randomBytes(32).toString("base64url");
+  writeTransaction((tx) => {
+    tx.delete(passwordResets)
+      .where(or(eq(passwordResets.userId, userId), lte(passwordResets.expiresAt, new Date(now))))
+      .run();
+    tx.insert(passwordResets)
+      .values({ tokenHash: hashToken(token), userId, createdAt: new Date(now), expiresAt: new Date(now + RESET_LIFETIME_MS) })
+      .run();
+  });
+  return token;
+}
+
+export function resetLink(origin: string, token: string): string {
+  return `${new URL(origin).origin}/reset-password/${token}`;
+}
+
+/**
+ * A member's request from /forgot-password. The answer never says whether an account matched: the
+ * caller shows one neutral message either way, and the mail goes out in the background, so the
+ * answer takes as long for a stranger's name as for a member's. Limits: per trusted client address
+ * (429, which names nobody), and per account, silently (the extra request sends nothing).
+ * `delivery` settles when the mail is sent or has failed (logged); null when nothing was sent.
+ */
+export function requestPasswordReset(identifier: string, from: ClientOrigin, now: number = Date.now()): { delivery: Promise<void> | null } {
+  const mail = mailSettings();
+  if (!mail) return { delivery: null };
+  if (from.trusted !== false) consumeLimit("passwordResetsPerIp", from.ip, now);
+  const row = findAccount(identifier);
+  if (!row) return { delivery: null };
+  try {
+    consumeLimit("passwordResetsPerAccount", String(row.id), now);
+  } catch (error) {
+    if (isAppError(error) && error.status === 429) return { delivery: null };
+    throw error;
+  }
+  const link = resetLink(mail.publicUrl, issueResetToken(row.id, now));
+  const delivery = sendMail(resetMail(row, link)).catch((error: unknown) => {
+    console.error(`Password-reset mail to user ${row.id} failed: ${(error as Error).message}`);
+  });
+  return { delivery };
+}
+
+/** The operator command: a link for the account, printed for the operator to pass on. */
+export function operatorResetLink(identifier: string, origin: string, now: number = Date.now()) {
+  const row = findAccount(identifier);
+  if (!row) throw notFound(NO_SUCH_ACCOUNT);
+  return { username: row.username, link: resetLink(origin, issueResetToken(row.id, now)), expiresAt: new Date(now + RESET_LIFETIME_MS) };
+}
+
+function liveReset(token: string, now: number) {
+  if (!TOKEN.test(token)) return undefined;
+  return db
+    .select({ userId: passwordResets.userId, username: users.username })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.userId))
+    .where(and(eq(passwordResets.tokenHash, hashToken(token)), gt(passwordResets.expiresAt, new Date(now))))
+    .get();
+}
+
+/** Whose link this is, for the new-password form; null for an unknown, used or expired one. Changes nothing. */
+export function resetLinkOwner(token: string, now: number = Date.now()): { username: string } | null {
+  const found = liveReset(token, now);
+  return found ? { username: found.username } : null;
+}
+
+/**
+ * Use a link: the new password is stored, the link and every session of the member end, in one
+ * transaction (a second use of the same link finds nothing). 404 RESET_LINK_INVALID when the link is
+ * unknown, used or expired. The caller signs the device in with a fresh session.
+ */
+export async function resetPassword(token: string, newPassword: string, now: number = Date.now()): Promise<UserRow> {
+  if (!liveReset(token, now)) throw notFound(RESET_LINK_INVALID);
+  const passwordHash = await hashPassword(newPassword);
+  return writeTransaction((tx) => {
+    const reset = liveReset(token, now);
+    if (!reset) throw notFound(RESET_LINK_INVALID);
+    tx.delete(passwordResets).where(eq(passwordResets.userId, reset.userId)).run();
+    const updated = tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId)).returning().get();
+    if (!updated) throw notFound(RESET_LINK_INVALID);
+    endSessions({ id: updated.id }, { except: null });
+    return updated;
+  });
+}
+
+function resetMail(row: UserRow, link: string): Mail {
+  const lines = [
+    `Hi ${row.displayName},`,
+    `Someone (hopefully you) asked to reset the password of your ${APP_NAME} account, ${row.username}.`,
+    "Open this link within an hour to choose a new password. It works once:",
+    link,
+    "If you did not ask, ignore this mail: your password stays as it is.",
+  ];
+  const html = lines.map((line) =>
+    line === link ? `<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>` : `<p>${escapeHtml(line)}</p>`,
+  );
+  return { to: row.email, subject: `Reset your ${APP_NAME} password`, text: `${lines.join("\n\n")}\n`, html: html.join("\n") };
+}

@@ -1,0 +1,105 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { Field, FormAlert } from "~/components/ui/field";
+import { requestPasswordReset, resetByMail } from "~/models/password-reset.server";
+import { forgotPasswordSchema } from "~/schemas/auth";
+import { APP_NAME, pageMeta } from "~/utils/brand";
+import { useIsPending } from "~/utils/remix";
+import { formReply, withPageErrors } from "~/web/page-errors.server";
+import { clientAddress } from "~/web/params.server";
+import { readFormData } from "~/web/request-body.server";
+
+/**
+ * "Forgot password?" (docs/decisions/0028-password-reset.md): where the operator configured SMTP, a
+ * member names their account and gets a one-time link by mail; the answer is the same whether or
+ * not an account matched. Without SMTP the page says so: the site's operator prints links.
+ */
+export const handle = { hideAuthActions: true };
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  return json({ byMail: resetByMail(), sent: new URL(request.url).searchParams.get("sent") === "1" });
+}
+
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request }) => {
+    const submission = parseWithZod(await readFormData(request), { schema: forgotPasswordSchema });
+    if (submission.status !== "success") return formReply(submission);
+    try {
+      // The mail goes out in the background: the answer neither waits for it nor says whether it went.
+      requestPasswordReset(submission.value.identifier, clientAddress(request));
+    } catch (error) {
+      return formReply(submission, { error });
+    }
+    return redirect("/forgot-password?sent=1");
+  });
+}
+
+export default function ForgotPasswordPage() {
+  const { byMail, sent } = useLoaderData<typeof loader>();
+  return (
+    <section className="card mx-auto my-4 max-w-md space-y-4 p-6">
+      <h1 className="text-2xl font-bold">Forgot your password?</h1>
+      {byMail ? <RequestForm sent={sent} /> : <AskOperator />}
+      <p className="text-sm">
+        <Link to="/auth" className="font-semibold text-field-700 hover:underline">
+          ← Back to sign in
+        </Link>
+      </p>
+    </section>
+  );
+}
+
+function RequestForm({ sent }: { sent: boolean }) {
+  const data = useActionData<typeof action>();
+  const lastResult = data && "result" in data ? data.result : undefined;
+  const busy = useIsPending();
+  const [form, fields] = useForm({
+    id: "forgot-password",
+    lastResult,
+    constraint: getZodConstraint(forgotPasswordSchema),
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
+  });
+  return (
+    <>
+      {sent ? (
+        <p role="status" data-testid="reset-sent" className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900">
+          If an account matches, a reset link is on its way to the email address it uses. The link works for one hour, once. Nothing there
+          after a few minutes? Check the spam folder, or ask again.
+        </p>
+      ) : (
+        <p className="text-sm text-stone-600">Give your username or email and we&apos;ll mail you a link to choose a new password.</p>
+      )}
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormAlert id={form.errorId} title="Could not send a link" errors={form.errors} />
+        <Field id={fields.identifier.id} label="Username or email" errors={fields.identifier.errors}>
+          <input {...getInputProps(fields.identifier, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
+        </Field>
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Sending..." : "Send reset link"}
+        </button>
+      </Form>
+    </>
+  );
+}
+
+function AskOperator() {
+  return (
+    <div data-testid="ask-operator" className="space-y-2 text-sm text-stone-700">
+      <p>This site does not send email, so a reset link cannot be mailed to you.</p>
+      <p>
+        Ask the person who runs {APP_NAME} here for a password reset link for your username. It works for one hour, once, and lets you
+        choose a new password.
+      </p>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => pageMeta("Forgot password", `Get a link to choose a new ${APP_NAME} password.`);
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}

@@ -1,0 +1,109 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { NewPasswordFields } from "~/components/profile/fields";
+import { FormAlert } from "~/components/ui/field";
+import { resetLinkOwner, resetPassword } from "~/models/password-reset.server";
+import { RESET_LINK_INVALID } from "~/schemas/auth";
+import { passwordResetSchema } from "~/schemas/profile";
+import { APP_NAME, pageMeta } from "~/utils/brand";
+import { isAppError } from "~/utils/errors";
+import { useIsPending } from "~/utils/remix";
+import { NO_STORE } from "~/web/cache-control.server";
+import { formReply, withPageErrors } from "~/web/page-errors.server";
+import { readFormData } from "~/web/request-body.server";
+import { redirectSignedIn } from "~/web/session.server";
+
+/**
+ * A "Forgot password?" link (docs/decisions/0028-password-reset.md). GET shows the new-password form
+ * and changes nothing; an unknown, used or expired link gets a page that says so and offers a new
+ * one. The POST sets the password, ends every session of the member and signs this device in.
+ */
+export const handle = { hideAuthActions: true };
+
+export async function loader({ params }: LoaderFunctionArgs) {
+  const owner = resetLinkOwner(params.token ?? "");
+  return json({ username: owner?.username ?? null }, { status: owner ? 200 : 404, ...NO_STORE });
+}
+
+const PASSWORD_FIELDS = ["newPassword", "confirmPassword"];
+
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request, params }) => {
+    const submission = parseWithZod(await readFormData(request), { schema: passwordResetSchema });
+    if (submission.status !== "success") return formReply(submission, { hideFields: PASSWORD_FIELDS });
+    let user;
+    try {
+      user = await resetPassword(params.token ?? "", submission.value.newPassword);
+    } catch (error) {
+      if (isAppError(error) && error.status === 404) return json({ invalid: true } as const, { status: 404 });
+      throw error;
+    }
+    return redirectSignedIn(user, request, "/", {
+      title: "Password updated",
+      description: "You're signed in with your new password. Every other device has been signed out.",
+    });
+  });
+}
+
+export default function ResetPasswordPage() {
+  const { username } = useLoaderData<typeof loader>();
+  const data = useActionData<typeof action>();
+  const invalid = !username || (data && "invalid" in data);
+  return (
+    <section className="card mx-auto my-4 max-w-md space-y-4 p-6">
+      {invalid ? <InvalidLink /> : <NewPasswordForm username={username} result={data && "result" in data ? data.result : undefined} />}
+    </section>
+  );
+}
+
+function InvalidLink() {
+  return (
+    <div data-testid="reset-invalid" className="space-y-3">
+      <h1 className="text-2xl font-bold">This link no longer works</h1>
+      <p className="text-sm text-stone-700">
+        {RESET_LINK_INVALID} Reset links work for one hour, once; a newer link replaces an older one.
+      </p>
+      <Link to="/forgot-password" className="btn-primary inline-block">
+        Ask for a new link
+      </Link>
+    </div>
+  );
+}
+
+function NewPasswordForm({ username, result }: { username: string; result?: SubmissionResult<string[]> }) {
+  const busy = useIsPending();
+  const [form, fields] = useForm({
+    id: "reset-password",
+    lastResult: result,
+    constraint: getZodConstraint(passwordResetSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordResetSchema }),
+  });
+  return (
+    <>
+      <h1 className="text-2xl font-bold">Choose a new password</h1>
+      <p className="text-sm text-stone-600">
+        For <strong>{username}</strong>. Setting it signs you out on every other device.
+      </p>
+      <Form method="post" {...getFormProps(form)} className="space-y-4">
+        <FormAlert id={form.errorId} title="Password not changed" errors={form.errors} />
+        {/* Lets a password manager file the new password under the right account. */}
+        <input type="text" name="username" value={username} autoComplete="username" readOnly hidden />
+        <NewPasswordFields fields={fields} />
+        <button type="submit" className="btn-primary w-full" disabled={busy}>
+          {busy ? "Saving..." : "Set new password"}
+        </button>
+      </Form>
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => pageMeta("Choose a new password", `Set a new ${APP_NAME} password.`);
+
+export function ErrorBoundary() {
+  return <GeneralErrorBoundary />;
+}
