@@ -10,7 +10,7 @@ import {
   useRouteLoaderData,
   useSearchParams,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
@@ -18,7 +18,7 @@ import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
-import { shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
+import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -88,6 +88,8 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  const signedIn = Boolean(useRouteLoaderData<RootData>("root")?.user);
+  useEffect(() => notePageViewer(signedIn), [signedIn]);
   return <Outlet />;
 }
 

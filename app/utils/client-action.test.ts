@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "./client-action";
+import { failedToast, isUnsent, keepPageOnFailure, notePageViewer, shouldRevalidate } from "./client-action";
 import { onToast, type Toast } from "./toast";
 
 /** The one helper behind every route's clientAction (SPEC.md §8 toasts; the page stays). */
@@ -38,12 +38,20 @@ describe("keepPageOnFailure", () => {
   });
 
   it("an ended session (a sign-in redirect, or a 401 answer) shows the sign-in notice instead", async () => {
+    notePageViewer(true);
     const redirect = new Response(null, { status: 302, headers: { Location: "/auth?mode=login&redirectTo=%2Fpost%2F1" } });
     expect(isUnsent(await action(args({ intent: "comment" }, () => Promise.reject(redirect))))).toBe(true);
     expect(isUnsent(await action(args({ intent: "comment" }, async () => ({ ok: false, status: 401, error: "x" }))))).toBe(true);
     expect(shown.map((t) => t.description)).toEqual(["Please sign in to comment", "Please sign in to comment"]);
     // Each leads to sign in and back to the page, where the draft waits.
     expect(shown.map((t) => t.action?.href)).toEqual(Array(2).fill(expect.stringMatching(/^\/auth\?mode=login&redirectTo=%2F/)));
+  });
+
+  it("a visitor's sign-in redirect goes on to sign in, as without JavaScript", async () => {
+    notePageViewer(false);
+    const redirect = new Response(null, { status: 302, headers: { Location: "/auth?mode=login&redirectTo=%2Fclubs%2F1" } });
+    await expect(action(args({ intent: "comment" }, () => Promise.reject(redirect)))).rejects.toBe(redirect);
+    expect(shown).toEqual([]);
   });
 
   it("other redirects and refusals go on as before", async () => {

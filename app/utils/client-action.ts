@@ -64,6 +64,16 @@ const withSignInLink = (toast: Toast, request: Request): Toast => ({
   action: { label: "Sign in", href: signInHref(pathWithSearch(globalThis.location?.href ?? request.url)) },
 });
 
+/**
+ * Whether the page on screen was drawn for a signed-in member (the root sets it). Only then is a
+ * sign-in redirect an ended session to explain in place; a visitor goes to sign in, as without
+ * JavaScript (deviation #10: told before writing anything).
+ */
+let pageHasMember = false;
+export function notePageViewer(signedIn: boolean): void {
+  pageHasMember = signedIn;
+}
+
 class Stalled extends Error {}
 
 export function keepPageOnFailure(messages: FailureMessages) {
@@ -88,7 +98,7 @@ export function keepPageOnFailure(messages: FailureMessages) {
       return data;
     } catch (error) {
       if (error instanceof Response) {
-        const toast = isSignInRedirect(error) ? messages.signIn?.(form) : null;
+        const toast = pageHasMember && isSignInRedirect(error) ? messages.signIn?.(form) : null;
         if (toast) {
           showToast(withSignInLink(toast, request));
           return UNSENT;
