@@ -43,7 +43,8 @@ export function localNginxConfig(shipped: string, options: { port: number; appPo
   site = replaceOnce(site, /^\s*ssl_[a-z_]+\s[^;]*;\n/gm, "", "ssl_* lines");
   site = replaceOnce(site, /(\bserver\s+)127\.0\.0\.1:3000;/, `$1127.0.0.1:${appPort};`, "upstream 127.0.0.1:3000");
   site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
-  if (/\b(ssl|443|:3000|\/var\/)/.test(site.replace(/#.*$/gm, ""))) throw new Error("docs/deploy/nginx.conf: something TLS- or path-bound left");
+  if (/\b(ssl|443|:3000|\/var\/)/.test(site.replace(/#.*$/gm, "")))
+    throw new Error("docs/deploy/nginx.conf: something TLS- or path-bound left");
   return [
     `pid ${path.join(dir, "nginx.pid")};`,
     `error_log ${path.join(dir, "error.log")} warn;`,

@@ -69,7 +69,12 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
   }
 
   const postJson = (path: string, data: unknown, headers: Record<string, string> = {}, from?: string) =>
-    send(path, { method: "POST", from, body: JSON.stringify(data), headers: { "Content-Type": "application/json", Origin: origin, ...headers } });
+    send(path, {
+      method: "POST",
+      from,
+      body: JSON.stringify(data),
+      headers: { "Content-Type": "application/json", Origin: origin, ...headers },
+    });
 
   /** A visitor's `/` until nginx says it came from its copy (a copy may be expiring: bounded). */
   async function visitorHit(): Promise<Answer> {
@@ -138,7 +143,11 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     await visitorHit();
     const { cookie } = await member();
     const title = `Through the proxy ${uniqueName("t")}`;
-    const created = await postJson("/api/posts", { title, content: "Seen by visitors once the proxy's copy expires.", type: "article" }, { Cookie: cookie });
+    const created = await postJson(
+      "/api/posts",
+      { title, content: "Seen by visitors once the proxy's copy expires.", type: "article" },
+      { Cookie: cookie },
+    );
     expect(created.status, created.body).toBe(201);
     const wrote = Date.now();
     let seenAfter = -1;
@@ -159,7 +168,12 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     // Sign-in failures are limited per address (10 in 15 minutes). Every request comes from nginx
     // (127.0.0.1); only the X-Forwarded-For entry nginx appends tells two clients apart.
     const fail = (from: string, forged?: string) =>
-      postJson("/api/auth/login", { username: uniqueName("nobody"), password: "wrong-pass" }, forged ? { "X-Forwarded-For": forged } : {}, from);
+      postJson(
+        "/api/auth/login",
+        { username: uniqueName("nobody"), password: "wrong-pass" },
+        forged ? { "X-Forwarded-For": forged } : {},
+        from,
+      );
     for (let i = 0; i < 10; i++) expect((await fail("127.0.0.2", `198.51.100.${i}`)).status).toBe(401);
     const limited = await fail("127.0.0.2", "198.51.100.99");
     expect(limited.status, limited.body).toBe(429);
