@@ -2,6 +2,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import { NGINX_BIN, nginxAvailable, readLog, startNginx, type LocalNginx } from "../../scripts/nginx-local";
+import { declareOnly } from "../fixtures/http";
 import { expect, startServer, test, uniqueName } from "./fixtures";
 
 /**
@@ -138,7 +139,7 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     expect((await visitorHit()).body).not.toContain(displayName);
   });
 
-  test("after a write, visitors see it within the s-maxage bound (10 s, plus one stale answer)", async () => {
+  test("after a write, visitors see it within the s-maxage bound (10 s, plus one stale answer and a render)", async () => {
     test.setTimeout(60_000);
     await visitorHit();
     const { cookie } = await member();
@@ -151,7 +152,7 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     expect(created.status, created.body).toBe(201);
     const wrote = Date.now();
     let seenAfter = -1;
-    while (Date.now() - wrote < 20_000) {
+    while (Date.now() - wrote < 25_000) {
       const res = await send("/");
       expect(res.status).toBe(200);
       if (res.body.includes(title)) {
@@ -161,7 +162,9 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
       await new Promise((r) => setTimeout(r, 250));
     }
     expect(seenAfter, "the new post never reached visitors through nginx").toBeGreaterThanOrEqual(0);
-    expect(seenAfter).toBeLessThan(12_000);
+    // The copy is fresh for at most 10 s (s-maxage); the first request after that gets it STALE and
+    // starts one background fetch, which takes a render (slow on a loaded machine): 15 s in all.
+    expect(seenAfter).toBeLessThan(15_000);
   });
 
   test("with TRUST_PROXY=1 the app counts the client's address nginx forwards, not nginx's nor a forged one", async () => {
@@ -181,24 +184,7 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
   });
 
   test("a body over nginx's cap is refused by nginx before it is read; one over the app's JSON cap by the app", async () => {
-    const declared = await new Promise<number | string>((resolve) => {
-      const req = http.request({
-        host: "127.0.0.1",
-        port: proxyPort,
-        path: "/create",
-        method: "POST",
-        headers: { "Content-Type": "multipart/form-data; boundary=x", "Content-Length": String(56 * 1024 * 1024), Origin: origin },
-      });
-      const end = (answer: number | string) => {
-        clearTimeout(timer);
-        req.destroy();
-        resolve(answer);
-      };
-      const timer = setTimeout(() => end("no answer"), 5_000);
-      req.on("response", (res) => end(res.statusCode ?? 0));
-      req.on("error", () => end("cut off"));
-      req.write("--x\r\n");
-    });
+    const declared = await declareOnly(proxyPort, "/create", "multipart/form-data; boundary=x", 56 * 1024 * 1024);
     expect(declared).toBe(413);
     const json = await postJson("/api/auth/login", { username: "someone", password: "x".repeat(300 * 1024) });
     expect(json.status).toBe(413);
