@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { declareOnly } from "../fixtures/http";
 import { expect, test } from "./fixtures";
 
 /**
@@ -77,28 +78,6 @@ function sendChunked(
       if (!done) req.end();
     };
     pump();
-  });
-}
-
-/** Declare a body of `length` bytes, send its first bytes only, and say what the server answered. */
-function declareOnly(port: number, target: string, contentType: string, length: number) {
-  return new Promise<number | string>((resolve) => {
-    const req = http.request({
-      host: "127.0.0.1",
-      port,
-      path: target,
-      method: "POST",
-      headers: { "Content-Type": contentType, "Content-Length": String(length) },
-    });
-    const end = (answer: number | string) => {
-      clearTimeout(timer);
-      req.destroy();
-      resolve(answer);
-    };
-    const timer = setTimeout(() => end("no answer"), 3_000);
-    req.on("response", (res) => end(res.statusCode ?? 0));
-    req.on("error", () => end("cut off"));
-    req.write("intent=login&username=x");
   });
 }
 

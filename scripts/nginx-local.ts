@@ -1,0 +1,126 @@
+/**
+ * Runs the shipped reverse-proxy config, docs/deploy/nginx.conf, on this machine: the bench
+ * (`npm run bench`) and tests/e2e/nginx.spec.ts start it in front of a local app server, so the
+ * file operators install is the file that is measured and tested, not a copy of it.
+ *
+ * `localNginxConfig` derives a runnable config from the shipped text with as few changes as make it
+ * run without root or certificates, each one checked so a changed deploy file fails loudly here
+ * instead of being tested half-transformed:
+ *   - the port-80 redirect server is dropped; the two `listen … 443 ssl http2` lines become one plain
+ *     HTTP `listen 127.0.0.1:PORT` and the `ssl_*` lines go (TLS is nginx's, not the app's);
+ *   - the upstream `server 127.0.0.1:3000` points at the app's port;
+ *   - the cache, temp files, pid and logs live in a directory of the caller's;
+ *   - it is wrapped in the main context a site file gets from /etc/nginx/nginx.conf (one worker).
+ * Everything else (cache rules, maps, limits, timeouts, headers) is the shipped text, unchanged.
+ */
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const NGINX_BIN = process.env.NGINX_BIN ?? "/usr/sbin/nginx";
+export const SHIPPED_NGINX_CONF = fileURLToPath(new URL("../docs/deploy/nginx.conf", import.meta.url));
+
+/** Whether nginx is installed here (CI installs Debian's package in `.ci/run`). */
+export function nginxAvailable(): boolean {
+  return fs.existsSync(NGINX_BIN);
+}
+
+function replaceOnce(text: string, pattern: RegExp, replacement: string, what: string): string {
+  const matches = text.match(new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`));
+  if (!matches || matches.length === 0) throw new Error(`docs/deploy/nginx.conf changed: no ${what} to adapt`);
+  return text.replace(pattern, replacement);
+}
+
+/** The shipped config, made runnable on 127.0.0.1:`port` in front of the app on `appPort`. */
+export function localNginxConfig(shipped: string, options: { port: number; appPort: number; dir: string }): string {
+  const { port, appPort, dir } = options;
+  let site = shipped;
+  // The port-80 server only redirects to HTTPS: drop the whole block.
+  site = replaceOnce(site, /server\s*\{\s*listen 80;[^}]*\}\n?/, "", "port-80 redirect server");
+  site = replaceOnce(site, /^(\s*)listen 443 ssl http2;\n/m, `$1listen 127.0.0.1:${port};\n`, "`listen 443 ssl http2`");
+  site = replaceOnce(site, /^\s*listen \[::\]:443 ssl http2;\n/m, "", "`listen [::]:443 ssl http2`");
+  site = replaceOnce(site, /^\s*ssl_[a-z_]+\s[^;]*;\n/gm, "", "ssl_* lines");
+  site = replaceOnce(site, /(\bserver\s+)127\.0\.0\.1:3000;/, `$1127.0.0.1:${appPort};`, "upstream 127.0.0.1:3000");
+  site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
+  if (/\b(ssl|443|:3000|\/var\/)/.test(site.replace(/#.*$/gm, "")))
+    throw new Error("docs/deploy/nginx.conf: something TLS- or path-bound left");
+  return [
+    `pid ${path.join(dir, "nginx.pid")};`,
+    `error_log ${path.join(dir, "error.log")} warn;`,
+    // Run as root (CI), nginx would hand its workers to `nobody`, who cannot write in `dir`.
+    ...(process.getuid?.() === 0 ? ["user root root;"] : []),
+    "worker_processes 1;",
+    "daemon on;",
+    "events { worker_connections 1024; }",
+    "http {",
+    `  access_log ${path.join(dir, "access.log")};`,
+    // As Debian's /etc/nginx/nginx.conf does for every site: no version in Server, MIME types unused (all proxied).
+    "  server_tokens off;",
+    `  client_body_temp_path ${path.join(dir, "client_body")};`,
+    `  proxy_temp_path ${path.join(dir, "proxy")};`,
+    `  fastcgi_temp_path ${path.join(dir, "fastcgi")};`,
+    `  uwsgi_temp_path ${path.join(dir, "uwsgi")};`,
+    `  scgi_temp_path ${path.join(dir, "scgi")};`,
+    site,
+    "}",
+    "",
+  ].join("\n");
+}
+
+export type LocalNginx = { port: number; dir: string; stop: () => Promise<void> };
+
+function nginx(args: string[], dir: string) {
+  return spawnSync(NGINX_BIN, ["-p", dir, "-c", path.join(dir, "nginx.conf"), ...args], { encoding: "utf8", timeout: 15_000 });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Starts nginx (as a daemon of this user) with the shipped config on 127.0.0.1:`port` in front of
+ * the app on `appPort`; `dir` is emptied and holds everything nginx writes. Waits at most
+ * `timeoutMs` for it to answer; `stop` waits at most as long for it to exit.
+ */
+export async function startNginx(options: { port: number; appPort: number; dir: string; timeoutMs?: number }): Promise<LocalNginx> {
+  const { port, timeoutMs = 10_000 } = options;
+  const dir = path.resolve(options.dir);
+  if (!nginxAvailable()) throw new Error(`nginx is not installed at ${NGINX_BIN} (apt-get install nginx)`);
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, "cache"), { recursive: true });
+  fs.writeFileSync(path.join(dir, "nginx.conf"), localNginxConfig(fs.readFileSync(SHIPPED_NGINX_CONF, "utf8"), { ...options, dir }));
+  const check = nginx(["-t", "-q"], dir);
+  if (check.status !== 0) throw new Error(`nginx -t refused the derived config: ${check.stderr}`);
+  const started = nginx([], dir);
+  if (started.status !== 0) throw new Error(`nginx did not start: ${started.stderr}`);
+  const pidFile = path.join(dir, "nginx.pid");
+  const stop = async () => {
+    if (!fs.existsSync(pidFile)) return;
+    const pid = Number(fs.readFileSync(pidFile, "utf8").trim());
+    nginx(["-s", "stop"], dir);
+    for (const until = Date.now() + timeoutMs; Date.now() < until; await sleep(50)) {
+      try {
+        process.kill(pid, 0);
+      } catch {
+        return;
+      }
+    }
+    process.kill(pid, "SIGKILL");
+  };
+  for (const until = Date.now() + timeoutMs; ; await sleep(50)) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`, { method: "HEAD", signal: AbortSignal.timeout(2_000) });
+      return { port, dir, stop };
+    } catch {
+      if (Date.now() > until) {
+        await stop();
+        throw new Error(`nginx on 127.0.0.1:${port} did not answer within ${timeoutMs} ms: ${readLog(dir)}`);
+      }
+    }
+  }
+}
+
+/** The tail of nginx's error log, for failure messages. */
+export function readLog(dir: string): string {
+  const file = path.join(dir, "error.log");
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8").slice(-2_000) : "";
+}
