@@ -24,6 +24,16 @@ export const VISITOR_VALUE = "no-cache";
 export const VISITOR_PUBLIC_VALUE = "public, max-age=0, s-maxage=10, stale-while-revalidate=60";
 export const VARY_VALUE = "Cookie, Save-Data";
 
+/**
+ * Pages whose answer reads the Referer: the post page's "← Back" goes where the reader came from
+ * (Beyond SPEC #5). Their validator covers the Referer and caches keep one copy per Referer.
+ */
+const READS_REFERER = /^\/post\/\d+\/?$/;
+export const readsReferer = (path: string): boolean => READS_REFERER.test(path);
+
+/** The Vary of an answer to this path. */
+export const varyFor = (path: string): string => (readsReferer(path) ? `${VARY_VALUE}, Referer` : VARY_VALUE);
+
 /** `json(data, NO_STORE)`: this answer holds an email or an invite code. */
 export const NO_STORE = { headers: { "Cache-Control": NO_STORE_VALUE } };
 
@@ -43,7 +53,7 @@ export async function applyCacheControl(request: Request, headers: Headers, decl
   // private side), as does an answer that sets a cookie.
   const privateAnswer = headers.has("Set-Cookie") || (await sentSessionToken(request));
   headers.set("Cache-Control", cacheControlFor(privateAnswer, declared, status));
-  headers.set("Vary", VARY_VALUE);
+  headers.set("Vary", varyFor(new URL(request.url).pathname));
 }
 
 /** The Cache-Control values the loaders and action of a document request set. */

@@ -4,7 +4,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
 import { dataVersion } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { MEMBER_VALUE, VARY_VALUE, VISITOR_PUBLIC_VALUE } from "./cache-control.server";
+import { MEMBER_VALUE, readsReferer, varyFor, VISITOR_PUBLIC_VALUE } from "./cache-control.server";
 import { viewerKey } from "./session.server";
 import { hasPendingToast } from "./toast.server";
 
@@ -14,7 +14,8 @@ import { hasPendingToast } from "./toast.server";
  *
  * A page is a function of: the build and configuration, the data (the data version, which every
  * committed write moves on), whom it is drawn for (visitor, or member and session), its URL, the
- * request headers it reads (Host and X-Forwarded-Proto for links, Save-Data), and the clock
+ * request headers it reads (Host and X-Forwarded-Proto for links, Save-Data, the Referer on a post
+ * page whose back link follows it), and the clock
  * ("3 minutes ago", trending's decay): the minute is part of it, so a validator never vouches for
  * a page more than a minute older than the one the server would draw now. Hash those and you
  * have the page's ETag without drawing it: a match is a 304 from the HTTP edge, before Remix.
@@ -68,6 +69,7 @@ async function pageValidator(request: Request, now: number): Promise<{ etag: str
     h.get("Host") ?? "",
     h.get("X-Forwarded-Proto") ?? "",
     h.get("Save-Data") ?? "",
+    readsReferer(url.pathname) ? (h.get("Referer") ?? "") : "",
     Math.floor(now / (CLOCK_BUCKET_S * 1000)),
   ];
   const etag = `W/"${createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 27)}"`;
@@ -94,7 +96,7 @@ export async function answerConditionally(req: IncomingMessage, res: ServerRespo
   const path = (req.url ?? "/").split("?")[0] ?? "/";
   if (!validatedPath(path)) return false;
   const headers = new Headers();
-  for (const name of ["cookie", "host", "x-forwarded-proto", "save-data"]) {
+  for (const name of ["cookie", "host", "x-forwarded-proto", "save-data", "referer"]) {
     const value = req.headers[name];
     if (typeof value === "string") headers.set(name, value);
   }
@@ -103,7 +105,7 @@ export async function answerConditionally(req: IncomingMessage, res: ServerRespo
   if (!validator) return false;
   const { etag, visitor } = validator;
   if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
-    res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: VARY_VALUE });
+    res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: varyFor(path) });
     res.end();
     return true;
   }

@@ -65,6 +65,13 @@ describe("a page's validator, without rendering it", () => {
     expect(await etag("/", {}, NOW + 60_000)).not.toBe(visitor);
   });
 
+  it("a post page's covers the Referer its back link follows; other pages' do not", async () => {
+    const fromFeed = await etag("/post/1", { headers: { Referer: "http://localhost/?type=video" } });
+    expect(await etag("/post/1", { headers: { Referer: "http://localhost/profile/alice" } })).not.toBe(fromFeed);
+    expect(await etag("/post/1", { headers: { Referer: "http://localhost/?type=video" } })).toBe(fromFeed);
+    expect(await etag("/", { headers: { Referer: "http://localhost/clubs" } })).toBe(await etag("/"));
+  });
+
   it("changes with every write (a post, a like, a sign-in elsewhere), not with a session's sliding expiry", async () => {
     const before = await etag("/", { cookie: member.cookie });
     const version = dataVersion();
