@@ -2,13 +2,16 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { destroyUserSession } from "~/web/session.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";
+import { CLEAR_CACHE } from "~/web/cache-control.server";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
-    const headers = new Headers();
+    // The browser's own cache forgets the member's pages too (Back after signing out, JS or not);
+    // the service worker forgets its saved pages as the request leaves (app/sw/index.ts).
+    const headers = new Headers(CLEAR_CACHE);
     headers.append("Set-Cookie", await destroyUserSession(request));
     headers.append("Set-Cookie", await toastCookie({ title: "Logged out", description: "You've been successfully logged out." }));
     return redirect("/", { headers });
