@@ -116,7 +116,8 @@ export default tseslint.config(
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["public/sw.js"],
-    languageOptions: { globals: { ...globals.serviceworker }, sourceType: "script" },
+    // The service worker (bundled by scripts/build-sw.ts) runs in a worker, not a window.
+    files: ["app/sw/**"],
+    languageOptions: { globals: { ...globals.serviceworker } },
   },
 );

@@ -37,7 +37,8 @@ export default defineConfig({
     { name: "js-on", use: { javaScriptEnabled: true } },
   ],
   webServer: {
-    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/remix-serve ${SERVER_BUILD}`,
+    // The service worker is bundled here too, so a build made with `remix build` alone has one.
+    command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/tsx scripts/build-sw.ts && node_modules/.bin/remix-serve ${SERVER_BUILD}`,
     url: `http://localhost:${PORT}/`,
     reuseExistingServer: false,
     timeout: 60_000,

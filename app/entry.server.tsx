@@ -3,7 +3,9 @@ import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@r
 import { RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
+import { VIEWER_HEADER } from "~/utils/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
+import { viewerTag } from "~/web/session.server";
 import "~/web/startup.server";
 
 const ABORT_DELAY = 5_000;
@@ -55,15 +57,20 @@ export default async function handleRequest(
   const body = html;
   for (const [name, value] of Object.entries(securityHeaders(inlineScriptHashes(body)))) responseHeaders.set(name, value);
   await applyCacheControl(request, responseHeaders, declaredCacheControl(remixContext.staticHandlerContext), status);
+  responseHeaders.set(VIEWER_HEADER, await viewerTag(request));
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }
 
-/** JSON answers (loader data, resource routes) get the headers that apply to them too. */
+/**
+ * JSON answers (loader data, resource routes) get the headers that apply to them too, and (like
+ * documents) name whose page they are for the service worker's saved pages.
+ */
 export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   await applyCacheControl(request, response.headers, [response.headers.get("Cache-Control")], response.status);
+  response.headers.set(VIEWER_HEADER, await viewerTag(request));
   return response;
 };
 

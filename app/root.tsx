@@ -11,6 +11,7 @@ import {
   useSearchParams,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
+import { SavedCopyNote } from "~/components/layout/saved-copy-note";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
@@ -77,6 +78,7 @@ export function Layout({ children }: { children: ReactNode }) {
           search={location.pathname === "/" ? (params.get("search") ?? "") : ""}
         />
         <Toaster serverToast={data?.toast ?? null} />
+        <SavedCopyNote />
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}
         </main>

@@ -7,17 +7,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-
-type Manifest = {
-  entry: { module: string; imports: string[] };
-  routes: Record<string, { module: string; imports?: string[] }>;
-};
+import { readRemixManifest } from "./remix-manifest";
 
 const dir = process.argv[2] ?? "public/build";
-const manifestFile = fs.readdirSync(dir).find((f) => f.startsWith("manifest-"));
-if (!manifestFile) throw new Error(`No manifest in ${dir}: run npm run build first`);
-const source = fs.readFileSync(path.join(dir, manifestFile), "utf8");
-const manifest = JSON.parse(source.slice(source.indexOf("{"), source.lastIndexOf("}") + 1)) as Manifest;
+const manifest = readRemixManifest(dir);
 const read = (url: string) => fs.readFileSync(path.join(dir, url.replace(/^\/build\//, "")));
 
 function weigh(files: Iterable<string>) {

@@ -3,6 +3,7 @@ import { destroyUserSession } from "~/web/session.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";
 import { keepPageOnFailure } from "~/utils/client-action";
+import { CLEAR_CACHE } from "~/web/cache-control.server";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");
@@ -12,7 +13,9 @@ export const clientAction = keepPageOnFailure({ failed: () => ({ title: "Logout 
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
-    const headers = new Headers();
+    // The browser's own cache forgets the member's pages too (Back after signing out, JS or not);
+    // the service worker forgets its saved pages as the request leaves (app/sw/index.ts).
+    const headers = new Headers(CLEAR_CACHE);
     headers.append("Set-Cookie", await destroyUserSession(request));
     headers.append("Set-Cookie", await toastCookie({ title: "Logged out", description: "You've been successfully logged out." }));
     return redirect("/", { headers });

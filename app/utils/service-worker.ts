@@ -1,3 +1,5 @@
+import { oldestSaved, type SavedCopyMessage, type SavePageMessage } from "./saved-pages";
+
 declare global {
   interface Window {
     __remixManifest?: { version?: string };
@@ -15,14 +17,25 @@ export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
   const version = window.__remixManifest?.version ?? "dev";
   let reloading = false;
+  // The first page of a visit loads before any worker controls it, so the worker never saw it:
+  // once one takes control, it is asked to save this page too (one more request, once).
+  let unsaved = !navigator.serviceWorker.controller;
   navigator.serviceWorker.addEventListener("controllerchange", () => {
-    const scriptURL = navigator.serviceWorker.controller?.scriptURL;
+    const controller = navigator.serviceWorker.controller;
+    const scriptURL = controller?.scriptURL;
     if (!scriptURL || reloading) return;
     const workerVersion = new URL(scriptURL).searchParams.get("v");
+    if (unsaved) controller.postMessage(savePageMessage());
+    unsaved = false;
     if (workerVersion === version) return;
     reloading = true;
     window.location.reload();
   });
+  navigator.serviceWorker.addEventListener("message", (event: MessageEvent<SavedCopyMessage | null>) => {
+    if (event.data?.type === "saved-copy") noteSavedCopy(event.data);
+  });
+  // Was this document drawn from a saved copy? The worker answers only when it was.
+  void navigator.serviceWorker.ready.then(() => navigator.serviceWorker.controller?.postMessage({ type: "saved-copy?" }));
   const register = () => {
     navigator.serviceWorker.register(`/sw.js?v=${encodeURIComponent(version)}`, { scope: "/" }).catch((error) => {
       console.warn("Service worker registration failed", error);
@@ -30,4 +43,46 @@ export function registerServiceWorker() {
   };
   if (document.readyState === "complete") register();
   else window.addEventListener("load", register, { once: true });
+}
+
+/** This page's address and the build files it loaded, for the worker to save. */
+function savePageMessage(): SavePageMessage {
+  const assets = performance
+    .getEntriesByType("resource")
+    .map((entry) => entry.name)
+    .filter((name) => name.startsWith(`${location.origin}/build/`));
+  return { type: "save-page", page: location.pathname + location.search, assets };
+}
+
+/**
+ * Which pages on screen came from the service worker's saved copies (app/sw/): page address → the
+ * part (the document, or a route's loader data) → when it was saved, or null when it came from the
+ * network. Read by the "saved copy from … ago" note (components/layout/saved-copy-note.tsx).
+ */
+const savedParts = new Map<string, Map<string, number | null>>();
+const listeners = new Set<() => void>();
+let version = 0;
+
+function noteSavedCopy({ page, part, savedAt }: SavedCopyMessage) {
+  const parts = savedParts.get(page) ?? new Map<string, number | null>();
+  parts.set(part, savedAt);
+  savedParts.set(page, parts);
+  version += 1;
+  for (const listener of listeners) listener();
+}
+
+/** For useSyncExternalStore: call `listener` when what the worker said changes. */
+export function subscribeSavedCopies(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** Changes whenever what the worker said changes (useSyncExternalStore's snapshot). */
+export function savedCopiesVersion() {
+  return version;
+}
+
+/** When the oldest saved part of `page` (path and query) was saved, or null if it is all fresh. */
+export function savedCopyOf(page: string): number | null {
+  return oldestSaved(savedParts.get(page));
 }

@@ -37,6 +37,12 @@ export const varyFor = (path: string): string => (readsReferer(path) ? `${VARY_V
 /** `json(data, NO_STORE)`: this answer holds an email or an invite code. */
 export const NO_STORE = { headers: { "Cache-Control": NO_STORE_VALUE } };
 
+/**
+ * On a sign-out's answer: the browser drops what its HTTP cache holds for the site (the member's
+ * `private, no-cache` pages, which Back would otherwise show). docs/decisions/0033.
+ */
+export const CLEAR_CACHE = { "Clear-Site-Data": '"cache"' };
+
 /** The Cache-Control of an answer, from who asked and what the loaders declared. */
 export function cacheControlFor(privateAnswer: boolean, declared: Iterable<string | null | undefined>, status = 200): string {
   for (const value of declared) if (value && /\bno-store\b/i.test(value)) return NO_STORE_VALUE;

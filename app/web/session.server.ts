@@ -1,9 +1,11 @@
+import { createHmac } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
 import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/session.server";
 import { toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
 import { deviceLabel } from "~/utils/user-agent";
+import { VISITOR } from "~/utils/saved-pages";
 import { pathWithSearch, signInHref } from "~/utils/urls";
 import type { Toast } from "~/utils/toast";
 import { toastCookie } from "./toast.server";
@@ -67,6 +69,18 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
   if (!sent) return "v";
   const live = token ? liveSessionOf(token, now) : undefined;
   return live ? `m${live.userId}.${live.id}` : null;
+}
+
+/**
+ * Whose page an answer is, for the service worker's saved pages (`X-Pulse-Viewer`,
+ * docs/decisions/0033-service-worker-saved-pages.md): one opaque tag per member (an HMAC of the
+ * member's id, the same across their sessions, naming nothing), `visitor` for anyone else.
+ */
+export async function viewerTag(request: Request): Promise<string> {
+  const key = await viewerKey(request);
+  if (!key?.startsWith("m")) return VISITOR;
+  const member = key.slice(1, key.indexOf("."));
+  return createHmac("sha256", sessionSecret).update(`viewer:${member}`).digest("base64url").slice(0, 22);
 }
 
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {

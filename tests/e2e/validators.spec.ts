@@ -7,6 +7,11 @@ import { expect, test, uniqueName } from "./fixtures";
  * detail are in tests/integration/validators.test.ts.
  */
 
+// The service worker now handles `?_data=` (docs/decisions/0033): its requests to the server go out
+// from the worker, where this page's DevTools session cannot see their wire status. What is checked
+// here is the server's and the browser's HTTP caching, so the worker is kept out.
+test.use({ serviceWorkers: "block" });
+
 /**
  * What the server really answered for each URL, in order: Chromium reports a revalidated answer as
  * the 200 it had kept, so the wire status comes from the DevTools protocol.

@@ -1,0 +1,28 @@
+import { useLocation } from "@remix-run/react";
+import { formatDistanceToNow } from "date-fns";
+import { useSyncExternalStore } from "react";
+import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/utils/service-worker";
+
+const noVersion = () => 0;
+
+/**
+ * "Saved copy from 5 minutes ago": shown when the page on screen came from the service worker's
+ * saved copies (no signal, or a stalled one; docs/decisions/0033-service-worker-saved-pages.md).
+ * A quiet status line pinned to the bottom-left corner: it moves nothing on the page, clicks pass
+ * through it, and screen readers hear it once (a live region that is always there, empty when the
+ * page is fresh). Toasts sit above it.
+ */
+export function SavedCopyNote() {
+  const location = useLocation();
+  useSyncExternalStore(subscribeSavedCopies, savedCopiesVersion, noVersion);
+  const savedAt = savedCopyOf(location.pathname + location.search);
+  return (
+    <p role="status" data-testid="saved-copy-note" className="pointer-events-none fixed bottom-2 left-2 z-40 m-0 max-w-[calc(100%-1rem)]">
+      {savedAt !== null ? (
+        <span className="inline-block rounded-full bg-bark-900/90 px-3 py-1 text-xs text-white shadow">
+          Saved copy from {formatDistanceToNow(savedAt)} ago
+        </span>
+      ) : null}
+    </p>
+  );
+}

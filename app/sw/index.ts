@@ -1,0 +1,188 @@
+import { clientsClaim } from "workbox-core";
+import { CacheableResponsePlugin } from "workbox-cacheable-response";
+import { ExpirationPlugin } from "workbox-expiration";
+import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from "workbox-precaching";
+import { registerRoute } from "workbox-routing";
+import { CacheFirst, NetworkFirst } from "workbox-strategies";
+import type { RouteHandlerCallbackOptions } from "workbox-core/types";
+import { DOCUMENT_PART, pageOf, SAVED_AT_HEADER, type SavedCopyMessage, type SavePageMessage } from "../utils/saved-pages";
+import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy } from "./saved-pages";
+
+/**
+ * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
+ * scripts/build-sw.ts after `remix build` and served at /sw.js?v=<build> (app/routes/sw[.]js.ts).
+ *
+ * - The shell is precached: the offline page, icon, web manifest, and this build's entry and root
+ *   chunks and stylesheet (`self.__WB_MANIFEST`, filled in at build time).
+ * - Other build assets are content-hashed: cache-first as they are used (route modules included,
+ *   so a page seen before also runs offline).
+ * - Pages (navigations) and Remix loader data (`?_data=`, what an in-app link fetches) are
+ *   network-first with a 3 s network timeout, kept per viewer (saved-pages.ts). A page nobody saw
+ *   gets the offline page, whose "Try again" reloads the address asked for.
+ * - Nothing else is touched: form posts, `/api`, media, other origins go to the network as usual.
+ *
+ * A new build's worker takes over at once; the page reloads once (app/utils/service-worker.ts).
+ */
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
+
+const OFFLINE_URL = "/offline.html";
+/** How long a page waits for the network before a saved copy is shown instead. */
+export const NETWORK_TIMEOUT_SECONDS = 3;
+/** The hand-written worker's caches (pages-v1 held members' pages, /settings included). */
+const RETIRED_CACHES = /^(pages-v1|assets-.*)$/;
+
+self.skipWaiting();
+clientsClaim();
+cleanupOutdatedCaches();
+precacheAndRoute(self.__WB_MANIFEST);
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches.keys().then((keys) => Promise.all(keys.filter((key) => RETIRED_CACHES.test(key)).map((key) => caches.delete(key)))),
+  );
+});
+
+// Signing out forgets every saved page as the request leaves, whether or not the answer comes back
+// (the answer also carries `Clear-Site-Data: "cache"` for the browser's own cache). The request
+// itself goes to the network untouched.
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method === "POST" && url.origin === self.location.origin && /^\/(api\/auth\/)?logout$/.test(url.pathname)) {
+    event.waitUntil(forgetPages());
+  }
+});
+
+self.addEventListener("message", (event) => {
+  const message = event.data as { type?: string } | null;
+  if (message?.type === "forget-pages") event.waitUntil(forgetPages());
+  if (message?.type === "save-page") event.waitUntil(savePage(event, message as SavePageMessage));
+  if (message?.type === "saved-copy?" && event.source && "id" in event.source) {
+    const answer = savedDocuments.get(event.source.id);
+    savedDocuments.delete(event.source.id);
+    if (answer) event.source.postMessage(answer);
+  }
+});
+
+const assets = new CacheFirst({
+  cacheName: "assets",
+  plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60 })],
+});
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/build/"),
+  async (options) => {
+    try {
+      return await assets.handle(options);
+    } catch (error) {
+      if (options.url.pathname.startsWith("/build/routes/")) return unreachableRouteModule();
+      throw error;
+    }
+  },
+);
+
+/**
+ * A route module this device never loaded, with no network. Remix would answer a failed import by
+ * reloading the page the member is leaving, which looks like the link did nothing. This stand-in
+ * loads, so Remix goes on to the loader data: a miss there sends the member to the page asked for
+ * as a document (`reloadDocument`), where they get its saved copy or the offline page. If the data
+ * was saved after all, the page they asked for is reloaded shortly (the same outcome). Outside a
+ * navigation (a page's own modules as it starts) the stand-in fails like the import would have:
+ * the page as sent stays readable, without JavaScript.
+ */
+function unreachableRouteModule(): Response {
+  const body = [
+    // Loading a page's own modules (hydration, or a fetcher): fail as before, the page as sent stays.
+    "const router = window.__remixRouter;",
+    'if (!router || router.state.navigation.state === "idle") throw new Error("This page was not saved on this device");',
+    "export default function Unreachable() { return null; }",
+    "setTimeout(() => location.reload(), 2000);",
+  ].join("\n");
+  return new Response(body, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+// Remix's route discovery (`/__manifest?p=…&version=…`): the same for everyone, and needed for an
+// in-app link to a seen page to work offline. A miss offline asks Remix to load the page as a
+// document (which then gets its saved copy or the offline page).
+const routeManifest = new NetworkFirst({
+  cacheName: "route-manifest",
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 50, maxAgeSeconds: 14 * 24 * 60 * 60 })],
+});
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === "/__manifest",
+  async (options) => (await routeManifest.handle(options).catch(() => undefined)) ?? reloadDocument("/"),
+);
+
+const pages = new NetworkFirst({
+  cacheName: PAGES_CACHE,
+  networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
+  matchOptions: { ignoreVary: true },
+  plugins: pageCachePlugins,
+});
+
+/**
+ * The first page of a visit loaded before this worker controlled it: save it and the build files
+ * it loaded (they come from the browser's cache), so it opens offline like any page seen later.
+ */
+async function savePage(event: ExtendableMessageEvent, { page, assets: files }: SavePageMessage) {
+  const url = new URL(page, self.location.origin);
+  if (url.origin !== self.location.origin || !isSitePage(url)) return;
+  const saves = [pages.handle({ event, request: new Request(url, { credentials: "same-origin" }) })];
+  for (const file of files.slice(0, 100)) {
+    const asset = new URL(file, self.location.origin);
+    if (asset.origin === self.location.origin && asset.pathname.startsWith("/build/"))
+      saves.push(assets.handle({ event, request: asset.href }));
+  }
+  await Promise.allSettled(saves);
+}
+
+/** The site's own pages: never `/api`, build files, media, sign-in or sign-out. */
+function isSitePage(url: URL) {
+  return url.origin === self.location.origin && !/^\/(api|build|media|auth|logout)(\/|$)/.test(url.pathname);
+}
+
+/** A page (a navigation) or its loader data (`?_data=`, what an in-app link fetches). */
+function isPage({ url, request }: { url: URL; request: Request }) {
+  return isSitePage(url) && (request.mode === "navigate" || url.searchParams.has("_data"));
+}
+
+registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOptions) => {
+  const { page, part } = pageOf(url);
+  let response = await pages.handle({ event, request }).catch(() => undefined);
+  // A server error or a proxy's timeout is no better than no answer when a saved copy exists.
+  if (response && (response.status >= 500 || response.status === 408) && !response.headers.has(SAVED_AT_HEADER)) {
+    response = (await savedCopy(request)) ?? response;
+  }
+  if (!response) return part === DOCUMENT_PART ? offlinePage() : reloadDocument(page);
+  const saved = Number(response.headers.get(SAVED_AT_HEADER));
+  tell(event as FetchEvent, { type: "saved-copy", page, part, savedAt: saved > 0 ? saved : null });
+  return response;
+});
+
+async function offlinePage(): Promise<Response> {
+  return (await matchPrecache(OFFLINE_URL)) ?? Response.error();
+}
+
+/**
+ * Loader data nobody saved, with no network: Remix is told to load `page` as a document instead
+ * (its redirect protocol), so the member gets the page's saved copy or the offline page with a
+ * "Try again" for that address, not an error in place of the page they were reading.
+ */
+function reloadDocument(page: string): Response {
+  return new Response(null, { status: 204, headers: { "X-Remix-Redirect": page, "X-Remix-Reload-Document": "true" } });
+}
+
+/** Documents drawn from a saved copy, by the client they became; the page asks once it runs. */
+const savedDocuments = new Map<string, SavedCopyMessage>();
+
+/** Let the page know whether what it is about to show came from a saved copy. */
+function tell(event: FetchEvent, message: SavedCopyMessage) {
+  if (message.part === DOCUMENT_PART) {
+    if (message.savedAt === null || !event.resultingClientId) return;
+    savedDocuments.set(event.resultingClientId, message);
+    // A page that never asks (its scripts did not load) leaves nothing behind for long.
+    setTimeout(() => savedDocuments.delete(event.resultingClientId), 60_000);
+    return;
+  }
+  event.waitUntil(self.clients.get(event.clientId).then((client) => client?.postMessage(message)));
+}

@@ -1,0 +1,93 @@
+import { ExpirationPlugin } from "workbox-expiration";
+import type { WorkboxPlugin } from "workbox-core/types";
+import { SAVED_AT_HEADER, SAVED_FOR_HEADER, VIEWER_HEADER, VISITOR } from "../utils/saved-pages";
+
+/**
+ * Whose saved pages these are (docs/decisions/0033-service-worker-saved-pages.md). Every document
+ * and loader-data answer names its viewer (`X-Pulse-Viewer`: an opaque tag per member, `visitor`
+ * otherwise). The worker keeps the pages of one viewer at a time: when an answer names another
+ * viewer (a sign-in, a sign-out, an ended session), or the member signs out, every saved page is
+ * deleted first. Each saved copy also carries the viewer it was drawn for, and a copy is only
+ * served while that viewer is the current one, so a reply still in flight when the pages were
+ * forgotten cannot bring one back.
+ */
+
+export const PAGES_CACHE = "pages";
+const META_CACHE = "pulse-meta";
+const VIEWER_KEY = "/__pulse/viewer";
+
+/** Pages and loader data: at most this many answers, none older than this. */
+export const PAGE_LIMITS = { maxEntries: 80, maxAgeSeconds: 14 * 24 * 60 * 60 };
+
+const expiration = new ExpirationPlugin({ ...PAGE_LIMITS, purgeOnQuotaError: true });
+
+let viewer: Promise<string> | null = null;
+/** Bumped each time the saved pages are forgotten: a reply to a request made before does not count. */
+let generation = 0;
+
+function currentViewer(): Promise<string> {
+  viewer ??= caches
+    .open(META_CACHE)
+    .then((cache) => cache.match(VIEWER_KEY))
+    .then((saved) => (saved ? saved.text() : VISITOR))
+    .catch(() => VISITOR);
+  return viewer;
+}
+
+/** Delete every saved page (and its expiry records); `next` is the viewer from now on. */
+export async function forgetPages(next: string = VISITOR) {
+  generation += 1;
+  viewer = Promise.resolve(next);
+  // The plugin forgets the caches it used since the worker started (and their expiry records);
+  // the cache itself is deleted whether or not it was used since.
+  await expiration.deleteCacheAndMetadata();
+  await caches.delete(PAGES_CACHE);
+  await (await caches.open(META_CACHE)).put(VIEWER_KEY, new Response(next));
+}
+
+/** A saved copy of this request that its current viewer may see, or undefined. */
+export async function savedCopy(request: Request): Promise<Response | undefined> {
+  const cache = await caches.open(PAGES_CACHE);
+  const copy = await cache.match(request, { ignoreVary: true });
+  return copy && (await servable(copy)) ? copy : undefined;
+}
+
+async function servable(copy: Response): Promise<boolean> {
+  return copy.headers.get(SAVED_FOR_HEADER) === (await currentViewer());
+}
+
+/**
+ * The rules of the page cache, as a Workbox plugin:
+ * - every answer from the network tells whose page it is; another viewer than the current one
+ *   forgets every saved page first;
+ * - only a 200 that may be stored (no `no-store`: settings, anything with an email or invite code)
+ *   and that names its viewer is kept, stamped with the time and the viewer;
+ * - a saved copy is served only to the viewer it was drawn for.
+ */
+export const savedPagesPlugin: WorkboxPlugin = {
+  requestWillFetch: async ({ request, state }) => {
+    if (state) state.generation = generation;
+    return request;
+  },
+  fetchDidSucceed: async ({ response, state }) => {
+    const tag = response.headers.get(VIEWER_HEADER);
+    if (tag && state?.generation === generation && tag !== (await currentViewer())) {
+      await forgetPages(tag);
+      // This answer is the new viewer's own: it may be kept.
+      state.generation = generation;
+    }
+    return response;
+  },
+  cacheWillUpdate: async ({ response, state }) => {
+    const tag = response.headers.get(VIEWER_HEADER);
+    if (response.status !== 200 || !tag || /\bno-store\b/i.test(response.headers.get("Cache-Control") ?? "")) return null;
+    if (state?.generation !== generation || tag !== (await currentViewer())) return null;
+    const headers = new Headers(response.headers);
+    headers.set(SAVED_AT_HEADER, String(Date.now()));
+    headers.set(SAVED_FOR_HEADER, tag);
+    return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
+  },
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => (cachedResponse && (await servable(cachedResponse)) ? cachedResponse : null),
+};
+
+export const pageCachePlugins: WorkboxPlugin[] = [savedPagesPlugin, expiration];

@@ -1,0 +1,47 @@
+/**
+ * What the service worker (app/sw/) and the page agree on about saved copies of pages
+ * (docs/decisions/0033-service-worker-saved-pages.md). No worker or DOM globals: both sides import it.
+ */
+
+/** Set by the server on every document and loader-data answer: whose page this is (an opaque tag). */
+export const VIEWER_HEADER = "X-Pulse-Viewer";
+/** The viewer tag of a visitor (and of an ended session). */
+export const VISITOR = "visitor";
+/** Set by the worker on the copy it keeps: when it was saved (ms since the epoch). */
+export const SAVED_AT_HEADER = "X-Pulse-Saved-At";
+/** Set by the worker on the copy it keeps: the viewer it was drawn for. */
+export const SAVED_FOR_HEADER = "X-Pulse-Saved-For";
+
+/** Worker → page: this part of `page` came from the network (`savedAt` null) or from a copy saved then. */
+export type SavedCopyMessage = { type: "saved-copy"; page: string; part: string; savedAt: number | null };
+/** Page → worker: was this document drawn from a saved copy? (answered with a SavedCopyMessage). */
+export type AskSavedCopyMessage = { type: "saved-copy?" };
+/** Page → worker: save this page and the build files it loaded (before the worker controlled it). */
+export type SavePageMessage = { type: "save-page"; page: string; assets: string[] };
+/** Page → worker: forget every saved page (a member signed out). */
+export type ForgetPagesMessage = { type: "forget-pages" };
+
+/** The part of a page a whole document is. Loader data names its route (`_data`). */
+export const DOCUMENT_PART = "document";
+
+/**
+ * The page a request belongs to, as the address bar shows it: a loader-data request
+ * (`/post/3?_data=routes%2Fpost.%24id`, `/?index&_data=routes%2F_index`) without Remix's
+ * `_data` and bare `index` parameters.
+ */
+export function pageOf(url: URL): { page: string; part: string } {
+  const params = new URLSearchParams(url.search);
+  const part = params.get("_data");
+  if (part === null) return { page: url.pathname + url.search, part: DOCUMENT_PART };
+  params.delete("_data");
+  if (params.getAll("index").every((value) => value === "")) params.delete("index");
+  const search = params.toString();
+  return { page: url.pathname + (search ? `?${search}` : ""), part };
+}
+
+/** The oldest saved time among a page's parts, or null when every part came from the network. */
+export function oldestSaved(parts: Map<string, number | null> | undefined): number | null {
+  let oldest: number | null = null;
+  for (const savedAt of parts?.values() ?? []) if (savedAt !== null && (oldest === null || savedAt < oldest)) oldest = savedAt;
+  return oldest;
+}
