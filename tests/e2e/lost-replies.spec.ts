@@ -52,8 +52,12 @@ test("a post whose reply is lost after the server saved it is not doubled by the
     await form.getByRole("button", { name: "Publish Post" }).click();
   } else {
     // The browser's own resend of the same form post (what Chrome does after a lost reply).
-    await page.waitForLoadState();
-    await page.reload();
+    // Chromium may still be swapping in its error page when the reload starts ("not attached to an
+    // active page"): reload again then. Every resend carries the same key, so the count below holds.
+    await expect(async () => {
+      await page.waitForLoadState();
+      await page.reload();
+    }).toPass({ timeout: 15_000 });
   }
   await expect(page.getByRole("heading", { name: title })).toBeVisible();
   await expect(page).toHaveURL(/\/post\/\d+$/);
