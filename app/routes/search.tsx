@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/react";
 import { Form } from "@remix-run/react";
 import { useSearchSubmit } from "~/components/layout/top-bar";
 import { PopularTopics } from "~/components/post/feed-sidebar";
-import { APP_NAME } from "~/utils/brand";
+import { APP_NAME, pageMeta } from "~/utils/brand";
 
 /**
  * /search: text search where the top bar has no room for its box (phones) and the 404 page's
@@ -41,4 +41,4 @@ export default function SearchPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: `Search · ${APP_NAME}` }];
+export const meta: MetaFunction = () => pageMeta("Search", `Search ${APP_NAME} posts by word or #hashtag.`);
