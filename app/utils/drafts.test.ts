@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { clearDrafts, DRAFT_MAX_AGE_MS, draftStorageKey, isBlank, loadDraft, removeDraft, sameValues, saveDraft } from "./drafts";
+import {
+  clearDrafts,
+  closeDrafts,
+  DRAFT_MAX_AGE_MS,
+  draftStorageKey,
+  isBlank,
+  loadDraft,
+  removeDraft,
+  reopenDrafts,
+  sameValues,
+  saveDraft,
+} from "./drafts";
 
 /** A Storage over a Map, as localStorage behaves (keys in insertion order). */
 function memoryStorage(initial: Record<string, string> = {}) {
@@ -75,6 +86,17 @@ describe("drafts", () => {
     saveDraft(storage, 70, "new", { x: ["4"] }, T0);
     clearDrafts(storage, { keepMember: 7, now: T0 });
     expect(Array.from(storage.map.keys())).toEqual([draftStorageKey(7, "new")]);
+  });
+
+  it("logout closes drafts: all are removed and a save still pending writes nothing until a form reopens them", () => {
+    const storage = memoryStorage();
+    saveDraft(storage, 7, "post-create", { title: ["Private thoughts"] }, T0);
+    closeDrafts(storage);
+    saveDraft(storage, 7, "post-create", { title: ["Private thoughts"] }, T0 + 400);
+    expect(storage.map.size).toBe(0);
+    reopenDrafts();
+    saveDraft(storage, 8, "post-create", { title: ["Next hunter"] }, T0 + 1000);
+    expect(loadDraft(storage, 8, "post-create", T0 + 1000)?.values).toEqual({ title: ["Next hunter"] });
   });
 
   it("never throws when storage refuses (private mode, quota)", () => {

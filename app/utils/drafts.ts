@@ -54,7 +54,21 @@ function parse(raw: string | null): Draft | null {
 }
 
 /** Keeps the member's draft of a form; a blank one is removed instead. */
+/**
+ * Logout closes drafts: every draft is removed and none is written again until a form mounts for a
+ * signed-in member (a form still on screen while the logout is sent may have a save pending).
+ */
+let closed = false;
+export function closeDrafts(storage: StorageLike): void {
+  closed = true;
+  clearDrafts(storage);
+}
+export function reopenDrafts(): void {
+  closed = false;
+}
+
 export function saveDraft(storage: StorageLike, memberId: number, form: string, values: DraftValues, now = Date.now()): void {
+  if (closed) return;
   const key = draftStorageKey(memberId, form);
   if (isBlank(values)) return removeDraft(storage, memberId, form);
   safely(() => storage.setItem(key, JSON.stringify({ v: values, t: now })), undefined);

@@ -19,8 +19,10 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
   test.skip(!nginxAvailable(), `nginx is not installed at ${NGINX_BIN} (apt-get install nginx; .ci/run does): nginx specs skipped`);
 
   const base = Number(process.env.E2E_PORT ?? 3100);
-  const appPort = base + 4;
-  const proxyPort = base + 5;
+  // Beside the other specs that start their own servers (+50 two-processes, +52 client-address,
+  // +60 body-caps); password-reset uses +4 and +5, which this spec once shared and lost to.
+  const appPort = base + 54;
+  const proxyPort = base + 55;
   const dataDir = `${process.env.E2E_DATA_DIR ?? `tmp/e2e-${base}`}-nginx`;
   // nginx sends the app `Host: $host`, which has no port (the deploy listens on 443): the origin the
   // app believes it is served from, and so the Origin a same-site POST carries, is this one.

@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
-import { browserStorage, clearDrafts } from "~/utils/drafts";
+import { browserStorage, closeDrafts } from "~/utils/drafts";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -146,7 +146,7 @@ function UserMenu({ user }: { user: TopBarUser }) {
 
 function forgetDrafts() {
   const storage = browserStorage();
-  if (storage) clearDrafts(storage);
+  if (storage) closeDrafts(storage);
 }
 
 function SearchIcon() {

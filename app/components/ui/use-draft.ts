@@ -1,6 +1,6 @@
 import { useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { browserStorage, clearDrafts, loadDraft, removeDraft, sameValues, saveDraft, type DraftValues } from "~/utils/drafts";
+import { browserStorage, clearDrafts, loadDraft, removeDraft, reopenDrafts, sameValues, saveDraft, type DraftValues } from "~/utils/drafts";
 
 /**
  * useDraft: the one local-draft hook of every form a member types into (issue 12, ADR 0031).
@@ -85,6 +85,7 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     const form = document.getElementById(formId);
     const storage = browserStorage();
     if (!(form instanceof HTMLFormElement) || !storage || memberId === null) return;
+    reopenDrafts();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const save = () => {
       clearTimeout(timer);
