@@ -378,3 +378,24 @@ export const idempotencyKeys = sqliteTable(
 );
 
 export type StoredReply = { headers: [string, string][]; body: string };
+
+/**
+ * Resumable (tus) uploads in progress (docs/decisions/0035-resumable-uploads.md): who started each
+ * one, so only they may continue, inspect or cancel it, and when, so an unfinished one expires. The
+ * bytes live in the tus store (a folder beside UPLOAD_DIR, or the S3 bucket); once the last byte is in,
+ * the file goes through the same pipeline as /api/upload and `mediaId` names the stored media.
+ */
+export const resumableUploads = sqliteTable(
+  "resumable_uploads",
+  {
+    id: text("id").primaryKey(),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Set while the finished upload is being processed, so a repeated last PATCH does it once. */
+    finishing: integer("finishing", { mode: "boolean" }).notNull().default(false),
+    mediaId: integer("media_id").references(() => media.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("resumable_uploads_owner").on(t.ownerId), index("resumable_uploads_created").on(t.createdAt)],
+);

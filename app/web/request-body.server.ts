@@ -33,6 +33,8 @@ export function declaredLimit(contentType: string | null | undefined): number {
   const type = bodyType(contentType);
   if (type === "multipart/form-data") return BODY_LIMITS.files * BODY_LIMITS.file + BODY_LIMITS.form;
   if (type === "application/x-www-form-urlencoded") return BODY_LIMITS.form;
+  // A tus PATCH (/api/uploads): one chunk of one file; tus also holds it to the declared Upload-Length.
+  if (type === "application/offset+octet-stream") return BODY_LIMITS.file;
   return BODY_LIMITS.json;
 }
 

@@ -1,5 +1,6 @@
 import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
+import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { installHttpEdge } from "./http-edge.server";
@@ -9,7 +10,8 @@ import { installServerTimeouts } from "./server-timeouts.server";
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
  * HTTP edge and the slow-client limits installed (http-edge.server.ts, server-timeouts.server.ts) and the demo content seeded (SEED_DEMO=1) before the
  * first request.
- * Uploads nobody published are cleared out now and every few hours, never inside a request.
+ * Uploads nobody published, and resumable uploads left unfinished for a day, are cleared out now and
+ * every few hours, never inside a request.
  */
 await installHttpEdge();
 installServerTimeouts();
@@ -20,3 +22,4 @@ if (env.SEED_DEMO) {
 }
 
 scheduleUploadPruning();
+scheduleResumablePruning();

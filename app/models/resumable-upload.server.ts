@@ -1,0 +1,126 @@
+import crypto from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { media, resumableUploads } from "#db/schema";
+import { db } from "~/utils/db.server";
+import { conflict, forbidden, notFound } from "~/utils/errors";
+import { checkLimit } from "~/utils/rate-limit.server";
+import { getResumableStore, RESUMABLE_EXPIRES_MS, type ResumableStore } from "~/utils/tus-store.server";
+import { requireSignedIn, type SignedIn } from "./access.server";
+import { storeUpload, toUploadedFile, type StoredMedia } from "./media.server";
+import type { Actor } from "./user.server";
+
+/**
+ * Resumable uploads (tus; docs/decisions/0035-resumable-uploads.md), the domain side: who may start
+ * one, who may continue, inspect or cancel it (only the member who started it), what happens when
+ * its last byte is in (the very pipeline of /api/upload: storeUpload), and when an unfinished one
+ * is thrown away. The tus protocol itself is web/tus.server.ts.
+ */
+
+type Row = typeof resumableUploads.$inferSelect;
+
+const NOT_YOURS = "This upload belongs to someone else.";
+const GONE = "This upload is no longer here. Choose the file again to upload it.";
+const SIGN_IN = "Authentication required. Please log in again.";
+
+/** A new upload id: random, and starting with `_` so it is never a /media storage key. */
+export function newResumableId(): string {
+  return `_${crypto.randomBytes(16).toString("hex")}`;
+}
+
+/**
+ * May the actor start an upload now? A member only, and one who has not used up the hourly upload
+ * limit (counted when the file is stored, checked here so nobody sends 50 MB to be refused).
+ */
+export function mayStartResumable(actor: Actor): SignedIn {
+  const me = requireSignedIn(actor, SIGN_IN);
+  checkLimit("uploadsPerUser", String(me.id));
+  return me;
+}
+
+/** Records that `actor` started upload `id` (called as tus creates it). */
+export function recordResumable(actor: Actor, id: string): void {
+  const me = mayStartResumable(actor);
+  db.insert(resumableUploads).values({ id, ownerId: me.id }).run();
+}
+
+/** The upload, if the actor started it: 401 for visitors, 404 when unknown, 403 for another member's. */
+export function requireOwnResumable(actor: Actor, id: string): Row {
+  const me = requireSignedIn(actor, SIGN_IN);
+  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  if (!row) throw notFound(GONE);
+  if (row.ownerId !== me.id) throw forbidden(NOT_YOURS);
+  return row;
+}
+
+/** The stored file a finished upload became (after a lost reply, the client asks for it again). */
+export function resumableResult(actor: Actor, id: string): StoredMedia {
+  const row = requireOwnResumable(actor, id);
+  const stored = row.mediaId ? db.select().from(media).where(eq(media.id, row.mediaId)).get() : undefined;
+  if (!stored) throw conflict("The upload is not finished yet.");
+  return toUploadedFile(stored);
+}
+
+/**
+ * The last byte is in: the file goes through storeUpload (size cap, hourly limit, sniffing,
+ * metadata stripping, variants), becomes the actor's media row, and its waiting bytes are removed.
+ * Done once: a repeated finishing PATCH gets the same file. A refused file (413, 415, 429) is
+ * removed with its upload, and the refusal is the answer.
+ */
+export async function finishResumable(
+  actor: Actor,
+  id: string,
+  filename: string | null | undefined,
+  store: ResumableStore = getResumableStore(),
+): Promise<StoredMedia> {
+  const row = requireOwnResumable(actor, id);
+  const claimed = db
+    .update(resumableUploads)
+    .set({ finishing: true })
+    .where(and(eq(resumableUploads.id, row.id), eq(resumableUploads.finishing, false)))
+    .returning()
+    .get();
+  if (!claimed) return resumableResult(actor, id);
+  try {
+    const stored = await storeUpload(actor, { filename, data: await store.read(id) });
+    db.update(resumableUploads).set({ mediaId: stored.id }).where(eq(resumableUploads.id, id)).run();
+    return stored;
+  } catch (error) {
+    db.delete(resumableUploads).where(eq(resumableUploads.id, id)).run();
+    throw error;
+  } finally {
+    await store.remove(id).catch(() => undefined);
+  }
+}
+
+/** The member cancelled the upload (tus DELETE removed its bytes). */
+export function forgetResumable(actor: Actor, id: string): void {
+  requireOwnResumable(actor, id);
+  db.delete(resumableUploads).where(eq(resumableUploads.id, id)).run();
+}
+
+/**
+ * Uploads started more than a day ago: unfinished ones lose their bytes (files, or S3 multipart
+ * parts and the incomplete part), finished ones only their record (the media row stays, and is
+ * pruned like any unpublished upload). Bytes tus holds without a record (a crash between the two)
+ * go by the store's own expiry sweep. Returns how many records were removed.
+ */
+export async function pruneExpiredResumables(store: ResumableStore = getResumableStore(), now = Date.now()): Promise<number> {
+  const cutoff = new Date(now - RESUMABLE_EXPIRES_MS);
+  const rows = db.delete(resumableUploads).where(lt(resumableUploads.createdAt, cutoff)).returning().all();
+  for (const row of rows) if (!row.mediaId) await store.remove(row.id).catch(() => undefined);
+  await store.deleteExpired().catch(() => 0);
+  return rows.length;
+}
+
+/** Expired uploads are cleared at start-up and then every hour, off the request path. */
+export function scheduleResumablePruning({ everyMs = 3_600_000 }: { everyMs?: number } = {}): () => void {
+  const run = () =>
+    pruneExpiredResumables().catch((error: unknown) => {
+      console.error("[uploads] pruning resumable uploads failed:", error);
+      return 0;
+    });
+  void run();
+  const timer = setInterval(run, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
+}

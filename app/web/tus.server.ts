@@ -1,0 +1,132 @@
+import { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { json } from "@remix-run/node";
+import { MemoryLocker, Server, type Upload } from "@tus/server";
+import { MAX_UPLOAD_BYTES } from "~/schemas/media";
+import { isAppError } from "~/utils/errors";
+import { getResumableStore } from "~/utils/tus-store.server";
+import { TOO_LARGE_MESSAGE } from "~/models/media.server";
+import {
+  finishResumable,
+  forgetResumable,
+  mayStartResumable,
+  newResumableId,
+  recordResumable,
+  requireOwnResumable,
+  resumableResult,
+} from "~/models/resumable-upload.server";
+import type { Actor } from "~/models/user.server";
+import { errorResponse } from "./api.server";
+import { assertSameOrigin } from "./origin.server";
+import { getSessionUser } from "./session.server";
+
+/**
+ * The tus protocol at /api/uploads (docs/decisions/0035-resumable-uploads.md): `@tus/server` answers
+ * create (POST), PATCH, HEAD and DELETE; every request is first checked in the domain
+ * (resumable-upload.server.ts: a member starts, only that member continues). GET on an upload is
+ * ours: the stored file it became, for a client whose finishing reply was lost.
+ *
+ * remix-serve installs fetch polyfills whose request bodies are not Node's ReadableStream, which tus
+ * reads with `Readable.fromWeb`. The request tus gets is therefore rebuilt around a native stream
+ * that pulls from the polyfilled body, chunk by chunk (nothing is buffered).
+ */
+
+export const TUS_PATH = "/api/uploads";
+
+/** One lock per upload id, per process: two PATCHes of one upload never write at once. */
+const locker = new MemoryLocker();
+
+type TusRequest = Parameters<Server["handleWeb"]>[0];
+
+/** The request as @tus/server reads it: method, URL, headers and a native body stream. */
+export function tusRequest(request: Request): TusRequest {
+  const source = request.body;
+  let body: ReadableStream<Uint8Array> | null = null;
+  if (source) {
+    const reader = source.getReader();
+    body = new NodeReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { value, done } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }) as ReadableStream<Uint8Array>;
+  }
+  return { method: request.method, url: request.url, headers: request.headers, body, signal: request.signal } as unknown as TusRequest;
+}
+
+/** A domain refusal as tus passes it on: the status and our JSON error body. */
+function tusError(error: unknown): never {
+  if (isAppError(error)) {
+    throw { status_code: error.status, body: JSON.stringify({ error: error.message }) };
+  }
+  throw error;
+}
+
+function serverFor(actor: Actor): Server {
+  return new Server({
+    path: TUS_PATH,
+    datastore: getResumableStore(),
+    locker,
+    relativeLocation: true,
+    maxSize: MAX_UPLOAD_BYTES,
+    namingFunction: () => newResumableId(),
+    async onUploadCreate(_req, upload: Upload) {
+      try {
+        recordResumable(actor, upload.id);
+      } catch (error) {
+        tusError(error);
+      }
+      return {};
+    },
+    async onUploadFinish(_req, upload: Upload) {
+      try {
+        const stored = await finishResumable(actor, upload.id, upload.metadata?.filename);
+        const { id: _id, ...file } = stored;
+        return { status_code: 200, headers: { "Content-Type": "application/json" }, body: JSON.stringify(file) };
+      } catch (error) {
+        return tusError(error);
+      }
+    },
+    onResponseError(_req, error) {
+      if ("status_code" in error && error.status_code === 413 && !error.body.startsWith("{")) {
+        return { status_code: 413, body: JSON.stringify({ error: TOO_LARGE_MESSAGE }) };
+      }
+      return undefined;
+    },
+  });
+}
+
+/** The upload id of `/api/uploads/<id>`, or null for the collection itself. */
+function uploadId(request: Request): string | null {
+  const rest = new URL(request.url).pathname.slice(TUS_PATH.length).replace(/^\/+|\/+$/g, "");
+  return rest ? decodeURIComponent(rest) : null;
+}
+
+/** Every /api/uploads request: checked, then handed to tus (or answered here for GET). */
+export async function handleTus(request: Request): Promise<Response> {
+  try {
+    const method = request.method.toUpperCase();
+    if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") assertSameOrigin(request);
+    const actor = await getSessionUser(request);
+    const id = uploadId(request);
+    if (id === null) {
+      if (method !== "POST" && method !== "OPTIONS") {
+        return json({ error: `Method ${method} is not allowed here` }, { status: 405, headers: { Allow: "POST" } });
+      }
+      if (method === "POST") mayStartResumable(actor);
+    } else {
+      if (method === "POST") return json({ error: "Method POST is not allowed here" }, { status: 405 });
+      if (method === "GET") return json(resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
+      if (method !== "OPTIONS") requireOwnResumable(actor, id);
+    }
+    const response = await serverFor(actor).handleWeb(tusRequest(request) as unknown as Request);
+    if (method === "DELETE" && id && response.status === 204) forgetResumable(actor, id);
+    response.headers.set("Cache-Control", "no-store");
+    return response;
+  } catch (error) {
+    const response = errorResponse(error);
+    response.headers.set("Tus-Resumable", "1.0.0");
+    return response;
+  }
+}
