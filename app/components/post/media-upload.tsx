@@ -2,6 +2,8 @@ import { useCallback, useEffect, useId, useRef, useState } from "react";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UPLOAD_ACCEPT, type UploadedFile } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
 import { useFileDrop } from "./file-drop";
+import { sendResumable, unfinishedUploads, type ResumableUpload } from "./resumable-send";
+import { UploadProgressList, type Progress } from "./upload-progress";
 import { showToast } from "~/components/layout/toaster";
 
 /**
@@ -10,13 +12,15 @@ import { showToast } from "~/components/layout/toaster";
  * Without JavaScript: a plain file input (`files`, several allowed); the create action streams the
  * files through the same checks and storage. Files a failed submission already stored come back as
  * checked boxes named `uploadedFiles` (untick to drop one).
- * With JavaScript: each chosen or dropped file goes to /api/upload on its own XMLHttpRequest with progress
- * 0–100, can be cancelled while it uploads and removed afterwards; the progress list clears one
- * second after every upload has finished; the uploaded list stays until the member removes a file,
- * and travels with the post as hidden `uploadedFiles` inputs.
+ * With JavaScript: each chosen or dropped file goes to /api/uploads over the resumable tus protocol
+ * (resumable-send.ts, docs/decisions/0035-resumable-uploads.md) with progress 0–100, can be
+ * cancelled while it uploads and removed afterwards. A dropped connection keeps the row with a
+ * Resume button that continues from the last byte the server holds; after a reload, choosing the
+ * same file again continues it, and files left unfinished are named so the member knows to. A
+ * refusal keeps the row with the server's reason. Finished rows clear one second after every upload
+ * has finished; the uploaded list stays until the member removes a file, and travels with the post
+ * as hidden `uploadedFiles` inputs.
  */
-
-type Progress = { id: number; name: string; progress: number; status: "uploading" | "done" | "failed" };
 
 export const UPLOAD_MESSAGES = {
   failedTitle: "Upload Failed",
@@ -29,47 +33,14 @@ export const UPLOAD_MESSAGES = {
   tooLarge: `File is too large. The limit is ${MAX_UPLOAD_LABEL} per file.`,
   wrongKind: "Only images, videos and audio files can be uploaded.",
   stillUploading: "Please wait until your files finish uploading.",
+  pausedTitle: "Upload paused",
+  paused: (file: string, percent: number) =>
+    `The connection dropped while sending ${file} (${percent}% sent). Resume to continue from there.`,
+  pausedNote: "Connection lost. Resume continues from where it stopped.",
+  resumedNote: "Continuing where the last upload stopped.",
+  unfinished: (names: string) =>
+    `Not finished before the page was left: ${names}. Choose the same file again to continue where it stopped.`,
 } as const;
-
-/** A failure of the network itself (not an answer from the server). */
-class NetworkError extends Error {}
-
-/** One file to /api/upload with progress; resolves with the stored file, rejects with a reason. */
-function sendFile(file: File, onProgress: (percent: number) => void, onXhr: (xhr: XMLHttpRequest) => void): Promise<UploadedFile> {
-  return new Promise((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    onXhr(xhr);
-    xhr.open("POST", "/api/upload");
-    xhr.setRequestHeader("Accept", "application/json");
-    xhr.upload.addEventListener("progress", (event) => {
-      if (event.lengthComputable) onProgress(Math.min(100, Math.round((event.loaded / event.total) * 100)));
-    });
-    xhr.addEventListener("load", () => {
-      if (xhr.status === 401) return reject(new Error(UPLOAD_MESSAGES.unauthorized));
-      let body: unknown;
-      try {
-        body = JSON.parse(xhr.responseText);
-      } catch {
-        return reject(
-          new Error(xhr.status >= 200 && xhr.status < 300 ? UPLOAD_MESSAGES.badResponse : xhr.statusText || `HTTP ${xhr.status}`),
-        );
-      }
-      if (xhr.status >= 200 && xhr.status < 300) {
-        const file = body as UploadedFile;
-        if (!file || typeof file.url !== "string") return reject(new Error(UPLOAD_MESSAGES.badResponse));
-        onProgress(100);
-        return resolve(file);
-      }
-      const reason = (body as { error?: unknown })?.error;
-      reject(new Error(typeof reason === "string" && reason ? reason : xhr.statusText || `HTTP ${xhr.status}`));
-    });
-    xhr.addEventListener("error", () => reject(new NetworkError(UPLOAD_MESSAGES.error)));
-    xhr.addEventListener("abort", () => reject(new Error(UPLOAD_MESSAGES.cancelled)));
-    const form = new FormData();
-    form.append("file", file, file.name);
-    xhr.send(form);
-  });
-}
 
 /** What the browser can tell before sending: too large, or plainly not media. The server decides the rest. */
 function refuseEarly(file: File): string | null {
@@ -117,16 +88,23 @@ export function MediaUpload({
   const inputId = useId();
   const [uploaded, setUploaded] = useState<UploadedFile[]>(initialFiles);
   const [progress, setProgress] = useState<Progress[]>([]);
-  const requests = useRef(new Map<number, XMLHttpRequest>());
+  const [unfinished, setUnfinished] = useState<string[]>([]);
+  const requests = useRef(new Map<number, ResumableUpload>());
   const rootRef = useRef<HTMLDivElement | null>(null);
   const uploading = progress.some((p) => p.status === "uploading");
 
-  // SPEC.md §4: the progress list is cleared one second after all uploads complete.
+  // SPEC.md §4: finished rows are cleared one second after all uploads complete; a paused or
+  // refused row stays until the member resumes or dismisses it.
   useEffect(() => {
-    if (progress.length === 0 || uploading) return;
-    const timer = setTimeout(() => setProgress([]), 1000);
+    if (!progress.some((p) => p.status === "done") || uploading) return;
+    const timer = setTimeout(() => setProgress((list) => list.filter((p) => p.status !== "done")), 1000);
     return () => clearTimeout(timer);
   }, [progress, uploading]);
+
+  // Uploads an earlier page left unfinished (a reload, a crash): named, so the member can pick them again.
+  useEffect(() => {
+    void unfinishedUploads().then(setUnfinished);
+  }, []);
 
   // Publishing while a file is still on its way would leave it behind: hold the form until done.
   useEffect(() => {
@@ -141,61 +119,69 @@ export function MediaUpload({
     return () => form.removeEventListener("submit", hold, true);
   }, [uploading]);
 
-  // Leaving the page cancels what is still uploading.
+  // Leaving the page stops what is still uploading; the server keeps what arrived, to resume later.
   useEffect(() => {
     const open = requests.current;
     return () => {
-      for (const xhr of open.values()) xhr.abort();
+      for (const upload of open.values()) upload.stop();
     };
   }, []);
 
   const update = (id: number, patch: Partial<Progress>) => setProgress((list) => list.map((p) => (p.id === id ? { ...p, ...patch } : p)));
 
   const start = useCallback(async (files: File[]) => {
-    const jobs = files.map(async (file) => {
+    for (const file of files) {
       const early = refuseEarly(file);
       if (early) {
         showToast({ title: UPLOAD_MESSAGES.failedTitle, description: UPLOAD_MESSAGES.failed(file.name, early), type: "error" });
-        return;
+        continue;
       }
       const id = nextId++;
       setProgress((list) => [...list, { id, name: file.name, progress: 0, status: "uploading" }]);
-      try {
-        const stored = await sendFile(
-          file,
-          (percent) => update(id, { progress: percent }),
-          (xhr) => requests.current.set(id, xhr),
-        );
-        update(id, { progress: 100, status: "done" });
-        setUploaded((list) => [
-          ...list,
-          {
-            type: stored.type,
-            url: stored.url,
-            name: stored.name ?? file.name,
-            width: stored.width,
-            height: stored.height,
-            variants: stored.variants,
-          },
-        ]);
-      } catch (error) {
-        update(id, { status: "failed" });
-        if (error instanceof NetworkError) {
-          showToast({ title: UPLOAD_MESSAGES.errorTitle, description: UPLOAD_MESSAGES.error, type: "error" });
-        } else {
-          const reason = error instanceof Error ? error.message : String(error);
+      setUnfinished((names) => names.filter((n) => n !== file.name));
+      const upload = sendResumable(file, file.name, {
+        onProgress: (percent) => update(id, { progress: percent }),
+        onDone: (stored) => {
+          requests.current.delete(id);
+          update(id, { progress: 100, status: "done", note: undefined });
+          setUploaded((list) => [
+            ...list,
+            {
+              type: stored.type,
+              url: stored.url,
+              name: stored.name ?? file.name,
+              width: stored.width,
+              height: stored.height,
+              variants: stored.variants,
+            },
+          ]);
+        },
+        onInterrupted: (percent) => {
+          update(id, { status: "paused", note: UPLOAD_MESSAGES.pausedNote });
+          showToast({ title: UPLOAD_MESSAGES.pausedTitle, description: UPLOAD_MESSAGES.paused(file.name, percent), type: "error" });
+        },
+        onRefused: (reason) => {
+          requests.current.delete(id);
+          update(id, { status: "failed", note: reason });
           showToast({ title: UPLOAD_MESSAGES.failedTitle, description: UPLOAD_MESSAGES.failed(file.name, reason), type: "error" });
-        }
-      } finally {
-        requests.current.delete(id);
-      }
-    });
-    try {
-      await Promise.all(jobs);
-    } catch {
-      showToast({ title: UPLOAD_MESSAGES.errorTitle, description: UPLOAD_MESSAGES.error, type: "error" });
+        },
+      });
+      requests.current.set(id, upload);
+      void upload.started.then(({ resumed }) => {
+        if (resumed) update(id, { note: UPLOAD_MESSAGES.resumedNote });
+      });
     }
   }, []);
+
+  const resume = (id: number) => {
+    update(id, { status: "uploading", note: undefined });
+    requests.current.get(id)?.resume();
+  };
+  const cancel = (id: number) => {
+    void requests.current.get(id)?.cancel();
+    requests.current.delete(id);
+    setProgress((list) => list.filter((p) => p.id !== id));
+  };
   const drop = useFileDrop((files) => void start(files));
 
   // Chosen before hydration (the plain input is gone now): nothing the member picked is dropped.
@@ -280,43 +266,18 @@ export function MediaUpload({
         />
       </label>
 
-      {progress.length ? (
-        <ul className="mt-3 space-y-2" aria-label="Upload progress" data-testid="upload-progress">
-          {progress.map((p) => (
-            <li key={p.id} className="rounded-md border border-stone-200 p-2 text-sm">
-              <div className="flex items-center justify-between gap-2">
-                <span className="truncate">{p.name}</span>
-                <span className="flex shrink-0 items-center gap-2 tabular-nums text-stone-600">
-                  {p.status === "failed" ? "Failed" : `${p.progress}%`}
-                  {p.status === "uploading" ? (
-                    <button
-                      type="button"
-                      className="rounded px-1 text-stone-500 hover:bg-stone-100 hover:text-stone-800"
-                      onClick={() => requests.current.get(p.id)?.abort()}
-                      aria-label={`Cancel upload of ${p.name}`}
-                    >
-                      ×
-                    </button>
-                  ) : null}
-                </span>
-              </div>
-              <div
-                role="progressbar"
-                aria-label={`Uploading ${p.name}`}
-                aria-valuemin={0}
-                aria-valuemax={100}
-                aria-valuenow={p.progress}
-                className="mt-1 h-1.5 overflow-hidden rounded-full bg-stone-200"
-              >
-                <div
-                  className={`h-full transition-[width] ${p.status === "failed" ? "bg-red-500" : "bg-field-500"}`}
-                  style={{ width: `${p.progress}%` }}
-                />
-              </div>
-            </li>
-          ))}
-        </ul>
+      {unfinished.length ? (
+        <p className="mt-2 text-xs text-stone-600" data-testid="unfinished-uploads">
+          {UPLOAD_MESSAGES.unfinished(unfinished.join(", "))}
+        </p>
       ) : null}
+
+      <UploadProgressList
+        rows={progress}
+        onCancel={cancel}
+        onResume={resume}
+        onDismiss={(id) => setProgress((list) => list.filter((p) => p.id !== id))}
+      />
 
       {uploaded.length ? (
         <ul className="mt-3 grid gap-2 sm:grid-cols-2" aria-label="Uploaded files" data-testid="uploaded-files">
