@@ -186,10 +186,38 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
   });
 
   test("a body over nginx's cap is refused by nginx before it is read; one over the app's JSON cap by the app", async () => {
-    const declared = await declareOnly(proxyPort, "/create", "multipart/form-data; boundary=x", 56 * 1024 * 1024);
+    const declared = await declareOnly(proxyPort, "/settings", "multipart/form-data; boundary=x", 56 * 1024 * 1024);
     expect(declared).toBe(413);
+    // A post form without JavaScript carries its files: two 50 MB photos are taken (nginx waits for
+    // them), more than the app's own cap for a form (20 files of 50 MB) is not.
+    expect(await declareOnly(proxyPort, "/create", "multipart/form-data; boundary=x", 101 * 1024 * 1024)).toBe("no answer");
+    expect(await declareOnly(proxyPort, "/create", "multipart/form-data; boundary=x", 1002 * 1024 * 1024)).toBe(413);
     const json = await postJson("/api/auth/login", { username: "someone", password: "x".repeat(300 * 1024) });
     expect(json.status).toBe(413);
     expect((await send("/api/posts")).status).toBe(200);
+  });
+
+  test("resumable uploads pass through: a 5 MB chunk is taken, HEAD tells the offset (never a cached GET), more is refused", async () => {
+    const { cookie } = await member();
+    const tus = { "Tus-Resumable": "1.0.0", Cookie: cookie, Origin: origin };
+    const created = await send("/api/uploads", { method: "POST", headers: { ...tus, "Upload-Length": String(8 * 1024 * 1024) } });
+    expect(created.status, created.body).toBe(201);
+    const url = created.headers.location!;
+    const chunk = "a".repeat(5 * 1024 * 1024);
+    const patch = (offset: number, body: string) =>
+      send(url, {
+        method: "PATCH",
+        body,
+        headers: { ...tus, "Upload-Offset": String(offset), "Content-Type": "application/offset+octet-stream" },
+      });
+    const first = await patch(0, chunk);
+    expect(first.status, first.body).toBe(204);
+    expect(first.headers["upload-offset"]).toBe(String(chunk.length));
+    for (let i = 0; i < 2; i++) {
+      const head = await send(url, { method: "HEAD", headers: tus });
+      expect(head.status).toBe(200);
+      expect(head.headers["upload-offset"]).toBe(String(chunk.length));
+    }
+    expect((await patch(chunk.length, "b".repeat(7 * 1024 * 1024))).status).toBe(413);
   });
 });
