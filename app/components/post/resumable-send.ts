@@ -63,12 +63,12 @@ function isStoredFile(value: unknown): value is UploadedFile {
 }
 
 export function sendResumable(
-  file: File | Blob,
+  file: File | Blob | Uint8Array,
   name: string,
   callbacks: ResumableCallbacks,
   options: ResumableOptions = {},
 ): ResumableUpload {
-  const size = file.size;
+  const size = file instanceof Uint8Array ? file.byteLength : file.size;
   const percent = (bytes: number) => (size ? Math.min(100, Math.floor((bytes / size) * 100)) : 0);
   let last = 0;
   const upload: Upload = new Upload(file as File, {
