@@ -1,5 +1,6 @@
 import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
+import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { installHttpEdge } from "./http-edge.server";
@@ -9,7 +10,8 @@ import { installServerTimeouts } from "./server-timeouts.server";
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
  * HTTP edge and the slow-client limits installed (http-edge.server.ts, server-timeouts.server.ts) and the demo content seeded (SEED_DEMO=1) before the
  * first request.
- * Uploads nobody published are cleared out now and every few hours, never inside a request.
+ * Uploads nobody published are cleared out now and every few hours, never inside a request; images
+ * stored before a variant width was added get it now (ADR 0036).
  */
 await installHttpEdge();
 installServerTimeouts();
@@ -20,3 +22,4 @@ if (env.SEED_DEMO) {
 }
 
 scheduleUploadPruning();
+scheduleVariantBackfill();
