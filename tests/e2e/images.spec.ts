@@ -74,14 +74,9 @@ function recordMedia(context: BrowserContext): string[] {
   return seen;
 }
 
-async function phoneContext(
-  browser: Browser,
-  js: boolean,
-  baseURL: string,
-  phone: (typeof PHONES)[number],
-  headers?: Record<string, string>,
-) {
-  return browser.newContext({
+/** A visitor's phone (its own context), with every /media/ request it makes recorded. */
+async function onPhone(browser: Browser, js: boolean, baseURL: string, phone: (typeof PHONES)[number], headers?: Record<string, string>) {
+  const context = await browser.newContext({
     baseURL,
     viewport: phone.viewport,
     deviceScaleFactor: phone.deviceScaleFactor,
@@ -91,6 +86,8 @@ async function phoneContext(
     serviceWorkers: "block",
     extraHTTPHeaders: headers,
   });
+  const media = recordMedia(context);
+  return { context, media, phonePage: await context.newPage() };
 }
 
 /** The picture is on screen and loaded; what it loaded. */
@@ -108,9 +105,7 @@ for (const phone of PHONES) {
     baseURL,
   }) => {
     const post = await postWithPhoto(page, baseURL!);
-    const context = await phoneContext(browser, js, baseURL!, phone);
-    const media = recordMedia(context);
-    const phonePage = await context.newPage();
+    const { context, media, phonePage } = await onPhone(browser, js, baseURL!, phone);
 
     await phonePage.goto(`/post/${post.id}`);
     const onPost = await loadedSource(phonePage, phonePage.getByTestId("post-image"));
@@ -166,9 +161,7 @@ test("Save-Data: on shows tap-to-load placeholders with their size; a tap loads 
   baseURL,
 }) => {
   const post = await postWithPhoto(page, baseURL!);
-  const context = await phoneContext(browser, js, baseURL!, PHONES[0]!, { "Save-Data": "on" });
-  const media = recordMedia(context);
-  const phonePage = await context.newPage();
+  const { context, media, phonePage } = await onPhone(browser, js, baseURL!, PHONES[0]!, { "Save-Data": "on" });
 
   await phonePage.goto(`/?search=${encodeURIComponent(post.title)}`);
   await expectPlaceholder(phonePage, post, media);
