@@ -17,6 +17,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { readSession } from "~/web/session.server";
+import { dataSaverFor } from "~/web/data-saver.server";
 import { getToast } from "~/web/toast.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
@@ -40,6 +41,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       toast,
       // The idempotency key of the page's forms that create something (utils/idempotency.ts).
       formKey: user ? newIdempotencyKey() : null,
+      // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.
+      dataSaver: dataSaverFor(request, signedIn),
     },
     { headers: out },
   );

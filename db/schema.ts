@@ -43,6 +43,8 @@ export const users = sqliteTable(
     postsCount: integer("posts_count").notNull().default(0),
     followersCount: integer("followers_count").notNull().default(0),
     followingCount: integer("following_count").notNull().default(0),
+    /** Settings › Privacy: images as tap-to-load placeholders (CONTRACT.md §6 "Data saver"). */
+    dataSaver: integer("data_saver", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
@@ -163,8 +165,11 @@ export const media = sqliteTable(
     size: integer("size").notNull(),
     width: integer("width"),
     height: integer("height"),
-    /** Image variants: [{ width, url, key }] smallest first. */
-    variants: text("variants", { mode: "json" }).$type<{ width: number; height: number; url: string; key: string }[]>(),
+    /**
+     * Image variants, smallest first: [{ width, height, url, key, size }]. `size` (bytes) is on every
+     * variant made since ADR 0036 and filled in for older ones by the variant backfill.
+     */
+    variants: text("variants", { mode: "json" }).$type<{ width: number; height: number; url: string; key: string; size?: number }[]>(),
     createdAt: createdAt(),
   },
   (t) => [index("media_post").on(t.postId), index("media_owner").on(t.ownerId, t.createdAt), uniqueIndex("media_url").on(t.url)],

@@ -14,6 +14,7 @@ import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
 import { consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
+import { variantKey } from "~/utils/image-sources";
 import type { Actor } from "./user.server";
 
 /**
@@ -122,6 +123,11 @@ export function isPrivateClubMedia(key: string, storage: MediaStorage = getStora
   return row !== undefined;
 }
 
+/** A variant as pages see it: everything but its storage key. */
+export function publicVariant({ width, height, url, size }: NonNullable<MediaRow["variants"]>[number]): MediaVariant {
+  return size === undefined ? { width, height, url } : { width, height, url, size };
+}
+
 function keysOf(row: Pick<MediaRow, "storageKey" | "variants">): string[] {
   return [row.storageKey, ...(row.variants ?? []).map((v) => v.key)];
 }
@@ -134,7 +140,7 @@ export function toUploadedFile(row: MediaRow): StoredMedia {
     name: row.name,
     ...(row.width ? { width: row.width } : {}),
     ...(row.height ? { height: row.height } : {}),
-    ...(row.variants?.length ? { variants: row.variants.map(({ width, height, url }) => ({ width, height, url })) } : {}),
+    ...(row.variants?.length ? { variants: row.variants.map(publicVariant) } : {}),
   };
 }
 
@@ -216,10 +222,16 @@ async function storeImage(
     written.push(key);
     const variants: NonNullable<MediaRow["variants"]> = [];
     for (const variant of processed.variants) {
-      const variantKey = `${base}-${variant.width}.${variant.ext}`;
-      await storage.put(variantKey, variant.data, { contentType: variant.contentType });
-      written.push(variantKey);
-      variants.push({ width: variant.width, height: variant.height, url: storage.publicUrl(variantKey), key: variantKey });
+      const vKey = variantKey(base, variant.target);
+      await storage.put(vKey, variant.data, { contentType: variant.contentType });
+      written.push(vKey);
+      variants.push({
+        width: variant.width,
+        height: variant.height,
+        url: storage.publicUrl(vKey),
+        key: vKey,
+        size: variant.data.byteLength,
+      });
     }
     return {
       storageKey: key,

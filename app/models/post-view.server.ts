@@ -2,6 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db } from "~/utils/db.server";
+import { publicVariant } from "./media.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";
 
@@ -39,6 +40,7 @@ function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
       width: media.width,
       height: media.height,
       variants: media.variants,
+      size: media.size,
     })
     .from(media)
     .where(inArray(media.postId, [...ids]))
@@ -49,7 +51,7 @@ function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
     const f: UploadedFile = file;
     if (width !== null) f.width = width;
     if (height !== null) f.height = height;
-    if (variants?.length) f.variants = variants.map(({ width, height, url }) => ({ width, height, url }));
+    if (variants?.length) f.variants = variants.map(publicVariant);
     files.set(postId!, [...(files.get(postId!) ?? []), f]);
   }
   return files;

@@ -68,12 +68,14 @@ export function findSession(token: string, now: number = Date.now()): { session:
 
 /**
  * The live session a token names, read only (no sliding write): who a page's validator is for
- * (web/conditional.server.ts). Undefined when there is none.
+ * (web/conditional.server.ts), with the member's data saver setting, which changes the page too.
+ * Undefined when there is none.
  */
-export function liveSessionOf(token: string, now: number = Date.now()): { id: number; userId: number } | undefined {
+export function liveSessionOf(token: string, now: number = Date.now()): { id: number; userId: number; dataSaver: boolean } | undefined {
   return db
-    .select({ id: sessions.id, userId: sessions.userId })
+    .select({ id: sessions.id, userId: sessions.userId, dataSaver: users.dataSaver })
     .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date(now))))
     .get();
 }

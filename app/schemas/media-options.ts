@@ -15,8 +15,8 @@ export const UPLOAD_ACCEPT = "image/*,video/*,audio/*";
 
 export type { LinkMetadata, MediaKind } from "#db/schema";
 
-/** A stored image size: `srcset` candidates, smallest first. */
-export type MediaVariant = { width: number; height: number; url: string };
+/** A stored image size: `srcset` candidates, smallest first; `size` in bytes (data saver shows it). */
+export type MediaVariant = { width: number; height: number; url: string; size?: number };
 
 /** SPEC.md §3 Post.uploadedFiles item (plus what the page needs to avoid layout shift). */
 export type UploadedFile = {
@@ -26,6 +26,8 @@ export type UploadedFile = {
   width?: number | null;
   height?: number | null;
   variants?: MediaVariant[] | null;
+  /** Bytes of the stored file (the full-size picture for an image). */
+  size?: number | null;
 };
 
 /** True when a metadata object has something a card can show (not an error, not empty). */

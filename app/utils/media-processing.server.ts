@@ -4,6 +4,7 @@ import sharp from "sharp";
 import type { MediaKind } from "#db/schema";
 import { AppError, tooLarge, unsupportedMedia } from "./errors";
 import { contentTypeForKey } from "./storage.server";
+import { VARIANT_TARGETS } from "./image-sources";
 import { WorkQueue } from "./work-queue.server";
 
 /**
@@ -71,8 +72,18 @@ export async function sniffFormat(head: Uint8Array): Promise<SniffedFormat> {
   return { kind: accepted.kind, ext, contentType: contentTypeForKey(`x.${ext}`) };
 }
 
-/** Variant widths for `srcset`; an image is never enlarged to make one. */
-export const VARIANT_WIDTHS = [480, 1080] as const;
+/**
+ * Variant widths for `srcset` (docs/decisions/0036-right-sized-images-and-data-saver.md). Variant
+ * `t` is the picture at most `t` px wide, never enlarged: every image has all three (a small one's
+ * are the same width), so a phone's pick is always a WebP variant and never the full-size picture,
+ * and the 480 one, the smallest, is what data saver loads on a tap.
+ */
+export const VARIANT_WIDTHS = VARIANT_TARGETS;
+export type VariantTarget = (typeof VARIANT_WIDTHS)[number];
+
+/** The width variant `target` has for a picture `width` px wide. */
+export const variantWidth = (target: number, width: number) => Math.min(target, width);
+
 /** The "full size" image is capped so a 100-megapixel photo does not become a 60 MB page asset. */
 export const MAX_IMAGE_EDGE = 4096;
 /** Decompression-bomb guard: refuse images over 100 megapixels before decoding them. */
@@ -103,9 +114,11 @@ export const imageQueue = new WorkQueue({
   busyMessage: "The server is busy with other images right now. Try again in a few seconds.",
 });
 
+export type EncodedVariant = { target: VariantTarget; data: Buffer; width: number; height: number; ext: "webp"; contentType: "image/webp" };
+
 export type ProcessedImage = {
   main: { data: Buffer; width: number; height: number; ext: string; contentType: string };
-  variants: Array<{ data: Buffer; width: number; height: number; ext: "webp"; contentType: "image/webp" }>;
+  variants: EncodedVariant[];
 };
 
 /**
@@ -183,15 +196,32 @@ async function encodeImage(input: string | Buffer, format: SniffedFormat, animat
   const width = info.width;
   const height = info.pageHeight ?? info.height;
 
-  const variants: ProcessedImage["variants"] = [];
-  for (const target of VARIANT_WIDTHS) {
-    if (target >= width) break;
+  const variants = await encodeVariants(data, width, animated, VARIANT_WIDTHS, deadline);
+  return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
+}
+
+async function encodeVariants(
+  data: Buffer,
+  width: number,
+  animated: boolean,
+  targets: readonly VariantTarget[],
+  deadline: number,
+): Promise<EncodedVariant[]> {
+  const variants: EncodedVariant[] = [];
+  for (const target of targets) {
+    // A picture narrower than the target: the same bytes as the variant before it, encoded once.
+    const same = variants.find((v) => v.width === variantWidth(target, width));
+    if (same) {
+      variants.push({ ...same, target });
+      continue;
+    }
     const out = await sharp(data, { animated, limitInputPixels: MAX_INPUT_PIXELS })
       .resize({ width: target, withoutEnlargement: true })
       .webp({ quality: 80 })
       .timeout({ seconds: secondsLeft(deadline) })
       .toBuffer({ resolveWithObject: true });
     variants.push({
+      target,
       data: out.data,
       width: out.info.width,
       height: out.info.pageHeight ?? out.info.height,
@@ -199,5 +229,20 @@ async function encodeImage(input: string | Buffer, format: SniffedFormat, animat
       contentType: "image/webp",
     });
   }
-  return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
+  return variants;
+}
+
+/**
+ * The variants `targets` of an image already stored (its stripped full-size picture): what the
+ * variant backfill makes for uploads from before a width was added. Same queue and time limit as an
+ * upload.
+ */
+export async function variantsOfStored(
+  data: Buffer,
+  targets: readonly VariantTarget[],
+  { timeoutSeconds = IMAGE_LIMITS.timeoutSeconds }: { timeoutSeconds?: number } = {},
+): Promise<EncodedVariant[]> {
+  const probe = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
+  const animated = (probe.pages ?? 1) > 1 && (probe.format === "gif" || probe.format === "webp");
+  return imageQueue.run(() => encodeVariants(data, probe.width ?? 0, animated, targets, Date.now() + timeoutSeconds * 1000));
 }

@@ -34,8 +34,8 @@ const sessionCookie = createCookie("__session", {
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export type SessionUser = SelfUser;
-/** The signed-in member and the session the request came with. */
-export type SignedIn = { user: SessionUser; sessionId: number };
+/** The signed-in member, the session the request came with, and the member's Data saver setting. */
+export type SignedIn = { user: SessionUser; sessionId: number; dataSaver: boolean };
 
 /** Whether the request sent a session cookie, and the token in it when it is a correctly signed one. */
 async function cookieToken(request: Request): Promise<{ sent: boolean; token: string | null }> {
@@ -50,7 +50,9 @@ async function cookieToken(request: Request): Promise<{ sent: boolean; token: st
 export async function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
   const { sent, token } = await cookieToken(request);
   const found = token ? findSession(token) : undefined;
-  if (found) return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id }, dropCookie: null };
+  if (found) {
+    return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver }, dropCookie: null };
+  }
   return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
 }
 
@@ -68,7 +70,8 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
   const { sent, token } = await cookieToken(request);
   if (!sent) return "v";
   const live = token ? liveSessionOf(token, now) : undefined;
-  return live ? `m${live.userId}.${live.id}` : null;
+  // Data saver draws the member's pages differently (images as placeholders): a new validator when it flips.
+  return live ? `m${live.userId}.${live.id}${live.dataSaver ? ".d" : ""}` : null;
 }
 
 /**

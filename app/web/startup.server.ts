@@ -1,5 +1,6 @@
 import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
+import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { db } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
@@ -11,7 +12,8 @@ import { installServerTimeouts } from "./server-timeouts.server";
  * HTTP edge and the slow-client limits installed (http-edge.server.ts, server-timeouts.server.ts) and the demo content seeded (SEED_DEMO=1) before the
  * first request.
  * Uploads nobody published, and resumable uploads left unfinished for a day, are cleared out now and
- * every few hours, never inside a request.
+ * every few hours, never inside a request; images stored before a variant width was added get it now
+ * (ADR 0036).
  */
 await installHttpEdge();
 installServerTimeouts();
@@ -23,3 +25,4 @@ if (env.SEED_DEMO) {
 
 scheduleUploadPruning();
 scheduleResumablePruning();
+scheduleVariantBackfill();

@@ -64,14 +64,15 @@ test("a photo uploaded on /create shows on the post page and the card, without i
   await expect(image).toHaveAttribute("height", "800");
   await expect(image).toHaveAttribute("loading", "lazy");
   await expect(image).toHaveAttribute("srcset", /480w, .+1080w, .+1200w$/);
-  // Opens full size in a new tab.
+  // Opens the original in a new tab; the page itself shows a WebP variant (ADR 0036).
   const link = page.locator("a", { has: image });
   await expect(link).toHaveAttribute("target", "_blank");
-  await expect(link).toHaveAttribute("href", (await image.getAttribute("src"))!);
+  await expect(image).toHaveAttribute("src", /-1440\.webp$/);
+  await expect(link).toHaveAttribute("href", /\.jpg$/);
   await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
 
   // What the site serves carries no EXIF at all.
-  const served = await page.request.get((await image.getAttribute("src"))!);
+  const served = await page.request.get((await link.getAttribute("href"))!);
   expect(served.headers()["cache-control"]).toBe("public, max-age=31536000, immutable");
   expect((await sharp(await served.body()).metadata()).exif).toBeUndefined();
 

@@ -134,7 +134,8 @@ test("settings: Access Denied for visitors; tabs are links; profile with email",
   await page.getByRole("link", { name: "Notifications" }).click();
   await expect(page.getByText("Notification settings will be available in a future update.")).toBeVisible();
   await page.getByRole("link", { name: "Privacy" }).click();
-  await expect(page.getByText("Privacy settings will be available in a future update.")).toBeVisible();
+  // Privacy is no longer "coming soon": it holds Data saver (issue 12, ADR 0036).
+  await expect(page.getByRole("heading", { name: "Data saver" })).toBeVisible();
   await page.getByRole("link", { name: "Profile", exact: true }).first().click();
   await expect(page.getByText("Change Avatar")).toBeVisible();
 

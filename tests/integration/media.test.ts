@@ -66,7 +66,7 @@ describe("POST /api/upload", () => {
     expect(response.status).toBe(201);
     expect(body).toMatchObject({ type: "image", name: "buck.jpg", width: 1600, height: 1200 });
     expect(body.url).toMatch(/^\/media\/\d{4}\/\d{2}\/[\w-]+\.jpg$/);
-    expect(body.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080]);
+    expect(body.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080, 1440]);
 
     const row = db.select().from(media).where(eq(media.url, body.url)).get()!;
     expect(row).toMatchObject({ ownerId: alice.id, postId: null, kind: "image", mimeType: "image/jpeg" });
@@ -307,7 +307,7 @@ describe("ownership and attachment", () => {
     const post = await createPost(alice, postInput([body.url]));
     const files = mediaFilesOfPost(post.id);
     expect(files).toHaveLength(1);
-    expect(files[0]!.variants).toHaveLength(2);
+    expect(files[0]!.variants).toHaveLength(3);
     await deleteMediaFiles(files);
     for (const url of [body.url, ...body.variants.map((v: { url: string }) => v.url)]) expect((await getMedia(url)).status).toBe(404);
   });
@@ -549,6 +549,6 @@ describe("S3 storage behind the app (s3rver)", () => {
     const tooBig = await upload([{ name: "file", filename: "huge.mp4", data: lazyBytes(mp4Head(), 51 * MB) }]);
     expect(tooBig.response.status).toBe(413);
     const list = await fetch(`${s3.endpoint}/${s3.bucket}?list-type=2`).then((r) => r.text());
-    expect(list.match(/<Key>/g)?.length).toBe(3); // the photo, its 480 px variant, the video
+    expect(list.match(/<Key>/g)?.length).toBe(5); // the photo, its 480 / 1080 / 1440 variants (the last two 800 px), the video
   });
 });

@@ -3,6 +3,8 @@ import { useEffect, useRef, useState } from "react";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
+import { useDataSaver } from "~/components/ui/data-saver";
+import { imageSources, SIZES } from "~/utils/image-sources";
 import type { Club } from "~/schemas/shapes";
 import { ClubJoinDialog } from "./join-dialog";
 
@@ -20,10 +22,12 @@ export const isClubFull = (club: Pick<Club, "memberCount" | "memberLimit">) =>
  * The club's image over a field-and-bark placeholder with its initial. The placeholder is always
  * there, behind the image: an image that fails to load (issue 14 #24) leaves it showing, with
  * JavaScript (onError, or a check after hydration for one that failed before) by dropping the image,
- * and without by the image's transparent box (an empty alt draws no broken-image icon).
+ * and without by the image's transparent box (an empty alt draws no broken-image icon). An uploaded
+ * picture loads a variant (utils/image-sources.ts); with data saver on only the placeholder shows.
  */
 export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {
   const [failed, setFailed] = useState(false);
+  const dataSaver = useDataSaver();
   const image = useRef<HTMLImageElement>(null);
   useEffect(() => {
     const img = image.current;
@@ -38,10 +42,10 @@ export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl
       >
         {club.name.trim()[0]?.toUpperCase() ?? "C"}
       </div>
-      {club.imageUrl && !failed ? (
+      {club.imageUrl && !failed && !dataSaver ? (
         <img
           ref={image}
-          src={club.imageUrl}
+          {...imageSources(club.imageUrl, SIZES.club)}
           alt=""
           loading="lazy"
           decoding="async"

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { hasPreview, safeImageUrl, type LinkMetadata } from "~/schemas/media-options";
+import { useDataSaver } from "~/components/ui/data-saver";
 import { useHydrated } from "~/utils/hydrated";
 import { isHttpUrl } from "~/utils/urls";
 import { MediaLink } from "./meta";
@@ -160,7 +161,9 @@ function PreviewImage({ src }: { src: string | null }) {
     const img = ref.current;
     if (img && img.complete && img.naturalWidth === 0) setBroken(true);
   }, [src]);
-  if (!src || broken) return null;
+  // Another site's picture: with data saver on it is left out altogether.
+  const dataSaver = useDataSaver();
+  if (!src || broken || dataSaver) return null;
   return (
     <img
       ref={ref}

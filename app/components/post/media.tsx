@@ -1,20 +1,14 @@
 import { Link } from "@remix-run/react";
+import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
 import type { UploadedFile } from "~/schemas/media-options";
-
-/** The widest a post's media is shown: the page's content column. */
-const SIZES = "(min-width: 768px) 720px, 100vw";
-
-/** `srcset` from the stored variants (480 / 1080 px WebP) plus the full-size picture. */
-export function srcSetOf(file: UploadedFile): string | undefined {
-  if (!file.variants?.length || !file.width) return undefined;
-  return [...file.variants.map((v) => `${v.url} ${v.width}w`), `${file.url} ${file.width}w`].join(", ");
-}
+import { imageSources, SIZES } from "~/utils/image-sources";
 
 /**
  * SPEC.md §2: a post's uploaded media on its card and its page, at most 500 px high. Images carry
- * their size (no layout shift) and a srcset, so a phone on one bar downloads the 480 px WebP, and
- * load lazily; on a card an image opens the post (`postHref`), on the post page it opens full size in
- * a new tab. Video and audio use the
+ * their size (no layout shift) and a srcset of WebP variants only (utils/image-sources.ts), so no
+ * phone ever downloads the full-size picture, and load lazily; on a card an image opens the post
+ * (`postHref`), on the post page it opens the original in a new tab (the one way to fetch it).
+ * With data saver on, an image is a tap-to-load placeholder. Video and audio use the
  * browser's players with preload="none": nothing large downloads until the member presses play.
  */
 export function PostMedia({
@@ -38,12 +32,22 @@ export function PostMedia({
 }
 
 function MediaItem({ file, linkImage, postHref }: { file: UploadedFile; linkImage: boolean; postHref?: string }) {
+  const dataSaver = useDataSaver();
+  if (file.type === "image" && dataSaver) {
+    return (
+      <TapToLoadImage
+        image={file}
+        name={file.name}
+        width={file.width}
+        height={file.height}
+        className="block h-auto max-h-[500px] w-full rounded-md bg-stone-100 object-contain"
+      />
+    );
+  }
   if (file.type === "image") {
     const image = (
       <img
-        src={file.url}
-        srcSet={srcSetOf(file)}
-        sizes={file.variants?.length ? SIZES : undefined}
+        {...imageSources(file, SIZES.post)}
         width={file.width ?? undefined}
         height={file.height ?? undefined}
         alt={file.name}
@@ -65,7 +69,7 @@ function MediaItem({ file, linkImage, postHref }: { file: UploadedFile; linkImag
     }
     if (!linkImage) return image;
     return (
-      <a href={file.url} target="_blank" rel="noopener noreferrer" className="block" title={`Open ${file.name} full size`}>
+      <a href={file.url} target="_blank" rel="noopener noreferrer" className="block" title={`View the original of ${file.name}`}>
         {image}
       </a>
     );

@@ -1,4 +1,11 @@
-/** An avatar image, or the first letter of the display name, or 'U' (SPEC.md §2). */
+import { imageSources, SIZES } from "~/utils/image-sources";
+import { useDataSaver } from "./data-saver";
+
+/**
+ * An avatar image, or the first letter of the display name, or 'U' (SPEC.md §2). An uploaded avatar
+ * loads its smallest fitting variant, never the full-size picture; with data saver on the letter
+ * stands in (no image bytes at all).
+ */
 export function Avatar({
   src,
   name,
@@ -12,10 +19,11 @@ export function Avatar({
 }) {
   const initial = (name?.trim()?.[0] ?? "U").toUpperCase();
   const style = { width: size, height: size, fontSize: Math.round(size * 0.42) };
-  if (src) {
+  const dataSaver = useDataSaver();
+  if (src && !dataSaver) {
     return (
       <img
-        src={src}
+        {...imageSources(src, SIZES.fixed(size))}
         alt=""
         width={size}
         height={size}

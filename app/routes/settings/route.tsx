@@ -7,7 +7,9 @@ import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/pro
 import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { SessionList } from "~/components/profile/session-list";
+import { DataSaverSettings } from "~/components/settings/data-saver";
 import { changePassword, updateProfile } from "~/models/profile.server";
+import { setDataSaver } from "~/models/data-saver.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/session.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
@@ -23,6 +25,7 @@ import { commitUserSession, getSignedIn, type SessionUser, type SignedIn } from 
 import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { readFormData } from "~/web/request-body.server";
+import { saveDataRequested } from "~/web/data-saver.server";
 import type { ActiveSession } from "~/schemas/shapes";
 
 const TABS = [
@@ -44,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  return json({ user, tab, sessions }, NO_STORE);
+  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request) };
+  return json({ user, tab, sessions, ...privacy }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -58,6 +62,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "update-profile") return updateProfileAction(actor, formData);
     if (intent === "change-password") return changePasswordAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
+    if (intent === "data-saver") return dataSaverAction(actor, formData);
     throw badRequest("Unknown action");
   });
 }
@@ -113,6 +118,16 @@ async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-ses
   return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
 }
 
+/** Settings › Privacy › Data saver: the checkbox sends "on", or nothing when it is cleared. */
+function dataSaverAction(actor: SessionUser, formData: FormData) {
+  const on = formData.get("dataSaver") === "on";
+  setDataSaver(actor, on);
+  return redirectWithToast("/settings?tab=privacy", {
+    title: on ? "Data saver on" : "Data saver off",
+    description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
+  });
+}
+
 export default function SettingsPage() {
   const { user, tab } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -144,9 +159,25 @@ export default function SettingsPage() {
           {tab === "notifications" ? (
             <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
           ) : null}
-          {tab === "privacy" ? <ComingSoon title="Privacy" text="Privacy settings will be available in a future update." /> : null}
+          {tab === "privacy" ? <PrivacySettings /> : null}
         </section>
       </div>
+    </div>
+  );
+}
+
+function PrivacySettings() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <div className="space-y-5">
+      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
+        Privacy
+      </h2>
+      <DataSaverSettings
+        on={"dataSaver" in data && data.dataSaver}
+        browserAsks={"browserAsksDataSaver" in data && data.browserAsksDataSaver}
+        action="/settings?tab=privacy"
+      />
     </div>
   );
 }

@@ -1,0 +1,35 @@
+import { Form } from "@remix-run/react";
+import { useIsPending } from "~/utils/remix";
+
+/**
+ * Settings › Privacy › Data saver (CONTRACT.md §6): a plain form (intent `data-saver`) that works
+ * without JavaScript. On, every page shows images as tap-to-load placeholders with their size, and
+ * video and audio load nothing until played. `browserAsks`: this request already said Save-Data: on
+ * (a phone's lite mode), which does the same whatever the setting is.
+ */
+export function DataSaverSettings({ on, browserAsks, action }: { on: boolean; browserAsks: boolean; action: string }) {
+  const busy = useIsPending({ intent: "data-saver" });
+  return (
+    <section className="space-y-3" aria-labelledby="data-saver-title" data-testid="data-saver-settings">
+      <h3 id="data-saver-title" className="text-base font-semibold text-bark-900">
+        Data saver
+      </h3>
+      <p className="text-sm text-stone-600">
+        Show pictures as tap-to-load boxes with their size, and load no video or audio until you press play. For weak or metered signal.
+      </p>
+      <p className="text-sm font-medium text-stone-800" data-testid="data-saver-state">
+        Data saver is {on ? "on" : "off"}.
+        {browserAsks && !on ? " Your browser is asking to save data right now, so pictures wait for a tap anyway." : ""}
+      </p>
+      <Form method="post" action={action} className="flex flex-wrap items-center gap-4">
+        <label className="flex items-center gap-2 text-sm text-stone-800">
+          <input type="checkbox" name="dataSaver" value="on" defaultChecked={on} key={String(on)} className="h-4 w-4" />
+          Use data saver on this account
+        </label>
+        <button type="submit" name="intent" value="data-saver" className="btn-primary" disabled={busy}>
+          {busy ? "Saving..." : "Save"}
+        </button>
+      </Form>
+    </section>
+  );
+}

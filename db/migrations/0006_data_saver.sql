@@ -1,0 +1,1 @@
+ALTER TABLE `users` ADD `data_saver` integer DEFAULT false NOT NULL;
