@@ -40,7 +40,10 @@ export function Comments({
   const more = useMorePages(postId, page);
   const [mine, setMine] = useState<Comment[]>([]);
   const shown = [...page.comments, ...more.comments.filter((c) => !page.comments.some((p) => p.id === c.id))];
-  const tail = mine.filter((c) => !shown.some((s) => s.id === c.id));
+  // While the loader's page reaches the end of the thread its data is the truth (a deleted comment
+  // goes); only past an unopened page, or after pages loaded in place, are added comments kept here.
+  const gap = more.next !== null || more.comments.length > 0;
+  const tail = gap ? mine.filter((c) => !shown.some((s) => s.id === c.id)) : [];
   const item = (comment: Comment) => (
     <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} />
   );
