@@ -229,7 +229,13 @@ export const follows = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.followerId, t.followeeId] }), index("follows_followee").on(t.followeeId, t.createdAt)],
+  // Both follow lists are keyset pages over (created_at, the other member): followers walk
+  // follows_followee, following walks follows_follower (docs/decisions/0042-lists-in-pages.md).
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index("follows_followee").on(t.followeeId, t.createdAt, t.followerId),
+    index("follows_follower").on(t.followerId, t.createdAt, t.followeeId),
+  ],
 );
 
 export const clubMembers = sqliteTable(

@@ -50,6 +50,13 @@ export type JoinRequest = {
 /** GET /api/clubs/{id}/members: visible to everyone (SPEC.md §2), owner first, then by joining date. */
 export function listMembers(clubId: number): ClubMember[] {
   requireClubRow(clubId);
+  return memberListQuery(clubId)
+    .all()
+    .map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+}
+
+/** The members statement (exported for the bench's EXPLAIN QUERY PLAN): bounded by the club's member limit (at most 1,000). */
+export function memberListQuery(clubId: number) {
   return db
     .select({
       id: users.id,
@@ -62,9 +69,7 @@ export function listMembers(clubId: number): ClubMember[] {
     .from(clubMembers)
     .innerJoin(users, eq(users.id, clubMembers.userId))
     .where(eq(clubMembers.clubId, clubId))
-    .orderBy(sql`CASE ${clubMembers.role} WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, clubMembers.joinedAt, clubMembers.id)
-    .all()
-    .map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+    .orderBy(sql`CASE ${clubMembers.role} WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, clubMembers.joinedAt, clubMembers.id);
 }
 
 /** GET /api/clubs/{id}/requests: the owner sees pending requests, oldest first; anyone else 403. */

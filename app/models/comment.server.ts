@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
@@ -30,10 +30,85 @@ function toComment(r: ReturnType<ReturnType<typeof commentQuery>["all"]>[number]
   return { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
 }
 
-/** A post's comments, oldest first (index comments_post). */
+/** A post's comments, oldest first (index comments_post): all of them, as `GET /api/posts/{id}/comments` without paging parameters answers. */
 export function listComments(actor: Actor, postId: number): Comment[] {
   assertPostVisible(actor, postId);
   return commentQuery().where(eq(comments.postId, postId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(toComment);
+}
+
+/** Comments shown at once on the post page, and the default page of the API's paged form. */
+export const COMMENT_PAGE_SIZE = 30;
+export const COMMENT_MAX_PAGE = 100;
+
+/** `from`: the cursor the page starts after, when it was a valid one (null: the first page). */
+export type CommentPage = { comments: Comment[]; from: string | null; nextCursor: string | null };
+
+/** Opaque to clients: base64url of "c.<createdAt ms>.<id>", the last comment shown. */
+function encodeCommentCursor(createdAt: Date, id: number): string {
+  return Buffer.from(`c.${createdAt.getTime()}.${id}`).toString("base64url");
+}
+
+/** The cursor's key, or null for junk (a caller then serves the first page). */
+export function decodeCommentCursor(cursor: string | null | undefined): { at: Date; id: number } | null {
+  const match = /^c\.(\d{1,15})\.(\d{1,15})$/.exec(Buffer.from(cursor ?? "", "base64url").toString("utf8"));
+  return match ? { at: new Date(Number(match[1])), id: Number(match[2]) } : null;
+}
+
+/** The keyset condition "after (at, id)" on (created_at, id), which comments_post serves. */
+function afterKey(key: { at: Date; id: number }): SQL {
+  return or(gt(comments.createdAt, key.at), and(eq(comments.createdAt, key.at), gt(comments.id, key.id)))!;
+}
+
+/** The statement of one page (exported for the bench's EXPLAIN QUERY PLAN). */
+export function commentPageQuery(postId: number, cursor: string | null | undefined, limit: number) {
+  const after = decodeCommentCursor(cursor);
+  return commentQuery()
+    .where(and(eq(comments.postId, postId), after ? afterKey(after) : undefined))
+    .orderBy(asc(comments.createdAt), asc(comments.id))
+    .limit(limit + 1);
+}
+
+/**
+ * One keyset page of a post's comments, oldest first, starting after `cursor` (junk or a cursor of
+ * nothing: the first page). Comments added meanwhile land after every cursor already handed out, so
+ * a page never repeats or skips one. `limit` is 1..COMMENT_MAX_PAGE.
+ */
+export function listCommentPage(actor: Actor, postId: number, options: { cursor?: string | null; limit?: number } = {}): CommentPage {
+  assertPostVisible(actor, postId);
+  const limit = Math.min(COMMENT_MAX_PAGE, Math.max(1, Math.trunc(options.limit ?? COMMENT_PAGE_SIZE) || COMMENT_PAGE_SIZE));
+  const rows = commentPageQuery(postId, options.cursor, limit).all();
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const from = decodeCommentCursor(options.cursor) ? options.cursor! : null;
+  return {
+    comments: page.map(toComment),
+    from,
+    nextCursor: rows.length > limit && last ? encodeCommentCursor(last.createdAt, last.id) : null,
+  };
+}
+
+/**
+ * The cursor of the page that ends with `commentId` (the page holding the newest COMMENT_PAGE_SIZE
+ * comments up to it), or null when that is the first page: where a comment sent without JavaScript
+ * lands. Reads at most a page of comments_post backwards.
+ */
+export function pageEndingWith(postId: number, commentId: number): string | null {
+  const target = db.select({ at: comments.createdAt }).from(comments).where(eq(comments.id, commentId)).get();
+  if (!target) return null;
+  const before = db
+    .select({ at: comments.createdAt, id: comments.id })
+    .from(comments)
+    .where(
+      and(
+        eq(comments.postId, postId),
+        or(lt(comments.createdAt, target.at), and(eq(comments.createdAt, target.at), lt(comments.id, commentId))),
+      ),
+    )
+    .orderBy(desc(comments.createdAt), desc(comments.id))
+    .limit(COMMENT_PAGE_SIZE)
+    .all();
+  const first = before[COMMENT_PAGE_SIZE - 1];
+  return first ? encodeCommentCursor(first.at, first.id) : null;
 }
 
 /** Comment on a post (signed in; whitespace-only is refused; rate limited commentsPerUser). */

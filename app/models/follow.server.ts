@@ -90,29 +90,26 @@ type ListOptions = { cursor?: string | null; limit?: number };
 
 /**
  * Who follows `username`, most recent first. Served by the follows_followee index
- * (followee_id, created_at); ties on the same millisecond are ordered by follower id.
+ * (followee_id, created_at, follower_id); ties on the same millisecond are ordered by follower id.
  */
 export function listFollowers(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
   const target = requireUserRow(username);
   return listPage(actor, "followers", target.id, options);
 }
 
-/**
- * Whom `username` follows, most recent first. Walks the primary key (follower_id, followee_id) for the
- * member's follows and sorts them: one member follows a bounded number of others.
- */
+/** Whom `username` follows, most recent first. Served by the follows_follower index (follower_id, created_at, followee_id). */
 export function listFollowing(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
   const target = requireUserRow(username);
   return listPage(actor, "following", target.id, options);
 }
 
-function listPage(actor: Actor, which: "followers" | "following", userId: number, { cursor, limit }: ListOptions): FollowPage {
-  const size = Math.min(MAX_FOLLOW_PAGE, Math.max(1, Math.trunc(limit ?? FOLLOW_PAGE_SIZE)));
+/** The statement of one page of followers or following (exported for the bench's EXPLAIN QUERY PLAN). */
+export function followPageQuery(which: "followers" | "following", userId: number, cursor: string | null | undefined, size: number) {
   const after = decodeCursor(cursor);
   // followers: the other member is the follower; following: the followee.
   const anchor = which === "followers" ? follows.followeeId : follows.followerId;
   const other = which === "followers" ? follows.followerId : follows.followeeId;
-  const rows = db
+  return db
     .select({
       id: users.id,
       username: users.username,
@@ -132,8 +129,12 @@ function listPage(actor: Actor, which: "followers" | "following", userId: number
       ),
     )
     .orderBy(desc(follows.createdAt), desc(other))
-    .limit(size + 1)
-    .all();
+    .limit(size + 1);
+}
+
+function listPage(actor: Actor, which: "followers" | "following", userId: number, { cursor, limit }: ListOptions): FollowPage {
+  const size = Math.min(MAX_FOLLOW_PAGE, Math.max(1, Math.trunc(limit ?? FOLLOW_PAGE_SIZE)));
+  const rows = followPageQuery(which, userId, cursor, size).all();
 
   const page = rows.slice(0, size);
   const followed = new Set<number>();

@@ -1,4 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
+import type { Comment } from "./shapes";
 
 /**
  * Every post mutation posts to the post page's action (/post/{id}) with one of these intents on its
@@ -11,7 +12,7 @@ export type PostIntent = (typeof POST_INTENTS)[number];
 export type PostActionData =
   | { intent: "like" | "unlike"; ok: true; likes: number; isLiked: boolean }
   | { intent: "share"; ok: true; shares: number }
-  | { intent: "comment"; ok: true; commentId: number }
+  | { intent: "comment"; ok: true; commentId: number; comment?: Comment }
   | { intent: "delete-comment"; ok: true }
   | { intent: "update"; ok: true }
   | { intent: "update"; ok: false; result: SubmissionResult<string[]> }

@@ -1,6 +1,8 @@
 /**
- * The bench's query-plan check: EXPLAIN QUERY PLAN of every feed query on a seeded database, flagging
- * a full scan of posts or a temp B-tree sort over an unbounded set. `explain(file)` runs
+ * The bench's query-plan check: EXPLAIN QUERY PLAN of every list's query on a seeded database (the
+ * feed in each sort, searches, hashtags, profile and club posts, following, comments on the longest
+ * thread, followers and following, the club list and a club's members), flagging a full scan of a
+ * list's table or a temp B-tree sort over an unbounded set. `explain(file)` runs
  * `scripts/bench.ts --explain <db>` in a child so the app's database module opens that file.
  */
 import { spawnSync } from "node:child_process";
@@ -8,10 +10,33 @@ import path from "node:path";
 
 export type PlanCheck = { label: string; detail: string[]; problems: string[] };
 
+type PlanRow = { id: number; parent: number; detail: string };
+
+/**
+ * What is wrong with one EXPLAIN QUERY PLAN: a list's own table read whole (posts, comments,
+ * follows, clubs, club_members; a lookup by primary key or through an index is fine), or a temp
+ * B-tree for the outermost ORDER BY when the set it sorts is not bounded by construction.
+ */
+export function planProblems(rows: PlanRow[], boundedSort: boolean): string[] {
+  const problems: string[] = [];
+  for (const { detail: d } of rows) {
+    if (/^SCAN (p|posts|comments|follows|clubs|club_members)( |$)/.test(d) && !/USING (COVERING )?INDEX/.test(d))
+      problems.push(`full scan: ${d}`);
+  }
+  // The outermost ORDER BY is the last temp B-tree line at parent 0.
+  const outerSort = rows.some((r) => r.parent === 0 && r.detail === "USE TEMP B-TREE FOR ORDER BY");
+  if (outerSort && !boundedSort) problems.push("temp B-tree for the sort over an unbounded set");
+  return problems;
+}
+
 export async function explainMode(file: string) {
   process.env.DATABASE_PATH = file;
   const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../../app/models/feed.server");
   const { sqlite } = await import("../../app/utils/db.server");
+  const { commentPageQuery, COMMENT_PAGE_SIZE } = await import("../../app/models/comment.server");
+  const { followPageQuery } = await import("../../app/models/follow.server");
+  const { clubListQuery } = await import("../../app/models/club.server");
+  const { memberListQuery } = await import("../../app/models/club-membership.server");
   const viewer = { id: 1 };
   const cases: Array<[string, Parameters<typeof planFeed>[1]]> = [];
   for (const sortBy of ["recent", "popular", "discussed", "oldest"] as const) {
@@ -22,6 +47,7 @@ export async function explainMode(file: string) {
   cases.push(["search 'deer' (dense)", { search: "deer" }]);
   cases.push(["search 'deer' sortBy=popular", { search: "deer", sortBy: "popular" }]);
   cases.push(["search 'cedar swamp' sortBy=popular", { search: "cedar swamp", sortBy: "popular" }]);
+  cases.push(["search '#BowHunting'", { search: "#BowHunting" }]);
   cases.push(["search '#BowHunting' sortBy=popular", { search: "#BowHunting", sortBy: "popular" }]);
   cases.push(["search 'zzyzx' (rare)", { search: "zzyzx" }]);
   cases.push(["following (member 1)", { following: true }]);
@@ -29,16 +55,10 @@ export async function explainMode(file: string) {
   cases.push(["club 1's posts", { clubId: 1 }]);
 
   const out: PlanCheck[] = [];
-  const check = (label: string, sql: string, params: Record<string, unknown>, boundedSort: boolean) => {
-    const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
+  const check = (label: string, sql: string, params: Record<string, unknown> | unknown[], boundedSort: boolean) => {
+    const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as PlanRow[];
     const detail = rows.map((r) => r.detail);
-    const problems: string[] = [];
-    for (const d of detail) {
-      if (/^SCAN (p|posts)( |$)/.test(d) && !/USING (COVERING )?INDEX/.test(d)) problems.push(`full scan: ${d}`);
-    }
-    // The outermost ORDER BY is the last temp B-tree line at parent 0.
-    const outerSort = rows.some((r) => r.parent === 0 && r.detail === "USE TEMP B-TREE FOR ORDER BY");
-    if (outerSort && !boundedSort) problems.push("temp B-tree for the sort over an unbounded set");
+    const problems = planProblems(rows, boundedSort);
     out.push({ label, detail, problems });
   };
   for (const [label, query] of cases) {
@@ -59,6 +79,33 @@ export async function explainMode(file: string) {
     { now: Date.now(), viewer: 1 },
     true,
   );
+
+  // The other lists, each through the statement its model runs (drizzle's SQL with positional params).
+  const one = <T>(sql: string) => sqlite.prepare(sql).get() as T;
+  const longest = one<{ id: number; n: number }>(`SELECT id, comments_count AS n FROM posts ORDER BY comments_count DESC LIMIT 1`);
+  const lastComment = one<{ at: number; id: number }>(
+    `SELECT created_at AS at, id FROM comments WHERE post_id = ${longest.id} ORDER BY created_at, id LIMIT 1 OFFSET ${COMMENT_PAGE_SIZE - 1}`,
+  );
+  const followed = one<{ id: number }>(`SELECT id FROM users ORDER BY followers_count DESC LIMIT 1`);
+  const follower = one<{ id: number }>(`SELECT id FROM users ORDER BY following_count DESC LIMIT 1`);
+  const bigClub = one<{ id: number }>(`SELECT id FROM clubs ORDER BY member_count DESC LIMIT 1`);
+  const drizzle = (label: string, query: { toSQL(): { sql: string; params: unknown[] } }, bounded = false) => {
+    const { sql, params } = query.toSQL();
+    check(`${label}${bounded ? " [bounded sort]" : ""}`, sql, params, bounded);
+  };
+  const commentCursor = lastComment ? Buffer.from(`c.${lastComment.at}.${lastComment.id}`).toString("base64url") : null;
+  drizzle(`comments, most-discussed post (${longest.n}), first page`, commentPageQuery(longest.id, null, COMMENT_PAGE_SIZE));
+  drizzle(`comments, most-discussed post, 2nd page (cursor)`, commentPageQuery(longest.id, commentCursor, COMMENT_PAGE_SIZE));
+  drizzle("followers of the most-followed member", followPageQuery("followers", followed.id, null, 30));
+  drizzle("followers, 2nd page (cursor)", followPageQuery("followers", followed.id, `${Date.now()}.1000`, 30));
+  drizzle("following of the member who follows most", followPageQuery("following", follower.id, null, 30));
+  drizzle("clubs list", clubListQuery(viewer, {}, 24));
+  drizzle("clubs list, public", clubListQuery(viewer, { onlyPublic: true }, 24));
+  // My Clubs: the member's own memberships (club_members_user) sorted by the club's date.
+  drizzle("clubs list, mine", clubListQuery(viewer, { onlyMine: true }, 24), true);
+  drizzle("clubs list, 2nd page (cursor)", clubListQuery(viewer, { cursor: Buffer.from(`${Date.now()}:10`).toString("base64url") }, 24));
+  // A club's members: at most its member limit (1,000 at most), sorted by role then joining date.
+  drizzle("members of the largest club", memberListQuery(bigClub.id), true);
   process.stdout.write(JSON.stringify({ checks: out, searchDrivesBelow: SEARCH_DRIVES_BELOW }));
 }
 
@@ -75,7 +122,7 @@ export function explain(root: string, file: string): PlanCheck[] {
 
 /** Prints each check (with its plan when `verbose` or when it failed); the number that failed. */
 export function printPlans(scale: string, checks: PlanCheck[], verbose: boolean): number {
-  console.log(`\n== EXPLAIN QUERY PLAN of the feed queries at ${scale} posts${verbose ? "" : " (plans: --plans)"}`);
+  console.log(`\n== EXPLAIN QUERY PLAN of every list at ${scale} posts${verbose ? "" : " (plans: --plans)"}`);
   let bad = 0;
   for (const c of checks) {
     console.log(`  ${c.problems.length ? "FAIL" : "ok  "} ${c.label}`);

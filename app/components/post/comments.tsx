@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { useEffect, useRef, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
 import { signInHref } from "~/utils/urls";
@@ -15,28 +15,78 @@ import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
 import type { Comment } from "~/schemas/shapes";
 
+/** One page of comments as the post page's loader sends it (`?comments=<cursor>` picks the page). */
+export type CommentsPage = { comments: Comment[]; from: string | null; next: string | null };
+
 /**
- * The comment section at /post/{id}#comments (SPEC.md §2): oldest first, each author may edit and
- * delete (after a confirmation) their own, and a form to add one. Visitors get the 'Sign in required' notice instead of the form.
+ * The comment section at /post/{id}#comments (SPEC.md §2): oldest first, one page at a time. 'Show
+ * more comments' is a link to the next page (`?comments=<cursor>#comments`, a plain page without
+ * JavaScript); with JavaScript the next page is loaded and added in place. A comment the member adds
+ * shows at once: at the end of the list, or after 'Show more' while pages lie between. Each author
+ * may edit and delete (after a confirmation) their own. Visitors get the 'Sign in required' notice
+ * instead of the form. Render it with `key` = post id and page, so a new page starts afresh.
  */
-export function Comments({ postId, comments, viewerId }: { postId: number; comments: Comment[]; viewerId: number | null }) {
+export function Comments({
+  postId,
+  page,
+  total,
+  viewerId,
+}: {
+  postId: number;
+  page: CommentsPage;
+  total: number;
+  viewerId: number | null;
+}) {
+  const more = useMorePages(postId, page);
+  const [mine, setMine] = useState<Comment[]>([]);
+  const shown = [...page.comments, ...more.comments.filter((c) => !page.comments.some((p) => p.id === c.id))];
+  // While the loader's page reaches the end of the thread its data is the truth (a deleted comment
+  // goes); only past an unopened page, or after pages loaded in place, are added comments kept here.
+  const gap = more.next !== null || more.comments.length > 0;
+  const tail = gap ? mine.filter((c) => !shown.some((s) => s.id === c.id)) : [];
+  const item = (comment: Comment) => (
+    <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} />
+  );
   return (
     <section id="comments" className="scroll-mt-20" aria-labelledby="comments-title">
       <h2 id="comments-title" className="text-lg font-bold text-bark-900">
-        Comments ({comments.length})
+        Comments ({Math.max(total, shown.length)})
       </h2>
-      {comments.length ? (
+      {page.from ? (
+        <Link to={`/post/${postId}#comments`} className="mt-2 inline-block text-sm font-medium text-field-700 hover:underline">
+          Show the first comments
+        </Link>
+      ) : null}
+      {shown.length ? (
         <ol className="mt-4 space-y-3" data-testid="comment-list">
-          {comments.map((comment) => (
-            <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} />
-          ))}
+          {shown.map(item)}
         </ol>
       ) : (
         <p className="mt-3 text-sm text-stone-500">No comments yet. Start the conversation.</p>
       )}
+      {more.next ? (
+        <Link
+          to={`/post/${postId}?comments=${more.next}#comments`}
+          onClick={more.load}
+          preventScrollReset
+          className="btn-secondary mt-3"
+          data-testid="more-comments"
+          aria-disabled={more.loading || undefined}
+        >
+          {more.loading ? "Loading comments..." : "Show more comments"}
+        </Link>
+      ) : null}
+      {tail.length ? (
+        <ol className="mt-3 space-y-3" data-testid="comment-list-added">
+          {tail.map(item)}
+        </ol>
+      ) : null}
       <div className="mt-5">
         {viewerId !== null ? (
-          <CommentForm postId={postId} />
+          <CommentForm
+            postId={postId}
+            onAdded={(comment) => setMine((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]))}
+          />
         ) : (
           <div className="rounded-lg border border-bark-100 bg-bark-50 p-4" role="note" data-testid="comment-signin">
             <p className="font-semibold text-bark-900">Sign in required</p>
@@ -49,6 +99,30 @@ export function Comments({ postId, comments, viewerId }: { postId: number; comme
       </div>
     </section>
   );
+}
+
+/**
+ * The pages loaded in place after the loader's one: 'Show more' fetches the post page's data at the
+ * next cursor and adds its comments; without a script the link simply opens that page.
+ */
+function useMorePages(postId: number, page: CommentsPage) {
+  const fetcher = useFetcher<{ comments: Comment[]; nextComments: string | null }>();
+  const [loaded, setLoaded] = useState<{ comments: Comment[]; next: string | null } | null>(null);
+  useEffect(() => {
+    const data = fetcher.data;
+    if (fetcher.state !== "idle" || !data || !Array.isArray(data.comments)) return;
+    setLoaded((prev) => {
+      const have = prev?.comments ?? [];
+      return { comments: [...have, ...data.comments.filter((c) => !have.some((h) => h.id === c.id))], next: data.nextComments };
+    });
+  }, [fetcher.state, fetcher.data]);
+  const next = loaded ? loaded.next : page.next;
+  const loading = fetcher.state !== "idle";
+  const load = (event: MouseEvent<HTMLAnchorElement>) => {
+    event.preventDefault();
+    if (!loading && next) fetcher.load(`/post/${postId}?comments=${next}`);
+  };
+  return { comments: loaded?.comments ?? [], next, loading, load };
 }
 
 function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comment; isOwn: boolean }) {
@@ -175,7 +249,7 @@ function CommentEditForm({ postId, comment }: { postId: number; comment: Comment
   );
 }
 
-function CommentForm({ postId }: { postId: number }) {
+function CommentForm({ postId, onAdded }: { postId: number; onAdded: (comment: Comment) => void }) {
   const fetcher = useFetcher<PostActionData>();
   const pageData = useActionData<PostActionData>();
   const formRef = useRef<HTMLFormElement>(null);
@@ -187,10 +261,13 @@ function CommentForm({ postId }: { postId: number }) {
   const formId = `comment-form-${postId}`;
   const draft = useDraft({ formId, name: `comment:${postId}`, fields: ["content"], skipRestore: Boolean(failure) });
   const { clear } = draft;
+  const added = useRef(onAdded);
+  added.current = onAdded;
 
   useEffect(() => {
     if (fetcher.state !== "idle" || !fetcher.data || fetcher.data.intent !== "comment") return;
     if (fetcher.data.ok) {
+      if (fetcher.data.comment) added.current(fetcher.data.comment);
       clear();
       formRef.current?.reset();
       textRef.current?.focus();

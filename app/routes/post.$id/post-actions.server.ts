@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { addComment, deleteComment, listComments, updateComment } from "~/models/comment.server";
+import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/comment.server";
 import { deletePost, getPost, likePost, sharePost, unlikePost, updatePost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { safeRedirect } from "~/schemas/auth";
@@ -21,7 +21,10 @@ import { readFormData } from "~/web/request-body.server";
  * uses is never bundled into the page's JavaScript: the page's data, and one function per intent.
  */
 
-/** The post, its comments (oldest first) and the link to share. A post the visitor may not see is as missing as one that does not exist. */
+/**
+ * The post, one page of its comments (oldest first: the first page, or the one after `?comments=`)
+ * and the link to share. A post the visitor may not see is as missing as one that does not exist.
+ */
 export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const actor = user ? { id: user.id } : null;
@@ -29,10 +32,13 @@ export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
     request,
     async () => {
       const id = idParam(params.id, POST_NOT_FOUND);
-      const [post, comments] = await Promise.all([getPost(actor, id), listComments(actor, id)]);
+      const cursor = new URL(request.url).searchParams.get("comments");
+      const [post, page] = await Promise.all([getPost(actor, id), listCommentPage(actor, id, { cursor })]);
       return json({
         post,
-        comments,
+        comments: page.comments,
+        commentsFrom: page.from,
+        nextComments: page.nextCursor,
         viewerId: user?.id ?? null,
         shareUrl: `${publicOrigin(request)}/post/${post.id}`,
         back: backLink(request),
@@ -165,8 +171,11 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
     );
   }
   const comment = await addComment(actor, id, parsed.data);
-  if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id });
-  return redirectWithToast(`/post/${id}#comments`, { title: "Comment added", type: "success" });
+  if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id, comment });
+  // Without JavaScript the page that ends with the new comment, scrolled to it.
+  const page = pageEndingWith(id, comment.id);
+  const to = page ? `/post/${id}?comments=${page}#comment-${comment.id}` : `/post/${id}#comments`;
+  return redirectWithToast(to, { title: "Comment added", type: "success" });
 }
 
 function commentIdOf(form: FormData): number {

@@ -47,7 +47,7 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
-  const { post, comments, viewerId, shareUrl, back: sent } = useLoaderData<typeof loader>();
+  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
   const [opened, setOpened] = useState({ id: post.id, back: sent });
@@ -102,7 +102,13 @@ export default function PostPage() {
       ) : null}
 
       <div className="card p-6">
-        <Comments postId={post.id} comments={comments} viewerId={viewerId} />
+        <Comments
+          key={`${post.id}:${commentsFrom ?? ""}`}
+          postId={post.id}
+          page={{ comments, from: commentsFrom, next: nextComments }}
+          total={post.commentsCount}
+          viewerId={viewerId}
+        />
       </div>
     </div>
   );
