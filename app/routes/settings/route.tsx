@@ -23,7 +23,10 @@ import { commitUserSession, getSignedIn, type SessionUser, type SignedIn } from 
 import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { readFormData } from "~/web/request-body.server";
-import type { ActiveSession } from "~/schemas/shapes";
+import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
+import { PrivacySettings } from "~/components/settings/privacy";
+import { clubsOnAccountDeletion } from "~/models/account.server";
+import { deleteAccountAction } from "~/web/account-deletion.server";
 
 const TABS = [
   { id: "profile", label: "Profile" },
@@ -44,7 +47,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  return json({ user, tab, sessions }, NO_STORE);
+  const ownedClubs: OwnedClubFate[] = tab === "privacy" ? clubsOnAccountDeletion(user) : [];
+  return json({ user, tab, sessions, ownedClubs }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -57,6 +61,7 @@ export async function action(args: ActionFunctionArgs) {
     const intent = formData.get("intent");
     if (intent === "update-profile") return updateProfileAction(actor, formData);
     if (intent === "change-password") return changePasswordAction(actor, request, formData);
+    if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     throw badRequest("Unknown action");
   });
@@ -144,7 +149,7 @@ export default function SettingsPage() {
           {tab === "notifications" ? (
             <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
           ) : null}
-          {tab === "privacy" ? <ComingSoon title="Privacy" text="Privacy settings will be available in a future update." /> : null}
+          {tab === "privacy" ? <PrivacyTab /> : null}
         </section>
       </div>
     </div>
@@ -174,7 +179,12 @@ function ComingSoon({ title, text }: { title: string; text: string }) {
   );
 }
 
-function useResult(intent: "update-profile" | "change-password") {
+function PrivacyTab() {
+  const data = useLoaderData<typeof loader>();
+  return <PrivacySettings clubs={"ownedClubs" in data ? data.ownedClubs : []} result={useResult("delete-account")} />;
+}
+
+function useResult(intent: "update-profile" | "change-password" | "delete-account") {
   const data = useActionData<typeof action>();
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }
