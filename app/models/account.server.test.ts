@@ -96,8 +96,8 @@ describe("exportAccount", () => {
     ]);
     expect(data.likes.map((l) => l.postId)).toEqual([annPost.id]);
     expect(data.shares.map((s) => s.postId)).toEqual([annPost.id]);
-    expect(data.following).toEqual([{ username: ann.username, displayName: "Ann Other", since: expect.any(String) }]);
-    expect(data.followers).toEqual([{ username: bob.username, displayName: "Bob Other", since: expect.any(String) }]);
+    expect(data.following).toEqual([{ username: ann.username, displayName: "Ann Other", since: expect.any(Date) }]);
+    expect(data.followers).toEqual([{ username: bob.username, displayName: "Bob Other", since: expect.any(Date) }]);
     expect(data.clubs.map((c) => c.name)).toEqual(["Dan's Club"]);
     expect(data.memberships.map((m) => [m.club.id, m.role])).toEqual([
       [annClub.id, "member"],

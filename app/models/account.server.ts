@@ -22,10 +22,9 @@ import { getUserRowById, toSelfUser, type Actor } from "./user.server";
 export const WRONG_PASSWORD = "Password is incorrect";
 
 const clubRef = { id: clubs.id, name: clubs.name };
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /**
- * Everything the member wrote or did, as one JSON-ready object. Of anyone else it holds names only
+ * Everything the member wrote or did, as one object for JSON.stringify (its dates become ISO strings). Of anyone else it holds names only
  * (the clubs they belong to, the members they follow and who follow them); a like, comment or share
  * on someone else's post names the post by its id.
  */
@@ -59,67 +58,49 @@ export function exportAccount(actor: Actor) {
         likes: p.likesCount,
         comments: p.commentsCount,
         shares: p.sharesCount,
-        createdAt: iso(p.createdAt),
-        updatedAt: iso(p.updatedAt),
+        createdAt: p.createdAt,
+        updatedAt: p.updatedAt,
       })),
     comments: db
       .select({ id: comments.id, postId: comments.postId, content: comments.content, createdAt: comments.createdAt })
       .from(comments)
       .where(eq(comments.authorId, id))
       .orderBy(asc(comments.createdAt), asc(comments.id))
-      .all()
-      .map((c) => ({ ...c, createdAt: iso(c.createdAt) })),
+      .all(),
     likes: db
       .select({ postId: likes.postId, createdAt: likes.createdAt })
       .from(likes)
       .where(eq(likes.userId, id))
       .orderBy(asc(likes.createdAt))
-      .all()
-      .map((l) => ({ ...l, createdAt: iso(l.createdAt) })),
+      .all(),
     shares: db
       .select({ postId: shares.postId, createdAt: shares.createdAt })
       .from(shares)
       .where(eq(shares.userId, id))
       .orderBy(asc(shares.createdAt))
-      .all()
-      .map((s) => ({ ...s, createdAt: iso(s.createdAt) })),
+      .all(),
     following: db
       .select({ ...person, since: follows.createdAt })
       .from(follows)
       .innerJoin(other, eq(other.id, follows.followeeId))
       .where(eq(follows.followerId, id))
       .orderBy(asc(follows.createdAt))
-      .all()
-      .map((f) => ({ ...f, since: iso(f.since) })),
+      .all(),
     followers: db
       .select({ ...person, since: follows.createdAt })
       .from(follows)
       .innerJoin(other, eq(other.id, follows.followerId))
       .where(eq(follows.followeeId, id))
       .orderBy(asc(follows.createdAt))
-      .all()
-      .map((f) => ({ ...f, since: iso(f.since) })),
-    clubs: ownedClubs(db, id).map(({ club: c }) => ({
-      id: c.id,
-      name: c.name,
-      description: c.description,
-      imageUrl: c.imageUrl,
-      location: c.location,
-      isPrivate: c.isPrivate,
-      memberLimit: c.memberLimit,
-      tags: c.tags,
-      rules: c.rules,
-      memberCount: c.memberCount,
-      createdAt: iso(c.createdAt),
-    })),
+      .all(),
+    clubs: ownedClubs(db, id).map(({ club: { creatorId: _, ...club } }) => club),
     memberships: db
       .select({ club: clubRef, role: clubMembers.role, joinedAt: clubMembers.joinedAt })
       .from(clubMembers)
       .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
       .where(eq(clubMembers.userId, id))
       .orderBy(asc(clubMembers.joinedAt))
-      .all()
-      .map((m) => ({ ...m, joinedAt: iso(m.joinedAt) })),
+      .all(),
     joinRequests: db
       .select({
         club: clubRef,
@@ -132,8 +113,7 @@ export function exportAccount(actor: Actor) {
       .innerJoin(clubs, eq(clubs.id, joinRequests.clubId))
       .where(eq(joinRequests.userId, id))
       .orderBy(asc(joinRequests.createdAt))
-      .all()
-      .map((r) => ({ ...r, createdAt: iso(r.createdAt), decidedAt: iso(r.decidedAt) })),
+      .all(),
     invites: db
       .select({
         club: clubRef,
@@ -146,8 +126,7 @@ export function exportAccount(actor: Actor) {
       .innerJoin(clubs, eq(clubs.id, invites.clubId))
       .where(eq(invites.createdById, id))
       .orderBy(asc(invites.createdAt))
-      .all()
-      .map((i) => ({ ...i, expiresAt: iso(i.expiresAt), createdAt: iso(i.createdAt) })),
+      .all(),
     media: db
       .select()
       .from(media)
@@ -162,14 +141,13 @@ export function exportAccount(actor: Actor) {
         size: m.size,
         postId: m.postId,
         variants: (m.variants ?? []).map((v) => v.url),
-        createdAt: iso(m.createdAt),
+        createdAt: m.createdAt,
       })),
     sessions: db
       .select({ device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
       .where(eq(sessions.userId, id))
-      .all()
-      .map((s) => ({ device: s.device, createdAt: iso(s.createdAt), lastSeenAt: iso(s.lastSeenAt) })),
+      .all(),
   };
 }
 export type AccountExport = ReturnType<typeof exportAccount>;
