@@ -7,7 +7,7 @@ import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";
-import { deleteMediaFiles } from "./media.server";
+import { deleteMediaFiles, type MediaFiles } from "./media.server";
 import type { Actor } from "./user.server";
 import type { Club } from "~/schemas/shapes";
 
@@ -225,28 +225,37 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
   const files = db.transaction(
     (tx) => {
       requireClubOwner(me, clubId, tx);
-      const clubPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.clubId, clubId));
-      const stored = tx
-        .select({ storageKey: media.storageKey, variants: media.variants })
-        .from(media)
-        .where(inArray(media.postId, clubPosts))
-        .all();
-      const authors = tx
-        .select({ authorId: posts.authorId, n: sql<number>`count(*)` })
-        .from(posts)
-        .where(eq(posts.clubId, clubId))
-        .groupBy(posts.authorId)
-        .all();
-      for (const { authorId, n } of authors) {
-        tx.update(users)
-          .set({ postsCount: decrementCounter(users.postsCount, n) })
-          .where(eq(users.id, authorId))
-          .run();
-      }
-      tx.delete(clubs).where(eq(clubs.id, clubId)).run();
-      return stored;
+      return removeClub(tx, clubId);
     },
     { behavior: "immediate" },
   );
   await deleteMediaFiles(files);
+}
+
+/**
+ * Delete a club in the caller's transaction (deleteClub, and account deletion for a club no one is
+ * left to take over), correcting its posts' authors' counters. Returns its posts' media files, for
+ * deleteMediaFiles once the transaction has committed.
+ */
+export function removeClub(tx: Queryable, clubId: number): MediaFiles[] {
+  const clubPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.clubId, clubId));
+  const stored = tx
+    .select({ storageKey: media.storageKey, variants: media.variants })
+    .from(media)
+    .where(inArray(media.postId, clubPosts))
+    .all();
+  const authors = tx
+    .select({ authorId: posts.authorId, n: sql<number>`count(*)` })
+    .from(posts)
+    .where(eq(posts.clubId, clubId))
+    .groupBy(posts.authorId)
+    .all();
+  for (const { authorId, n } of authors) {
+    tx.update(users)
+      .set({ postsCount: decrementCounter(users.postsCount, n) })
+      .where(eq(users.id, authorId))
+      .run();
+  }
+  tx.delete(clubs).where(eq(clubs.id, clubId)).run();
+  return stored;
 }

@@ -111,6 +111,23 @@ export function updateAvatar(actor: Actor, username: string, avatarUrl: string |
 }
 
 /**
+ * The signed-in member's row, once `password` proves it is them (changing the password, deleting the
+ * account). A wrong password is a field error on `field` and counts towards the sign-in failure limit
+ * of the member's username, so a borrowed session cannot be used to guess it; over the limit: 429.
+ */
+export async function requireOwnPassword(actor: Actor, password: string, field: string, message: string): Promise<UserRow> {
+  const row = getUserRowById(requireSignedIn(actor).id);
+  if (!row) throw unauthorized();
+  const limitKey = row.username.toLowerCase();
+  checkLimit("loginFailuresPerUsername", limitKey);
+  if (!(await verifyPassword(password, row.passwordHash))) {
+    recordHit("loginFailuresPerUsername", limitKey);
+    throw invalid({ [field]: [message] }, message);
+  }
+  return row;
+}
+
+/**
  * Change the member's password. A wrong current password is a field error (and counts towards the
  * sign-in failure limit, so a borrowed session cannot be used to guess it). Every session of the
  * member ends in the same transaction as the new hash is stored (docs/decisions/0017): a leaked
@@ -118,14 +135,7 @@ export function updateAvatar(actor: Actor, username: string, avatarUrl: string |
  * a fresh session, so it stays signed in under a new token.
  */
 export async function changePassword(actor: Actor, input: PasswordChangeInput): Promise<{ user: SelfUser; sessionsEnded: number }> {
-  const row = getUserRowById(requireSignedIn(actor).id);
-  if (!row) throw unauthorized();
-  const limitKey = row.username.toLowerCase();
-  checkLimit("loginFailuresPerUsername", limitKey);
-  if (!(await verifyPassword(input.currentPassword, row.passwordHash))) {
-    recordHit("loginFailuresPerUsername", limitKey);
-    throw invalid({ currentPassword: [WRONG_CURRENT_PASSWORD] }, WRONG_CURRENT_PASSWORD);
-  }
+  const row = await requireOwnPassword(actor, input.currentPassword, "currentPassword", WRONG_CURRENT_PASSWORD);
   if (input.newPassword !== input.confirmPassword) {
     throw invalid({ confirmPassword: ["Passwords don't match"] }, "Passwords don't match");
   }

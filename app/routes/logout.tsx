@@ -1,9 +1,8 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { destroyUserSession } from "~/web/session.server";
+import { signOutHeaders } from "~/web/sign-out.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";
 import { keepPageOnFailure } from "~/utils/client-action";
-import { CLEAR_CACHE } from "~/web/cache-control.server";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");
@@ -15,8 +14,7 @@ export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {
     // The browser's own cache forgets the member's pages too (Back after signing out, JS or not);
     // the service worker forgets its saved pages as the request leaves (app/sw/index.ts).
-    const headers = new Headers(CLEAR_CACHE);
-    headers.append("Set-Cookie", await destroyUserSession(request));
+    const headers = await signOutHeaders(request);
     headers.append("Set-Cookie", await toastCookie({ title: "Logged out", description: "You've been successfully logged out." }));
     return redirect("/", { headers });
   });

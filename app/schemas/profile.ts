@@ -82,3 +82,9 @@ export const passwordChangeSchema = withNewPassword({
 export const passwordResetSchema = withNewPassword({});
 export type PasswordResetInput = z.infer<typeof passwordResetSchema>;
 export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
+
+/** Settings › Privacy "Delete my account" and DELETE /api/auth/account: the member's password. */
+export const accountDeletionSchema = z.object({
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200, "Password is incorrect"),
+});
+export type AccountDeletionInput = z.infer<typeof accountDeletionSchema>;

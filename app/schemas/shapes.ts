@@ -107,3 +107,9 @@ export type Profile = PublicUser & { email?: string; isFollowing: boolean };
 
 /** One of the member's own sessions, as Settings › Security lists it (`current`: the device asking). */
 export type ActiveSession = { id: number; device: string; createdAt: string; lastSeenAt: string; current: boolean };
+
+/**
+ * What happens to a club the member owns when they delete their account (Settings › Privacy): it
+ * passes to `heir` (its longest-standing admin, else longest-standing member), or is deleted (null).
+ */
+export type OwnedClubFate = { id: number; name: string; heir: { username: string; displayName: string; role: "admin" | "member" } | null };

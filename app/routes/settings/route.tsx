@@ -26,7 +26,10 @@ import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { readFormData } from "~/web/request-body.server";
 import { saveDataRequested } from "~/web/data-saver.server";
-import type { ActiveSession } from "~/schemas/shapes";
+import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
+import { PrivacySettings } from "~/components/settings/privacy";
+import { clubsOnAccountDeletion } from "~/models/account.server";
+import { deleteAccountAction } from "~/web/account-deletion.server";
 
 const TABS = [
   { id: "profile", label: "Profile" },
@@ -47,7 +50,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request) };
+  const ownedClubs: OwnedClubFate[] = tab === "privacy" ? clubsOnAccountDeletion(user) : [];
+  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs };
   return json({ user, tab, sessions, ...privacy }, NO_STORE);
 }
 
@@ -61,6 +65,7 @@ export async function action(args: ActionFunctionArgs) {
     const intent = formData.get("intent");
     if (intent === "update-profile") return updateProfileAction(actor, formData);
     if (intent === "change-password") return changePasswordAction(actor, request, formData);
+    if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     if (intent === "data-saver") return dataSaverAction(actor, formData);
     throw badRequest("Unknown action");
@@ -159,26 +164,23 @@ export default function SettingsPage() {
           {tab === "notifications" ? (
             <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
           ) : null}
-          {tab === "privacy" ? <PrivacySettings /> : null}
+          {tab === "privacy" ? <PrivacyTab /> : null}
         </section>
       </div>
     </div>
   );
 }
 
-function PrivacySettings() {
+function PrivacyTab() {
   const data = useLoaderData<typeof loader>();
   return (
-    <div className="space-y-5">
-      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
-        Privacy
-      </h2>
+    <PrivacySettings clubs={"ownedClubs" in data ? data.ownedClubs : []} result={useResult("delete-account")}>
       <DataSaverSettings
         on={"dataSaver" in data && data.dataSaver}
         browserAsks={"browserAsksDataSaver" in data && data.browserAsksDataSaver}
         action="/settings?tab=privacy"
       />
-    </div>
+    </PrivacySettings>
   );
 }
 
@@ -205,7 +207,7 @@ function ComingSoon({ title, text }: { title: string; text: string }) {
   );
 }
 
-function useResult(intent: "update-profile" | "change-password") {
+function useResult(intent: "update-profile" | "change-password" | "delete-account") {
   const data = useActionData<typeof action>();
   return data && "intent" in data && data.intent === intent ? data.result : undefined;
 }

@@ -1,0 +1,260 @@
+import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { clubMembers, clubs, comments, follows, invites, joinRequests, likes, media, posts, sessions, shares, users } from "#db/schema";
+import type { AccountDeletionInput } from "~/schemas/profile";
+import type { OwnedClubFate, SelfUser } from "~/schemas/shapes";
+import { APP_NAME } from "~/utils/brand";
+import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
+import { unauthorized } from "~/utils/errors";
+import type { MediaStorage } from "~/utils/storage.server";
+import { requireSignedIn, type Queryable } from "./access.server";
+import { removeClub } from "./club.server";
+import { deleteMediaFiles, type MediaFiles } from "./media.server";
+import { requireOwnPassword } from "./profile.server";
+import { getUserRowById, toSelfUser, type Actor } from "./user.server";
+
+/**
+ * A member's own data (CONTRACT.md §6, docs/decisions/0039-a-members-own-data.md): the export of
+ * everything they wrote, and the deletion of their account. Both act on the signed-in member only
+ * (401 otherwise); there is no way to name another member.
+ */
+
+export const WRONG_PASSWORD = "Password is incorrect";
+
+const clubRef = { id: clubs.id, name: clubs.name };
+
+/**
+ * Everything the member wrote or did, as one object for JSON.stringify (its dates become ISO strings). Of anyone else it holds names only
+ * (the clubs they belong to, the members they follow and who follow them); a like, comment or share
+ * on someone else's post names the post by its id.
+ */
+export function exportAccount(actor: Actor) {
+  const me = requireSignedIn(actor);
+  const row = getUserRowById(me.id);
+  if (!row) throw unauthorized();
+  const other = alias(users, "other");
+  const person = { username: other.username, displayName: other.displayName };
+  const id = me.id;
+  return {
+    site: APP_NAME,
+    exportedAt: new Date().toISOString(),
+    profile: toSelfUser(row) satisfies SelfUser,
+    posts: db
+      .select({ post: posts, club: clubRef })
+      .from(posts)
+      .leftJoin(clubs, eq(clubs.id, posts.clubId))
+      .where(eq(posts.authorId, id))
+      .orderBy(asc(posts.createdAt), asc(posts.id))
+      .all()
+      .map(({ post: p, club }) => ({
+        id: p.id,
+        type: p.type,
+        title: p.title,
+        content: p.content,
+        mediaUrl: p.mediaUrl,
+        urlMetadata: p.urlMetadata,
+        tags: p.tags ?? [],
+        club,
+        likes: p.likesCount,
+        comments: p.commentsCount,
+        shares: p.sharesCount,
+        createdAt: p.createdAt,
+        updatedAt: p.updatedAt,
+      })),
+    comments: db
+      .select({ id: comments.id, postId: comments.postId, content: comments.content, createdAt: comments.createdAt })
+      .from(comments)
+      .where(eq(comments.authorId, id))
+      .orderBy(asc(comments.createdAt), asc(comments.id))
+      .all(),
+    likes: db
+      .select({ postId: likes.postId, createdAt: likes.createdAt })
+      .from(likes)
+      .where(eq(likes.userId, id))
+      .orderBy(asc(likes.createdAt))
+      .all(),
+    shares: db
+      .select({ postId: shares.postId, createdAt: shares.createdAt })
+      .from(shares)
+      .where(eq(shares.userId, id))
+      .orderBy(asc(shares.createdAt))
+      .all(),
+    following: db
+      .select({ ...person, since: follows.createdAt })
+      .from(follows)
+      .innerJoin(other, eq(other.id, follows.followeeId))
+      .where(eq(follows.followerId, id))
+      .orderBy(asc(follows.createdAt))
+      .all(),
+    followers: db
+      .select({ ...person, since: follows.createdAt })
+      .from(follows)
+      .innerJoin(other, eq(other.id, follows.followerId))
+      .where(eq(follows.followeeId, id))
+      .orderBy(asc(follows.createdAt))
+      .all(),
+    clubs: ownedClubs(db, id).map(({ club: { creatorId: _, ...club } }) => club),
+    memberships: db
+      .select({ club: clubRef, role: clubMembers.role, joinedAt: clubMembers.joinedAt })
+      .from(clubMembers)
+      .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
+      .where(eq(clubMembers.userId, id))
+      .orderBy(asc(clubMembers.joinedAt))
+      .all(),
+    joinRequests: db
+      .select({
+        club: clubRef,
+        status: joinRequests.status,
+        message: joinRequests.message,
+        createdAt: joinRequests.createdAt,
+        decidedAt: joinRequests.decidedAt,
+      })
+      .from(joinRequests)
+      .innerJoin(clubs, eq(clubs.id, joinRequests.clubId))
+      .where(eq(joinRequests.userId, id))
+      .orderBy(asc(joinRequests.createdAt))
+      .all(),
+    invites: db
+      .select({
+        club: clubRef,
+        code: invites.code,
+        usesRemaining: invites.usesRemaining,
+        expiresAt: invites.expiresAt,
+        createdAt: invites.createdAt,
+      })
+      .from(invites)
+      .innerJoin(clubs, eq(clubs.id, invites.clubId))
+      .where(eq(invites.createdById, id))
+      .orderBy(asc(invites.createdAt))
+      .all(),
+    media: db
+      .select()
+      .from(media)
+      .where(eq(media.ownerId, id))
+      .orderBy(asc(media.createdAt), asc(media.id))
+      .all()
+      .map((m) => ({
+        url: m.url,
+        kind: m.kind,
+        name: m.name,
+        mimeType: m.mimeType,
+        size: m.size,
+        postId: m.postId,
+        variants: (m.variants ?? []).map((v) => v.url),
+        createdAt: m.createdAt,
+      })),
+    sessions: db
+      .select({ device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+      .from(sessions)
+      .where(eq(sessions.userId, id))
+      .all(),
+  };
+}
+export type AccountExport = ReturnType<typeof exportAccount>;
+
+function ownedClubs(q: Queryable, userId: number) {
+  return q
+    .select({ club: clubs })
+    .from(clubMembers)
+    .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
+    .where(and(eq(clubMembers.userId, userId), eq(clubMembers.role, "owner")))
+    .orderBy(asc(clubs.name), asc(clubs.id))
+    .all();
+}
+
+/** Who takes a club over from a departing owner: its longest-standing admin, else longest-standing member. */
+function heirOf(q: Queryable, clubId: number, ownerId: number) {
+  return q
+    .select({ userId: clubMembers.userId, role: clubMembers.role, username: users.username, displayName: users.displayName })
+    .from(clubMembers)
+    .innerJoin(users, eq(users.id, clubMembers.userId))
+    .where(and(eq(clubMembers.clubId, clubId), ne(clubMembers.userId, ownerId)))
+    .orderBy(sql`CASE ${clubMembers.role} WHEN 'admin' THEN 0 ELSE 1 END`, asc(clubMembers.joinedAt), asc(clubMembers.id))
+    .limit(1)
+    .get();
+}
+
+function clubFates(q: Queryable, userId: number): (OwnedClubFate & { heirId: number | null })[] {
+  return ownedClubs(q, userId).map(({ club }) => {
+    const heir = heirOf(q, club.id, userId);
+    return {
+      id: club.id,
+      name: club.name,
+      heirId: heir?.userId ?? null,
+      heir: heir ? { username: heir.username, displayName: heir.displayName, role: heir.role === "admin" ? "admin" : "member" } : null,
+    };
+  });
+}
+
+/** What deleting the account would do to each club the member owns (Settings › Privacy says it first). */
+export function clubsOnAccountDeletion(actor: Actor): OwnedClubFate[] {
+  const me = requireSignedIn(actor);
+  return clubFates(db, me.id).map(({ heirId: _, ...fate }) => fate);
+}
+
+/**
+ * Delete the signed-in member's account, once their password proves it is them (a wrong one: 400
+ * with fieldErrors.password, counted as a sign-in failure). In one transaction: each club they own
+ * passes to its heir (heirOf) or, with no one left, is deleted; the counters their likes, comments,
+ * follows and memberships added to are taken back; then the member's row goes, and with it (foreign
+ * keys cascade) their posts with those posts' comments, likes, shares, tags and media rows, their
+ * comments, likes, follows, memberships, join requests, invites, sessions (every device is signed
+ * out), password resets and idempotency keys. Shares they made stay as anonymous counts. Their media
+ * files (uploads, avatars, and those of the posts of deleted clubs) are removed from storage once the
+ * transaction has committed, never before.
+ */
+export async function deleteAccount(actor: Actor, input: AccountDeletionInput, options: { storage?: MediaStorage } = {}): Promise<void> {
+  const row = await requireOwnPassword(actor, input.password, "password", WRONG_PASSWORD);
+  const id = row.id;
+  const files = writeTransaction((tx) => {
+    if (!tx.select({ id: users.id }).from(users).where(eq(users.id, id)).get()) throw unauthorized();
+    const stored: MediaFiles[] = [];
+    for (const fate of clubFates(tx, id)) {
+      if (fate.heirId === null) stored.push(...removeClub(tx, fate.id));
+      else
+        tx.update(clubMembers)
+          .set({ role: "owner" })
+          .where(and(eq(clubMembers.clubId, fate.id), eq(clubMembers.userId, fate.heirId)))
+          .run();
+    }
+    const myPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.authorId, id));
+    stored.push(
+      ...tx
+        .select({ storageKey: media.storageKey, variants: media.variants })
+        .from(media)
+        .where(or(eq(media.ownerId, id), inArray(media.postId, myPosts)))
+        .all(),
+    );
+    takeBackCounters(tx, id);
+    tx.delete(users).where(eq(users.id, id)).run();
+    return stored;
+  });
+  await deleteMediaFiles(files, options.storage);
+}
+
+/** The counters on other rows that the member's likes, comments, follows and memberships added to. */
+function takeBackCounters(tx: Queryable, id: number) {
+  tx.update(posts)
+    .set({ likesCount: decrementCounter(posts.likesCount) })
+    .where(and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: likes.postId }).from(likes).where(eq(likes.userId, id)))))
+    .run();
+  const mine = sql`(SELECT count(*) FROM comments c WHERE c.post_id = ${posts.id} AND c.author_id = ${id})`;
+  tx.update(posts)
+    .set({ commentsCount: sql`CASE WHEN ${posts.commentsCount} > ${mine} THEN ${posts.commentsCount} - ${mine} ELSE 0 END` })
+    .where(
+      and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: comments.postId }).from(comments).where(eq(comments.authorId, id)))),
+    )
+    .run();
+  tx.update(users)
+    .set({ followersCount: decrementCounter(users.followersCount) })
+    .where(inArray(users.id, tx.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, id))))
+    .run();
+  tx.update(users)
+    .set({ followingCount: decrementCounter(users.followingCount) })
+    .where(inArray(users.id, tx.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, id))))
+    .run();
+  tx.update(clubs)
+    .set({ memberCount: decrementCounter(clubs.memberCount) })
+    .where(inArray(clubs.id, tx.select({ id: clubMembers.clubId }).from(clubMembers).where(eq(clubMembers.userId, id))))
+    .run();
+}
