@@ -99,6 +99,13 @@ describe("drafts", () => {
     expect(loadDraft(storage, 8, "post-create", T0 + 1000)?.values).toEqual({ title: ["Next hunter"] });
   });
 
+  it("logout also forgets unfinished uploads, which name the member's files", () => {
+    const storage = memoryStorage({ "tus::tus-br-deer.jpg-image/jpeg-8388608-1700000000000::http://x/api/uploads": "{}", other: "kept" });
+    closeDrafts(storage);
+    reopenDrafts();
+    expect([...storage.map.keys()]).toEqual(["other"]);
+  });
+
   it("never throws when storage refuses (private mode, quota)", () => {
     const refusing = {
       length: 1,

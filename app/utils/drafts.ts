@@ -56,12 +56,17 @@ function parse(raw: string | null): Draft | null {
 /** Keeps the member's draft of a form; a blank one is removed instead. */
 /**
  * Logout closes drafts: every draft is removed and none is written again until a form mounts for a
- * signed-in member (a form still on screen while the logout is sent may have a save pending).
+ * signed-in member (a form still on screen while the logout is sent may have a save pending). The
+ * addresses tus-js-client keeps for unfinished uploads (`tus::<file fingerprint>`, ADR 0035) go too:
+ * they name the member's files, and only that member could resume them.
  */
 let closed = false;
+const UNFINISHED_UPLOAD_PREFIX = "tus::";
 export function closeDrafts(storage: StorageLike): void {
   closed = true;
   clearDrafts(storage);
+  const keys = safely(() => Array.from({ length: storage.length }, (_, i) => storage.key(i)), [] as (string | null)[]);
+  for (const key of keys) if (key?.startsWith(UNFINISHED_UPLOAD_PREFIX)) safely(() => storage.removeItem(key), undefined);
 }
 export function reopenDrafts(): void {
   closed = false;
