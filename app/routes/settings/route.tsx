@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
@@ -190,7 +191,7 @@ function ProfileSettings() {
     constraint: getZodConstraint(settingsProfileSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsProfileSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: settingsProfileSchema }),
   });
   if (!user) return null;
 
@@ -224,7 +225,7 @@ function SecuritySettings() {
     constraint: getZodConstraint(passwordChangeSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: passwordChangeSchema }),
   });
 
   return (
