@@ -3,10 +3,13 @@
  * raw and gzipped, and whether zod is in them (pages that only read should not ship it).
  *
  *   npm run build && npx tsx scripts/chunk-sizes.ts [assets dir, default public/build]
+ *
+ * Then each page's first load (scripts/first-load.ts) against its budget, flagging eval and classic zod.
  */
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { budgetKb, firstLoads } from "./first-load";
 import { readRemixManifest } from "./remix-manifest";
 
 const dir = process.argv[2] ?? "public/build";
@@ -33,4 +36,14 @@ for (const [id, route] of Object.entries(manifest.routes).sort(([a], [b]) => a.l
   if (id.startsWith("routes/api.")) continue;
   const own = weigh(new Set([route.module, ...(route.imports ?? [])].filter((f) => !entry.has(f))));
   console.log(`${id.padEnd(40)} ${String(own.raw).padStart(8)} ${String(own.gzip).padStart(7)} gz${own.zod ? "  zod" : ""}`);
+}
+
+// First load per page (entry + every route down to the page, each file once) against issue 13's budgets.
+console.log(`\n${"first load (entry + route chain)".padEnd(40)} ${"files".padStart(5)} ${"gz".padStart(8)}  budget`);
+for (const page of firstLoads(dir)) {
+  const over = page.gzip > budgetKb(page.route) * 1024 ? "  OVER" : "";
+  const bad = [page.evalIn.length ? "  eval" : "", page.classicZodIn.length ? "  classic zod" : ""].join("");
+  console.log(
+    `${page.route.padEnd(40)} ${String(page.files.length).padStart(5)} ${(page.gzip / 1024).toFixed(1).padStart(6)} KB  ≤ ${budgetKb(page.route)}${over}${bad}`,
+  );
 }

@@ -6,7 +6,7 @@ export type RemixManifest = {
   version: string;
   url: string;
   entry: { module: string; imports: string[] };
-  routes: Record<string, { module: string; imports?: string[] }>;
+  routes: Record<string, { module: string; imports?: string[]; parentId?: string }>;
 };
 
 /** Read the browser manifest of the build in `dir` (the assets build directory). */

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import * as Tabs from "@radix-ui/react-tabs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
@@ -195,7 +196,7 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
     constraint: getZodConstraint(loginSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: loginSchema }),
   });
   return (
     <>
@@ -238,7 +239,7 @@ function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: stri
     constraint: getZodConstraint(registerSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: registerSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: registerSchema }),
   });
   // The URL's code (works without JavaScript), else the one the invite page stored (SPEC.md §7).
   const code = inviteCode || (fields.inviteCode.initialValue as string | undefined) || stored.code;

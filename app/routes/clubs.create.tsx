@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "~/components/club/fields";
@@ -101,7 +102,7 @@ function CreateClubForm({ draft }: { draft: DraftBag }) {
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createClubSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: createClubSchema }),
   });
 
   return (

@@ -1,5 +1,6 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -81,7 +82,7 @@ function NewPasswordForm({ username, result }: { username: string; result?: Subm
     constraint: getZodConstraint(passwordResetSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordResetSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: passwordResetSchema }),
   });
   return (
     <>

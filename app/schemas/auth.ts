@@ -1,34 +1,37 @@
-import { z } from "zod";
-import { label, text } from "./text";
+import * as z from "zod/mini";
+import { label, preprocess, text } from "./text";
 
 /** SPEC.md §5 messages live here and only here. Shared by Conform, the page actions and /api/auth/*. */
 
 export const username = z
   .string({ error: "Username is required" })
-  .trim()
-  .min(1, "Username is required")
-  .min(3, "Username must be at least 3 characters")
-  .max(20, "Username too long")
-  .regex(/^[A-Za-z0-9_]+$/, "Username may contain only letters, numbers and underscores");
+  .check(
+    z.trim(),
+    z.minLength(1, "Username is required"),
+    z.minLength(3, "Username must be at least 3 characters"),
+    z.maxLength(20, "Username too long"),
+    z.regex(/^[A-Za-z0-9_]+$/, "Username may contain only letters, numbers and underscores"),
+  );
 
 export const password = z
   .string({ error: "Password must be at least 6 characters" })
-  .min(6, "Password must be at least 6 characters")
-  .max(200, "Password too long");
+  .check(z.minLength(6, "Password must be at least 6 characters"), z.maxLength(200, "Password too long"));
 
-export const email = z
-  .string({ error: "Invalid email address" })
-  .trim()
-  .max(254, "Invalid email address")
-  .pipe(z.email("Invalid email address"));
+export const email = z.pipe(
+  z.string({ error: "Invalid email address" }).check(z.trim(), z.maxLength(254, "Invalid email address")),
+  z.email("Invalid email address"),
+);
 
-export const bio = text().trim().max(500, "Bio too long");
-export const location = label().trim().max(100, "Location too long");
+export const bio = text().check(z.trim(), z.maxLength(500, "Bio too long"));
+export const location = label().check(z.trim(), z.maxLength(100, "Location too long"));
 
-const optionalText = <T extends z.ZodString>(schema: T) => z.preprocess((v) => (v === null || v === "" ? undefined : v), schema.optional());
+const optionalText = <T extends z.ZodMiniType>(schema: T) =>
+  preprocess((v) => (v === null || v === "" ? undefined : v), z.optional(schema));
 
 export const loginSchema = z.object({
-  username: z.string({ error: "Username is required" }).trim().min(1, "Username is required").max(100, "Username too long"),
+  username: z
+    .string({ error: "Username is required" })
+    .check(z.trim(), z.minLength(1, "Username is required"), z.maxLength(100, "Username too long")),
   password,
 });
 export type LoginInput = z.infer<typeof loginSchema>;
@@ -37,21 +40,20 @@ export type LoginInput = z.infer<typeof loginSchema>;
 export const forgotPasswordSchema = z.object({
   identifier: z
     .string({ error: "Enter your username or email" })
-    .trim()
-    .min(1, "Enter your username or email")
-    .max(254, "Enter your username or email"),
+    .check(z.trim(), z.minLength(1, "Enter your username or email"), z.maxLength(254, "Enter your username or email")),
 });
 
 export const RESET_LINK_INVALID = "This reset link has expired or has already been used.";
 
-export const inviteCode = z.string().trim().max(100, "Invalid invite code");
+export const inviteCode = z.string().check(z.trim(), z.maxLength(100, "Invalid invite code"));
 
 export const registerSchema = z.object({
   username,
-  displayName: label({ error: "Display name must be at least 2 characters" })
-    .trim()
-    .min(2, "Display name must be at least 2 characters")
-    .max(50, "Display name too long"),
+  displayName: label({ error: "Display name must be at least 2 characters" }).check(
+    z.trim(),
+    z.minLength(2, "Display name must be at least 2 characters"),
+    z.maxLength(50, "Display name too long"),
+  ),
   email,
   password,
   location: optionalText(location),

@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { label, stripInvisibleIn, text } from "./text";
+import * as z from "zod/mini";
+import { label, preprocess, stripInvisibleIn, text } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
 
@@ -44,10 +44,10 @@ const toBoolean = (v: unknown) => {
  * true; a body that says nothing at all gets the default (private).
  */
 const isPrivateField = (whenAbsent: boolean | undefined) =>
-  z.preprocess(
+  preprocess(
     (v) => (v === undefined || v === null || v === "" ? whenAbsent : toBoolean(v)),
     whenAbsent === undefined
-      ? z.boolean({ error: "Choose public or private" }).optional()
+      ? z.optional(z.boolean({ error: "Choose public or private" }))
       : z.boolean({ error: "Choose public or private" }),
   );
 
@@ -74,16 +74,16 @@ const splitTags = (v: unknown) => {
 };
 
 const tagList = z
-  .array(text().max(CLUB_TAG_MAX_LENGTH, `Tags can be at most ${CLUB_TAG_MAX_LENGTH} characters`), {
+  .array(text().check(z.maxLength(CLUB_TAG_MAX_LENGTH, `Tags can be at most ${CLUB_TAG_MAX_LENGTH} characters`)), {
     error: "Tags must be a list",
   })
-  .max(CLUB_TAGS_MAX, "Too many tags");
+  .check(z.maxLength(CLUB_TAGS_MAX, "Too many tags"));
 
 /** Tags: lower-cased, trimmed, unique, non-empty; a list, or one comma-separated string. */
-export const clubTagsField = z.preprocess(splitTags, tagList.optional());
+export const clubTagsField = preprocess(splitTags, z.optional(tagList));
 
 const optionalText = (max: number, tooLong: string, base = text) =>
-  z.preprocess(blankToNull, base().trim().max(max, tooLong).nullable().optional());
+  preprocess(blankToNull, z.optional(z.nullable(base().check(z.trim(), z.maxLength(max, tooLong)))));
 
 /**
  * The site's own demo pictures (public/demo/, used by the demo clubs: issue 14, beyond SPEC #18):
@@ -91,34 +91,42 @@ const optionalText = (max: number, tooLong: string, base = text) =>
  */
 const DEMO_IMAGE_PATH = /^\/demo\/[a-z0-9-]+\.webp$/;
 
-const imageUrlField = z.preprocess(
+const imageUrlField = preprocess(
   blankToNull,
-  text({ error: "Must be a valid URL" })
-    .trim()
-    .max(2000, "Must be a valid URL")
-    .refine((v) => isHttpUrl(v) || DEMO_IMAGE_PATH.test(v), "Must be a valid URL")
-    .nullable()
-    .optional(),
+  z.optional(
+    z.nullable(
+      text({ error: "Must be a valid URL" }).check(
+        z.trim(),
+        z.maxLength(2000, "Must be a valid URL"),
+        z.refine((v) => isHttpUrl(v) || DEMO_IMAGE_PATH.test(v), "Must be a valid URL"),
+      ),
+    ),
+  ),
 );
 
 const memberLimitField = (field: string, max: number) =>
-  z.preprocess(
+  preprocess(
     toNumber,
-    z
-      .number({ error: `${field} must be a number` })
-      .int(`${field} must be a whole number`)
-      .min(2, `${field} must be at least 2`)
-      .max(max, `${field} cannot be more than ${max}`)
-      .nullable()
-      .optional(),
+    z.optional(
+      z.nullable(
+        z
+          .number({ error: `${field} must be a number` })
+          .check(
+            z.int(`${field} must be a whole number`),
+            z.gte(2, `${field} must be at least 2`),
+            z.lte(max, `${field} cannot be more than ${max}`),
+          ),
+      ),
+    ),
   );
 
 /** SPEC.md §5 Create club. */
 export const createClubSchema = z.object({
-  name: label({ error: "Club name must be at least 3 characters" })
-    .trim()
-    .min(3, "Club name must be at least 3 characters")
-    .max(CLUB_NAME_MAX, "Club name too long"),
+  name: label({ error: "Club name must be at least 3 characters" }).check(
+    z.trim(),
+    z.minLength(3, "Club name must be at least 3 characters"),
+    z.maxLength(CLUB_NAME_MAX, "Club name too long"),
+  ),
   description: optionalText(CLUB_DESCRIPTION_MAX, "Description too long"),
   imageUrl: imageUrlField,
   location: optionalText(100, "Location too long", label),
@@ -134,14 +142,16 @@ export type CreateClubInput = z.infer<typeof createClubSchema>;
  * body keeps its value; an empty or null one clears it. The form always sends every field.
  */
 const editClubFields = z.object({
-  name: label({ error: "Name must be at least 3 characters" })
-    .trim()
-    .min(3, "Name must be at least 3 characters")
-    .max(CLUB_NAME_MAX, "Name too long"),
-  description: text({ error: "Description must be at least 10 characters" })
-    .trim()
-    .min(10, "Description must be at least 10 characters")
-    .max(CLUB_DESCRIPTION_MAX, "Description too long"),
+  name: label({ error: "Name must be at least 3 characters" }).check(
+    z.trim(),
+    z.minLength(3, "Name must be at least 3 characters"),
+    z.maxLength(CLUB_NAME_MAX, "Name too long"),
+  ),
+  description: text({ error: "Description must be at least 10 characters" }).check(
+    z.trim(),
+    z.minLength(10, "Description must be at least 10 characters"),
+    z.maxLength(CLUB_DESCRIPTION_MAX, "Description too long"),
+  ),
   imageUrl: imageUrlField,
   location: optionalText(100, "Location too long", label),
   maxMembers: memberLimitField("Max members", EDIT_LIMIT_MAX),
@@ -156,7 +166,7 @@ const editClubFields = z.object({
  * (the field counts as left out), so the form never traps such a club (issue 14). Any other value
  * must be 2–100 (SPEC.md §9). The kept value itself is never written.
  */
-export const editClubSchema = z.preprocess((input) => {
+export const editClubSchema = preprocess((input) => {
   if (!input || typeof input !== "object") return input;
   const { keptMaxMembers, ...rest } = input as Record<string, unknown>;
   const kept = toNumber(keptMaxMembers);
@@ -167,33 +177,42 @@ export type EditClubInput = z.infer<typeof editClubSchema>;
 
 /** POST /api/clubs/{id}/join and the page's join form. */
 export const joinSchema = z.object({
-  message: z.preprocess((v) => (blankToNull(v) === null ? undefined : v), text().trim().max(500, "Message too long").optional()),
-  inviteCode: z.preprocess(
+  message: preprocess(
     (v) => (blankToNull(v) === null ? undefined : v),
-    z.string().trim().max(100, "This invite link is invalid or has expired.").optional(),
+    z.optional(text().check(z.trim(), z.maxLength(500, "Message too long"))),
+  ),
+  inviteCode: preprocess(
+    (v) => (blankToNull(v) === null ? undefined : v),
+    z.optional(z.string().check(z.trim(), z.maxLength(100, "This invite link is invalid or has expired."))),
   ),
 });
 export type JoinInput = z.infer<typeof joinSchema>;
 
 /** SPEC.md §5 Invite form: both optional whole numbers, at least 1 (empty = unlimited / never). */
 export const inviteSchema = z.object({
-  usesRemaining: z.preprocess(
+  usesRemaining: preprocess(
     (v) => toNumber(v) ?? undefined,
-    z
-      .number({ error: "Max uses must be a number" })
-      .int("Max uses must be a whole number")
-      .min(1, "Max uses must be at least 1")
-      .max(INVITE_USES_MAX, `Max uses cannot be more than ${INVITE_USES_MAX}`)
-      .optional(),
+    z.optional(
+      z
+        .number({ error: "Max uses must be a number" })
+        .check(
+          z.int("Max uses must be a whole number"),
+          z.gte(1, "Max uses must be at least 1"),
+          z.lte(INVITE_USES_MAX, `Max uses cannot be more than ${INVITE_USES_MAX}`),
+        ),
+    ),
   ),
-  expiresIn: z.preprocess(
+  expiresIn: preprocess(
     (v) => toNumber(v) ?? undefined,
-    z
-      .number({ error: "Expiry must be a number of hours" })
-      .int("Expiry must be a whole number of hours")
-      .min(1, "Expiry must be at least 1 hour")
-      .max(INVITE_HOURS_MAX, `Expiry cannot be more than ${INVITE_HOURS_MAX} hours`)
-      .optional(),
+    z.optional(
+      z
+        .number({ error: "Expiry must be a number of hours" })
+        .check(
+          z.int("Expiry must be a whole number of hours"),
+          z.gte(1, "Expiry must be at least 1 hour"),
+          z.lte(INVITE_HOURS_MAX, `Expiry cannot be more than ${INVITE_HOURS_MAX} hours`),
+        ),
+    ),
   ),
 });
 export type InviteInput = z.infer<typeof inviteSchema>;
@@ -217,22 +236,22 @@ const flag = (v: unknown) => {
  * onlyPublic / onlyMine (`?tab=public|mine`).
  */
 export const clubListQuerySchema = z.object({
-  search: z.preprocess((v) => {
+  search: preprocess((v) => {
     const value = lastOf(v);
     if (typeof value !== "string") return undefined;
     const t = value.trim().slice(0, 200);
     return t === "" ? undefined : t;
-  }, z.string().optional()),
-  onlyPublic: z.preprocess(flag, z.boolean()),
-  onlyMine: z.preprocess(flag, z.boolean()),
-  limit: z.preprocess((v) => {
+  }, z.optional(z.string())),
+  onlyPublic: preprocess(flag, z.boolean()),
+  onlyMine: preprocess(flag, z.boolean()),
+  limit: preprocess((v) => {
     const n = Number(lastOf(v));
     return Number.isInteger(n) && n >= 1 ? Math.min(n, CLUB_LIST_LIMIT_MAX) : CLUB_LIST_LIMIT_DEFAULT;
   }, z.number()),
-  cursor: z.preprocess((v) => {
+  cursor: preprocess((v) => {
     const value = lastOf(v);
     return typeof value === "string" && value.length <= 100 ? value : undefined;
-  }, z.string().optional()),
+  }, z.optional(z.string())),
 });
 export type ClubListQuery = z.infer<typeof clubListQuerySchema>;
 

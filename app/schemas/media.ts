@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { isHttpUrl } from "~/utils/urls";
 
 /**
@@ -11,9 +11,7 @@ export * from "./media-options";
 /** Only http(s) addresses are previewed (CONTRACT.md §4). */
 export const previewUrl = z
   .string({ error: "Invalid URL format" })
-  .trim()
-  .max(2048, "URL too long")
-  .refine(isHttpUrl, "Invalid URL format");
+  .check(z.trim(), z.maxLength(2048, "URL too long"), z.refine(isHttpUrl, "Invalid URL format"));
 
 /** POST /api/fetch-url-metadata `{ url }`. */
 export const linkPreviewRequestSchema = z.object({ url: previewUrl });

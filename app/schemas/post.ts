@@ -1,5 +1,5 @@
-import { z } from "zod";
-import { label, stripInvisibleIn, text, toStorableText } from "./text";
+import * as z from "zod/mini";
+import { fallback, label, preprocess, stripInvisibleIn, text, toStorableText } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
 
@@ -25,35 +25,46 @@ import {
 export * from "./post-options";
 
 /** Tags: array or comma-separated string → normalised array; more than 10 → 'Too many tags'. */
-export const tagsField = z.preprocess(
-  (v) => (v === undefined || v === null ? v : parseTags(stripInvisibleIn(v))),
-  z.array(text().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags"),
-);
+const tagList = () => z.array(text().check(z.maxLength(MAX_TAG_LENGTH, "Tag too long"))).check(z.maxLength(MAX_TAGS, "Too many tags"));
+
+export const tagsField = preprocess((v) => (v === undefined || v === null ? v : parseTags(stripInvisibleIn(v))), tagList());
 
 const emptyToUndefined = (v: unknown) => (v === null || (typeof v === "string" && v.trim() === "") ? undefined : v);
 
-const httpUrl = text({ error: "Invalid URL format" }).trim().max(2000, "Invalid URL format").refine(isHttpUrl, "Invalid URL format");
+const httpUrl = text({ error: "Invalid URL format" }).check(
+  z.trim(),
+  z.maxLength(2000, "Invalid URL format"),
+  z.refine(isHttpUrl, "Invalid URL format"),
+);
 
 /** Optional media URL: empty becomes absent. */
-export const mediaUrlField = z.preprocess(emptyToUndefined, httpUrl.optional());
+export const mediaUrlField = preprocess(emptyToUndefined, z.optional(httpUrl));
 
-const title = label({ error: "Title is required" }).trim().min(1, "Title is required").max(TITLE_MAX, "Title too long");
+const title = label({ error: "Title is required" }).check(
+  z.trim(),
+  z.minLength(1, "Title is required"),
+  z.maxLength(TITLE_MAX, "Title too long"),
+);
 
-const content = text({ error: "Content must be at least 10 characters" })
-  .trim()
-  .min(CONTENT_MIN, "Content must be at least 10 characters")
-  .max(CONTENT_MAX, "Content too long");
+const content = text({ error: "Content must be at least 10 characters" }).check(
+  z.trim(),
+  z.minLength(CONTENT_MIN, "Content must be at least 10 characters"),
+  z.maxLength(CONTENT_MAX, "Content too long"),
+);
 
 const postType = z.enum(POST_TYPES, { error: "Choose a post type" });
 
 const metaText = (max: number) =>
-  z.preprocess(
+  preprocess(
     (v) => (typeof v === "string" ? toStorableText(v.slice(0, max)) : v === undefined ? undefined : null),
-    z.string().nullable().optional(),
+    z.optional(z.nullable(z.string())),
   );
 
+const linkImage = () =>
+  z.optional(preprocess((v) => (typeof v === "string" && isHttpUrl(v) ? v.slice(0, 2000) : null), z.nullable(z.string())));
+
 /** Link metadata as the preview endpoint returned it (SPEC.md §3 Link metadata). Strings are capped. */
-export const urlMetadataField = z.preprocess(
+export const urlMetadataField = preprocess(
   (v) => {
     if (typeof v === "string") {
       if (v.trim() === "") return undefined;
@@ -65,22 +76,24 @@ export const urlMetadataField = z.preprocess(
     }
     return v === null ? undefined : v;
   },
-  z
-    .object({
-      title: metaText(300),
-      description: metaText(1000),
-      image: z.preprocess((v) => (typeof v === "string" && isHttpUrl(v) ? v.slice(0, 2000) : null), z.string().nullable()).optional(),
-      siteName: metaText(200),
-      domain: metaText(253),
-      logo: z.preprocess((v) => (typeof v === "string" && isHttpUrl(v) ? v.slice(0, 2000) : null), z.string().nullable()).optional(),
-      error: z.preprocess((v) => (typeof v === "string" ? v.slice(0, 300) : undefined), z.string().optional()),
-    })
-    .optional()
-    .catch(undefined),
+  fallback(
+    z.optional(
+      z.object({
+        title: metaText(300),
+        description: metaText(1000),
+        image: linkImage(),
+        siteName: metaText(200),
+        domain: metaText(253),
+        logo: linkImage(),
+        error: preprocess((v) => (typeof v === "string" ? v.slice(0, 300) : undefined), z.optional(z.string())),
+      }),
+    ),
+    undefined,
+  ),
 );
 
 /** Uploaded files: the URLs /api/upload answered (strings, or the `{url, type, name}` objects). */
-export const uploadedFilesField = z.preprocess(
+export const uploadedFilesField = preprocess(
   (v) => {
     if (v === undefined || v === null || v === "") return undefined;
     const items = Array.isArray(v) ? v : [v];
@@ -90,25 +103,26 @@ export const uploadedFilesField = z.preprocess(
       )
       .filter((item) => item !== "");
   },
-  z
-    .array(z.string({ error: "Invalid file" }).max(2000, "Invalid file"), { error: "Invalid file" })
-    .max(20, "Too many files")
-    .optional(),
+  z.optional(
+    z
+      .array(z.string({ error: "Invalid file" }).check(z.maxLength(2000, "Invalid file")), { error: "Invalid file" })
+      .check(z.maxLength(20, "Too many files")),
+  ),
 );
 
-const clubIdField = z.preprocess(
+const clubIdField = preprocess(
   emptyToUndefined,
-  z.coerce.number({ error: "Invalid club" }).int("Invalid club").positive("Invalid club").optional(),
+  z.optional(z.coerce.number({ error: "Invalid club" }).check(z.int("Invalid club"), z.positive("Invalid club"))),
 );
 
 /** Create post: POST /api/posts, /create and /clubs/{id}/create. */
 export const postInputSchema = z.object({
   title,
   content,
-  type: z.preprocess(emptyToUndefined, postType.default("article")),
+  type: preprocess(emptyToUndefined, z._default(postType, "article")),
   mediaUrl: mediaUrlField,
   // SPEC.md §3 Post.tags: an array of strings or null; null is no tags.
-  tags: z.preprocess((v) => (v === null ? undefined : v), tagsField.optional()),
+  tags: preprocess((v) => (v === null ? undefined : v), z.optional(tagsField)),
   clubId: clubIdField,
   uploadedFiles: uploadedFilesField,
   urlMetadata: urlMetadataField,
@@ -125,22 +139,23 @@ export type PostInput = z.infer<typeof postInputSchema>;
 export const postUpdateSchema = z.object({
   title,
   content,
-  type: z.preprocess(emptyToUndefined, postType.optional()),
-  mediaUrl: z.preprocess((v) => (emptyToUndefined(v) === undefined ? null : v), httpUrl.nullable()),
-  tags: z.preprocess(
-    (v) => {
-      if (v === undefined || v === null) return null;
-      const tags = parseTags(stripInvisibleIn(v));
-      return tags.length ? tags : null;
-    },
-    z.array(text().max(MAX_TAG_LENGTH, "Tag too long")).max(MAX_TAGS, "Too many tags").nullable(),
-  ),
+  type: preprocess(emptyToUndefined, z.optional(postType)),
+  mediaUrl: preprocess((v) => (emptyToUndefined(v) === undefined ? null : v), z.nullable(httpUrl)),
+  tags: preprocess((v) => {
+    if (v === undefined || v === null) return null;
+    const tags = parseTags(stripInvisibleIn(v));
+    return tags.length ? tags : null;
+  }, z.nullable(tagList())),
 });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 
 /** Comment: whitespace-only is 'Comment cannot be empty'. */
 export const commentSchema = z.object({
-  content: text({ error: "Comment cannot be empty" }).trim().min(1, "Comment cannot be empty").max(COMMENT_MAX, "Comment too long"),
+  content: text({ error: "Comment cannot be empty" }).check(
+    z.trim(),
+    z.minLength(1, "Comment cannot be empty"),
+    z.maxLength(COMMENT_MAX, "Comment too long"),
+  ),
 });
 export type CommentInput = z.infer<typeof commentSchema>;
 
@@ -151,36 +166,40 @@ const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
  * junk falls back to the defaults (type all, sort recent, no search, 20 per page).
  */
 export const feedQuerySchema = z.object({
-  type: z.preprocess(one, z.enum(FEED_TYPES).catch("all")).catch("all"),
-  sortBy: z.preprocess(one, z.enum(SORT_OPTIONS).catch("recent")).catch("recent"),
-  search: z
-    .preprocess((v) => {
+  type: fallback(preprocess(one, fallback(z.enum(FEED_TYPES), "all")), "all"),
+  sortBy: fallback(preprocess(one, fallback(z.enum(SORT_OPTIONS), "recent")), "recent"),
+  search: fallback(
+    preprocess((v) => {
       const s = one(v);
       if (typeof s !== "string") return undefined;
       const t = s.trim();
       return t ? t.slice(0, 200) : undefined;
-    }, z.string().optional())
-    .catch(undefined),
-  limit: z
-    .preprocess((v) => {
+    }, z.optional(z.string())),
+    undefined,
+  ),
+  limit: fallback(
+    preprocess((v) => {
       const s = one(v);
       const n = typeof s === "number" ? s : typeof s === "string" && /^\s*\d+\s*$/.test(s) ? Number(s) : NaN;
       if (!Number.isFinite(n)) return FEED_PAGE_SIZE;
       return Math.min(FEED_MAX_LIMIT, Math.max(1, Math.trunc(n)));
-    }, z.number().int())
-    .catch(FEED_PAGE_SIZE),
-  cursor: z
-    .preprocess((v) => {
+    }, z.int()),
+    FEED_PAGE_SIZE,
+  ),
+  cursor: fallback(
+    preprocess((v) => {
       const s = one(v);
       return typeof s === "string" && s && s.length <= 200 ? s : undefined;
-    }, z.string().optional())
-    .catch(undefined),
-  following: z
-    .preprocess((v) => {
+    }, z.optional(z.string())),
+    undefined,
+  ),
+  following: fallback(
+    preprocess((v) => {
       const s = one(v);
       return s === true || s === "true" || s === "1" || s === "on";
-    }, z.boolean())
-    .catch(false),
+    }, z.boolean()),
+    false,
+  ),
 });
 export type FeedQuery = z.infer<typeof feedQuerySchema>;
 

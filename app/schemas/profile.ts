@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 import { label, text } from "./text";
 import { email, password } from "./auth";
 
@@ -13,16 +13,17 @@ import { email, password } from "./auth";
 
 export const DISPLAY_NAME_MAX = 50;
 
-export const displayName = label({ error: "Display name is required" })
-  .trim()
-  .min(1, "Display name is required")
-  .max(DISPLAY_NAME_MAX, "Display name too long");
+export const displayName = label({ error: "Display name is required" }).check(
+  z.trim(),
+  z.minLength(1, "Display name is required"),
+  z.maxLength(DISPLAY_NAME_MAX, "Display name too long"),
+);
 
 /** Bio and location keep registration's limits (SPEC.md §5, §9). */
-export const bio = text({ error: "Bio too long" }).trim().max(500, "Bio too long");
-export const location = label({ error: "Location too long" }).trim().max(100, "Location too long");
+export const bio = text({ error: "Bio too long" }).check(z.trim(), z.maxLength(500, "Bio too long"));
+export const location = label({ error: "Location too long" }).check(z.trim(), z.maxLength(100, "Location too long"));
 
-const clearable = <T extends z.ZodType>(schema: T) => schema.nullish();
+const clearable = <T extends z.ZodMiniType>(schema: T) => z.nullish(schema);
 
 /** The Edit Profile dialog: display name, bio, location. */
 export const profileSchema = z.object({
@@ -33,7 +34,7 @@ export const profileSchema = z.object({
 export type ProfileInput = z.infer<typeof profileSchema>;
 
 /** The settings Profile tab and PUT /api/auth/profile: the same fields plus a valid email. */
-export const settingsProfileSchema = profileSchema.extend({ email });
+export const settingsProfileSchema = z.extend(profileSchema, { email });
 export type SettingsProfileInput = z.infer<typeof settingsProfileSchema>;
 
 /**
@@ -41,11 +42,11 @@ export type SettingsProfileInput = z.infer<typeof settingsProfileSchema>;
  * absent stay as they are; `avatar: null` removes the avatar.
  */
 export const profilePatchSchema = z.object({
-  displayName: displayName.optional(),
-  email: email.optional(),
+  displayName: z.optional(displayName),
+  email: z.optional(email),
   bio: clearable(bio),
   location: clearable(location),
-  avatar: text({ error: "Invalid avatar" }).trim().max(2000, "Invalid avatar").nullable().optional(),
+  avatar: z.optional(z.nullable(text({ error: "Invalid avatar" }).check(z.trim(), z.maxLength(2000, "Invalid avatar")))),
 });
 export type ProfilePatchInput = z.infer<typeof profilePatchSchema>;
 
@@ -54,29 +55,30 @@ export type ProfilePatchInput = z.infer<typeof profilePatchSchema>;
  * "Forgot password?" link's form. 'Passwords don't match' is reported on the confirm field.
  */
 type NewPassword = { newPassword: string; confirmPassword: string };
-function withNewPassword<S extends z.ZodRawShape>(shape: S) {
+function withNewPassword<S extends z.core.$ZodShape>(shape: S) {
   return z
     .object({
       ...shape,
       newPassword: password,
-      confirmPassword: z.string({ error: "Please confirm your password" }).min(1, "Please confirm your password"),
+      confirmPassword: z.string({ error: "Please confirm your password" }).check(z.minLength(1, "Please confirm your password")),
     })
-    .refine((v) => (v as NewPassword).newPassword === (v as NewPassword).confirmPassword, {
-      message: "Passwords don't match",
-      path: ["confirmPassword"],
-      // Report a mismatch even while another field is still wrong, as long as both passwords were typed.
-      when: (payload) => {
-        const v = payload.value as { newPassword?: unknown; confirmPassword?: unknown } | undefined;
-        return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string" && v.confirmPassword !== "";
-      },
-    });
+    .check(
+      z.refine((v) => (v as NewPassword).newPassword === (v as NewPassword).confirmPassword, {
+        message: "Passwords don't match",
+        path: ["confirmPassword"],
+        // Report a mismatch even while another field is still wrong, as long as both passwords were typed.
+        when: (payload) => {
+          const v = payload.value as { newPassword?: unknown; confirmPassword?: unknown } | undefined;
+          return typeof v?.newPassword === "string" && typeof v?.confirmPassword === "string" && v.confirmPassword !== "";
+        },
+      }),
+    );
 }
 
 export const passwordChangeSchema = withNewPassword({
   currentPassword: z
     .string({ error: "Current password is required" })
-    .min(1, "Current password is required")
-    .max(200, "Current password is incorrect"),
+    .check(z.minLength(1, "Current password is required"), z.maxLength(200, "Current password is incorrect")),
 });
 /** The form behind a reset link (/reset-password/{token}): registration's password rules. */
 export const passwordResetSchema = withNewPassword({});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import { zodFieldErrors } from "~/utils/validation";
 import { registerSchema } from "./auth";
 import { createClubSchema, editClubSchema, joinSchema } from "./club";
@@ -25,7 +26,7 @@ describe("the text rule", () => {
   });
 
   it("text(): one clear message, and nothing else reported for that field", () => {
-    const result = text().trim().min(3, "Too short").safeParse("\u0000");
+    const result = text().check(z.trim(), z.minLength(3, "Too short")).safeParse("\u0000");
     expect(result.success).toBe(false);
     expect(result.error?.issues.map((i) => i.message)).toEqual([UNSTORABLE_TEXT]);
     expect(text().safeParse("fine\n\ttext").success).toBe(true);
@@ -33,8 +34,8 @@ describe("the text rule", () => {
 
   it("label(): drops bidi controls and zero-width characters before trim and length checks", () => {
     expect(stripInvisible(`a${INVISIBLES}b`)).toBe("ab");
-    expect(label().trim().parse(`  ${RLO}Admin\u200b `)).toBe("Admin");
-    expect(label().trim().min(2, "Too short").safeParse(INVISIBLES).success).toBe(false);
+    expect(label().check(z.trim()).parse(`  ${RLO}Admin\u200b `)).toBe("Admin");
+    expect(label().check(z.trim(), z.minLength(2, "Too short")).safeParse(INVISIBLES).success).toBe(false);
     expect(label().safeParse(`x${LONE_HIGH}`).success).toBe(false);
   });
 

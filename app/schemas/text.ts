@@ -1,4 +1,4 @@
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /**
  * The one rule for text a member can store (docs/decisions/0015-text-rule.md), applied by the
@@ -33,8 +33,22 @@ export const stripInvisibleIn = (value: unknown): unknown =>
 
 type StringParams = Parameters<typeof z.string>[0];
 
-/** Any text a member stores: refuses what cannot be stored. Chain trim/min/max as on z.string(). */
-export const text = (params?: StringParams) => z.string(params).refine(isStorableText, { error: UNSTORABLE_TEXT, abort: true });
+/**
+ * The schemas are written with zod/mini (docs/decisions/0038-light-browser-validation.md): the same
+ * definitions run in the browser (Conform) and on the server, and the browser gets only the parts
+ * they use, with no `new Function`. `preprocess` is classic zod's, built from mini's parts.
+ */
+export const preprocess = <T extends z.ZodMiniType>(fn: (value: unknown) => unknown, schema: T) => z.pipe(z.transform(fn), schema);
+
+/**
+ * `z.catch(schema, value)` without mini's `catch`, whose body reaches zod's whole `util` namespace
+ * (and with it the `new Function` probe) into the browser bundle.
+ */
+export const fallback = <T extends z.ZodMiniType>(schema: T, value: z.output<T>) =>
+  new z.ZodMiniCatch({ type: "catch", innerType: schema, catchValue: () => value }) as z.ZodMiniCatch<T>;
+
+/** Any text a member stores: refuses what cannot be stored. Add trim/length checks with `.check(...)`. */
+export const text = (params?: StringParams) => z.string(params).check(z.refine(isStorableText, { error: UNSTORABLE_TEXT, abort: true }));
 
 /** A label others see: `text`, without bidi controls and zero-width characters (removed before trim and length checks). */
-export const label = (params?: StringParams) => text(params).overwrite(stripInvisible);
+export const label = (params?: StringParams) => text(params).check(z.overwrite(stripInvisible));

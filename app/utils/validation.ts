@@ -1,8 +1,8 @@
-import { z } from "zod";
+import type { $ZodError } from "zod/v4/core";
 import type { FieldErrors } from "./errors";
 
 /** zod's issues as `{ field: [message] }` (CONTRACT.md §2's fieldErrors). */
-export function zodFieldErrors(error: z.ZodError): FieldErrors {
+export function zodFieldErrors(error: $ZodError): FieldErrors {
   const out: FieldErrors = {};
   for (const issue of error.issues) {
     const key = issue.path.length ? issue.path.map(String).join(".") : "form";

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import type { z } from "zod";
+import { safeParse, type $ZodType, type output } from "zod/v4/core";
 import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
 import { applyCacheControl } from "./cache-control.server";
 import { assertSameOrigin } from "./origin.server";
@@ -81,7 +81,7 @@ export function isJsonContentType(header: string | null): boolean {
  * Read a JSON body (capped at 256 KB while it streams: 413 past it) and validate it with the
  * input's schema (the same one the HTML form uses).
  */
-export async function readJson<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+export async function readJson<S extends $ZodType>(request: Request, schema: S): Promise<output<S>> {
   if (!isJsonContentType(request.headers.get("Content-Type"))) throw unsupportedMedia("Send the body as application/json");
   const text = await readBodyText(request, BODY_LIMITS.json);
   let body: unknown;
@@ -93,7 +93,7 @@ export async function readJson<S extends z.ZodType>(request: Request, schema: S)
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
     throw badRequest("The request body must be a JSON object");
   }
-  const parsed = schema.safeParse(body);
+  const parsed = safeParse(schema, body);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return parsed.data;
 }

@@ -1,5 +1,5 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { WithDraft } from "~/components/ui/draft-note";
 import { FieldErrors } from "~/components/ui/field";
@@ -61,7 +61,7 @@ function EditClubFields({ club, form: bag, lastResult, draft }: FormProps & { dr
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: editClubSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: editClubSchema }),
   });
   return (
     <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">

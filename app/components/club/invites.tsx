@@ -1,6 +1,6 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { Form, Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { showToast } from "~/components/layout/toaster";
@@ -22,7 +22,7 @@ export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: Su
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: inviteSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: inviteSchema }),
   });
   return (
     <section className="card p-5" aria-labelledby="invite-title">

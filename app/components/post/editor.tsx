@@ -1,6 +1,6 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { Form, Link } from "@remix-run/react";
 import { useCallback, useRef, useState, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
@@ -86,7 +86,7 @@ function PostEditorForm({
     // the Publish button under the pointer as a message appears).
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: postInputSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: postInputSchema }),
   });
   const initialMediaUrl = typeof fields.mediaUrl.initialValue === "string" ? fields.mediaUrl.initialValue : "";
   const [mediaUrl, setMediaUrl] = useState(initialMediaUrl);

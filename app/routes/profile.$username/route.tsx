@@ -1,5 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { useEffect } from "react";
@@ -221,7 +222,7 @@ function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) 
     constraint: getZodConstraint(profileSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: profileSchema }),
   });
   return (
     <div className="space-y-4">

@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
@@ -223,7 +224,7 @@ function ProfileSettings() {
     constraint: getZodConstraint(settingsProfileSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: settingsProfileSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: settingsProfileSchema }),
   });
   if (!user) return null;
 
@@ -257,7 +258,7 @@ function SecuritySettings() {
     constraint: getZodConstraint(passwordChangeSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordChangeSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: passwordChangeSchema }),
   });
 
   return (
