@@ -87,6 +87,8 @@ export type PasswordChangeInput = z.infer<typeof passwordChangeSchema>;
 
 /** Settings › Privacy "Delete my account" and DELETE /api/auth/account: the member's password. */
 export const accountDeletionSchema = z.object({
-  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(200, "Password is incorrect"),
+  password: z
+    .string({ error: "Password is required" })
+    .check(z.minLength(1, "Password is required"), z.maxLength(200, "Password is incorrect")),
 });
 export type AccountDeletionInput = z.infer<typeof accountDeletionSchema>;

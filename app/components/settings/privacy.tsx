@@ -1,10 +1,11 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { Field, FormAlert } from "~/components/ui/field";
 import { accountDeletionSchema } from "~/schemas/profile";
 import type { OwnedClubFate } from "~/schemas/shapes";
+import { parseInBrowser } from "~/utils/browser-parse";
 import { browserStorage, closeDrafts } from "~/utils/drafts";
 import { useIsPending } from "~/utils/remix";
 
@@ -67,7 +68,7 @@ function DeleteAccount({ clubs, result }: { clubs: OwnedClubFate[]; result?: Sub
     constraint: getZodConstraint(accountDeletionSchema),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: accountDeletionSchema }),
+    onValidate: ({ formData }) => parseInBrowser(formData, { schema: accountDeletionSchema }),
   });
   return (
     <section aria-labelledby="delete-account-title" className="space-y-3 border-t border-stone-200 pt-6">
