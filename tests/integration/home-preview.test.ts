@@ -28,10 +28,10 @@ type CardPost = { id: number; content: string; preview?: true };
 
 describe("the home page sends previews, the APIs the whole body", () => {
   it("a long post's card carries 200 characters and says so; the API, the post page and the single post keep it all", async () => {
-    const post = await createPost({ id: author.id }, { title: "A long sit", content: LONG, type: "article", tags: null });
+    const post = await createPost({ id: author.id }, { title: "A long sit", content: LONG, type: "article", tags: [] });
     const short = await createPost(
       { id: author.id },
-      { title: "Short one", content: "Ten chars and a few more.", type: "article", tags: null },
+      { title: "Short one", content: "Ten chars and a few more.", type: "article", tags: [] },
     );
 
     const page = (await (await call(home.loader, makeRequest("/", { cookie: author.cookie }))).json()) as { posts: CardPost[] };
@@ -70,7 +70,7 @@ describe("trending, ranked once a minute and shared", () => {
     const now = Date.UTC(2031, 0, 1);
     const hour = 3_600_000;
     const make = async (title: string, likes: number) => {
-      const p = await createPost({ id: author.id }, { title, content: "Engagement test body.", type: "article", tags: null });
+      const p = await createPost({ id: author.id }, { title, content: "Engagement test body.", type: "article", tags: [] });
       sqlite.prepare(`UPDATE posts SET likes_count = ?, created_at = ? WHERE id = ?`).run(likes, now - hour, p.id);
       return p.id;
     };
