@@ -14,6 +14,7 @@ import { useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { readSession } from "~/web/session.server";
@@ -74,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:bg-white focus:p-2">
           Skip to content
         </a>
+        <IconSprite />
         <TopBar
           user={data?.user ?? null}
           hideAuthActions={hideAuthActions}

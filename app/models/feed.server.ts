@@ -1,9 +1,10 @@
-import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption } from "~/schemas/post";
+import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type TrendingItem } from "~/schemas/post";
 import { prepared } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
 import { FTS_ROW_PROBE, indexedBy, notIndexed, planSearch, searchSet } from "./feed-search.server";
 import { loadPosts } from "./post-view.server";
+import { drawnTrending, rankedTrending } from "./trending-cache.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";
 
@@ -203,11 +204,19 @@ export const TRENDING_SQL = `WITH cand(id) AS (
   )
   SELECT s.id FROM scored s ORDER BY s.score DESC, s.id DESC LIMIT ${TRENDING.size}`;
 
-/** Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. */
+const rankTrending = (now: number) => (prepared(TRENDING_SQL).all({ now }) as { id: number }[]).map((r) => r.id);
+
+/**
+ * Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. The ranking is
+ * shared by every viewer and kept for a minute (trending-cache.server.ts); the posts are read fresh.
+ */
 export function listTrending(actor: Actor, now = Date.now()): Post[] {
-  const rows = prepared(TRENDING_SQL).all({ now }) as { id: number }[];
-  return loadPosts(
-    actor,
-    rows.map((r) => r.id),
+  return loadPosts(actor, rankedTrending(now, rankTrending));
+}
+
+/** Hot Tracks as the home page shows them (the same for every viewer): cached per ranking and data version. */
+export function listTrendingItems(now = Date.now()): TrendingItem[] {
+  return drawnTrending(now, rankTrending, (ids) =>
+    loadPosts(null, ids).map((p) => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
   );
 }

@@ -12,6 +12,7 @@ import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server"
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
 import { loadPosts } from "./post-view.server";
 import type { Actor } from "./user.server";
+import { forgetTrending } from "./trending-cache.server";
 import type { Post } from "~/schemas/shapes";
 
 /**
@@ -145,6 +146,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
       .run();
     return postId;
   });
+  forgetTrending();
   return getPost(actor, id);
 }
 
@@ -192,6 +194,7 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
       .run();
     return stored;
   });
+  forgetTrending();
   await deleteMediaFiles(files);
 }
 

@@ -37,17 +37,49 @@ export type SessionUser = SelfUser;
 /** The signed-in member, the session the request came with, and the member's Data saver setting. */
 export type SignedIn = { user: SessionUser; sessionId: number; dataSaver: boolean };
 
+type CookieToken = { sent: boolean; token: string | null };
+
+/**
+ * Parsed Cookie headers (the signature check is the costly part, and one request asked up to five
+ * times): a pure function of the header and the secret, so kept by header, a few hundred at most.
+ */
+const parsedCookies = new Map<string, Promise<CookieToken>>();
+const PARSED_COOKIES_MAX = 500;
+
 /** Whether the request sent a session cookie, and the token in it when it is a correctly signed one. */
-async function cookieToken(request: Request): Promise<{ sent: boolean; token: string | null }> {
-  const value: unknown = await sessionCookie.parse(request.headers.get("Cookie"));
+function cookieToken(request: Request): Promise<CookieToken> {
+  const header = request.headers.get("Cookie") ?? "";
+  let parsed = parsedCookies.get(header);
+  if (!parsed) {
+    if (parsedCookies.size >= PARSED_COOKIES_MAX) parsedCookies.clear();
+    parsed = parseCookieToken(header);
+    parsedCookies.set(header, parsed);
+  }
+  return parsed;
+}
+
+async function parseCookieToken(header: string): Promise<CookieToken> {
+  const value: unknown = await sessionCookie.parse(header || null);
   return { sent: value !== null && value !== "", token: typeof value === "string" && TOKEN.test(value) ? value : null };
 }
+
+/** readSession's answer per request: the root's and the page's loaders both ask, and the document's headers. */
+const sessionOfRequest = new WeakMap<Request, ReturnType<typeof lookUpSession>>();
 
 /**
  * The member and session of this request, and, when the request sent a session cookie that no longer
  * names a live session (ended, expired, or in the old format), the Set-Cookie that drops it.
  */
-export async function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
+export function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
+  let answer = sessionOfRequest.get(request);
+  if (!answer) {
+    answer = lookUpSession(request);
+    sessionOfRequest.set(request, answer);
+  }
+  return answer;
+}
+
+async function lookUpSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
   const { sent, token } = await cookieToken(request);
   const found = token ? findSession(token) : undefined;
   if (found) {
@@ -80,11 +112,18 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
  * member's id, the same across their sessions, naming nothing), `visitor` for anyone else.
  */
 export async function viewerTag(request: Request): Promise<string> {
-  const key = await viewerKey(request);
-  if (!key?.startsWith("m")) return VISITOR;
-  const member = key.slice(1, key.indexOf("."));
-  return createHmac("sha256", sessionSecret).update(`viewer:${member}`).digest("base64url").slice(0, 22);
+  // The session the page's loaders read (the same request, so no second look-up).
+  const member = (await readSession(request)).signedIn?.user.id;
+  if (member === undefined) return VISITOR;
+  let tag = viewerTags.get(member);
+  if (!tag) {
+    if (viewerTags.size >= PARSED_COOKIES_MAX) viewerTags.clear();
+    tag = createHmac("sha256", sessionSecret).update(`viewer:${member}`).digest("base64url").slice(0, 22);
+    viewerTags.set(member, tag);
+  }
+  return tag;
 }
+const viewerTags = new Map<number, string>();
 
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   return (await readSession(request)).signedIn;
@@ -128,6 +167,7 @@ const clearedCookie = () => sessionCookie.serialize("", { maxAge: 0, expires: ne
 export async function destroyUserSession(request: Request): Promise<string> {
   const { token } = await cookieToken(request);
   if (token) endSessionByToken(token);
+  sessionOfRequest.delete(request);
   return clearedCookie();
 }
 

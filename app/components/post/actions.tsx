@@ -22,7 +22,7 @@ type Props = {
  */
 export function PostActions({ post, redirectTo, signedIn }: Props) {
   return (
-    <div className="flex items-center gap-1 text-sm text-stone-600" data-testid="post-actions">
+    <div className="post-actions" data-testid="post-actions">
       <LikeButton post={post} redirectTo={redirectTo} signedIn={signedIn} />
       <Link
         to={`/post/${post.id}#comments`}
@@ -70,7 +70,7 @@ function LikeButton({ post, redirectTo, signedIn }: Props) {
         value={isLiked ? "unlike" : "like"}
         aria-pressed={isLiked}
         aria-label={isLiked ? `Unlike (${likes} likes)` : `Like (${likes} likes)`}
-        className={`btn-ghost px-3 ${isLiked ? "text-red-600" : ""}`}
+        className={isLiked ? "btn-ghost px-3 text-red-600" : "btn-ghost px-3"}
         data-testid="like-button"
       >
         <HeartIcon filled={isLiked} />

@@ -6,23 +6,24 @@ import { PostMedia } from "./media";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
 import type { Post } from "~/schemas/shapes";
+import type { WithPreview } from "~/utils/preview";
 
 /**
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
  * from this card (like, share) comes back to, at this card (#post-{id}).
  */
-export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId: number | null; redirectTo: string }) {
+export function PostCard({ post, viewerId, redirectTo }: { post: WithPreview<Post>; viewerId: number | null; redirectTo: string }) {
   const isOwner = viewerId !== null && viewerId === post.author.id;
   const back = `${redirectTo}#post-${post.id}`;
   return (
-    <article id={`post-${post.id}`} className="card scroll-mt-20 p-5" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
+    <article id={`post-${post.id}`} className="post-card" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
       <PostHeader post={post} isOwner={isOwner} />
-      <h2 id={`post-${post.id}-title`} className="mt-4 text-xl font-bold text-bark-900 wrap-anywhere">
+      <h2 id={`post-${post.id}-title`} className="post-title">
         <Link to={`/post/${post.id}`} className="hover:underline">
           {post.title}
         </Link>
       </h2>
-      <p className="mt-2 whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="post-excerpt">
+      <p className="post-excerpt" data-testid="post-excerpt">
         {truncate(post.content)}
       </p>
       <PostAttachments post={post} variant="card" canFetch />
@@ -37,7 +38,7 @@ export function PostCard({ post, viewerId, redirectTo }: { post: Post; viewerId:
  * A post's byline, its type badge and, for its author, the Edit/Delete menu (`dialogs`: the page's
  * own Edit/Delete DialogForm states, where the page renders the forms; see owner-menu.tsx).
  */
-export function PostHeader({ post, isOwner, dialogs }: { post: Post; isOwner: boolean; dialogs?: PostDialogStates }) {
+export function PostHeader({ post, isOwner, dialogs }: { post: WithPreview<Post>; isOwner: boolean; dialogs?: PostDialogStates }) {
   return (
     <header className="flex items-start justify-between gap-3">
       <PostByline author={post.author} createdAt={post.createdAt} club={post.club} />

@@ -2,9 +2,11 @@ import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import type { PostActionData } from "~/schemas/post-intents";
 import type { Post } from "~/schemas/shapes";
+import type { WithPreview } from "~/utils/preview";
 import { PostEditForm } from "./edit-form";
+import { useFullPost } from "./full-post";
 
-type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
+type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };
 
@@ -39,9 +41,38 @@ export default function PostDialogs({ post, dialogs, inline = true }: { post: Ed
         succeeded={savedEdit}
         inline={inline}
       >
-        {(form) => <PostEditForm post={post} form={form} />}
+        {(form) => <EditWithFullBody post={post} form={form} />}
       </DialogForm>
     </>
+  );
+}
+
+/**
+ * A card's post is a preview: the form waits for the full body (full-post.ts), so an edit never
+ * starts from, or saves, the cut text. Meanwhile the dialog says so and stays usable: Cancel, and
+ * the post's own edit page (which loads the full body, with or without JavaScript); a failed read
+ * offers Try again.
+ */
+function EditWithFullBody({ post, form }: { post: EditablePost; form: Parameters<typeof PostEditForm>[0]["form"] }) {
+  const full = useFullPost(post);
+  if (full.status === "ready") return <PostEditForm post={full.post} form={form} />;
+  return (
+    <div className="space-y-4" data-testid="edit-post-loading">
+      <p role={full.status === "failed" ? "alert" : "status"} className={full.status === "failed" ? "text-red-700" : "text-stone-600"}>
+        {full.status === "failed" ? "Could not load the whole post. Check your connection and try again." : "Loading the whole post…"}
+      </p>
+      <div className="flex flex-wrap items-center justify-end gap-3">
+        <a href={`/post/${post.id}?edit=1`} className="text-sm font-medium text-field-700 underline">
+          Edit on the post's page
+        </a>
+        {form.cancel}
+        {full.status === "failed" ? (
+          <button type="button" className="btn-primary" onClick={full.retry}>
+            Try again
+          </button>
+        ) : null}
+      </div>
+    </div>
   );
 }
 

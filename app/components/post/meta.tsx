@@ -38,7 +38,7 @@ export function PostByline({ author, createdAt, club }: { author: PostAuthor; cr
         {/* The time is never cut: a long @username is, and on a narrow row (a phone, where the
             badge and the owner menu share the header) the time moves to its own line and wraps. */}
         <p className="flex flex-wrap gap-x-1 text-sm text-stone-500">
-          <span className="min-w-0 max-w-full truncate">@{author.username}</span>
+          <span className="min-w-0 max-w-full truncate">{`@${author.username}`}</span>
           <span className="min-w-0">
             {" · "}
             <RelativeTime iso={createdAt} />
@@ -75,11 +75,8 @@ export function TagList({ tags, max }: { tags: string[] | null; max?: number }) 
     <ul className="flex flex-wrap gap-2" aria-label="Tags">
       {shown.map((tag) => (
         <li key={tag}>
-          <Link
-            to={`/?search=${encodeURIComponent(`#${tag.replace(/\s+/g, "")}`)}`}
-            className="badge bg-bark-100 text-bark-800 hover:bg-bark-100/70"
-          >
-            #{tag}
+          <Link to={`/?search=${encodeURIComponent(`#${tag.replace(/\s+/g, "")}`)}`} className="tag">
+            {`#${tag}`}
           </Link>
         </li>
       ))}
@@ -92,12 +89,8 @@ export function TagList({ tags, max }: { tags: string[] | null; max?: number }) 
   );
 }
 
-/** SPEC.md §2 Post card: content cut at 200 characters plus an ellipsis (never inside a character). */
-export function truncate(text: string, max = 200): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, max).join("").trimEnd()}…`;
-}
+/** SPEC.md §2 Post card: content cut at 200 characters plus an ellipsis (utils/preview.ts). */
+export { truncate } from "~/utils/preview";
 
 /**
  * The post's external link as a plain link. The media issue replaces this with the link-preview

@@ -3,9 +3,11 @@ import { lazy, Suspense, useRef, type MouseEvent } from "react";
 import { DotsIcon } from "~/components/ui/icons";
 import { preloadDialog, useDialogForm, type DialogFormState } from "~/components/ui/dialog-form-state";
 import type { Post } from "~/schemas/shapes";
+import type { WithPreview } from "~/utils/preview";
 import type { PostDialogStates } from "./dialogs";
+import { preloadFullPost } from "./full-post";
 
-type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
+type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
 // The dialogs (the edit form, and Radix inside DialogForm) load only when an author opens one, so
 // the feed's JavaScript stays small for everyone; opening the menu starts the download.
@@ -40,6 +42,7 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
         onToggle={() => {
           if (!dialogs) void loadDialogs();
           preloadDialog();
+          preloadFullPost(post);
         }}
       >
         <summary

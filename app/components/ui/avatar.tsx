@@ -38,7 +38,7 @@ export function Avatar({
     <span
       aria-hidden="true"
       data-testid="avatar-initial"
-      className={`inline-flex shrink-0 select-none items-center justify-center rounded-full bg-field-600 font-semibold text-white ${className}`}
+      className={className ? `avatar-initial ${className}` : "avatar-initial"}
       style={style}
     >
       {initial}

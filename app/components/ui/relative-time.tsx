@@ -16,7 +16,7 @@ const utc = new Intl.DateTimeFormat("en-US", { ...fields, timeZone: "UTC" });
  * "3 hours ago" in English (US), with the exact date on hover: in the reader's own time zone once
  * the browser runs the page, in UTC (labelled) without JavaScript. Both name their zone.
  */
-export function RelativeTime({ iso, className = "" }: { iso: string; className?: string }) {
+export function RelativeTime({ iso, className }: { iso: string; className?: string }) {
   const hydrated = useHydrated();
   const date = new Date(iso);
   const exact = hydrated ? new Intl.DateTimeFormat("en-US", fields) : utc;

@@ -1,6 +1,7 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { listFeed, listTrending } from "~/models/feed.server";
-import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters, type TrendingItem } from "~/schemas/post";
+import { listFeed, listTrendingItems } from "~/models/feed.server";
+import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters } from "~/schemas/post";
+import { withPreview } from "~/utils/preview";
 import { getSessionUser } from "~/web/session.server";
 
 /**
@@ -32,17 +33,16 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
   };
 
   // A cursor that is junk or made for another sort is ignored by listFeed (the first page).
-  const [feed, trending] = await Promise.all([
-    listFeed(actor, { ...filters, cursor: query.cursor, limit: FEED_PAGE_SIZE }),
-    listTrending(actor),
-  ]);
+  const feed = await listFeed(actor, { ...filters, cursor: query.cursor, limit: FEED_PAGE_SIZE });
 
   return json({
     viewerId: user?.id ?? null,
     filters,
     cursor: query.cursor ?? null,
-    posts: feed.posts,
+    // Cards show 200 characters: the page carries no more (the Edit Post dialog fetches the rest).
+    posts: feed.posts.map(withPreview),
     nextCursor: feed.nextCursor,
-    trending: trending.map((p): TrendingItem => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
+    // The same for every viewer, ranked once a minute (models/trending-cache.server.ts).
+    trending: listTrendingItems(),
   });
 }

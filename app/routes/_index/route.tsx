@@ -11,6 +11,7 @@ import { signInHref } from "~/utils/urls";
 import { loadHomeFeed } from "./home-feed.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { Post } from "~/schemas/shapes";
+import type { WithPreview } from "~/utils/preview";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
 export { shouldRevalidate } from "~/utils/client-action";
@@ -103,7 +104,7 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
   return (
     <div className="space-y-4" data-testid="feed">
       {data.posts.map((post) => (
-        <PostCard key={post.id} post={post as Post} viewerId={data.viewerId} redirectTo={redirectTo} />
+        <PostCard key={post.id} post={post as WithPreview<Post>} viewerId={data.viewerId} redirectTo={redirectTo} />
       ))}
       {more.map((cursor, i) => (
         <MorePosts
@@ -147,7 +148,7 @@ function MorePosts({
   return (
     <>
       {fetcher.data.posts.map((post) => (
-        <PostCard key={post.id} post={post as Post} viewerId={viewerId} redirectTo={redirectTo} />
+        <PostCard key={post.id} post={post as WithPreview<Post>} viewerId={viewerId} redirectTo={redirectTo} />
       ))}
       {isLast && fetcher.data.nextCursor ? <OlderPosts filters={filters} cursor={fetcher.data.nextCursor} onOlder={onOlder} /> : null}
     </>

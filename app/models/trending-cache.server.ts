@@ -1,0 +1,43 @@
+import { dataVersion } from "~/utils/db.server";
+
+/**
+ * Trending, computed once a minute per process and shared by every viewer (issue 13,
+ * docs/decisions/0037-cheaper-home-rendering.md). Ranking the candidates is the costly part
+ * (about a tenth of a home page's server time at 100k posts when it ran per request), and it does
+ * not depend on who asks: the ranked ids are kept for TRENDING_TTL_MS. What is drawn from them is
+ * read afresh whenever the data changed (a like, an edited title, a deleted post), so counts and
+ * titles are never older than the page around them; only the order may lag by up to a minute.
+ *
+ * Forgotten at once when a post is created or deleted (post.server.ts), and when `now` is not
+ * within the minute the ranking was made for (a caller with its own clock, e.g. a test).
+ */
+export const TRENDING_TTL_MS = 60_000;
+
+type Ranked = { ids: number[]; at: number };
+let ranked: Ranked | null = null;
+let drawn: { ranked: Ranked; version: number; value: unknown } | null = null;
+
+/** The ranked ids, from the cache when it is less than a minute old for `now`. */
+export function rankedTrending(now: number, rank: (now: number) => number[]): number[] {
+  if (!ranked || now < ranked.at || now - ranked.at >= TRENDING_TTL_MS) ranked = { ids: rank(now), at: now };
+  return ranked.ids;
+}
+
+/**
+ * What a page draws from the ranking (the same for every viewer), computed once per ranking and
+ * data version.
+ */
+export function drawnTrending<T>(now: number, rank: (now: number) => number[], draw: (ids: number[]) => T): T {
+  const ids = rankedTrending(now, rank);
+  const version = dataVersion();
+  if (drawn && drawn.ranked === ranked && drawn.version === version) return drawn.value as T;
+  const value = draw(ids);
+  drawn = { ranked: ranked!, version, value };
+  return value;
+}
+
+/** Drop the cached ranking (a post came or went). */
+export function forgetTrending(): void {
+  ranked = null;
+  drawn = null;
+}
