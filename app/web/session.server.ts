@@ -4,6 +4,7 @@ import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/
 import { toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
+import { noteMember } from "~/utils/logger.server";
 import { deviceLabel } from "~/utils/user-agent";
 import { VISITOR } from "~/utils/saved-pages";
 import { pathWithSearch, signInHref } from "~/utils/urls";
@@ -50,7 +51,10 @@ async function cookieToken(request: Request): Promise<{ sent: boolean; token: st
 export async function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
   const { sent, token } = await cookieToken(request);
   const found = token ? findSession(token) : undefined;
-  if (found) return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id }, dropCookie: null };
+  if (found) {
+    noteMember(found.user.id);
+    return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id }, dropCookie: null };
+  }
   return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
 }
 
@@ -68,7 +72,9 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
   const { sent, token } = await cookieToken(request);
   if (!sent) return "v";
   const live = token ? liveSessionOf(token, now) : undefined;
-  return live ? `m${live.userId}.${live.id}` : null;
+  if (!live) return null;
+  noteMember(live.userId);
+  return `m${live.userId}.${live.id}`;
 }
 
 /**
