@@ -8,9 +8,9 @@ import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server
 /**
  * Backups that restore (CONTRACT.md §6, docs/decisions/0040-health-logs-backups-shutdown.md).
  *
- * A backup is SQLite's online backup of the live database (better-sqlite3 `db.backup()`), copied in
- * one step: it reads one snapshot while writers go on (WAL), so it is consistent however busy the
- * site is, and nothing another process commits meanwhile can make it start over. The copy is then
+ * A backup is SQLite's online backup of the live database (better-sqlite3 `db.backup()`): always a
+ * consistent snapshot while writers go on (WAL). After the first 100 pages the rest is copied in one
+ * step, so a commit by another process cannot keep restarting it on a busy site. The copy is then
  * turned into a single self-contained file (rollback journal, no `-wal` beside it) and checked with
  * `PRAGMA integrity_check` before it takes its final name, `app-<UTC stamp>.db`.
  */
@@ -40,7 +40,7 @@ export async function backupDatabase(source: Database.Database, dir: string, now
   const target = path.join(dir, backupName(now));
   const partial = `${target}.part`;
   try {
-    // One step for the whole file: a single read snapshot, never restarted by another writer.
+    // The first step copies 100 pages; this makes the next one copy the rest.
     await source.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
     const copy = new Database(partial);
     copy.pragma("journal_mode = DELETE");

@@ -43,7 +43,10 @@ export async function startServer(
   });
   server.stdout?.on("data", (chunk: Buffer) => onOutput?.(chunk.toString("utf8")));
   server.stderr?.on("data", (chunk: Buffer) => onOutput?.(chunk.toString("utf8")));
-  for (let i = 0; i < 100; i++) {
+  // Up to 30 s: a production start (migrations, first import) took over 10 s on a loaded machine.
+  for (let i = 0; i < 300; i++) {
+    // Exited (the port taken by a server left over from an interrupted run): not ours to test.
+    if (server.exitCode !== null) throw new Error(`server on port ${port} exited with ${server.exitCode}`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status === 401) return server;
     } catch {
