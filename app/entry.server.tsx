@@ -1,11 +1,13 @@
 import { Writable } from "node:stream";
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { renderToPipeableStream } from "react-dom/server";
 import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
 import { VIEWER_HEADER } from "~/utils/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
 import { viewerTag } from "~/web/session.server";
+import { logServerError } from "~/utils/logger.server";
+import { loggedPath } from "~/web/request-log.server";
 import "~/web/startup.server";
 
 const ABORT_DELAY = 5_000;
@@ -49,7 +51,7 @@ export default async function handleRequest(
       },
       onError(error: unknown) {
         status = 500;
-        if (shellRendered) console.error(error);
+        if (shellRendered) logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) });
       },
     });
     setTimeout(abort, ABORT_DELAY);
@@ -75,6 +77,7 @@ export const handleDataRequest: HandleDataRequestFunction = async (response, { r
 };
 
 export function handleError(error: unknown, { request }: { request: Request }) {
-  if (request.signal.aborted) return;
-  console.error(error);
+  // An answer the app chose (a 4xx such as a bad `?_data=`) is in the request line, not an error.
+  if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) });
 }

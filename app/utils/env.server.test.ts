@@ -46,4 +46,15 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PUBLIC_URL: "ftp://pulse.example.org" })).toThrow(/PUBLIC_URL/);
     expect(parseEnv({ PUBLIC_URL: "http://localhost:3000" }).SMTP_URL).toBeUndefined();
   });
+  it("reads the operator's settings: LOG_LEVEL, BACKUP_DIR, BACKUP_INTERVAL_HOURS, BACKUP_KEEP (ADR 0040)", () => {
+    expect(parseEnv({})).toMatchObject({ LOG_LEVEL: "info", BACKUP_DIR: "./data/backups", BACKUP_INTERVAL_HOURS: 0, BACKUP_KEEP: 7 });
+    expect(parseEnv({ LOG_LEVEL: "warn", BACKUP_INTERVAL_HOURS: "6", BACKUP_KEEP: "14" })).toMatchObject({
+      LOG_LEVEL: "warn",
+      BACKUP_INTERVAL_HOURS: 6,
+      BACKUP_KEEP: 14,
+    });
+    expect(() => parseEnv({ LOG_LEVEL: "loud" })).toThrow(/LOG_LEVEL/);
+    expect(() => parseEnv({ BACKUP_KEEP: "0" })).toThrow(/BACKUP_KEEP/);
+    expect(() => parseEnv({ BACKUP_INTERVAL_HOURS: "-1" })).toThrow(/BACKUP_INTERVAL_HOURS/);
+  });
 });

@@ -47,6 +47,16 @@ const schema = z
     /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: password-reset mail. */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be smtp://user:pass@host:port or smtps://…" }).optional(),
     MAIL_FROM: z.string().optional(),
+    /** Operators (docs/decisions/0040-health-logs-backups-shutdown.md). */
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    BACKUP_DIR: z.string().min(1).default("./data/backups"),
+    /** 0: the server takes no backups itself (`npm run backup` from cron or a timer does). */
+    BACKUP_INTERVAL_HOURS: z.coerce
+      .number()
+      .min(0)
+      .max(24 * 30)
+      .default(0),
+    BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && (!env.SESSION_SECRET || env.SESSION_SECRET.length < 16)) {

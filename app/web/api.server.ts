@@ -4,6 +4,7 @@ import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/error
 import { applyCacheControl } from "./cache-control.server";
 import { assertSameOrigin } from "./origin.server";
 import { BODY_LIMITS, readBodyText } from "./request-body.server";
+import { logServerError } from "~/utils/logger.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { headerKey, idempotent } from "./idempotency.server";
 import { getSessionUser } from "./session.server";
@@ -18,7 +19,7 @@ export function errorResponse(error: unknown): Response {
     if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
     return json(body, { status: error.status, headers });
   }
-  console.error(error);
+  logServerError(error);
   return json({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
 }
 

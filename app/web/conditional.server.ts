@@ -27,7 +27,7 @@ import { hasPendingToast } from "./toast.server";
 /** Seconds of clock a validator covers. */
 export const CLOCK_BUCKET_S = 60;
 
-const SKIPPED = /^\/(build|media)\/|\.[A-Za-z0-9]+$/;
+const SKIPPED = /^\/(build|media)\/|^\/healthz$|\.[A-Za-z0-9]+$/;
 
 let buildHash: string | undefined;
 /** The server build (its bytes carry the client manifest's version) and the non-secret configuration. */
@@ -45,7 +45,7 @@ function buildId(): string {
   return buildHash;
 }
 
-/** A path the validator covers: not the build's assets, uploads or public files (they have their own). */
+/** A path the validator covers: not the build's assets, uploads or public files (they have their own), nor the health check (no session work). */
 export function validatedPath(path: string): boolean {
   return !SKIPPED.test(path);
 }

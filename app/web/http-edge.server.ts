@@ -1,5 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isProduction } from "~/utils/env.server";
+import { logServerError } from "~/utils/logger.server";
+import { loggedPath } from "./request-log.server";
 import { answerConditionally } from "./conditional.server";
 import { isCrossSite, isSafeMethod } from "./origin.server";
 import { originOf, PEER_ADDRESS_HEADER } from "./params.server";
@@ -83,7 +85,7 @@ export async function installHttpEdge() {
         answerConditionally(req, res).then(
           (answered) => answered || pass(),
           (error: unknown) => {
-            console.error(error);
+            logServerError(error, { method: req.method, path: loggedPath(req.url) });
             pass();
           },
         );

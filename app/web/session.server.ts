@@ -4,6 +4,7 @@ import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/
 import { toSelfUser } from "~/models/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
+import { noteMember } from "~/utils/logger.server";
 import { deviceLabel } from "~/utils/user-agent";
 import { VISITOR } from "~/utils/saved-pages";
 import { pathWithSearch, signInHref } from "~/utils/urls";
@@ -83,6 +84,7 @@ async function lookUpSession(request: Request): Promise<{ signedIn: SignedIn | n
   const { sent, token } = await cookieToken(request);
   const found = token ? findSession(token) : undefined;
   if (found) {
+    noteMember(found.user.id);
     return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver }, dropCookie: null };
   }
   return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
@@ -102,8 +104,10 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
   const { sent, token } = await cookieToken(request);
   if (!sent) return "v";
   const live = token ? liveSessionOf(token, now) : undefined;
+  if (!live) return null;
+  noteMember(live.userId);
   // Data saver draws the member's pages differently (images as placeholders): a new validator when it flips.
-  return live ? `m${live.userId}.${live.id}${live.dataSaver ? ".d" : ""}` : null;
+  return `m${live.userId}.${live.id}${live.dataSaver ? ".d" : ""}`;
 }
 
 /**

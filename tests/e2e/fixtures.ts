@@ -18,9 +18,15 @@ export const DEMO = { username: "ridgerunner", password: "whitetail", displayNam
 
 /**
  * A second production server beside the suite's own (same build and secret), with `env` on top:
- * resolves once it answers, on 127.0.0.1. The caller kills it in afterAll.
+ * resolves once it answers, on 127.0.0.1. The caller kills it in afterAll. `onOutput` receives what
+ * it prints (stdout and stderr).
  */
-export async function startServer(port: number, dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(
+  port: number,
+  dataDir: string,
+  env: Record<string, string>,
+  { onOutput }: { onOutput?: (text: string) => void } = {},
+): Promise<ChildProcess> {
   const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
   const server = spawn("node_modules/.bin/remix-serve", [build], {
     env: {
@@ -33,9 +39,14 @@ export async function startServer(port: number, dataDir: string, env: Record<str
       SEED_DEMO: "0",
       ...env,
     },
-    stdio: "ignore",
+    stdio: onOutput ? ["ignore", "pipe", "pipe"] : "ignore",
   });
-  for (let i = 0; i < 100; i++) {
+  server.stdout?.on("data", (chunk: Buffer) => onOutput?.(chunk.toString("utf8")));
+  server.stderr?.on("data", (chunk: Buffer) => onOutput?.(chunk.toString("utf8")));
+  // Up to 30 s: a production start (migrations, first import) took over 10 s on a loaded machine.
+  for (let i = 0; i < 300; i++) {
+    // Exited (the port taken by a server left over from an interrupted run): not ours to test.
+    if (server.exitCode !== null) throw new Error(`server on port ${port} exited with ${server.exitCode}`);
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status === 401) return server;
     } catch {

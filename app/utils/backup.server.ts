@@ -1,0 +1,198 @@
+import fs from "node:fs";
+import path from "node:path";
+import { DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
+import Database from "better-sqlite3";
+import type { Env } from "./env.server";
+import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server";
+
+/**
+ * Backups that restore (CONTRACT.md §6, docs/decisions/0040-health-logs-backups-shutdown.md).
+ *
+ * A backup is SQLite's online backup of the live database (better-sqlite3 `db.backup()`): always a
+ * consistent snapshot while writers go on (WAL). After the first 100 pages the rest is copied in one
+ * step, so a commit by another process cannot keep restarting it on a busy site. The copy is then
+ * turned into a single self-contained file (rollback journal, no `-wal` beside it) and checked with
+ * `PRAGMA integrity_check` before it takes its final name, `app-<UTC stamp>.db`.
+ */
+
+const NAME = /^app-\d{8}T\d{9}Z\.db$/;
+export const BUCKET_PREFIX = "backups/";
+
+/** `app-20261123T070102123Z.db`: sorts by time, and is a valid storage key. */
+export function backupName(now: Date = new Date()): string {
+  return `app-${now.toISOString().replace(/[-:.]/g, "")}.db`;
+}
+
+/** "ok", or what SQLite found wrong (the file is opened read-only). */
+export function integrityOf(file: string): string {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    const rows = db.pragma("integrity_check") as { integrity_check: string }[];
+    return rows.map((r) => r.integrity_check).join("; ");
+  } finally {
+    db.close();
+  }
+}
+
+/** A consistent copy of `source` in `dir`; returns its path. */
+export async function backupDatabase(source: Database.Database, dir: string, now: Date = new Date()): Promise<string> {
+  fs.mkdirSync(dir, { recursive: true });
+  const target = path.join(dir, backupName(now));
+  const partial = `${target}.part`;
+  try {
+    // The first step copies 100 pages; this makes the next one copy the rest.
+    await source.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
+    const copy = new Database(partial);
+    copy.pragma("journal_mode = DELETE");
+    copy.close();
+    const integrity = integrityOf(partial);
+    if (integrity !== "ok") throw new Error(`The backup failed its integrity check: ${integrity}`);
+    fs.renameSync(partial, target);
+    return target;
+  } finally {
+    for (const leftover of [partial, `${partial}-journal`, `${partial}-wal`, `${partial}-shm`]) fs.rmSync(leftover, { force: true });
+  }
+}
+
+/** Backups in `dir`, oldest first. */
+export function listBackups(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => NAME.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** Delete all but the newest `keep` backups in `dir`; returns what was deleted. */
+export function pruneBackups(dir: string, keep: number): string[] {
+  const old = listBackups(dir).slice(0, -keep);
+  for (const file of old) fs.rmSync(file, { force: true });
+  return old;
+}
+
+/** Every file under the local upload directory that is a media key (temporary files are not). */
+function uploadKeys(root: string): string[] {
+  if (!fs.existsSync(root)) return [];
+  return (fs.readdirSync(root, { recursive: true }) as string[])
+    .map((f) => f.split(path.sep).join("/"))
+    .filter((key) => isValidKey(key) && fs.statSync(path.join(root, key)).isFile());
+}
+
+export type BucketCopy = { database: string; uploads: number; pruned: string[] };
+
+/**
+ * With `S3_BUCKET` set: the backup goes to `backups/` in the bucket, the local uploads (UPLOAD_DIR)
+ * to `backups/uploads/` (only those not there yet: media keys are never reused), and the bucket
+ * keeps the newest `keep` database backups too.
+ */
+export async function copyToBucket(file: string, e: Env, keep: number): Promise<BucketCopy> {
+  if (!e.S3_BUCKET) throw new Error("S3_BUCKET is not set");
+  const storage = createS3Storage({
+    bucket: e.S3_BUCKET,
+    region: e.S3_REGION,
+    endpoint: e.S3_ENDPOINT,
+    accessKeyId: e.S3_ACCESS_KEY_ID,
+    secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+  });
+  const database = `${BUCKET_PREFIX}${path.basename(file)}`;
+  await storage.put(database, fs.createReadStream(file), { contentType: "application/vnd.sqlite3" });
+  let uploads = 0;
+  for (const key of uploadKeys(e.UPLOAD_DIR)) {
+    const copy = `${BUCKET_PREFIX}uploads/${key}`;
+    if (!isValidKey(copy) || (await storage.stat(copy))) continue;
+    await storage.put(copy, fs.createReadStream(path.join(e.UPLOAD_DIR, key)), { contentType: contentTypeForKey(key) });
+    uploads += 1;
+  }
+  const listed = await storage.client.send(new ListObjectsV2Command({ Bucket: e.S3_BUCKET, Prefix: `${BUCKET_PREFIX}app-` }));
+  const names = (listed.Contents ?? []).map((o) => o.Key ?? "").filter((k) => NAME.test(k.slice(BUCKET_PREFIX.length)));
+  const pruned = names.sort().slice(0, -keep);
+  if (pruned.length) {
+    await storage.client.send(new DeleteObjectsCommand({ Bucket: e.S3_BUCKET, Delete: { Objects: pruned.map((Key) => ({ Key })) } }));
+  }
+  return { database, uploads, pruned };
+}
+
+export type BackupResult = { file: string; pruned: string[]; bucket?: BucketCopy };
+
+/** What `npm run backup` and the server's timer do: back up, keep the newest BACKUP_KEEP, copy to the bucket. */
+export async function takeBackup(source: Database.Database, e: Env, now: Date = new Date()): Promise<BackupResult> {
+  const file = await backupDatabase(source, e.BACKUP_DIR, now);
+  const pruned = pruneBackups(e.BACKUP_DIR, e.BACKUP_KEEP);
+  const bucket = e.S3_BUCKET ? await copyToBucket(file, e, e.BACKUP_KEEP) : undefined;
+  return { file, pruned, bucket };
+}
+
+/**
+ * Is a process using this database file? A connection in WAL mode holds a shared lock for as long
+ * as it is open, so an exclusive lock is refused while any server (or other client) has it open.
+ */
+export function databaseInUse(file: string): boolean {
+  if (!fs.existsSync(file)) return false;
+  const db = new Database(file, { fileMustExist: true, timeout: 200 });
+  try {
+    db.pragma("locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE; COMMIT;");
+    return false;
+  } catch (error) {
+    if ((error as { code?: string }).code?.startsWith("SQLITE_BUSY")) return true;
+    throw error;
+  } finally {
+    db.close();
+  }
+}
+
+export type RestoreResult = { restored: string; previous: string | null };
+
+/**
+ * `npm run restore -- FILE`: put a backup in place of `target` (DATABASE_PATH) with the site
+ * stopped. The backup must pass its integrity check and be this site's database; the current file
+ * (and a `-wal` beside it) is kept as `<target>.before-restore-<stamp>`, never deleted.
+ */
+export function restoreBackup(file: string, target: string, now: Date = new Date()): RestoreResult {
+  if (!fs.existsSync(file)) throw new Error(`No such backup: ${file}`);
+  let integrity: string;
+  try {
+    integrity = integrityOf(file);
+  } catch (error) {
+    integrity = (error as Error).message;
+  }
+  if (integrity !== "ok") throw new Error(`${file} failed its integrity check, nothing restored: ${integrity}`);
+  const probe = new Database(file, { readonly: true });
+  const isOurs = probe.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'").get();
+  probe.close();
+  if (!isOurs) throw new Error(`${file} is not a Whitetail Pulse database (no migrations table), nothing restored`);
+  if (databaseInUse(target)) {
+    throw new Error(`The site is running on ${target}: stop every server process first, then restore again. Nothing restored.`);
+  }
+  fs.mkdirSync(path.dirname(path.resolve(target)), { recursive: true });
+  const incoming = `${target}.restoring`;
+  fs.copyFileSync(file, incoming);
+  let previous: string | null = null;
+  if (fs.existsSync(target)) {
+    previous = `${target}.before-restore-${backupName(now).slice(4, -3)}`;
+    fs.renameSync(target, previous);
+    for (const side of ["-wal", "-shm"]) if (fs.existsSync(target + side)) fs.renameSync(target + side, previous + side);
+  }
+  fs.renameSync(incoming, target);
+  return { restored: target, previous };
+}
+
+/** `BACKUP_INTERVAL_HOURS`: the running server backs itself up; returns the function that stops it. */
+export function scheduleBackups(
+  source: Database.Database,
+  e: Env,
+  report: { done: (r: BackupResult) => void; failed: (error: unknown) => void },
+): () => void {
+  if (!e.BACKUP_INTERVAL_HOURS) return () => {};
+  let running = false;
+  const timer = setInterval(() => {
+    if (running || !source.open) return;
+    running = true;
+    takeBackup(source, e)
+      .then(report.done, report.failed)
+      .finally(() => (running = false));
+  }, e.BACKUP_INTERVAL_HOURS * 3_600_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}

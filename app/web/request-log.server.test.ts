@@ -1,0 +1,77 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { noteMember } from "~/utils/logger.server";
+import { captureLog } from "#tests/fixtures/log";
+import { installRequestLog, loggedPath, requestsInFlight, whenIdle } from "./request-log.server";
+
+describe("loggedPath", () => {
+  it("keeps routing parameters and drops other query values", () => {
+    expect(loggedPath("/search?q=hidden+stand&_data=routes%2Fsearch")).toBe("/search?q&_data=routes%2Fsearch");
+    expect(loggedPath("/?cursor=abc&email=a%40b.example")).toBe("/?cursor=abc&email");
+    expect(loggedPath("/post/12")).toBe("/post/12");
+  });
+  it("replaces secret path segments: reset tokens and invite codes", () => {
+    expect(loggedPath("/reset-password/s3cr3tT0ken?x=1")).toBe("/reset-password/:token?x");
+    expect(loggedPath("/join/INVITECODE")).toBe("/join/:code");
+    expect(loggedPath("/api/invites/INVITECODE")).toBe("/api/invites/:code");
+  });
+});
+
+describe("the request log on a real HTTP server", () => {
+  let server: http.Server;
+  let base: string;
+  let release: () => void = () => {};
+  const log = captureLog();
+
+  beforeAll(async () => {
+    installRequestLog();
+    server = http.createServer((req, res) => {
+      if (req.url === "/slow") {
+        release = () => res.end("late");
+        return;
+      }
+      // The session code notes the member later, after an await: the notes follow the request.
+      void Promise.resolve().then(() => {
+        if (req.headers.cookie) noteMember(7);
+        res.statusCode = req.method === "POST" ? 201 : 200;
+        res.end("ok");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    log.restore();
+    server.close();
+  });
+
+  it("writes one line per request: method, safe path, status, duration, member; never the cookie or body", async () => {
+    await fetch(`${base}/api/auth/login?next=%2Fsettings`, {
+      method: "POST",
+      headers: { Cookie: "__session=SESSIONCOOKIEVALUE", "Content-Type": "application/json" },
+      body: JSON.stringify({ username: "buck", password: "PASSWORD-IN-BODY", email: "buck@example.org" }),
+    });
+    await fetch(`${base}/reset-password/RESETTOKEN123`);
+    await new Promise((r) => setTimeout(r, 50));
+    const requests = log.lines.filter((l) => l.msg === "request");
+    expect(requests).toEqual([
+      expect.objectContaining({ method: "POST", path: "/api/auth/login?next", status: 201, member: 7, ms: expect.any(Number) }),
+      expect.objectContaining({ method: "GET", path: "/reset-password/:token", status: 200 }),
+    ]);
+    expect(requests[1]).not.toHaveProperty("member");
+    expect(log.raw.join("\n")).not.toMatch(/SESSIONCOOKIEVALUE|PASSWORD-IN-BODY|buck@example|RESETTOKEN123/);
+  });
+
+  it("counts requests in flight until they are answered", async () => {
+    const answer = fetch(`${base}/slow`);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(requestsInFlight()).toBe(1);
+    expect(await whenIdle(50)).toBe(false);
+    const idle = whenIdle(2_000);
+    release();
+    expect(await (await answer).text()).toBe("late");
+    expect(await idle).toBe(true);
+    expect(requestsInFlight()).toBe(0);
+  });
+});

@@ -1,0 +1,115 @@
+import dc from "node:diagnostics_channel";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
+
+/**
+ * One JSON line per request, and the count of requests in flight that a clean shutdown waits for
+ * (shutdown.server.ts; docs/decisions/0040-health-logs-backups-shutdown.md).
+ *
+ * remix-serve gives the app no middleware hook, but Node announces every request on the
+ * `http.server.request.start` diagnostics channel just before the server's `request` event: the
+ * request's start is seen there (the HTTP edge's own answers included), its end when the response
+ * closes (sent, or the client went away). The subscriber also opens the request's notes
+ * (logger.server.ts `requestNotes`), where the session code records the member it finds.
+ *
+ * remix-serve's own access line (morgan "tiny", plain text) is taken out of its express stack on
+ * the first request, so stdout holds JSON lines only.
+ */
+
+/** Path segments that are secrets: a reset link's token, an invite code. */
+const SECRET_SEGMENTS: [RegExp, string][] = [
+  [/^\/reset-password\/[^/]+/, "/reset-password/:token"],
+  [/^\/join\/[^/]+/, "/join/:code"],
+  [/^\/api\/invites\/[^/]+/, "/api/invites/:code"],
+];
+
+/** Query parameters whose values are logged; any other keeps its name with the value left out. */
+const SHOWN_PARAMS = new Set(["_data", "index", "cursor", "page", "tab", "view"]);
+
+/** The path as it is logged: secret segments replaced, query values other than routing ones dropped. */
+export function loggedPath(url: string | undefined): string {
+  const raw = url ?? "/";
+  const q = raw.indexOf("?");
+  let path = q === -1 ? raw : raw.slice(0, q);
+  for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
+  if (q === -1) return path;
+  const params = new URLSearchParams(raw.slice(q + 1));
+  const shown = [...params].map(([name, value]) => (SHOWN_PARAMS.has(name) ? `${name}=${encodeURIComponent(value)}` : name));
+  return shown.length ? `${path}?${shown.join("&")}` : path;
+}
+
+type Tracked = { inFlight: number; draining: boolean; idle: Set<() => void>; servers: Set<Server> };
+const state: Tracked = { inFlight: 0, draining: false, idle: new Set(), servers: new Set() };
+
+/** Requests started and not yet answered (or abandoned). */
+export const requestsInFlight = () => state.inFlight;
+
+/** From now on every answer closes its connection: the process is shutting down. */
+export function startDraining() {
+  state.draining = true;
+  for (const server of state.servers) server.closeIdleConnections?.();
+}
+export const isDraining = () => state.draining;
+
+/** Resolves true when no request is in flight, or false after `timeoutMs`. */
+export function whenIdle(timeoutMs: number): Promise<boolean> {
+  if (state.inFlight === 0) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (idle: boolean) => {
+      clearTimeout(timer);
+      state.idle.delete(onIdle);
+      resolve(idle);
+    };
+    const onIdle = () => done(true);
+    const timer = setTimeout(() => done(false), timeoutMs);
+    state.idle.add(onIdle);
+  });
+}
+
+type StartMessage = { request: IncomingMessage; response: ServerResponse; server: Server };
+
+function onRequestStart(message: unknown) {
+  const { request, response, server } = message as StartMessage;
+  if (!state.servers.has(server)) {
+    state.servers.add(server);
+    dropMorgan(server);
+  }
+  const started = process.hrtime.bigint();
+  const notes: RequestNotes = {};
+  // The rest of this request runs inside these notes (the server emits `request` right after).
+  requestNotes.enterWith(notes);
+  state.inFlight += 1;
+  if (state.draining) response.setHeader("Connection", "close");
+  response.once("close", () => {
+    state.inFlight -= 1;
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const line: Record<string, unknown> = {
+      method: request.method,
+      path: loggedPath(request.url),
+      status: response.statusCode,
+      ms: Math.round(ms * 10) / 10,
+    };
+    if (notes.memberId !== undefined) line.member = notes.memberId;
+    if (!response.writableFinished) line.aborted = true;
+    logger.info(line, "request");
+    if (state.inFlight === 0) for (const fn of [...state.idle]) fn();
+  });
+}
+
+/** remix-serve's morgan("tiny") middleware, found by name in its express app's stack. */
+function dropMorgan(server: Server) {
+  for (const listener of server.listeners("request")) {
+    const stack = (listener as { _router?: { stack?: { name?: string }[] } })._router?.stack;
+    if (!stack) continue;
+    const at = stack.findIndex((layer) => layer.name === "logger");
+    if (at !== -1) stack.splice(at, 1);
+  }
+}
+
+let installed = false;
+/** Installed from startup.server.ts, once per process. */
+export function installRequestLog() {
+  if (installed) return;
+  installed = true;
+  dc.subscribe("http.server.request.start", onRequestStart);
+}
