@@ -13,6 +13,9 @@ import { useDraft } from "~/components/ui/use-draft";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
+import { isQueued } from "~/utils/client-action";
+import { markKeyUsed } from "~/utils/idempotency";
+import { WaitingComments } from "~/components/ui/outbox-note";
 import type { Comment } from "~/schemas/shapes";
 
 /**
@@ -34,6 +37,7 @@ export function Comments({ postId, comments, viewerId }: { postId: number; comme
       ) : (
         <p className="mt-3 text-sm text-stone-500">No comments yet. Start the conversation.</p>
       )}
+      <WaitingComments postId={postId} />
       <div className="mt-5">
         {viewerId !== null ? (
           <CommentForm postId={postId} />
@@ -189,7 +193,15 @@ function CommentForm({ postId }: { postId: number }) {
   const { clear } = draft;
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data.intent !== "comment") return;
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    // No signal: the comment waits in the outbox (shown under the others); the box is free for the next.
+    if (isQueued(fetcher.data)) {
+      if (formRef.current) markKeyUsed(new FormData(formRef.current));
+      clear();
+      formRef.current?.reset();
+      return;
+    }
+    if (fetcher.data.intent !== "comment") return;
     if (fetcher.data.ok) {
       clear();
       formRef.current?.reset();
