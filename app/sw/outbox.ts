@@ -15,7 +15,8 @@ async function sendWaiting(): Promise<void> {
   const store = idbOutboxStore();
   const report = await flush(store, (item) => fetch(replayRequest(item, self.location.origin)));
   if (report.changed) {
-    const message: OutboxChangedMessage = { type: "outbox-changed", sent: report.sent.length };
+    const sent = report.sent.map(({ key, draft, memberId }) => ({ key, draft, memberId }));
+    const message: OutboxChangedMessage = { type: "outbox-changed", sent };
     for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage(message);
   }
   // Still no way through: the browser tries the sync again later.

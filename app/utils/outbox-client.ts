@@ -39,11 +39,18 @@ function revalidatePage() {
   const router = window.__remixRouter;
   if (!router) return;
   revalidating = true;
-  const stop = router.subscribe((state) => {
-    if (state.revalidation !== "idle" || state.navigation.state !== "idle") return;
+  let started = false;
+  const done = () => {
     revalidating = false;
     stop();
+    clearTimeout(timer);
+  };
+  // Over once the reload has run (loading, then idle again), or after a bound if it never starts.
+  const stop = router.subscribe((state) => {
+    if (state.revalidation !== "idle") started = true;
+    else if (started && state.navigation.state === "idle") done();
   });
+  const timer = setTimeout(done, 15_000);
   router.revalidate();
 }
 
@@ -150,7 +157,7 @@ export function replayOutbox(): Promise<void> {
   flushing ??= (async () => {
     try {
       const report = await flush(s, (item) => fetch(replayRequest(item, location.origin)));
-      sentItems(report.sent);
+      sentItems(report.sent, true);
       await refresh(s);
     } catch {
       // IndexedDB refused: the items wait for the next try.
@@ -161,15 +168,20 @@ export function replayOutbox(): Promise<void> {
   return flushing;
 }
 
-/** Sent: forms holding a sent key take a new one, its draft goes, and the page shows the real thing. */
-function sentItems(sent: Array<Pick<OutboxItem, "key" | "draft" | "memberId">>) {
+/**
+ * Sent: its draft goes and the page shows the real thing. Sent by this page (at load, or when the
+ * signal came back), forms holding its key take a new one and a form showing its draft is emptied
+ * (use-draft.ts). Sent by the worker while this page was open, the form stays as the member left
+ * it, key included: pressing Send again is answered as that send (a lost reply, ADR 0030).
+ */
+function sentItems(sent: Array<Pick<OutboxItem, "key" | "draft" | "memberId">>, byThisPage: boolean) {
   const storage = browserStorage();
   for (const item of sent) {
+    if (item.draft && storage) removeDraft(storage, item.memberId, item.draft);
+    if (!byThisPage) continue;
     const form = new FormData();
     form.set(IDEMPOTENCY_FIELD, item.key);
     markKeyUsed(form);
-    if (item.draft && storage) removeDraft(storage, item.memberId, item.draft);
-    // A form still showing that draft (restored after a reload) is emptied: it was sent (use-draft.ts).
     if (item.draft) window.dispatchEvent(new CustomEvent(DRAFT_SENT_EVENT, { detail: item.draft }));
   }
   if (sent.length) revalidatePage();
@@ -204,7 +216,7 @@ export async function startOutbox(member: number | null): Promise<void> {
     window.addEventListener("online", () => void replayOutbox());
     navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<OutboxChangedMessage | null>) => {
       if (event.data?.type !== "outbox-changed") return;
-      if (event.data.sent) revalidatePage();
+      sentItems(event.data.sent, false);
       void refresh(s);
     });
   }

@@ -208,4 +208,4 @@ export function idbOutboxStore(factory: IDBFactory = indexedDB): OutboxStore {
 /** Background Sync's tag for the outbox (the worker's `sync` event). */
 export const OUTBOX_SYNC_TAG = "outbox";
 /** The worker tells pages the outbox changed (something sent or given up). */
-export type OutboxChangedMessage = { type: "outbox-changed"; sent: number };
+export type OutboxChangedMessage = { type: "outbox-changed"; sent: Array<Pick<OutboxItem, "key" | "draft" | "memberId">> };
