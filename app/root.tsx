@@ -12,6 +12,7 @@ import {
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
+import { OutboxNote } from "~/components/ui/outbox-note";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
@@ -22,6 +23,7 @@ import { dataSaverFor } from "~/web/data-saver.server";
 import { getToast } from "~/web/toast.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
+import { startOutbox } from "~/utils/outbox-client";
 import stylesheet from "~/tailwind.css";
 
 export const links: LinksFunction = () => [
@@ -84,6 +86,7 @@ export function Layout({ children }: { children: ReactNode }) {
         />
         <Toaster serverToast={data?.toast ?? null} />
         <SavedCopyNote />
+        <OutboxNote />
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}
         </main>
@@ -95,8 +98,10 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const signedIn = Boolean(useRouteLoaderData<RootData>("root")?.user);
-  useEffect(() => notePageViewer(signedIn), [signedIn]);
+  const memberId = useRouteLoaderData<RootData>("root")?.user?.id ?? null;
+  useEffect(() => notePageViewer(memberId !== null), [memberId]);
+  // Every page load sends what waits in the outbox, for this member only (ADR 0034).
+  useEffect(() => void startOutbox(memberId), [memberId]);
   return <Outlet />;
 }
 

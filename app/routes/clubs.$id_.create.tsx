@@ -9,6 +9,7 @@ import { getClub } from "~/models/club.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { postLabel } from "~/utils/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { forbidden } from "~/utils/errors";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
@@ -43,6 +44,13 @@ export async function action(args: ActionFunctionArgs) {
 export const clientAction = keepPageOnFailure({
   failed: failedToast({ fixed: "createPost" }),
   signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
+  // With no signal a text-only post waits in the outbox (one with a file is not kept).
+  outbox: {
+    route: "routes/clubs.$id_.create",
+    intent: "create-post",
+    label: postLabel,
+    draft: (form) => `post-create:club-${String(form.get("clubId") ?? "")}`,
+  },
 });
 export { shouldRevalidate };
 

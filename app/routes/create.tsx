@@ -3,6 +3,7 @@ import { useActionData } from "@remix-run/react";
 import { PostEditor } from "~/components/post/editor";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { postLabel } from "~/utils/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { withPageErrors } from "~/web/page-errors.server";
 import { createPostFromForm } from "~/web/post-form.server";
@@ -27,6 +28,8 @@ export async function action(args: ActionFunctionArgs) {
 export const clientAction = keepPageOnFailure({
   failed: failedToast({ fixed: "createPost" }),
   signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
+  // With no signal a text-only post waits in the outbox (one with a file is not kept).
+  outbox: { route: "routes/create", intent: "create-post", label: postLabel, draft: () => "post-create" },
 });
 export { shouldRevalidate };
 

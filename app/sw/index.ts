@@ -7,6 +7,7 @@ import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import type { RouteHandlerCallbackOptions } from "workbox-core/types";
 import { DOCUMENT_PART, pageOf, SAVED_AT_HEADER, type SavedCopyMessage, type SavePageMessage } from "../utils/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy } from "./saved-pages";
+import { forgetOutbox, listenForOutbox } from "./outbox";
 
 /**
  * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
@@ -49,9 +50,12 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method === "POST" && url.origin === self.location.origin && /^\/(api\/auth\/)?logout$/.test(url.pathname)) {
-    event.waitUntil(forgetPages());
+    event.waitUntil(Promise.all([forgetPages(), forgetOutbox()]));
   }
 });
+
+// The outbox's Background Sync (./outbox.ts, docs/decisions/0034-outbox.md).
+listenForOutbox();
 
 self.addEventListener("message", (event) => {
   const message = event.data as { type?: string } | null;

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { failedToast, isUnsent, keepPageOnFailure, notePageViewer, shouldRevalidate } from "./client-action";
+import { failedToast, isQueued, isUnsent, keepPageOnFailure, notePageViewer, shouldRevalidate } from "./client-action";
+import { memoryStore } from "#tests/fixtures/outbox";
+import { setOutboxStore, startOutbox } from "./outbox-client";
 import { onToast, type Toast } from "./toast";
 
 /** The one helper behind every route's clientAction (SPEC.md §8 toasts; the page stays). */
@@ -60,5 +62,60 @@ describe("keepPageOnFailure", () => {
     const refused = new Response("{}", { status: 403 });
     await expect(action(args({ intent: "like" }, () => Promise.reject(refused)))).rejects.toBe(refused);
     expect(shown).toEqual([]);
+  });
+});
+
+describe("keepPageOnFailure with an outbox (ADR 0034)", () => {
+  const queueing = keepPageOnFailure({
+    failed: failedToast(),
+    outbox: { route: "routes/post.$id", label: () => "Comment" },
+  });
+
+  it("no signal: a comment waits in the outbox with its key, and the toast says so; a 5xx or 4xx is not kept", async () => {
+    const store = memoryStore();
+    setOutboxStore(store);
+    await startOutbox(1);
+    const form = { intent: "comment", content: "Big 8 at the scrape", idempotencyKey: "k-1" };
+    const result = await queueing(args(form, () => Promise.reject(new TypeError("Failed to fetch"))));
+    expect(isQueued(result)).toBe(true);
+    // SPEC.md §8's message still shows, saying that it waits.
+    expect(shown).toEqual([
+      { title: "Error", description: "Failed to comment. Waiting — will send when you're back in coverage.", type: "info" },
+    ]);
+    shown.length = 0;
+    expect([...store.items.values()]).toEqual([
+      expect.objectContaining({
+        key: "k-1",
+        memberId: 1,
+        url: "/post/1?_data=routes%2Fpost.%24id",
+        page: "/post/1",
+        intent: "comment",
+        state: "waiting",
+        fields: Object.entries(form),
+      }),
+    ]);
+    // The server answered 5xx: today's toast, nothing kept.
+    const failed = await queueing(args({ ...form, idempotencyKey: "k-2" }, () => Promise.reject(new Error("Internal Server Error"))));
+    expect(isQueued(failed)).toBe(false);
+    expect(shown.map((t) => t.description)).toEqual(["Failed to comment"]);
+    // A refusal goes on to the page as before.
+    const refused = new Response("{}", { status: 403 });
+    await expect(queueing(args({ ...form, idempotencyKey: "k-3" }, () => Promise.reject(refused)))).rejects.toBe(refused);
+    expect(store.items.size).toBe(1);
+  });
+
+  it("a like gets a key of its own; a share, or a visitor's send, is not kept", async () => {
+    const store = memoryStore();
+    setOutboxStore(store);
+    await startOutbox(1);
+    expect(isQueued(await queueing(args({ intent: "like" }, () => Promise.reject(new TypeError("x")))))).toBe(true);
+    const [like] = store.items.values();
+    expect(like?.fields).toEqual([
+      ["intent", "like"],
+      ["idempotencyKey", like?.key],
+    ]);
+    expect(isQueued(await queueing(args({ intent: "share" }, () => Promise.reject(new TypeError("x")))))).toBe(false);
+    await startOutbox(null);
+    expect(isQueued(await queueing(args({ intent: "like" }, () => Promise.reject(new TypeError("x")))))).toBe(false);
   });
 });

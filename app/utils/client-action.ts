@@ -1,6 +1,7 @@
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { SEND_FAILED } from "~/schemas/messages";
 import { markKeyUsed } from "./idempotency";
+import { forgetSentKey, queueSend, WAITING_TEXT, type OutboxRoute } from "./outbox-client";
 import { showToast, type Toast } from "./toast";
 import { pathWithSearch, signInHref } from "./urls";
 
@@ -19,6 +20,11 @@ const UNSENT: Unsent = { unsent: true };
 export const isUnsent = (data: unknown): data is Unsent =>
   typeof data === "object" && data !== null && (data as Partial<Unsent>).unsent === true;
 
+/** A send that found no signal and waits in the outbox (utils/outbox-client.ts) to go by itself. */
+export type Queued = Unsent & { queued: true };
+const QUEUED: Queued = { unsent: true, queued: true };
+export const isQueued = (data: unknown): data is Queued => isUnsent(data) && (data as Partial<Queued>).queued === true;
+
 /** How long a send may take before the member is told it failed (it may still arrive: the key keeps a resend single). */
 export const SEND_TIMEOUT_MS = 30_000;
 
@@ -27,6 +33,12 @@ export type FailureMessages = {
   failed: (form: FormData) => Toast;
   /** The toast for a send that met an ended session; null: go to sign in as without JavaScript. */
   signIn?: (form: FormData) => Toast | null;
+  /**
+   * The route's sends that may wait for the signal (a comment, like, follow, join request, text-only
+   * post): one that fails at the network (no signal, or no answer in time) goes to the outbox
+   * instead of the toast (docs/decisions/0034-outbox.md). A 4xx or 5xx answer is never kept.
+   */
+  outbox?: OutboxRoute;
 };
 
 type FailedKey = keyof typeof SEND_FAILED;
@@ -95,6 +107,7 @@ export function keepPageOnFailure(messages: FailureMessages) {
         return UNSENT;
       }
       markKeyUsed(form);
+      forgetSentKey(form);
       return data;
     } catch (error) {
       if (error instanceof Response) {
@@ -104,10 +117,20 @@ export function keepPageOnFailure(messages: FailureMessages) {
           return UNSENT;
         }
         // A redirect (success) or a refusal (403/404, the route's ErrorBoundary) goes on as before.
-        if (error.status < 400) markKeyUsed(form);
+        if (error.status < 400) {
+          markKeyUsed(form);
+          forgetSentKey(form);
+        }
         throw error;
       }
-      showToast(messages.failed(form));
+      // No signal (fetch itself failed) or no answer in time: keep it to send when the signal returns.
+      const unreached = error instanceof Stalled || (error instanceof Error && error.name === "TypeError");
+      const failed = messages.failed(form);
+      if (unreached && messages.outbox && (await queueSend(request, form, messages.outbox))) {
+        showToast({ ...failed, description: `${failed.description ?? failed.title}. ${WAITING_TEXT}.`, type: "info" });
+        return QUEUED;
+      }
+      showToast(failed);
       return UNSENT;
     } finally {
       clearTimeout(timer);

@@ -1,5 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { isUnsent } from "./client-action";
+import { outboxRevalidating } from "./outbox-client";
 
 /**
  * Small Remix idioms shared by pages and components. Browser-safe.
@@ -31,6 +32,8 @@ export function ignoreSearchParams(keys: string[]): ShouldRevalidateFunction {
   return ({ currentUrl, nextUrl, formMethod, actionResult, defaultShouldRevalidate }) => {
     // After a send that did not arrive (client-action.ts) nothing is fetched again.
     if (isUnsent(actionResult)) return false;
+    // The outbox sent what waited: the page's data is loaded again (ADR 0034).
+    if (outboxRevalidating()) return defaultShouldRevalidate;
     if (formMethod || currentUrl.pathname !== nextUrl.pathname) return defaultShouldRevalidate;
     const strip = (url: URL) => {
       const params = new URLSearchParams(url.search);

@@ -3,6 +3,7 @@ import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import { browserStorage, closeDrafts } from "~/utils/drafts";
+import { forgetOutbox } from "~/utils/outbox-client";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -147,6 +148,8 @@ function UserMenu({ user }: { user: TopBarUser }) {
 function forgetDrafts() {
   const storage = browserStorage();
   if (storage) closeDrafts(storage);
+  // Nothing the member left waiting is sent as (or shown to) the next person (ADR 0034).
+  forgetOutbox();
 }
 
 function SearchIcon() {

@@ -5,6 +5,9 @@ import { isFailure, type PostActionData } from "~/schemas/post-intents";
 import { CommentIcon, HeartIcon, ShareIcon } from "~/components/ui/icons";
 import { showToast } from "~/components/layout/toaster";
 import type { Post } from "~/schemas/shapes";
+import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
+
+const LIKE_INTENTS = ["like", "unlike"];
 
 export const SIGN_IN_TO_LIKE = { title: "Sign in required", description: SIGN_IN.like, type: "error" } as const;
 
@@ -40,7 +43,9 @@ export function PostActions({ post, redirectTo, signedIn }: Props) {
 
 function LikeButton({ post, redirectTo, signedIn }: Props) {
   const fetcher = useFetcher<PostActionData>();
-  const pending = fetcher.formData?.get("intent");
+  // A like that waits in the outbox for a signal (ADR 0034) shows as done, marked waiting.
+  const waiting = useWaiting(`/post/${post.id}`, LIKE_INTENTS);
+  const pending = fetcher.formData?.get("intent") ?? waiting?.intent;
   // Optimistic: while the request runs, show what the member asked for; afterwards the revalidated
   // loader data (the server's answer) is the truth again.
   const isLiked = pending === "like" ? true : pending === "unlike" ? false : post.isLiked;
@@ -69,12 +74,18 @@ function LikeButton({ post, redirectTo, signedIn }: Props) {
         name="intent"
         value={isLiked ? "unlike" : "like"}
         aria-pressed={isLiked}
-        aria-label={isLiked ? `Unlike (${likes} likes)` : `Like (${likes} likes)`}
+        aria-label={`${isLiked ? "Unlike" : "Like"} (${likes} likes)${waiting ? `, ${WAITING_TEXT}` : ""}`}
+        title={waiting ? WAITING_TEXT : undefined}
         className={isLiked ? "btn-ghost px-3 text-red-600" : "btn-ghost px-3"}
         data-testid="like-button"
       >
         <HeartIcon filled={isLiked} />
         <span data-testid="like-count">{likes}</span>
+        {waiting ? (
+          <span className="text-xs text-stone-500" data-testid="like-waiting">
+            waiting
+          </span>
+        ) : null}
       </button>
     </fetcher.Form>
   );

@@ -13,6 +13,9 @@ import { useDraft } from "~/components/ui/use-draft";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
+import { isQueued } from "~/utils/client-action";
+import { markKeyUsed } from "~/utils/idempotency";
+import { WaitingComments } from "~/components/ui/outbox-note";
 import type { Comment } from "~/schemas/shapes";
 
 /** One page of comments as the post page's loader sends it (`?comments=<cursor>` picks the page). */
@@ -81,6 +84,7 @@ export function Comments({
           {tail.map(item)}
         </ol>
       ) : null}
+      <WaitingComments postId={postId} />
       <div className="mt-5">
         {viewerId !== null ? (
           <CommentForm
@@ -265,7 +269,15 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded: (comment: C
   added.current = onAdded;
 
   useEffect(() => {
-    if (fetcher.state !== "idle" || !fetcher.data || fetcher.data.intent !== "comment") return;
+    if (fetcher.state !== "idle" || !fetcher.data) return;
+    // No signal: the comment waits in the outbox (shown under the others); the box is free for the next.
+    if (isQueued(fetcher.data)) {
+      if (formRef.current) markKeyUsed(new FormData(formRef.current));
+      clear();
+      formRef.current?.reset();
+      return;
+    }
+    if (fetcher.data.intent !== "comment") return;
     if (fetcher.data.ok) {
       if (fetcher.data.comment) added.current(fetcher.data.comment);
       clear();

@@ -1,5 +1,6 @@
 import { useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { DRAFT_SENT_EVENT } from "~/utils/outbox-client";
 import { browserStorage, clearDrafts, loadDraft, removeDraft, reopenDrafts, sameValues, saveDraft, type DraftValues } from "~/utils/drafts";
 
 /**
@@ -153,6 +154,15 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     if (storage && memberId !== null) removeDraft(storage, memberId, key);
     setState((s) => ({ version: s.version + 1, values: null, files: [], restoredAt: null }));
   }, [key, memberId]);
+
+  // The outbox sent the send this draft was kept for (ADR 0034): the form starts empty again.
+  useEffect(() => {
+    const sent = (event: Event) => {
+      if ((event as CustomEvent<string>).detail === key) discard();
+    };
+    window.addEventListener(DRAFT_SENT_EVENT, sent);
+    return () => window.removeEventListener(DRAFT_SENT_EVENT, sent);
+  }, [key, discard]);
 
   useEffect(() => {
     if (confirmed) clear();

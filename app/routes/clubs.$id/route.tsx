@@ -67,6 +67,8 @@ export const clientAction = keepPageOnFailure({
   failed: failedToast({ rename: { update: "update-club", delete: "delete-club" } }),
   signIn: (form) =>
     form.get("intent") === "join" ? { title: "Sign in required", description: "Please sign in to join clubs", type: "error" } : null,
+  // With no signal a join (or join request) waits in the outbox.
+  outbox: { route: "routes/clubs.$id", label: () => "Join request" },
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "leave", "joined"]);

@@ -42,6 +42,8 @@ export const clientAction = keepPageOnFailure({
     if (intent === "share") return { title: "Failed to share", description: SIGN_IN.share, type: "error" };
     return null;
   },
+  // With no signal a comment or like waits in the outbox and is shown in place as waiting.
+  outbox: { route: "routes/post.$id", label: (form) => (form.get("intent") === "comment" ? "Comment" : "Like") },
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);

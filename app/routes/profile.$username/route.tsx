@@ -19,6 +19,7 @@ import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profileSchema } from "~/schemas/profile";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
+import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
@@ -34,7 +35,13 @@ export async function action(args: ActionFunctionArgs) {
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */
 /** With JavaScript a failed follow or profile edit keeps the page and says so (SPEC.md §8). */
-export const clientAction = keepPageOnFailure({ failed: failedToast() });
+const FOLLOW_INTENTS = ["follow", "unfollow"];
+
+export const clientAction = keepPageOnFailure({
+  failed: failedToast(),
+  // With no signal a follow waits in the outbox; the button shows it as waiting.
+  outbox: { route: "routes/profile.$username", label: (form) => (form.get("intent") === "unfollow" ? "Unfollow" : "Follow") },
+});
 
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
@@ -160,7 +167,9 @@ function FollowCounts() {
 function FollowButton({ username, following, visitor = false }: { username: string; following: boolean; visitor?: boolean }) {
   const fetcher = useFetcher<typeof action>({ key: `follow-${username}` });
   // A visitor's Follow is answered with the sign-in page: nothing to show in advance.
-  const pending = visitor ? null : fetcher.formData?.get("intent");
+  // A follow that waits in the outbox for a signal (ADR 0034) shows as done, marked waiting.
+  const waiting = useWaiting(`/profile/${username}`, FOLLOW_INTENTS);
+  const pending = visitor ? null : (fetcher.formData?.get("intent") ?? waiting?.intent);
   const shown = pending === "follow" ? true : pending === "unfollow" ? false : following;
 
   useEffect(() => {
@@ -179,7 +188,13 @@ function FollowButton({ username, following, visitor = false }: { username: stri
         className={shown ? "btn-secondary group min-w-28" : "btn-primary min-w-28"}
       >
         {shown ? "Following" : "Follow"}
+        {waiting ? <span className="sr-only">, {WAITING_TEXT}</span> : null}
       </button>
+      {waiting ? (
+        <span className="ml-2 text-xs text-stone-500" data-testid="follow-waiting">
+          waiting
+        </span>
+      ) : null}
     </fetcher.Form>
   );
 }

@@ -1,0 +1,34 @@
+import { closeOutbox, flush, idbOutboxStore, OUTBOX_SYNC_TAG, replayRequest, type OutboxChangedMessage } from "../utils/outbox";
+
+/**
+ * The worker's half of the outbox (docs/decisions/0034-outbox.md): Background Sync, where the
+ * browser has it, sends what waits once the signal is back, even with no page of the site open.
+ * Only the items of the member the pages last saw signed in are sent (a logout forgets them all);
+ * each carries its idempotency key, so a page sending the same item at the same time makes one.
+ */
+
+declare const self: ServiceWorkerGlobalScope;
+
+type SyncEvent = ExtendableEvent & { tag: string };
+
+async function sendWaiting(): Promise<void> {
+  const store = idbOutboxStore();
+  const report = await flush(store, (item) => fetch(replayRequest(item, self.location.origin)));
+  if (report.changed) {
+    const sent = report.sent.map(({ key, draft, memberId }) => ({ key, draft, memberId }));
+    const message: OutboxChangedMessage = { type: "outbox-changed", sent };
+    for (const client of await self.clients.matchAll({ type: "window" })) client.postMessage(message);
+  }
+  // Still no way through: the browser tries the sync again later.
+  if (report.stopped) throw new Error("The outbox is still waiting for a signal");
+}
+
+export function listenForOutbox(): void {
+  self.addEventListener("sync", (event) => {
+    const sync = event as SyncEvent;
+    if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(sendWaiting());
+  });
+}
+
+/** Signing out (the request leaving): nothing waiting is sent as the next person. */
+export const forgetOutbox = () => closeOutbox(idbOutboxStore()).catch(() => undefined);

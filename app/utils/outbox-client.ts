@@ -1,0 +1,245 @@
+import { browserStorage, removeDraft } from "./drafts";
+import { IDEMPOTENCY_FIELD, markKeyUsed } from "./idempotency";
+import {
+  closeOutbox,
+  enqueue,
+  flush,
+  idbOutboxStore,
+  itemsOf,
+  noteMember,
+  OUTBOX_SYNC_TAG,
+  QUEUED_INTENTS,
+  replayRequest,
+  type OutboxChangedMessage,
+  type OutboxItem,
+  type OutboxStore,
+} from "./outbox";
+
+/**
+ * The page's half of the outbox (docs/decisions/0034-outbox.md): keeps a send that found no
+ * signal (utils/client-action.ts calls `queueSend`), lists the member's waiting items for the notes
+ * that show them in place (`useOutbox`, components/ui/outbox-note.tsx), and sends them when the
+ * signal returns: the `online` event, the next page load (`startOutbox`, from the root), or the
+ * service worker's Background Sync (app/sw/outbox.ts), which tells the page when it sent something.
+ */
+
+type RouterState = { navigation: { state: string }; revalidation: string };
+declare global {
+  interface Window {
+    __remixRouter?: { revalidate(): void; subscribe(fn: (state: RouterState) => void): () => void };
+  }
+}
+
+let revalidating = false;
+/** True while the outbox reloads the page's data (utils/remix.ts ignoreSearchParams lets it through). */
+export const outboxRevalidating = () => revalidating;
+
+/** Something waiting was sent: every route's data is loaded again, so the real comment or like shows. */
+function revalidatePage() {
+  const router = window.__remixRouter;
+  if (!router) return;
+  revalidating = true;
+  let started = false;
+  const done = () => {
+    revalidating = false;
+    stop();
+    clearTimeout(timer);
+  };
+  // Over once the reload has run (loading, then idle again), or after a bound if it never starts.
+  const stop = router.subscribe((state) => {
+    if (state.revalidation !== "idle") started = true;
+    else if (started && state.navigation.state === "idle") done();
+  });
+  const timer = setTimeout(done, 15_000);
+  router.revalidate();
+}
+
+/** The window event that tells a form its restored draft was sent by the outbox (detail: the draft's name). */
+export const DRAFT_SENT_EVENT = "wp-draft-sent";
+/** How a waiting send is described wherever it is shown. */
+export const WAITING_TEXT = "Waiting — will send when you're back in coverage";
+
+let store: OutboxStore | null | undefined;
+function outboxStore(): OutboxStore | null {
+  if (store === undefined) {
+    try {
+      store = typeof indexedDB === "undefined" ? null : idbOutboxStore();
+    } catch {
+      store = null;
+    }
+  }
+  return store;
+}
+
+/** Tests hand in their own store. */
+export function setOutboxStore(next: OutboxStore | null): void {
+  store = next;
+}
+
+let memberId: number | null = null;
+let items: OutboxItem[] = [];
+const listeners = new Set<() => void>();
+
+/** For useSyncExternalStore: the member's items, and a call when they change. */
+export function subscribeOutbox(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+export const outboxItems = () => items;
+const NONE: OutboxItem[] = [];
+export const noOutboxItems = () => NONE;
+
+async function refresh(s: OutboxStore) {
+  items = await itemsOf(s, memberId);
+  for (const listener of listeners) listener();
+}
+
+/** What a route's client action needs to keep one of its sends (keepPageOnFailure's `outbox`). */
+export type OutboxRoute = {
+  /** The route's id, for Remix's `?_data=` (the replay is the same script request as the send). */
+  route: string;
+  /** The intent when the form has none (the create page's post). */
+  intent?: string;
+  /** What the note calls it. */
+  label: (form: FormData) => string;
+  /** The local draft the send makes obsolete once it arrives. */
+  draft?: (form: FormData) => string;
+};
+
+/** Keeps a send that found no signal; false when it cannot be kept (not a member, a file, no IndexedDB). */
+export async function queueSend(request: Request, form: FormData, route: OutboxRoute, now = Date.now()): Promise<boolean> {
+  const s = outboxStore();
+  const intent = String(form.get("intent") ?? route.intent ?? "");
+  if (!s || memberId === null || !(QUEUED_INTENTS as readonly string[]).includes(intent)) return false;
+  const fields: Array<[string, string]> = [];
+  for (const [name, value] of form) {
+    if (typeof value === "string") fields.push([name, value]);
+    else if (value.size > 0 || value.name) return false;
+  }
+  let key = String(form.get(IDEMPOTENCY_FIELD) ?? "");
+  if (!key) {
+    key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    fields.push([IDEMPOTENCY_FIELD, key]);
+  }
+  if (!form.has("intent")) fields.push(["intent", intent]);
+  const url = new URL(request.url);
+  url.searchParams.set("_data", route.route);
+  try {
+    await enqueue(s, {
+      key,
+      memberId,
+      url: url.pathname + url.search,
+      fields,
+      multipart: (request.headers.get("Content-Type") ?? "").startsWith("multipart/"),
+      intent,
+      page: url.pathname,
+      label: route.label(form),
+      draft: route.draft?.(form),
+      queuedAt: now,
+      state: "waiting",
+    });
+  } catch {
+    return false;
+  }
+  await refresh(s);
+  void globalThis.navigator?.serviceWorker?.ready
+    .then((registration) => (registration as { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
+    .catch(() => undefined);
+  return true;
+}
+
+let flushing: Promise<void> | null = null;
+
+/** Sends what waits (one run at a time in this page; the keys keep other senders from doubling it). */
+export function replayOutbox(): Promise<void> {
+  const s = outboxStore();
+  if (!s || memberId === null) return Promise.resolve();
+  flushing ??= (async () => {
+    try {
+      const report = await flush(s, (item) => fetch(replayRequest(item, location.origin)));
+      sentItems(report.sent, true);
+      await refresh(s);
+    } catch {
+      // IndexedDB refused: the items wait for the next try.
+    } finally {
+      flushing = null;
+    }
+  })();
+  return flushing;
+}
+
+/**
+ * Sent: its draft goes and the page shows the real thing. Sent by this page (at load, or when the
+ * signal came back), forms holding its key take a new one and a form showing its draft is emptied
+ * (use-draft.ts). Sent by the worker while this page was open, the form stays as the member left
+ * it, key included: pressing Send again is answered as that send (a lost reply, ADR 0030).
+ */
+function sentItems(sent: Array<Pick<OutboxItem, "key" | "draft" | "memberId">>, byThisPage: boolean) {
+  const storage = browserStorage();
+  for (const item of sent) {
+    if (item.draft && storage) removeDraft(storage, item.memberId, item.draft);
+    if (!byThisPage) continue;
+    const form = new FormData();
+    form.set(IDEMPOTENCY_FIELD, item.key);
+    markKeyUsed(form);
+    if (item.draft) window.dispatchEvent(new CustomEvent(DRAFT_SENT_EVENT, { detail: item.draft }));
+  }
+  if (sent.length) revalidatePage();
+}
+
+/** A send of this form went through by hand: the outbox no longer holds it (same key). */
+export function forgetSentKey(form: FormData): void {
+  const key = form.get(IDEMPOTENCY_FIELD);
+  if (typeof key === "string" && key && items.some((item) => item.key === key)) void dismissOutboxItem(key);
+}
+
+/** The member gives up on an item the note shows (refused or too old). */
+export async function dismissOutboxItem(key: string): Promise<void> {
+  const s = outboxStore();
+  if (!s) return;
+  await s.remove(key).catch(() => undefined);
+  await refresh(s);
+}
+
+let started = false;
+
+/**
+ * Every page load (the root): notes who is signed in (another member's items are removed, and
+ * only this member's are ever sent) and sends what waits; from then on, whenever the signal returns.
+ */
+export async function startOutbox(member: number | null): Promise<void> {
+  const s = outboxStore();
+  if (!s) return;
+  memberId = member;
+  if (!started && typeof window !== "undefined") {
+    started = true;
+    window.addEventListener("online", () => void replayOutbox());
+    navigator.serviceWorker?.addEventListener("message", (event: MessageEvent<OutboxChangedMessage | null>) => {
+      if (event.data?.type !== "outbox-changed") return;
+      sentItems(event.data.sent, false);
+      void refresh(s);
+    });
+  }
+  try {
+    await noteMember(s, member);
+    await refresh(s);
+  } catch {
+    return;
+  }
+  if (member !== null && typeof window !== "undefined" && navigator.onLine !== false) await replayOutbox();
+}
+
+/** Logout: the member's waiting items go, and nothing is sent until a member is signed in again. */
+export function forgetOutbox(): void {
+  const s = outboxStore();
+  memberId = null;
+  items = [];
+  for (const listener of listeners) listener();
+  if (s) void closeOutbox(s).catch(() => undefined);
+}
+
+/** A waiting post is named by its title in the note. */
+export const postLabel = (form: FormData) => {
+  const title = String(form.get("title") ?? "").trim();
+  return title ? `Post “${title.length > 60 ? `${title.slice(0, 60)}…` : title}”` : "Post";
+};
