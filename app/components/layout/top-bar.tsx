@@ -2,8 +2,7 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
-import { browserStorage, closeDrafts } from "~/utils/drafts";
-import { forgetOutbox } from "~/utils/outbox-client";
+import { forgetMemberOnDevice } from "~/utils/forget-member";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -135,7 +134,7 @@ function UserMenu({ user }: { user: TopBarUser }) {
           Settings
         </Link>
         {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none. */}
-        <Form method="post" action="/logout" onSubmit={forgetDrafts}>
+        <Form method="post" action="/logout" onSubmit={forgetMemberOnDevice}>
           <button type="submit" className="block w-full px-4 py-2 text-left hover:bg-stone-100">
             Log out
           </button>
@@ -143,13 +142,6 @@ function UserMenu({ user }: { user: TopBarUser }) {
       </div>
     </details>
   );
-}
-
-function forgetDrafts() {
-  const storage = browserStorage();
-  if (storage) closeDrafts(storage);
-  // Nothing the member left waiting is sent as (or shown to) the next person (ADR 0034).
-  forgetOutbox();
 }
 
 function SearchIcon() {

@@ -6,7 +6,7 @@ import { Field, FormAlert } from "~/components/ui/field";
 import { accountDeletionSchema } from "~/schemas/profile";
 import type { OwnedClubFate } from "~/schemas/shapes";
 import { parseInBrowser } from "~/utils/browser-parse";
-import { browserStorage, closeDrafts } from "~/utils/drafts";
+import { forgetMemberOnDevice } from "~/utils/forget-member";
 import { useIsPending } from "~/utils/remix";
 
 const ACTION = "/settings?tab=privacy";
@@ -118,7 +118,7 @@ function ClubFates({ clubs }: { clubs: OwnedClubFate[] }) {
 
 /**
  * Once the deletion has gone through (the answer redirects away from settings), this browser forgets
- * the member's drafts as logout does (ADR 0031); a wrong password keeps them. The answer itself
+ * the member's drafts and outbox as logout does (ADR 0031, 0034); a wrong password keeps them. The answer itself
  * clears the HTTP cache, and the service worker forgets its saved pages when the next answer names a
  * visitor (ADR 0033).
  */
@@ -130,7 +130,6 @@ function useForgetOnDeletion() {
     navigation.location.pathname !== "/settings";
   useEffect(() => {
     if (!deleted) return;
-    const storage = browserStorage();
-    if (storage) closeDrafts(storage);
+    forgetMemberOnDevice();
   }, [deleted]);
 }
