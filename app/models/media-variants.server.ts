@@ -3,6 +3,7 @@ import { media } from "#db/schema";
 import { db } from "~/utils/db.server";
 import { VARIANT_TARGETS, variantKey } from "~/utils/image-sources";
 import { variantsOfStored, type VariantTarget } from "~/utils/media-processing.server";
+import { logger, logServerError } from "~/utils/logger.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
 
 /**
@@ -74,7 +75,7 @@ export async function backfillVariants(storage: MediaStorage = getStorage()): Pr
       if (await backfillRow(row, storage)) changed++;
     } catch (error) {
       // One unreadable picture must not stop the rest; its page keeps the variants it had.
-      console.error(`[media] could not make the variants of ${row.storageKey}:`, error);
+      logger.warn({ err: error, key: row.storageKey }, "could not make an image's variants");
     }
   }
   return changed;
@@ -84,7 +85,7 @@ export async function backfillVariants(storage: MediaStorage = getStorage()): Pr
 export function scheduleVariantBackfill(storage?: MediaStorage): void {
   void backfillVariants(storage ?? getStorage())
     .then((changed) => {
-      if (changed) console.log(`[media] made the missing variants of ${changed} image(s).`);
+      if (changed) logger.info({ images: changed }, "made the missing image variants");
     })
-    .catch((error: unknown) => console.error("[media] variant backfill failed:", error));
+    .catch((error: unknown) => logServerError(error, { path: "job:variant-backfill" }));
 }

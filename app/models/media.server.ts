@@ -15,6 +15,8 @@ import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/ut
 import { consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
 import { variantKey } from "~/utils/image-sources";
+import { runEvery } from "~/utils/jobs.server";
+import { logger } from "~/utils/logger.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -288,7 +290,7 @@ export async function deleteMediaFiles(rows: readonly MediaFiles[], storage: Med
   await Promise.all(
     keys.map((key) =>
       storage.delete(key).catch((error: unknown) => {
-        console.error(`[media] could not delete ${key}:`, error);
+        logger.warn({ err: error, key }, "could not delete a media file");
       }),
     ),
   );
@@ -347,15 +349,7 @@ export async function pruneAbandonedUploads(
  * deleted, and its files removed, by whichever gets it first. Returns a function that stops it.
  */
 export function scheduleUploadPruning({ everyMs = 6 * 3_600_000, storage }: { everyMs?: number; storage?: MediaStorage } = {}): () => void {
-  const run = () =>
-    pruneAbandonedUploads(ABANDONED_AFTER_MS, storage ?? getStorage()).catch((error: unknown) => {
-      console.error("[media] prune failed:", error);
-      return 0;
-    });
-  void run();
-  const timer = setInterval(run, everyMs);
-  timer.unref?.();
-  return () => clearInterval(timer);
+  return runEvery("prune-uploads", everyMs, () => pruneAbandonedUploads(ABANDONED_AFTER_MS, storage ?? getStorage()));
 }
 
 export type { MediaKind };

@@ -4,6 +4,7 @@ import { passwordResets, users } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
 import { db, writeTransaction } from "~/utils/db.server";
 import { isAppError, notFound } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
 import { hashPassword } from "~/utils/password.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
@@ -80,7 +81,7 @@ export function requestPasswordReset(identifier: string, from: ClientOrigin, now
   }
   const link = resetLink(mail.publicUrl, issueResetToken(row.id, now));
   const delivery = sendMail(resetMail(row, link)).catch((error: unknown) => {
-    console.error(`Password-reset mail to user ${row.id} failed: ${(error as Error).message}`);
+    logger.error({ err: error, member: row.id }, "password-reset mail failed");
   });
   return { delivery };
 }

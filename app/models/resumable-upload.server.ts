@@ -3,6 +3,7 @@ import { and, eq, lt } from "drizzle-orm";
 import { media, resumableUploads } from "#db/schema";
 import { db } from "~/utils/db.server";
 import { conflict, forbidden, notFound } from "~/utils/errors";
+import { runEvery } from "~/utils/jobs.server";
 import { checkLimit } from "~/utils/rate-limit.server";
 import { getResumableStore, RESUMABLE_EXPIRES_MS, type ResumableStore } from "~/utils/tus-store.server";
 import { requireSignedIn, type SignedIn } from "./access.server";
@@ -114,13 +115,5 @@ export async function pruneExpiredResumables(store: ResumableStore = getResumabl
 
 /** Expired uploads are cleared at start-up and then every hour, off the request path. */
 export function scheduleResumablePruning({ everyMs = 3_600_000 }: { everyMs?: number } = {}): () => void {
-  const run = () =>
-    pruneExpiredResumables().catch((error: unknown) => {
-      console.error("[uploads] pruning resumable uploads failed:", error);
-      return 0;
-    });
-  void run();
-  const timer = setInterval(run, everyMs);
-  timer.unref?.();
-  return () => clearInterval(timer);
+  return runEvery("prune-resumable-uploads", everyMs, () => pruneExpiredResumables());
 }

@@ -10,6 +10,7 @@ import metascraperPublisher from "metascraper-publisher";
 import metascraperTitle from "metascraper-title";
 import metascraperUrl from "metascraper-url";
 import { Agent, buildConnector, fetch, type Dispatcher } from "undici";
+import { logger } from "./logger.server";
 import { linkPreviews, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
 import { toStorableText } from "~/schemas/text";
@@ -277,7 +278,7 @@ export async function fetchLinkMetadata(url: string, options: FetchPageOptions =
     return await extractMetadata(page.html, page.url);
   } catch (error) {
     const reason = describeFailure(error);
-    console.warn(`[link-preview] ${url}: ${reason}`);
+    logger.info({ host: URL.canParse(url) ? new URL(url).host : undefined, reason }, "link preview unavailable");
     return { error: reason };
   }
 }
