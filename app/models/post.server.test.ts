@@ -97,11 +97,12 @@ describe("createPost", () => {
         type: "image",
         url: mine,
         name: expect.any(String),
+        size: 1000,
         width: 800,
         height: 600,
         variants: [{ width: 400, height: 300, url: `${mine}?w=400` }],
       },
-      { type: "audio", url: audio, name: expect.any(String) },
+      { type: "audio", url: audio, name: expect.any(String), size: 1000 },
     ]);
 
     const before = postsCountOf(bob.id);

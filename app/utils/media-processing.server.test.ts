@@ -74,22 +74,34 @@ describe("processImage: no metadata survives, orientation does", () => {
     expect([meta.width, meta.height]).toEqual([100, 200]);
   });
 
-  it("makes 480 and 1080 px WebP variants, never enlarging", async () => {
+  it("makes 480, 1080 and 1440 px WebP variants, never enlarging: a narrower picture is its own variant for the wider targets", async () => {
     const big = await jpegWithGps(1600, 1200);
     const out = await processImage(big, await sniffFormat(big));
     expect(out.main).toMatchObject({ width: 1600, height: 1200, ext: "jpg" });
-    expect(out.variants.map((v) => [v.width, v.height])).toEqual([
-      [480, 360],
-      [1080, 810],
+    expect(out.variants.map((v) => [v.target, v.width, v.height])).toEqual([
+      [480, 480, 360],
+      [1080, 1080, 810],
+      [1440, 1440, 1080],
     ]);
     for (const v of out.variants) expect((await sharp(v.data).metadata()).format).toBe("webp");
 
     const medium = await png(800, 400);
-    expect((await processImage(medium, await sniffFormat(medium))).variants.map((v) => v.width)).toEqual([480]);
+    const mediumOut = await processImage(medium, await sniffFormat(medium));
+    expect(mediumOut.variants.map((v) => [v.target, v.width])).toEqual([
+      [480, 480],
+      [1080, 800],
+      [1440, 800],
+    ]);
+    // Encoded once, stored under each target's name (ADR 0036).
+    expect(mediumOut.variants[2]!.data).toBe(mediumOut.variants[1]!.data);
 
     const small = await png(300, 200);
     const smallOut = await processImage(small, await sniffFormat(small));
-    expect(smallOut.variants).toEqual([]);
+    expect(smallOut.variants.map((v) => [v.target, v.width])).toEqual([
+      [480, 300],
+      [1080, 300],
+      [1440, 300],
+    ]);
     expect(smallOut.main).toMatchObject({ width: 300, height: 200, ext: "png" });
   });
 
@@ -127,8 +139,8 @@ describe("processImage: animations cannot cost the site seconds (security.md M4)
     const out = await processImage(ok, gif);
     expect(out.main).toMatchObject({ width: 600, height: 400, ext: "gif" });
     expect((await sharp(out.main.data).metadata()).pages).toBe(12);
-    expect(out.variants.map((v) => v.width)).toEqual([480]);
-    expect((await sharp(out.variants[0]!.data).metadata()).pages).toBe(12);
+    expect(out.variants.map((v) => v.width)).toEqual([480, 600, 600]);
+    for (const v of out.variants) expect((await sharp(v.data).metadata()).pages).toBe(12);
   });
 
   it("gives up on an image that takes longer than its time limit (413, nothing returned)", async () => {

@@ -106,7 +106,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     const file = await last.json();
     expect(file).toMatchObject({ type: "image", name: "buck.jpg", width: 1600, height: 1200 });
     expect(file.url).toMatch(/^\/media\/\d{4}\/\d{2}\/[0-9a-f]{32}\.jpg$/);
-    expect(file.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080]);
+    expect(file.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080, 1440]);
 
     const row = db.select().from(media).where(eq(media.url, file.url)).get()!;
     expect(row).toMatchObject({ ownerId: alice.id, postId: null, kind: "image" });
