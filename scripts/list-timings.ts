@@ -9,6 +9,7 @@
 async function main() {
   process.env.DATABASE_PATH = process.argv[2] ?? process.env.DATABASE_PATH;
   const { listFeed } = await import("../app/models/feed.server");
+  const feed = await import("../app/models/feed-hashtag.server").catch(() => ({}));
   const { planSearch } = await import("../app/models/feed-search.server");
   const comments = await import("../app/models/comment.server");
   const { sqlite } = await import("../app/utils/db.server");
@@ -23,9 +24,13 @@ async function main() {
     }
     return times.sort((a, b) => a - b)[20]!;
   };
-  for (const search of ["deer", "#BowHunting", "#rut", "cedar swamp"]) {
-    const ms = await p50(() => listFeed(null, { search }));
-    console.log(`feed search ${JSON.stringify(search).padEnd(14)} ${planSearch(search)?.mode.padEnd(12)} p50 ${ms.toFixed(2)} ms`);
+  for (const sortBy of ["recent", "popular"] as const) {
+    for (const search of ["deer", "#BowHunting", "#rut", "cedar swamp"]) {
+      const ms = await p50(() => listFeed(null, { search, sortBy }));
+      // A #hashtag newest first reads its halves page by page (app/models/feed-hashtag.server.ts).
+      const mode = search.startsWith("#") && sortBy === "recent" && "hashtagPage" in feed ? "halves" : (planSearch(search)?.mode ?? "");
+      console.log(`feed search ${JSON.stringify(search).padEnd(14)} ${sortBy.padEnd(8)} ${mode.padEnd(12)} p50 ${ms.toFixed(2)} ms`);
+    }
   }
   const { id } = sqlite.prepare(`SELECT id FROM posts ORDER BY comments_count DESC LIMIT 1`).get() as { id: number };
   const all = await p50(() => comments.listComments(null, id));

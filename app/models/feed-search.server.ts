@@ -43,7 +43,10 @@ export function hashtagFts(word: string): string | null {
   return joined;
 }
 
-export type SearchSet = { sql: string; params: Record<string, string>; fts: boolean };
+/** A hashtag search's two halves: the tag key and the FTS query (app/models/feed-hashtag.server.ts). */
+export type HashtagParts = { tagKey: string; fts: string };
+
+export type SearchSet = { sql: string; params: Record<string, string>; fts: boolean; hashtag?: HashtagParts };
 
 /**
  * The set of post ids a search matches, as SQL with its parameters. A search that starts with '#'
@@ -62,6 +65,7 @@ export function searchSet(search: string): SearchSet | null {
       sql: `SELECT post_id FROM post_tags WHERE key = @tagKey UNION SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`,
       params: { tagKey: key, fts },
       fts: false,
+      hashtag: { tagKey: key, fts },
     };
   }
   const fts = ftsQuery(search);
@@ -87,17 +91,33 @@ export function planSearch(search: string): SearchPlan | null {
   const set = searchSet(search);
   if (!set) return null;
   if (!set.fts) {
+    // A hashtag of one word (#rut) is its tag key or one FTS term, both cheap to probe per row; one
+    // with a phrase (#BowHunting) is not (a phrase probe costs ~0.13 ms a row, more than the set).
+    const oneWord = set.hashtag && !set.hashtag.fts.includes(" OR ");
+    if (oneWord && textProbe(set.hashtag!.fts).density >= DENSE_SEARCH) return { mode: "filter-probe", set };
     const { n } = prepared(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
     return { mode: n <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
   }
-  const probe = prepared(
-    `SELECT count(*) AS n, min(rowid) AS lo FROM (${set.sql} ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
-  ).get(set.params) as { n: number; lo: number | null };
+  const probe = textProbe(set.params.fts!);
   if (probe.n <= SEARCH_DRIVES_BELOW) return { mode: "drive", set };
+  return { mode: probe.density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
+}
+
+/** An FTS query's newest SEARCH_DRIVES_BELOW + 1 matches: how many, and their share of the ids they span. */
+function textProbe(fts: string): { n: number; density: number } {
+  const probe = prepared(
+    `SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
+  ).get({ fts }) as { n: number; lo: number | null };
+  if (probe.n <= SEARCH_DRIVES_BELOW) return { n: probe.n, density: 0 };
   const { hi } = prepared(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
-  const density = probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1);
-  return { mode: density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
+  return { n: probe.n, density: probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1) };
 }
 
 /** The per-row FTS probe a dense search uses while the sort's index drives (`p` is the posts alias). */
 export const FTS_ROW_PROBE = `EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`;
+
+/** The per-row probe of a dense search: its FTS probe, or for a one-word hashtag its tag key or that. */
+export function rowProbe(set: SearchSet): string {
+  if (!set.hashtag) return FTS_ROW_PROBE;
+  return `(EXISTS (SELECT 1 FROM post_tags t WHERE t.post_id = p.id AND t.key = @tagKey) OR ${FTS_ROW_PROBE})`;
+}

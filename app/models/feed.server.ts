@@ -2,7 +2,8 @@ import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type Tr
 import { prepared } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
-import { FTS_ROW_PROBE, indexedBy, notIndexed, planSearch, searchSet } from "./feed-search.server";
+import { hashtagPage } from "./feed-hashtag.server";
+import { indexedBy, notIndexed, planSearch, rowProbe, searchSet } from "./feed-search.server";
 import { loadPosts } from "./post-view.server";
 import { drawnTrending, rankedTrending } from "./trending-cache.server";
 import type { Actor } from "./user.server";
@@ -74,13 +75,33 @@ export function decodeCursor(sortBy: SortOption, cursor: string | undefined): Cu
 /** Following: below this many posts by the followed members, their own author index drives. */
 export const FOLLOWING_DRIVES_BELOW = 2000;
 
+const pageLimit = (query: ListFeedQuery) => Math.min(FEED_MAX_LIMIT, Math.max(1, Math.trunc(query.limit ?? FEED_PAGE_SIZE)));
+
+/**
+ * A `#hashtag` search of the home feed, newest or oldest first: read page by page from its two
+ * halves in id order (feed-hashtag.server.ts). Null when another plan must answer.
+ */
+function hashtagRows(query: ListFeedQuery): { id: number; sort_value: number }[] | null {
+  const sortBy: SortOption = query.sortBy ?? "recent";
+  const home = query.authorId === undefined && query.clubId === undefined && !query.following;
+  const parts = query.search ? searchSet(query.search)?.hashtag : undefined;
+  if (!parts || !home || SORTS[sortBy].column !== "created_at") return null;
+  return hashtagPage({
+    parts,
+    dir: SORTS[sortBy].dir,
+    type: query.type && query.type !== "all" ? query.type : null,
+    cursor: decodeCursor(sortBy, query.cursor),
+    limit: pageLimit(query),
+  });
+}
+
 type FeedPlan = { sql: string; params: Record<string, unknown> };
 
 /** Build the feed statement (it reads `id` and `sort_value`). Exported for the benchmark's EXPLAIN QUERY PLAN. */
 export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit: number; sortBy: SortOption } {
   const sortBy: SortOption = query.sortBy ?? "recent";
   const type = query.type && query.type !== "all" ? query.type : null;
-  const limit = Math.min(FEED_MAX_LIMIT, Math.max(1, Math.trunc(query.limit ?? FEED_PAGE_SIZE)));
+  const limit = pageLimit(query);
   const { column, dir } = SORTS[sortBy];
   const where: string[] = [];
   const params: Record<string, unknown> = { limit: limit + 1 };
@@ -130,7 +151,7 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
         from = notIndexed("posts p");
         where.push(`p.id IN (${search.set.sql})`);
       } else if (search.mode === "filter-probe" && home && !authorDrives) {
-        where.push(FTS_ROW_PROBE);
+        where.push(rowProbe(search.set));
       } else {
         where.push(`p.id IN (${search.set.sql})`);
       }
@@ -163,17 +184,22 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
   }
   // A search with no words in it ("!!!") matches nothing.
   if (query.search && !searchSet(query.search)) return { posts: [], nextCursor: null };
-  const plan = planFeed(actor, query);
-  const rows = prepared(plan.sql).all(plan.params) as { id: number; sort_value: number }[];
-  const more = rows.length > plan.limit;
-  const page = more ? rows.slice(0, plan.limit) : rows;
+  const sortBy: SortOption = query.sortBy ?? "recent";
+  const limit = pageLimit(query);
+  let rows = hashtagRows(query);
+  if (!rows) {
+    const plan = planFeed(actor, query);
+    rows = prepared(plan.sql).all(plan.params) as { id: number; sort_value: number }[];
+  }
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
     posts: loadPosts(
       actor,
       page.map((r) => r.id),
     ),
-    nextCursor: more && last ? encodeCursor(plan.sortBy, last.sort_value, last.id) : null,
+    nextCursor: more && last ? encodeCursor(sortBy, last.sort_value, last.id) : null,
   };
 }
 

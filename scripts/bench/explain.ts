@@ -47,8 +47,9 @@ export async function explainMode(file: string) {
   cases.push(["search 'deer' (dense)", { search: "deer" }]);
   cases.push(["search 'deer' sortBy=popular", { search: "deer", sortBy: "popular" }]);
   cases.push(["search 'cedar swamp' sortBy=popular", { search: "cedar swamp", sortBy: "popular" }]);
-  cases.push(["search '#BowHunting'", { search: "#BowHunting" }]);
+  cases.push(["search '#BowHunting' (the set, where the newest-first halves give way)", { search: "#BowHunting" }]);
   cases.push(["search '#BowHunting' sortBy=popular", { search: "#BowHunting", sortBy: "popular" }]);
+  cases.push(["search '#rut' sortBy=popular (one word: the row probe)", { search: "#rut", sortBy: "popular" }]);
   cases.push(["search 'zzyzx' (rare)", { search: "zzyzx" }]);
   cases.push(["following (member 1)", { following: true }]);
   cases.push(["author 1's posts", { authorId: 1 }]);
@@ -72,6 +73,41 @@ export async function explainMode(file: string) {
       query.authorId !== undefined ||
       query.clubId !== undefined;
     check(`${label}${bounded ? " [bounded sort]" : ""}`, plan.sql, plan.params, bounded);
+  }
+  // A #hashtag newest or oldest first (feed-hashtag.server.ts): each half read in id order with a
+  // bound, the candidates' rows by id, and the check that no post outside the ids read sits in the page.
+  const { hashtagHalves, hashtagRowsSql, hashtagGapSql } = await import("../../app/models/feed-hashtag.server");
+  const { searchSet } = await import("../../app/models/feed-search.server");
+  const parts = searchSet("#BowHunting")!.hashtag!;
+  const cursorAt = { cursorValue: Date.now(), cursorId: 50_000 };
+  for (const dir of ["DESC", "ASC"] as const) {
+    const halves = hashtagHalves(dir);
+    check(`#BowHunting ${dir}: tag half, 42 ids from a cursor`, halves.tags, { tagKey: parts.tagKey, from: 50_000, n: 42 }, false);
+    check(`#BowHunting ${dir}: text half, 42 ids from a cursor`, halves.text, { fts: parts.fts, from: 50_000, n: 42 }, false);
+    check(
+      `#BowHunting ${dir}: the candidates' rows`,
+      hashtagRowsSql(dir, true, true),
+      { ids: "[1,2,3]", type: "video", ...cursorAt },
+      false,
+    );
+    check(
+      `#BowHunting ${dir}: no post outside the ids read within the page`,
+      hashtagGapSql(dir, true, true),
+      {
+        ...cursorAt,
+        lastValue: Date.now() - 86_400_000,
+        lastId: 49_000,
+        lo: 49_000,
+        hi: 50_000,
+      },
+      false,
+    );
+    check(
+      `#BowHunting ${dir}: the last page, no post past the cursor's id`,
+      hashtagGapSql(dir, true, false),
+      { ...cursorAt, lo: 0, hi: 50_000 },
+      false,
+    );
   }
   check(
     "trending (candidates: newest 1000 + top 100 liked + top 100 discussed) [bounded sort]",

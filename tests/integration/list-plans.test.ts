@@ -4,6 +4,7 @@ import { commentPageQuery, COMMENT_PAGE_SIZE } from "~/models/comment.server";
 import { clubListQuery } from "~/models/club.server";
 import { memberListQuery } from "~/models/club-membership.server";
 import { followPageQuery } from "~/models/follow.server";
+import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feed-hashtag.server";
 import { sqlite } from "~/utils/db.server";
 import { createMember } from "../fixtures/members";
 
@@ -48,6 +49,29 @@ describe("list query plans", () => {
       const { problems: found, plan } = problems(query, true);
       expect(found, plan.join("\n")).toEqual([]);
       expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX (club_members_club_joined|club_members_user)/);
+    }
+  });
+
+  it("a #hashtag's newest-first reads: each half in id order with a bound, rows by id, the check through the feed's index", () => {
+    const explainRaw = (sql: string, params: Record<string, unknown>) =>
+      sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
+    const at = { cursorValue: Date.now(), cursorId: 50 };
+    for (const dir of ["DESC", "ASC"] as const) {
+      const halves = hashtagHalves(dir);
+      const statements: Array<[string, Record<string, unknown>, RegExp]> = [
+        [halves.tags, { tagKey: "bowhunting", from: 50, n: 42 }, /USING COVERING INDEX post_tags_key \(key=\? AND post_id[<>]\?\)/],
+        [halves.text, { fts: '"bowhunting" OR "bow hunting"', from: 50, n: 42 }, /VIRTUAL TABLE INDEX/],
+        [hashtagRowsSql(dir, true, true), { ids: "[1]", type: "video", ...at }, /INTEGER PRIMARY KEY \(rowid=\?\)/],
+        [hashtagGapSql(dir, true, true), { ...at, lastValue: 0, lastId: 1, lo: 1, hi: 50 }, /USING (COVERING )?INDEX posts_feed_recent/],
+        [hashtagGapSql(dir, true, false), { ...at, lo: 1, hi: 50 }, /INTEGER PRIMARY KEY \(rowid[<>]\?\)/],
+      ];
+      for (const [sql, params, expected] of statements) {
+        const rows = explainRaw(sql, params);
+        const plan = rows.map((r) => r.detail).join("\n");
+        expect(planProblems(rows, false), plan).toEqual([]);
+        expect(plan).toMatch(expected);
+        expect(plan, "no sort step: the read stops at its LIMIT").not.toMatch(/TEMP B-TREE/);
+      }
     }
   });
 });
