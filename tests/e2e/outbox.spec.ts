@@ -41,6 +41,19 @@ test.describe("the outbox", () => {
     return () => page.unroute(matcher, handler);
   }
 
+  /**
+   * The page's data requests (`?_data=` GETs) from now on. After a send that waits, none may go out:
+   * with no signal each one fails, and the worker then reloads the page (its saved copy, or the
+   * offline page when it was never saved).
+   */
+  function dataRequests(page: Page): string[] {
+    const urls: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "GET" && new URL(request.url()).searchParams.has("_data")) urls.push(request.url());
+    });
+    return urls;
+  }
+
   test("a comment sent offline waits under the post and arrives once when the signal returns", async ({
     page,
     context,
@@ -189,9 +202,13 @@ test.describe("the outbox", () => {
     const message = `Offline request ${uniqueName("j")}`;
     await dialog.getByLabel("Message (optional)").fill(message);
     await context.setOffline(true);
+    const refetched = dataRequests(page);
     await dialog.getByRole("button", { name: "Send Request" }).click();
     const note = page.getByTestId("outbox-note");
     await expect(note).toContainText("Join request");
+    await expect(note).toContainText(WAITING);
+    await page.waitForTimeout(1_000);
+    expect(refetched).toEqual([]);
     await expect(note).toContainText(WAITING);
     expect(await requestsFrom()).toEqual([]);
 
@@ -224,9 +241,13 @@ test.describe("the outbox", () => {
     };
     await open(`/clubs/${club.id}`);
     await context.setOffline(true);
+    const refetched = dataRequests(page);
     await page.getByRole("button", { name: "Join Club" }).click();
     const note = page.getByTestId("outbox-note");
     await expect(note).toContainText("Join request");
+    await expect(note).toContainText(WAITING);
+    await page.waitForTimeout(1_000);
+    expect(refetched).toEqual([]);
     await expect(note).toContainText(WAITING);
     expect(await membersNamed()).toBe(0);
 
