@@ -106,7 +106,7 @@ function unreachableRouteModule(): Response {
 
 // Remix's route discovery (`/__manifest?p=…&version=…`): the same for everyone, and needed for an
 // in-app link to a seen page to work offline. A miss offline asks Remix to load the page as a
-// document (which then gets its saved copy or the offline page).
+// document (which then gets its saved copy or the offline page), except for the page's own path.
 const routeManifest = new NetworkFirst({
   cacheName: "route-manifest",
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
@@ -114,8 +114,21 @@ const routeManifest = new NetworkFirst({
 });
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname === "/__manifest",
-  async (options) => (await routeManifest.handle(options).catch(() => undefined)) ?? reloadDocument("/"),
+  async (options) =>
+    (await routeManifest.handle(options).catch(() => undefined)) ?? (await nothingNewForOwnPage(options)) ?? reloadDocument("/"),
 );
+
+/**
+ * Remix checks a dynamic path once before a form on it sends (a Follow on /profile/{name}). The
+ * page already has its own routes, so with no network "nothing new" lets the send go on to the
+ * outbox (ADR 0034); a reload in its place would drop what the member just did.
+ */
+async function nothingNewForOwnPage({ url, event }: RouteHandlerCallbackOptions): Promise<Response | undefined> {
+  const client = await self.clients.get((event as FetchEvent).clientId);
+  const paths = url.searchParams.getAll("p");
+  if (!client || paths.length === 0 || paths.some((path) => path !== new URL(client.url).pathname)) return undefined;
+  return new Response("{}", { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}
 
 const pages = new NetworkFirst({
   cacheName: PAGES_CACHE,

@@ -92,6 +92,17 @@ export async function hydrated(page: Page) {
   });
 }
 
+/**
+ * With JavaScript on, wait until a service worker controls the page and has saved `path` (the first
+ * page of a visit included): from then on it reopens offline (docs/decisions/0033).
+ */
+export async function savedPage(page: Page, path: string) {
+  await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+  await expect
+    .poll(() => page.evaluate((url) => caches.match(url, { ignoreVary: true }).then(Boolean), path), { intervals: [100] })
+    .toBe(true);
+}
+
 /** Anything whose `request` carries cookies: a page, a browser context, or `{ request }`. */
 type Requester = { request: APIRequestContext };
 

@@ -1,10 +1,11 @@
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test, uniqueName } from "./fixtures";
+import { apiClub, expect, hydrated, savedPage, test, uniqueName } from "./fixtures";
 
 /**
- * Issue 12, "Outbox" (rural audit §5, §6): with JavaScript, a comment, like or text-only post made
- * with no signal waits on the device, shown in place, and goes by itself when the signal returns,
- * exactly once (docs/decisions/0034-outbox.md). Without JavaScript the forms post as before, so
+ * Issue 12, "Outbox" (rural audit §5, §6): with JavaScript, a comment, like, follow, join (request)
+ * or text-only post made with no signal waits on the device, shown in place, and goes by itself when
+ * the signal returns, exactly once (docs/decisions/0034-outbox.md); a replay that meets an ended
+ * session waits for the member to sign in again. Without JavaScript the forms post as before, so
  * every test here is js-on only.
  */
 test.describe("the outbox", () => {
@@ -38,6 +39,19 @@ test.describe("the outbox", () => {
     const matcher = (url: URL) => url.pathname === path;
     await page.route(matcher, handler);
     return () => page.unroute(matcher, handler);
+  }
+
+  /**
+   * The page's data requests (`?_data=` GETs) from now on. After a send that waits, none may go out:
+   * with no signal each one fails, and the worker then reloads the page (its saved copy, or the
+   * offline page when it was never saved).
+   */
+  function dataRequests(page: Page): string[] {
+    const urls: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "GET" && new URL(request.url()).searchParams.has("_data")) urls.push(request.url());
+    });
+    return urls;
   }
 
   test("a comment sent offline waits under the post and arrives once when the signal returns", async ({
@@ -115,6 +129,173 @@ test.describe("the outbox", () => {
     await page.reload();
     await hydrated(page);
     expect(await posts()).toBe(1);
+  });
+
+  test("a follow made offline shows as waiting, survives an offline reload, and follows once when the signal returns", async ({
+    page,
+    context,
+    open,
+    signUp,
+    newPage,
+  }) => {
+    const them = await signUp(await newPage(), "f");
+    const member = await signUp();
+    const profile = `/profile/${them.username}`;
+    const followersOf = async () => {
+      const res = await page.request.get(`/api/users/${them.username}`);
+      expect(res.status()).toBe(200);
+      return (await res.json()) as { followersCount: number; isFollowing: boolean };
+    };
+    await open(profile);
+    // The offline reload below is served by the service worker's saved copy of this page.
+    await savedPage(page, profile);
+    const follow = page.getByRole("button", { name: /^Follow/ });
+    await context.setOffline(true);
+    await follow.click();
+    await expect(follow).toHaveAttribute("aria-pressed", "true");
+    await expect(page.getByTestId("follow-waiting")).toBeVisible();
+    await expect(page.getByTestId("followers-count")).toHaveText("1");
+
+    // Reloaded with still no signal: the saved page shows the follow as waiting again.
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByTestId("follow-waiting")).toBeVisible();
+    await expect(follow).toHaveAttribute("aria-pressed", "true");
+    expect((await followersOf()).followersCount).toBe(0);
+
+    await context.setOffline(false);
+    await expect(page.getByTestId("follow-waiting")).toHaveCount(0);
+    await expect.poll(async () => (await followersOf()).followersCount).toBe(1);
+    expect((await followersOf()).isFollowing).toBe(true);
+    await open(`${profile}/followers`);
+    await expect(
+      page
+        .getByTestId("follow-list")
+        .getByRole("listitem")
+        .filter({ hasText: `@${member.username}` }),
+    ).toHaveCount(1);
+  });
+
+  test("a join request sent offline waits in the corner note and reaches the owner once", async ({
+    page,
+    context,
+    open,
+    signUp,
+    newPage,
+    baseURL,
+  }) => {
+    const owner = await newPage();
+    await signUp(owner);
+    const club = await apiClub(owner, baseURL!);
+    const member = await signUp();
+    const requestsFrom = async () => {
+      const res = await owner.request.get(`/api/clubs/${club.id}/requests`);
+      expect(res.status()).toBe(200);
+      return ((await res.json()) as Array<{ message: string | null; user: { username: string } }>).filter(
+        (r) => r.user.username === member.username,
+      );
+    };
+    await open(`/clubs/${club.id}`);
+    await page.getByRole("link", { name: "Request to Join" }).click();
+    const dialog = page.getByRole("dialog", { name: `Request to join ${club.name}` });
+    const message = `Offline request ${uniqueName("j")}`;
+    await dialog.getByLabel("Message (optional)").fill(message);
+    await context.setOffline(true);
+    const refetched = dataRequests(page);
+    await dialog.getByRole("button", { name: "Send Request" }).click();
+    const note = page.getByTestId("outbox-note");
+    await expect(note).toContainText("Join request");
+    await expect(note).toContainText(WAITING);
+    await page.waitForTimeout(1_000);
+    expect(refetched).toEqual([]);
+    await expect(note).toContainText(WAITING);
+    expect(await requestsFrom()).toEqual([]);
+
+    await context.setOffline(false);
+    await expect(note).toHaveCount(0);
+    await expect.poll(async () => (await requestsFrom()).map((r) => r.message)).toEqual([message]);
+    // Checked on a fresh load: Playwright's setOffline(false) can reach the service worker a moment
+    // after the page, so the page's own reload of its data may still meet "no signal".
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByRole("button", { name: "Request Pending" })).toBeDisabled();
+    expect(await requestsFrom()).toHaveLength(1);
+  });
+
+  test("a joining of a public club made offline joins once when the signal returns", async ({
+    page,
+    context,
+    open,
+    signUp,
+    newPage,
+    baseURL,
+  }) => {
+    const owner = await newPage();
+    await signUp(owner);
+    const club = await apiClub(owner, baseURL!, { isPrivate: false });
+    const member = await signUp();
+    const membersNamed = async () => {
+      const res = await owner.request.get(`/api/clubs/${club.id}/members`);
+      expect(res.status()).toBe(200);
+      return JSON.stringify(await res.json()).split(`"username":"${member.username}"`).length - 1;
+    };
+    await open(`/clubs/${club.id}`);
+    await context.setOffline(true);
+    const refetched = dataRequests(page);
+    await page.getByRole("button", { name: "Join Club" }).click();
+    const note = page.getByTestId("outbox-note");
+    await expect(note).toContainText("Join request");
+    await expect(note).toContainText(WAITING);
+    await page.waitForTimeout(1_000);
+    expect(refetched).toEqual([]);
+    await expect(note).toContainText(WAITING);
+    expect(await membersNamed()).toBe(0);
+
+    await context.setOffline(false);
+    await expect(note).toHaveCount(0);
+    await expect.poll(membersNamed).toBe(1);
+    await page.reload();
+    await hydrated(page);
+    await expect(page.getByRole("link", { name: "Leave Club" })).toBeVisible();
+    expect(await membersNamed()).toBe(1);
+  });
+
+  test("a send whose replay meets an ended session is kept, asks to sign in, and is sent once after signing in", async ({
+    page,
+    context,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    const member = await signUp();
+    const post = await createPost();
+    await open(`/post/${post.id}`);
+    const text = `Comment across a sign-in ${uniqueName("s")}`;
+    await context.setOffline(true);
+    const section = await sendComment(page, text);
+    const waiting = section.getByTestId("waiting-comment");
+    await expect(waiting).toContainText(WAITING);
+
+    // The session ends while the signal is away; the replay then meets it.
+    await context.clearCookies();
+    await context.setOffline(false);
+    await expect(waiting).toContainText("Not sent yet: your session ended.");
+    await expect(waiting).toContainText(text);
+    expect(await commentsOn(page, post.id)).toEqual([]);
+
+    await waiting.getByRole("link", { name: "Sign in" }).click();
+    const form = page.locator("form#login");
+    await form.getByLabel("Username").fill(member.username);
+    await form.getByLabel("Password").fill(member.password);
+    await form.getByRole("button", { name: "Sign In" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Welcome back!");
+    await expect(page).toHaveURL(`/post/${post.id}`);
+    await expect(section.getByTestId("comment").filter({ hasText: text })).toHaveCount(1);
+    await expect(waiting).toHaveCount(0);
+    expect(await commentsOn(page, post.id)).toEqual([text]);
+    await page.reload();
+    await hydrated(page);
+    expect(await commentsOn(page, post.id)).toEqual([text]);
   });
 
   test.describe("with the service worker blocked (page.route cannot see its requests)", () => {

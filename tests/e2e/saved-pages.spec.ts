@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { DEMO, expect, hydrated, test, uniqueName } from "./fixtures";
+import { DEMO, expect, hydrated, savedPage, test, uniqueName } from "./fixtures";
 
 /**
  * Issue 12, "Reading offline" (rural audit §5, spec audit #2): the service worker keeps the pages and
@@ -9,13 +9,7 @@ import { DEMO, expect, hydrated, test, uniqueName } from "./fixtures";
 test.describe("saved pages", () => {
   test.skip(({ js }) => !js, "service workers need JavaScript");
 
-  /** Wait until a service worker controls the page and has saved `path` (the first page of a visit included). */
-  async function saved(page: Page, path: string) {
-    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
-    await expect
-      .poll(() => page.evaluate((url) => caches.match(url, { ignoreVary: true }).then(Boolean), path), { intervals: [100] })
-      .toBe(true);
-  }
+  const saved = savedPage;
 
   const note = (page: Page) => page.getByTestId("saved-copy-note");
 

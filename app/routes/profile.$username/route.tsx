@@ -126,11 +126,12 @@ export default function ProfilePage() {
   );
 }
 
-/** Posts, Followers and Following; the follower count follows the optimistic Follow button. */
+/** Posts, Followers and Following; the follower count follows the optimistic (or waiting) Follow button. */
 function FollowCounts() {
   const { profile, viewerId } = useLoaderData<typeof loader>();
   const fetcher = useFetcher<typeof action>({ key: `follow-${profile.username}` });
-  const pending = viewerId === null ? null : fetcher.formData?.get("intent");
+  const waiting = useWaiting(`/profile/${profile.username}`, FOLLOW_INTENTS);
+  const pending = viewerId === null ? null : (fetcher.formData?.get("intent") ?? waiting?.intent);
   let followers = profile.followersCount;
   if (pending === "follow" && !profile.isFollowing) followers += 1;
   if (pending === "unfollow" && profile.isFollowing) followers = Math.max(0, followers - 1);
