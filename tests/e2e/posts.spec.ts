@@ -271,22 +271,28 @@ test.describe("the home feed", () => {
     await expect(page.getByTestId("older-posts")).toHaveCount(0);
   });
 
-  test("a client navigation shows three placeholder cards while the feed loads", async ({ page, js, open }) => {
-    test.skip(!js, "placeholders are for client navigations (JavaScript)");
-    await open("/");
-    await page.getByTestId("post-card").first().waitFor();
-    // Hold the feed's data request so the loading state is observable.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/_data=routes%2F_index/, async (route) => {
-      await held;
-      await route.continue();
+  test.describe("with the service worker blocked", () => {
+    // The held data request must reach page.route: a worker that already controls the page answers
+    // it itself, unseen by the route, and the placeholders come and go too fast to see.
+    test.use({ serviceWorkers: "block" });
+
+    test("a client navigation shows three placeholder cards while the feed loads", async ({ page, js, open }) => {
+      test.skip(!js, "placeholders are for client navigations (JavaScript)");
+      await open("/");
+      await page.getByTestId("post-card").first().waitFor();
+      // Hold the feed's data request so the loading state is observable.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/_data=routes%2F_index/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.getByTestId("filter-bar").getByLabel("Type").selectOption("opinion");
+      await expect(page.getByTestId("post-skeleton")).toHaveCount(3);
+      release();
+      await expect(page.getByTestId("post-skeleton")).toHaveCount(0);
+      await expect(page).toHaveURL(/type=opinion/);
     });
-    await page.getByTestId("filter-bar").getByLabel("Type").selectOption("opinion");
-    await expect(page.getByTestId("post-skeleton")).toHaveCount(3);
-    release();
-    await expect(page.getByTestId("post-skeleton")).toHaveCount(0);
-    await expect(page).toHaveURL(/type=opinion/);
   });
 });
 
