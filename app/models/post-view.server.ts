@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
-import { db } from "~/utils/db.server";
+import { db, idsIn, preparedOnce } from "~/utils/db.server";
 import { publicVariant } from "./media.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";
@@ -17,21 +17,20 @@ export type { UploadedFile };
 /** The columns of a post with its author, for an author alias or users itself. */
 export const authorColumns = { id: users.id, username: users.username, displayName: users.displayName, avatar: users.avatar };
 
-function postRecords(ids: readonly number[], viewer: number) {
-  return db
+// Both reads run for every page of posts, so each is built and prepared once; the ids go in as JSON.
+const postRecordsQuery = preparedOnce(() =>
+  db
     .select({ post: posts, author: authorColumns, club: { id: clubs.id, name: clubs.name }, likedBy: likes.userId })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .leftJoin(clubs, eq(clubs.id, posts.clubId))
-    .leftJoin(likes, and(eq(likes.postId, posts.id), eq(likes.userId, viewer)))
-    .where(inArray(posts.id, [...ids]))
-    .all();
-}
+    .leftJoin(likes, and(eq(likes.postId, posts.id), eq(likes.userId, sql.placeholder("viewer"))))
+    .where(inArray(posts.id, idsIn("ids")))
+    .prepare(),
+);
 
-type PostRecord = ReturnType<typeof postRecords>[number];
-
-function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
-  const rows = db
+const filesQuery = preparedOnce(() =>
+  db
     .select({
       postId: media.postId,
       type: media.kind,
@@ -43,9 +42,17 @@ function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
       size: media.size,
     })
     .from(media)
-    .where(inArray(media.postId, [...ids]))
+    .where(inArray(media.postId, idsIn("ids")))
     .orderBy(asc(media.postId), asc(media.id))
-    .all();
+    .prepare(),
+);
+
+const postRecords = (ids: readonly number[], viewer: number) => postRecordsQuery().all({ ids: JSON.stringify(ids), viewer });
+
+type PostRecord = ReturnType<typeof postRecords>[number];
+
+function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
+  const rows = filesQuery().all({ ids: JSON.stringify(ids) });
   const files = new Map<number, UploadedFile[]>();
   for (const { postId, width, height, variants, ...file } of rows) {
     const f: UploadedFile = file;

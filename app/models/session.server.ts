@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, lte, ne } from "drizzle-orm";
+import { and, desc, eq, gt, lte, ne, sql } from "drizzle-orm";
 import { sessions, users } from "#db/schema";
-import { db } from "~/utils/db.server";
+import { db, preparedOnce } from "~/utils/db.server";
 import { notFound } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import type { Actor } from "./user.server";
@@ -50,18 +50,27 @@ export function createSession(userId: number, device: string, now: number = Date
   return { token, id: row.id };
 }
 
+/** A live session by its token's hash (`hash`) at a time (`now`, ms): read on every request, so prepared once. */
+const liveByToken = and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql.placeholder("now")));
+const sessionByToken = preparedOnce(() =>
+  db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveByToken).prepare(),
+);
+const liveSessionByToken = preparedOnce(() =>
+  db
+    .select({ id: sessions.id, userId: sessions.userId, dataSaver: users.dataSaver })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(liveByToken)
+    .prepare(),
+);
+
 /**
  * The live session a cookie's token names, with its member; undefined when there is none (never
  * issued, ended, expired). Using a session slides its expiry, written at most every few minutes so
  * that reading a page is not a write.
  */
 export function findSession(token: string, now: number = Date.now()): { session: SessionRow; user: UserRow } | undefined {
-  const found = db
-    .select({ session: sessions, user: users })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date(now))))
-    .get();
+  const found = sessionByToken().get({ hash: hashToken(token), now });
   if (found && now - found.session.lastSeenAt.getTime() >= SESSION_TOUCH_EVERY_MS) touchSession(found.session.id, now);
   return found;
 }
@@ -72,12 +81,7 @@ export function findSession(token: string, now: number = Date.now()): { session:
  * Undefined when there is none.
  */
 export function liveSessionOf(token: string, now: number = Date.now()): { id: number; userId: number; dataSaver: boolean } | undefined {
-  return db
-    .select({ id: sessions.id, userId: sessions.userId, dataSaver: users.dataSaver })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), gt(sessions.expiresAt, new Date(now))))
-    .get();
+  return liveSessionByToken().get({ hash: hashToken(token), now });
 }
 
 /** Move last-seen to now and the expiry to 30 days on (no-op when another request just did). */

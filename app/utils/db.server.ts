@@ -67,6 +67,20 @@ export function prepared(source: string): Database.Statement {
 }
 
 /**
+ * A drizzle query built and prepared on first use, then reused: the hot reads of every page (the
+ * session, a page of posts) would otherwise rebuild their SQL and re-prepare their statement on each
+ * request (docs/decisions/0043-visitor-page-cache-and-prepared-reads.md). Values go in through
+ * `sql.placeholder(name)`; a list of ids through `idsIn`.
+ */
+export function preparedOnce<T>(build: () => T): () => T {
+  let query: T | undefined;
+  return () => (query ??= build());
+}
+
+/** The placeholder a list of ids is passed through to a prepared query: `inArray(col, idsIn("ids"))`, then `{ ids: JSON.stringify(ids) }`. */
+export const idsIn = (name: string): SQL => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
+
+/**
  * A counter column less `by`, never below 0, as a portable SQL expression (no SQLite-only
  * two-argument `max()`), for counters kept on their rows (`likesCount`, `memberCount` …).
  */

@@ -7,9 +7,12 @@ export const PREVIEW_CHARS = 200;
 
 /** `text` cut at `max` characters plus an ellipsis (never inside a character); cutting a cut text again changes nothing. */
 export function truncate(text: string, max = PREVIEW_CHARS): string {
-  const chars = Array.from(text);
-  if (chars.length <= max) return text;
-  return `${chars.slice(0, max).join("").trimEnd()}…`;
+  // Walks only the first `max` characters (code points), not the whole body: a card's long post
+  // would otherwise be split into an array on every render.
+  let end = 0;
+  for (let n = 0; n < max && end < text.length; n++) end += (text.codePointAt(end) ?? 0) > 0xffff ? 2 : 1;
+  if (end >= text.length) return text;
+  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 /** A post as a card needs it: `preview` is true when `content` holds only the card's preview. */
