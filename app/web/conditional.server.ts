@@ -55,7 +55,10 @@ export async function validatorFor(request: Request, now: number = Date.now()): 
   return (await pageValidator(request, now))?.etag ?? null;
 }
 
-async function pageValidator(request: Request, now: number): Promise<{ etag: string; visitor: boolean } | null> {
+/** A page's validator, and whether it is drawn for a visitor (the same for every visitor). */
+export type PageValidator = { etag: string; visitor: boolean };
+
+async function pageValidator(request: Request, now: number): Promise<PageValidator | null> {
   if (await hasPendingToast(request)) return null;
   const viewer = await viewerKey(request, now);
   if (viewer === null) return null;
@@ -88,13 +91,16 @@ export function ifNoneMatchHits(header: string | null | undefined, etag: string)
 /** The Cache-Control a 304 repeats (the stored answer keeps what it had otherwise). */
 const notModifiedCacheControl = (viewer: boolean) => (viewer ? VISITOR_PUBLIC_VALUE : MEMBER_VALUE);
 
+/** What the edge did with a GET or HEAD: answered it (a 304), or let it through with its page's validator, if any. */
+export type Conditional = { answered: true } | { answered: false; validator: PageValidator | null };
+
 /**
- * At the HTTP edge, for a GET or HEAD: answer 304 when the client's copy is current (true), or
- * arrange for a 200 to carry the validator and let the request through (false).
+ * At the HTTP edge, for a GET or HEAD: answer 304 when the client's copy is current, or arrange for
+ * a 200 to carry the validator and let the request through.
  */
-export async function answerConditionally(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+export async function answerConditionally(req: IncomingMessage, res: ServerResponse): Promise<Conditional> {
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  if (!validatedPath(path)) return false;
+  if (!validatedPath(path)) return { answered: false, validator: null };
   const headers = new Headers();
   for (const name of ["cookie", "host", "x-forwarded-proto", "save-data", "referer"]) {
     const value = req.headers[name];
@@ -102,15 +108,15 @@ export async function answerConditionally(req: IncomingMessage, res: ServerRespo
   }
   const request = new Request(new URL(req.url ?? "/", "http://localhost"), { headers });
   const validator = await pageValidator(request, Date.now());
-  if (!validator) return false;
+  if (!validator) return { answered: false, validator: null };
   const { etag, visitor } = validator;
   if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
     res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: varyFor(path) });
     res.end();
-    return true;
+    return { answered: true };
   }
   stampValidator(res, etag);
-  return false;
+  return { answered: false, validator };
 }
 
 /**

@@ -3,6 +3,7 @@ import { isProduction } from "~/utils/env.server";
 import { logServerError } from "~/utils/logger.server";
 import { loggedPath } from "./request-log.server";
 import { answerConditionally } from "./conditional.server";
+import { answerFromVisitorCache } from "./visitor-cache.server";
 import { isCrossSite, isSafeMethod } from "./origin.server";
 import { originOf, PEER_ADDRESS_HEADER } from "./params.server";
 import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./request-body.server";
@@ -22,6 +23,8 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./req
  * - every answer gets the headers of `edgeHeaders`;
  * - a GET or HEAD whose `If-None-Match` names the current validator of its page is a 304, before
  *   anything renders; a 200 gets that validator (conditional.server.ts);
+ * - a visitor's page already drawn for the same validator is sent again without drawing it
+ *   (visitor-cache.server.ts);
  * - the request carries the socket's remote address (`stampPeerAddress`).
  */
 
@@ -83,7 +86,11 @@ export async function installHttpEdge() {
       if (req.method === "GET" || req.method === "HEAD") {
         const pass = () => emit.call(this, event, ...args);
         answerConditionally(req, res).then(
-          (answered) => answered || pass(),
+          (outcome) => {
+            if (outcome.answered) return;
+            if (outcome.validator?.visitor && answerFromVisitorCache(req, res, outcome.validator.etag)) return;
+            pass();
+          },
           (error: unknown) => {
             logServerError(error, { method: req.method, path: loggedPath(req.url) });
             pass();

@@ -10,6 +10,7 @@ import { dataVersion, sqlite } from "~/utils/db.server";
 import { applyCacheControl, MEMBER_VALUE, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { ifNoneMatchHits, validatorFor } from "~/web/conditional.server";
 import { installHttpEdge } from "~/web/http-edge.server";
+import { clearVisitorCache } from "~/web/visitor-cache.server";
 import { getToast, toastCookie } from "~/web/toast.server";
 import { raceProcesses } from "#tests/fixtures/processes";
 import { call, createMember, makeRequest } from "../fixtures/members";
@@ -173,6 +174,8 @@ describe("the HTTP edge answers 304 before anything renders", () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const page = (headers: Record<string, string> = {}) => {
+    // A new answer for the same request is a new app: what the visitor cache holds of the old one goes.
+    clearVisitorCache();
     answer = (_req, res) => {
       res.setHeader("Cache-Control", VISITOR_PUBLIC_VALUE);
       for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
