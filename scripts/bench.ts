@@ -70,6 +70,9 @@ const member = (p: Prepared) => ({ Cookie: p.cookie });
 const ROWS: Row[] = [
   ["bare Node, same home bytes (best of 2)", (p) => ({ port: p.bare.port, path: "/" })],
   ["/ visitor (app)", (p) => ({ port: p.app.port, path: "/" })],
+  // A hard reload (Cache-Control: no-cache) is drawn afresh: what drawing a visitor's page costs,
+  // past the app's visitor cache (web/visitor-cache.server.ts) that the row above is served from.
+  ["/ visitor, hard reload: drawn (app)", (p) => ({ port: p.app.port, path: "/", headers: { "Cache-Control": "no-cache" } })],
   ["/ member (app)", (p) => ({ port: p.app.port, path: "/", headers: member(p) })],
   ["/ visitor through nginx", (p) => (p.proxy ? { port: p.proxy.port, path: "/" } : null)],
   ["/ visitor, If-None-Match (app)", (p) => revalidating(p.app.port, "/")],
