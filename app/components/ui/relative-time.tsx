@@ -1,5 +1,5 @@
-import { formatDistanceToNow } from "date-fns";
 import { useHydrated } from "~/utils/hydrated";
+import { timeAgo } from "~/utils/time-ago";
 
 const fields: Intl.DateTimeFormatOptions = {
   year: "numeric",
@@ -22,7 +22,7 @@ export function RelativeTime({ iso, className }: { iso: string; className?: stri
   const exact = hydrated ? new Intl.DateTimeFormat("en-US", fields) : utc;
   return (
     <time dateTime={iso} title={exact.format(date)} className={className} suppressHydrationWarning>
-      {formatDistanceToNow(date, { addSuffix: true })}
+      {timeAgo(date)}
     </time>
   );
 }
