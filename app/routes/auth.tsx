@@ -1,16 +1,17 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
-import * as Tabs from "@radix-ui/react-tabs";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useBrowserValidation } from "~/utils/browser-validation";
+import { CONSTRAINTS } from "~/schemas/constraints";
+import { LinkTabs } from "~/components/ui/link-tabs";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigate } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PageToast } from "~/components/layout/toaster";
 import { FieldErrors, Field, FormAlert } from "~/components/ui/field";
 import { signUpWithInvite } from "~/models/auth.server";
 import { getClub } from "~/models/club.server";
 import { getInvite } from "~/models/invite.server";
-import { loginSchema, registerSchema, safeRedirect } from "~/schemas/auth";
+import { loginSchema, registerSchema, safeRedirect } from "~/schemas/forms.server";
 import { authenticateForm } from "~/web/authenticator.server";
 import { clientAddress } from "~/web/params.server";
 import { readFormData } from "~/web/request-body.server";
@@ -114,7 +115,6 @@ function noStore<R extends Response>(response: R): R {
 
 export default function AuthPage() {
   const { mode, redirectTo, inviteCode, inviteClub } = useLoaderData<typeof loader>();
-  const navigate = useNavigate();
   const tabHref = (m: Mode) => signInHref(redirectTo, m, inviteCode);
 
   return (
@@ -133,27 +133,20 @@ export default function AuthPage() {
       </section>
 
       <section className="card order-first p-6 md:order-none">
-        <Tabs.Root value={mode} onValueChange={(value) => navigate(tabHref(modeOf(value)), { replace: true, preventScrollReset: true })}>
-          <Tabs.List className="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1" aria-label="Sign in or join">
-            {TABS.map(([value, label]) => (
-              <Tabs.Trigger key={value} value={value} asChild>
-                <Link
-                  to={tabHref(value)}
-                  replace
-                  className="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
-                >
-                  {label}
-                </Link>
-              </Tabs.Trigger>
-            ))}
-          </Tabs.List>
-          <Tabs.Content value="login">
+        <LinkTabs
+          id="auth"
+          label="Sign in or join"
+          value={mode}
+          tabs={TABS.map(([value, label]) => ({ value, label, href: tabHref(value) }))}
+          listClassName="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1"
+          tabClassName="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
+        >
+          {mode === "login" ? (
             <LoginForm redirectTo={redirectTo} />
-          </Tabs.Content>
-          <Tabs.Content value="register">
+          ) : (
             <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} inviteClub={inviteClub} />
-          </Tabs.Content>
-        </Tabs.Root>
+          )}
+        </LinkTabs>
       </section>
     </div>
   );
@@ -193,10 +186,10 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
   const [form, fields] = useForm({
     id: "login",
     lastResult,
-    constraint: getZodConstraint(loginSchema),
+    constraint: CONSTRAINTS.login,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: loginSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/auth").then((m) => m.loginSchema)),
   });
   return (
     <>
@@ -236,10 +229,10 @@ function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: stri
   const [form, fields] = useForm({
     id: "register",
     lastResult,
-    constraint: getZodConstraint(registerSchema),
+    constraint: CONSTRAINTS.register,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: registerSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/auth").then((m) => m.registerSchema)),
   });
   // The URL's code (works without JavaScript), else the one the invite page stored (SPEC.md §7).
   const code = inviteCode || (fields.inviteCode.initialValue as string | undefined) || stored.code;

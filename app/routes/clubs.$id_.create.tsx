@@ -1,12 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ClubImage } from "~/components/club/card";
+import { ClubImage } from "~/components/club/image";
 import { ClubNotFound } from "~/components/club/not-found";
 import { PostEditor } from "~/components/post/editor";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
 import { getClub } from "~/models/club.server";
-import { CLUB_NOT_FOUND } from "~/schemas/club";
+import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { postLabel } from "~/utils/outbox-client";

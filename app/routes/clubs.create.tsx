@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { useBrowserValidation } from "~/utils/browser-validation";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "~/components/club/fields";
@@ -10,7 +10,8 @@ import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FieldErrors } from "~/components/ui/field";
 import { createClub } from "~/models/club.server";
-import { CREATE_LIMIT_MAX, createClubSchema } from "~/schemas/club";
+import { CREATE_LIMIT_MAX } from "~/schemas/club-options";
+import { createClubSchema } from "~/schemas/forms.server";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { unauthorized } from "~/utils/errors";
@@ -102,7 +103,7 @@ function CreateClubForm({ draft }: { draft: DraftBag }) {
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: createClubSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/club").then((m) => m.createClubSchema)),
   });
 
   return (

@@ -1,12 +1,13 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useBrowserValidation } from "~/utils/browser-validation";
+import { CONSTRAINTS } from "~/schemas/constraints";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
 import { requestPasswordReset, resetByMail } from "~/models/password-reset.server";
-import { forgotPasswordSchema } from "~/schemas/auth";
+import { forgotPasswordSchema } from "~/schemas/forms.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
@@ -60,9 +61,9 @@ function RequestForm({ sent }: { sent: boolean }) {
   const [form, fields] = useForm({
     id: "forgot-password",
     lastResult,
-    constraint: getZodConstraint(forgotPasswordSchema),
+    constraint: CONSTRAINTS.forgotPassword,
     shouldValidate: "onBlur",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: forgotPasswordSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/auth").then((m) => m.forgotPasswordSchema)),
   });
   return (
     <>

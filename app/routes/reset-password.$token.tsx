@@ -1,14 +1,15 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useBrowserValidation } from "~/utils/browser-validation";
+import { CONSTRAINTS } from "~/schemas/constraints";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { NewPasswordFields } from "~/components/profile/fields";
 import { FormAlert } from "~/components/ui/field";
 import { resetLinkOwner, resetPassword } from "~/models/password-reset.server";
-import { RESET_LINK_INVALID } from "~/schemas/auth";
-import { passwordResetSchema } from "~/schemas/profile";
+import { RESET_LINK_INVALID } from "~/schemas/messages";
+import { passwordResetSchema } from "~/schemas/forms.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
@@ -79,10 +80,10 @@ function NewPasswordForm({ username, result }: { username: string; result?: Subm
   const [form, fields] = useForm({
     id: "reset-password",
     lastResult: result,
-    constraint: getZodConstraint(passwordResetSchema),
+    constraint: CONSTRAINTS.passwordReset,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: passwordResetSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/profile").then((m) => m.passwordResetSchema)),
   });
   return (
     <>

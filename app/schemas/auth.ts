@@ -43,7 +43,7 @@ export const forgotPasswordSchema = z.object({
     .check(z.trim(), z.minLength(1, "Enter your username or email"), z.maxLength(254, "Enter your username or email")),
 });
 
-export const RESET_LINK_INVALID = "This reset link has expired or has already been used.";
+export { RESET_LINK_INVALID } from "./messages";
 
 export const inviteCode = z.string().check(z.trim(), z.maxLength(100, "Invalid invite code"));
 

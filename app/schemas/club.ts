@@ -2,6 +2,17 @@ import * as z from "zod/mini";
 import { label, preprocess, stripInvisibleIn, text } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
+import {
+  CLUB_NAME_MAX,
+  CLUB_DESCRIPTION_MAX,
+  CLUB_RULES_MAX,
+  CLUB_TAGS_MAX,
+  CLUB_TAG_MAX_LENGTH,
+  CREATE_LIMIT_MAX,
+  EDIT_LIMIT_MAX,
+  INVITE_USES_MAX,
+  INVITE_HOURS_MAX,
+} from "./club-options";
 
 /**
  * Club and invite inputs (SPEC.md §5). Browser-safe: the same schemas serve Conform in the
@@ -10,19 +21,7 @@ import { isHttpUrl } from "~/utils/urls";
  * and a JSON call are validated by exactly the same rules.
  */
 
-/** Shown by the club page and answered by /api/clubs/{id} for a club that does not exist. */
-export const CLUB_NOT_FOUND = "Club Not Found";
-
-export const CLUB_NAME_MAX = 100;
-export const CLUB_DESCRIPTION_MAX = 2000;
-export const CLUB_RULES_MAX = 5000;
-export const CLUB_TAGS_MAX = 20;
-export const CLUB_TAG_MAX_LENGTH = 40;
-export const CREATE_LIMIT_MAX = 1000;
-export const EDIT_LIMIT_MAX = 100;
-export const INVITE_USES_MAX = 100_000;
-/** Ten years: far enough for "long-lived", small enough that the timestamp stays sane. */
-export const INVITE_HOURS_MAX = 87_600;
+export * from "./club-options";
 
 /** The last value of a repeated form field (a hidden default followed by a checkbox). */
 const lastOf = (v: unknown) => (Array.isArray(v) ? v[v.length - 1] : v);

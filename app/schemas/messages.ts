@@ -44,3 +44,6 @@ export const SEND_FAILED = {
   avatar: "Failed to update avatar",
   other: "Something went wrong. Please try again.",
 } as const;
+
+/** A password-reset link that has expired, was used, or never existed. */
+export const RESET_LINK_INVALID = "This reset link has expired or has already been used.";

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { firstLoads } from "../../scripts/first-load";
+import { firstLoads, budgetKb } from "../../scripts/first-load";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 
@@ -18,6 +18,26 @@ test("no page's first-load JavaScript holds classic zod or new Function/eval", a
   for (const page of pages) {
     expect(page.evalIn, `${page.route}: new Function/eval`).toEqual([]);
     expect(page.classicZodIn, `${page.route}: classic zod`).toEqual([]);
+  }
+});
+
+/**
+ * ADR 0044: the first loads as measured then, as ceilings (KB gz). Every page is within its budget
+ * (issue 13: 120, home 90) except these, which may not grow: the home page (React + Remix alone are
+ * 86.8) and the two post editors and the invites tab, whose forms hydrate with Conform.
+ */
+const OVER_BUDGET_KB: Record<string, number> = {
+  "routes/_index": 111,
+  "routes/create": 123,
+  "routes/clubs.$id_.create": 124.5,
+  "routes/clubs.$id.invites": 124.5,
+};
+
+test("every page's first load is within its budget (or, past it, no heavier than in ADR 0044)", async ({ js }) => {
+  test.skip(!js, "reads the build, once");
+  for (const page of firstLoads(assets)) {
+    const limit = OVER_BUDGET_KB[page.route] ?? budgetKb(page.route);
+    expect(page.gzip / 1024, `${page.route}: first-load KB gz`).toBeLessThanOrEqual(limit);
   }
 });
 
@@ -87,6 +107,8 @@ for (const form of FORMS) {
     if (form.member) await signUp();
     const watch = await watchCsp(page);
     await open(form.url);
+    // The validator comes after hydration (ADR 0044); the page marks when every form's has arrived.
+    await page.waitForFunction(() => document.documentElement.dataset.validators === "ready");
     watch.posts.length = 0;
     await form.fill(page);
     await expect(page.locator("main")).toContainText(form.message);
@@ -94,3 +116,22 @@ for (const form of FORMS) {
     expect(await watch.violations()).toEqual([]);
   });
 }
+
+test.describe("without the service worker (page.route must see every script request)", () => {
+  test.use({ serviceWorkers: "block" });
+
+  test("a form sent before its validator arrives goes to the server, which answers with the same message", async ({ page, js, open }) => {
+    test.skip(!js, "the validator is browser code");
+    // Only the page's first-load files are served: the validator (loaded after hydration) never comes.
+    const firstLoad = new Set(firstLoads(assets).find((p) => p.route === "routes/auth")!.files);
+    await page.route("**/build/**", (route) =>
+      firstLoad.has(new URL(route.request().url()).pathname) || route.request().url().endsWith(".css") ? route.continue() : route.abort(),
+    );
+    const watch = await watchCsp(page);
+    await open("/auth?mode=register");
+    watch.posts.length = 0;
+    await FORMS[0]!.fill(page);
+    await expect(page.locator("main")).toContainText(FORMS[0]!.message);
+    expect(watch.posts.length, "the form went to the server").toBeGreaterThan(0);
+  });
+});

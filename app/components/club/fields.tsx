@@ -2,7 +2,7 @@ import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
-import { CLUB_DESCRIPTION_MAX, CLUB_NAME_MAX, CLUB_RULES_MAX, CLUB_TAGS_MAX } from "~/schemas/club";
+import { CLUB_DESCRIPTION_MAX, CLUB_NAME_MAX, CLUB_RULES_MAX, CLUB_TAGS_MAX } from "~/schemas/club-options";
 import { parseTags } from "~/utils/tags";
 
 /** Read a checkbox's value back from a failed submission (the hidden "false" comes first). */

@@ -1,10 +1,11 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { useBrowserValidation } from "~/utils/browser-validation";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
 import { WithDraft } from "~/components/ui/draft-note";
 import { FieldErrors } from "~/components/ui/field";
 import type { DraftBag } from "~/components/ui/use-draft";
-import { EDIT_LIMIT_MAX, editClubSchema, type EditClubInput } from "~/schemas/club";
+import type { EditClubInput } from "~/schemas/club";
+import { EDIT_LIMIT_MAX } from "~/schemas/club-options";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "./fields";
 import type { Club } from "~/schemas/shapes";
 
@@ -14,18 +15,6 @@ import type { Club } from "~/schemas/shapes";
  */
 type Bag = Omit<DialogFormBag<unknown>, "data">;
 type Result = SubmissionResult<string[]> | undefined;
-
-export const DELETE_CLUB_TITLE = "Delete Club";
-export const DELETE_CLUB_TEXT =
-  "Are you sure you want to delete this club? Its members, requests, invites and posts will be removed. This action cannot be undone.";
-
-/** The Leave Club confirmation (issue 14, beyond SPEC #2): from a private club there is no quick way back. */
-export const leaveClubTitle = (club: Pick<Club, "name">) => `Leave ${club.name}?`;
-export function leaveClubText(club: Pick<Club, "isPrivate">): string {
-  return club.isPrivate
-    ? "Are you sure you want to leave? This club is private: to come back you will need to request to join again and wait for the owner to approve you."
-    : "Are you sure you want to leave? You will no longer see it among your clubs; you can join again later.";
-}
 
 type FormProps = { club: Club; form: Bag; lastResult: Result };
 
@@ -61,7 +50,7 @@ function EditClubFields({ club, form: bag, lastResult, draft }: FormProps & { dr
     },
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: editClubSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/club").then((m) => m.editClubSchema)),
   });
   return (
     <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">

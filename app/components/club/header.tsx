@@ -3,7 +3,8 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
-import { ClubImage, isClubFull, memberCountText } from "./card";
+import { isClubFull, memberCountText } from "./card";
+import { ClubImage } from "./image";
 import type { Club } from "~/schemas/shapes";
 
 export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete: DialogFormState; leave: DialogFormState };

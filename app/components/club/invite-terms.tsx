@@ -1,4 +1,4 @@
-import { formatDistance } from "date-fns";
+import { timeAgo } from "~/utils/time-ago";
 
 const exact = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short" });
 const HOUR = 3_600_000;
@@ -12,7 +12,7 @@ const HOUR = 3_600_000;
 export function expiresText(expiresAt: string, now = Date.now()): string {
   const left = Math.max(0, new Date(expiresAt).getTime() - now);
   const step = left >= HOUR ? HOUR : 60_000;
-  return formatDistance(now + Math.ceil(left / step) * step, now, { addSuffix: true });
+  return timeAgo(new Date(now + Math.ceil(left / step) * step), new Date(now));
 }
 
 /**

@@ -1,11 +1,10 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { useBrowserValidation } from "~/utils/browser-validation";
 import { Form, Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
-import { inviteSchema } from "~/schemas/club";
 import { APP_NAME } from "~/utils/brand";
 import { useHydrated } from "~/utils/hydrated";
 import { useIsPending } from "~/utils/remix";
@@ -22,7 +21,7 @@ export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: Su
     lastResult,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: inviteSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/club").then((m) => m.inviteSchema)),
   });
   return (
     <section className="card p-5" aria-labelledby="invite-title">

@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { ErrorPanel } from "~/components/ui/error-boundary";
-import { CLUB_NOT_FOUND } from "~/schemas/club";
+import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 
 /** The 404 of the club's pages (/clubs/{id} and its tabs, /clubs/{id}/create): the club is gone. */
 export function ClubNotFound() {

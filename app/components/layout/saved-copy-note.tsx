@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
-import { formatDistanceToNow } from "date-fns";
 import { useSyncExternalStore } from "react";
+import { distance } from "~/utils/time-ago";
 import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/utils/service-worker";
 
 const noVersion = () => 0;
@@ -20,7 +20,7 @@ export function SavedCopyNote() {
     <p role="status" data-testid="saved-copy-note" className="pointer-events-none fixed bottom-2 left-2 z-40 m-0 max-w-[calc(100%-1rem)]">
       {savedAt !== null ? (
         <span className="inline-block rounded-full bg-bark-900/90 px-3 py-1 text-xs text-white shadow">
-          Saved copy from {formatDistanceToNow(savedAt)} ago
+          Saved copy from {distance(new Date(savedAt), new Date())} ago
         </span>
       ) : null}
     </p>

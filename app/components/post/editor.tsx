@@ -1,13 +1,12 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { useBrowserValidation } from "~/utils/browser-validation";
 import { Form, Link } from "@remix-run/react";
-import { useCallback, useRef, useState, type ReactNode } from "react";
+import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
-import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, postInputSchema, type PostType } from "~/schemas/post";
+import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
-import { EditorLinkPreview } from "./link-preview";
 import { draftUploads, MediaUpload } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
 import { showToast } from "~/components/layout/toaster";
@@ -41,6 +40,9 @@ export type PostEditorProps = {
   renderLinkPreview?: (mediaUrl: string) => ReactNode;
 };
 
+/** The live link preview (and the card code it shares with the feed) comes when a URL is typed (ADR 0044). */
+const EditorLinkPreview = lazy(() => import("./link-preview").then((m) => ({ default: m.EditorLinkPreview })));
+
 /**
  * THE post editor (SPEC.md §2 Create post), for /create and /clubs/{id}/create: the four content
  * types as real radio inputs (Article by default), title, media URL, a content box that grows to
@@ -68,7 +70,12 @@ function PostEditorForm({
   banner,
   cancelHref = "/",
   uploadSlot,
-  renderLinkPreview = (url: string) => <EditorLinkPreview url={url} />,
+  renderLinkPreview = (url: string) =>
+    url.trim() ? (
+      <Suspense fallback={null}>
+        <EditorLinkPreview url={url} />
+      </Suspense>
+    ) : null,
   draft,
 }: PostEditorProps & { draft: DraftBag }) {
   const busy = useIsPending();
@@ -86,7 +93,7 @@ function PostEditorForm({
     // the Publish button under the pointer as a message appears).
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: postInputSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/post").then((m) => m.postInputSchema)),
   });
   const initialMediaUrl = typeof fields.mediaUrl.initialValue === "string" ? fields.mediaUrl.initialValue : "";
   const [mediaUrl, setMediaUrl] = useState(initialMediaUrl);

@@ -1,4 +1,4 @@
-import { defaultOptions, Upload, type DetailedError, type HttpResponse } from "tus-js-client";
+import type { DetailedError, HttpResponse, Upload } from "tus-js-client";
 import type { UploadedFile } from "~/schemas/media-options";
 
 /**
@@ -8,7 +8,21 @@ import type { UploadedFile } from "~/schemas/media-options";
  * Resume); after a reload, choosing the same file again continues it (tus-js-client keeps each
  * upload's address in localStorage under the file's name, type, size and date). The server's
  * refusals (too large, not media, too many uploads, signed out) are final and come with its reason.
+ * tus-js-client (about 15 KB gz with its dependencies) is fetched when the first file starts, not
+ * with the page (docs/decisions/0044).
  */
+
+type Tus = typeof import("tus-js-client");
+let tus: Promise<Tus> | null = null;
+/** The library, fetched once; a fetch the link dropped is tried again on the next call. */
+const loadTus = (): Promise<Tus> =>
+  (tus ??= import("tus-js-client").catch((error: unknown) => {
+    tus = null;
+    throw error;
+  }));
+
+/** The key prefix tus-js-client's browser storage writes each unfinished upload's address under. */
+const TUS_STORAGE_PREFIX = "tus::";
 
 /** Where the browser sends resumable uploads; the server's TUS_PATH. */
 export const RESUMABLE_ENDPOINT = "/api/uploads";
@@ -71,7 +85,10 @@ export function sendResumable(
   const size = file instanceof Uint8Array ? file.byteLength : file.size;
   const percent = (bytes: number) => (size ? Math.min(100, Math.floor((bytes / size) * 100)) : 0);
   let last = 0;
-  const upload: Upload = new Upload(file as File, {
+  let upload: Upload | null = null;
+  /** Stopped or cancelled before tus-js-client arrived: it must not start then. */
+  let halted = false;
+  const settings = (): ConstructorParameters<Tus["Upload"]>[1] => ({
     endpoint: options.endpoint ?? RESUMABLE_ENDPOINT,
     chunkSize: CHUNK_BYTES,
     retryDelays: options.retryDelays ?? [1000, 3000, 6000],
@@ -91,6 +108,8 @@ export function sendResumable(
       else callbacks.onInterrupted(last);
     },
   });
+  /** The upload, once tus-js-client is here; a failed fetch of it is a dropped link like any other. */
+  const ready = async () => (upload ??= new (await loadTus()).Upload(file as File, settings()));
 
   /** The stored file: in the finishing PATCH's answer, or asked for if that answer was lost. */
   async function finish(lastResponse: HttpResponse) {
@@ -101,7 +120,7 @@ export function sendResumable(
       // not the finishing answer (a HEAD after a lost reply): ask below
     }
     try {
-      const response = await fetch(new URL(upload.url!, globalThis.location?.href ?? options.endpoint).toString(), {
+      const response = await fetch(new URL(upload!.url!, globalThis.location?.href ?? options.endpoint).toString(), {
         headers: { Accept: "application/json", ...options.headers },
       });
       const body: unknown = await response.json();
@@ -114,25 +133,45 @@ export function sendResumable(
 
   const started = (async () => {
     let resumed = false;
+    let sending: Upload;
     try {
-      const previous = await upload.findPreviousUploads();
+      sending = await ready();
+    } catch {
+      callbacks.onInterrupted(last);
+      return { resumed };
+    }
+    if (halted) return { resumed };
+    try {
+      const previous = await sending.findPreviousUploads();
       const newest = previous.sort((a, b) => b.creationTime.localeCompare(a.creationTime))[0];
       if (newest) {
-        upload.resumeFromPreviousUpload(newest);
+        sending.resumeFromPreviousUpload(newest);
         resumed = true;
       }
     } catch {
       // no storage (private mode): a fresh upload
     }
-    upload.start();
+    sending.start();
     return { resumed };
   })();
 
   return {
     started,
-    resume: () => upload.start(),
-    stop: () => void upload.abort(false).catch(() => undefined),
-    cancel: () => upload.abort(true).catch(() => undefined),
+    resume: () => {
+      halted = false;
+      void ready().then(
+        (u) => u.start(),
+        () => callbacks.onInterrupted(last),
+      );
+    },
+    stop: () => {
+      halted = true;
+      void upload?.abort(false).catch(() => undefined);
+    },
+    cancel: async () => {
+      halted = true;
+      await upload?.abort(true).catch(() => undefined);
+    },
   };
 }
 
@@ -142,7 +181,9 @@ const EXPIRES_MS = 24 * 3_600_000;
 /** The names of files an earlier page started sending and did not finish, newest first. */
 export async function unfinishedUploads(now = Date.now()): Promise<string[]> {
   try {
-    const all = await defaultOptions.urlStorage.findAllUploads();
+    // Nothing stored: no need to fetch the library to say so.
+    if (!Object.keys(globalThis.localStorage ?? {}).some((key) => key.startsWith(TUS_STORAGE_PREFIX))) return [];
+    const all = await (await loadTus()).defaultOptions.urlStorage.findAllUploads();
     const fresh = all.filter((u) => now - Date.parse(u.creationTime) < EXPIRES_MS && u.metadata?.filename);
     fresh.sort((a, b) => b.creationTime.localeCompare(a.creationTime));
     return [...new Set(fresh.map((u) => u.metadata.filename!))];

@@ -1,11 +1,10 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod/v4";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { Field, FormAlert } from "~/components/ui/field";
-import { accountDeletionSchema } from "~/schemas/profile";
 import type { OwnedClubFate } from "~/schemas/shapes";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { useBrowserValidation } from "~/utils/browser-validation";
+import { CONSTRAINTS } from "~/schemas/constraints";
 import { forgetMemberOnDevice } from "~/utils/forget-member";
 import { useIsPending } from "~/utils/remix";
 
@@ -65,10 +64,10 @@ function DeleteAccount({ clubs, result }: { clubs: OwnedClubFate[]; result?: Sub
   const [form, fields] = useForm({
     id: "delete-account",
     lastResult: result,
-    constraint: getZodConstraint(accountDeletionSchema),
+    constraint: CONSTRAINTS.accountDeletion,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: accountDeletionSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/profile").then((m) => m.accountDeletionSchema)),
   });
   return (
     <section aria-labelledby="delete-account-title" className="space-y-3 border-t border-stone-200 pt-6">

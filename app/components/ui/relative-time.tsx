@@ -1,5 +1,5 @@
-import { formatDistanceToNow } from "date-fns";
 import { useHydrated } from "~/utils/hydrated";
+import { timeAgo } from "~/utils/time-ago";
 
 const fields: Intl.DateTimeFormatOptions = {
   year: "numeric",
@@ -33,7 +33,7 @@ export function RelativeTime({ iso, className }: { iso: string; className?: stri
   const title = hydrated ? new Intl.DateTimeFormat("en-US", fields).format(date) : utcTitle(iso, date);
   return (
     <time dateTime={iso} title={title} className={className} suppressHydrationWarning>
-      {formatDistanceToNow(date, { addSuffix: true })}
+      {timeAgo(date)}
     </time>
   );
 }

@@ -1,7 +1,7 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
-import { useEffect } from "react";
-import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, EditClubForm, leaveClubText, leaveClubTitle } from "~/components/club/forms";
+import { lazy, Suspense, useEffect } from "react";
+import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, leaveClubText, leaveClubTitle } from "~/components/club/confirm-texts";
 import { ClubJoinDialog } from "~/components/club/join-dialog";
 import { ClubHeader } from "~/components/club/header";
 import { ClubNotFound } from "~/components/club/not-found";
@@ -10,7 +10,7 @@ import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { countPendingRequests } from "~/models/club-membership.server";
 import { getClub } from "~/models/club.server";
-import { CLUB_NOT_FOUND } from "~/schemas/club";
+import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
@@ -18,6 +18,12 @@ import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 import { clubAction } from "./club-actions.server";
+
+/**
+ * The edit form (Conform, the club fields, tag input, drafts) is fetched when it is shown: the dialog
+ * opens, or the page is `?edit=1` (hydration keeps the server's form until the code arrives).
+ */
+const EditClubForm = lazy(() => import("~/components/club/forms").then((m) => ({ default: m.EditClubForm })));
 
 const TABS = ["posts", "members", "rules", "requests", "invites"] as const;
 type Tab = (typeof TABS)[number];
@@ -132,7 +138,11 @@ export default function ClubLayout() {
             action={here}
             intent="update"
           >
-            {(form) => <EditClubForm club={club} form={form} lastResult={replyTo(form.data, "update")} />}
+            {(form) => (
+              <Suspense fallback={null}>
+                <EditClubForm club={club} form={form} lastResult={replyTo(form.data, "update")} />
+              </Suspense>
+            )}
           </DialogForm>
         </>
       ) : null}

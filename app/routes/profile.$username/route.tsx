@@ -1,22 +1,16 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { useEffect } from "react";
+import { lazy, Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
-import { AvatarUpload, RemoveAvatar } from "~/components/profile/avatar-upload";
 import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-panels";
 import { PinIcon } from "~/components/ui/icons";
-import { FailureAlert, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";
-import { DialogForm, type DialogFormBag } from "~/components/ui/dialog-form";
+import { DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
-import { profileSchema } from "~/schemas/profile";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
@@ -25,6 +19,9 @@ import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
 
 /** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
+/** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044). */
+const EditProfileForm = lazy(() => import("~/components/profile/edit-form").then((m) => ({ default: m.EditProfileForm })));
+
 export async function loader(args: LoaderFunctionArgs) {
   return loadProfilePage(args);
 }
@@ -220,51 +217,17 @@ function EditProfile() {
         intent="update-profile"
         className="mt-4 w-full basis-full"
       >
-        {(form) => <EditProfileForm form={form} />}
+        {(form) => (
+          <Suspense fallback={null}>
+            <EditProfileForm
+              profile={profile}
+              form={form}
+              lastResult={form.data && "intent" in form.data && form.data.intent === "update-profile" ? form.data.result : undefined}
+            />
+          </Suspense>
+        )}
       </DialogForm>
     </>
-  );
-}
-
-function EditProfileForm({ form: bag }: { form: DialogFormBag<typeof action> }) {
-  const { profile } = useLoaderData<typeof loader>();
-  const here = `/profile/${profile.username}`;
-  const returnTo = bag.mode === "dialog" ? here : `${here}?edit=1`;
-  const lastResult = bag.data && "intent" in bag.data && bag.data.intent === "update-profile" ? bag.data.result : undefined;
-  const [form, fields] = useForm({
-    id: "edit-profile",
-    lastResult,
-    defaultValue: { displayName: profile.displayName, bio: profile.bio ?? "", location: profile.location ?? "" },
-    constraint: getZodConstraint(profileSchema),
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: profileSchema }),
-  });
-  return (
-    <div className="space-y-4">
-      <div className="flex flex-wrap items-center gap-4">
-        <Avatar src={profile.avatar} name={profile.displayName} size={72} />
-        <div className="min-w-0 flex-1 space-y-2">
-          {/* The upload's redirect comes back to where the form is: the page under the dialog, or ?edit=1. */}
-          <div className="flex flex-wrap items-end gap-2">
-            <AvatarUpload action={here} returnTo={returnTo} label="Change photo" variant="button" />
-            {profile.avatar ? <RemoveAvatar action={here} returnTo={returnTo} /> : null}
-          </div>
-          <p className="text-sm text-stone-500">JPEG, PNG, WebP or GIF, up to 50MB. Location data is removed.</p>
-        </div>
-      </div>
-
-      <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
-        <FailureAlert fallback="Failed to update profile" result={lastResult} />
-        <ProfileFields fields={fields} />
-        <div className="flex justify-end gap-2">
-          {bag.cancel}
-          <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={bag.busy}>
-            {bag.busy ? "Saving..." : "Save Changes"}
-          </button>
-        </div>
-      </bag.Form>
-    </div>
   );
 }
 

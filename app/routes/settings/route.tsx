@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { parseInBrowser } from "~/utils/browser-parse";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useBrowserValidation } from "~/utils/browser-validation";
+import { CONSTRAINTS } from "~/schemas/constraints";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
@@ -13,7 +14,7 @@ import { changePassword, updateProfile } from "~/models/profile.server";
 import { setDataSaver } from "~/models/data-saver.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/session.server";
 import { SIGN_IN } from "~/schemas/messages";
-import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/profile";
+import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/forms.server";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { pageMeta } from "~/utils/brand";
@@ -221,10 +222,10 @@ function ProfileSettings() {
     id: "settings-profile",
     lastResult,
     defaultValue: { displayName: user!.displayName, email: user!.email, bio: user!.bio ?? "", location: user!.location ?? "" },
-    constraint: getZodConstraint(settingsProfileSchema),
+    constraint: CONSTRAINTS.settingsProfile,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: settingsProfileSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/profile").then((m) => m.settingsProfileSchema)),
   });
   if (!user) return null;
 
@@ -255,10 +256,10 @@ function SecuritySettings() {
   const [form, fields] = useForm({
     id: "change-password",
     lastResult,
-    constraint: getZodConstraint(passwordChangeSchema),
+    constraint: CONSTRAINTS.passwordChange,
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseInBrowser(formData, { schema: passwordChangeSchema }),
+    onValidate: useBrowserValidation(() => import("~/schemas/profile").then((m) => m.passwordChangeSchema)),
   });
 
   return (
