@@ -1,10 +1,10 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
-import { renderToString } from "react-dom/server";
 import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
 import { VIEWER_HEADER } from "~/utils/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
 import { viewerTag } from "~/web/session.server";
+import { drawDocument } from "~/web/draw-document.server";
 import { logServerError } from "~/utils/logger.server";
 import { loggedPath } from "~/web/request-log.server";
 import "~/web/startup.server";
@@ -22,12 +22,11 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const status = responseStatusCode;
-  // Drawn in one synchronous pass: the page has no deferred data and no boundary that waits on the
-  // server (lazy dialogs load in the browser, when opened), and a string costs less than a stream
-  // of chunks encoded, collected and decoded again (ADR 0043: about a fifth of a member's home).
-  // An error while drawing throws, and Remix draws the error boundary instead (status 500).
-  const body = renderToString(<RemixServer context={remixContext} url={request.url} />);
+  const drawn = await drawDocument(<RemixServer context={remixContext} url={request.url} />, (error) =>
+    logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) }),
+  );
+  const { body } = drawn;
+  const status = drawn.failed ? 500 : responseStatusCode;
   for (const [name, value] of Object.entries(securityHeaders(inlineScriptHashes(body)))) responseHeaders.set(name, value);
   await applyCacheControl(request, responseHeaders, declaredCacheControl(remixContext.staticHandlerContext), status);
   responseHeaders.set(VIEWER_HEADER, await viewerTag(request));
