@@ -23,7 +23,15 @@ import { env } from "~/utils/env.server";
 
 export type Encoding = "br" | "gzip" | "identity";
 
-type Entry = { status: number; headers: OutgoingHttpHeaders; bodies: Partial<Record<Encoding, Buffer>>; bytes: number; storedAt: number };
+/** `held` while the cache holds it: its encodings, made on first use, count toward the memory then. */
+type Entry = {
+  status: number;
+  headers: OutgoingHttpHeaders;
+  bodies: Partial<Record<Encoding, Buffer>>;
+  bytes: number;
+  storedAt: number;
+  held: boolean;
+};
 
 const entries = new Map<string, Entry>();
 let heldBytes = 0;
@@ -72,13 +80,10 @@ function bodyIn(entry: Entry, wanted: Encoding): { encoding: Encoding; body: Buf
   if (!body) {
     body = encode(identity, wanted);
     entry.bodies[wanted] = body;
-    if (entries.has(keyOf(entry))) heldBytes += body.length;
+    if (entry.held) heldBytes += body.length;
   }
   return { encoding: wanted, body };
 }
-
-const keys = new WeakMap<Entry, string>();
-const keyOf = (entry: Entry) => keys.get(entry) ?? "";
 
 function send(req: IncomingMessage, res: ServerResponse, entry: Entry, writeHead: ServerResponse["writeHead"], end: ServerResponse["end"]) {
   const { encoding, body } = bodyIn(entry, negotiateEncoding(req.headers["accept-encoding"]));
@@ -101,13 +106,14 @@ function store(key: string, entry: Entry, now: number) {
     if (heldBytes + entry.bytes <= cap) break;
     drop(k, e);
   }
-  keys.set(entry, key);
+  entry.held = true;
   entries.set(key, entry);
   heldBytes += entry.bytes;
 }
 
 function drop(key: string, entry: Entry) {
   entries.delete(key);
+  entry.held = false;
   heldBytes -= Object.values(entry.bodies).reduce((n, b) => n + (b?.length ?? 0), 0);
 }
 
@@ -184,7 +190,7 @@ function keepAnswer(req: IncomingMessage, res: ServerResponse, etag: string, now
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(this.getHeaders())) if (!HOP_BY_HOP.has(name)) headers[name] = value;
     const body = Buffer.concat(chunks);
-    const entry: Entry = { status, headers, bodies: { identity: body }, bytes: body.length, storedAt: now };
+    const entry: Entry = { status, headers, bodies: { identity: body }, bytes: body.length, storedAt: now, held: false };
     if (cacheable(this, status)) {
       store(etag, entry, now);
       this.setHeader("ETag", etag);
@@ -199,8 +205,7 @@ function keepAnswer(req: IncomingMessage, res: ServerResponse, etag: string, now
 
 /** For tests: forget every entry. */
 export function clearVisitorCache() {
-  entries.clear();
-  heldBytes = 0;
+  for (const [key, entry] of entries) drop(key, entry);
 }
 
 /** What the cache holds: entries and bytes (tests, the health of a long-running process). */
