@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useState } from "react";
+import { lazyPart } from "~/components/ui/lazy-part";
 import { useHydrated } from "~/utils/hydrated";
 import { onToast, showToast, type Toast } from "~/utils/toast";
 
@@ -11,10 +12,39 @@ type Shown = ServerToast & { key: number };
 /**
  * The card itself (placement beside the controls, swipe to dismiss) is fetched when a toast is first
  * shown or right after hydration, whichever comes first (hydration keeps the server's card until
- * then): a page without a toast does not carry it in its first load (docs/decisions/0044).
+ * then): a page without a toast does not carry it in its first load (docs/decisions/0044). When the
+ * card's file cannot be fetched, the toast still shows, as a plain card (docs/decisions/0045).
  */
 const loadToastCard = () => import("./toast-card");
-const ToastCard = lazy(() => loadToastCard().then((m) => ({ default: m.ToastCard })));
+type CardProps = { toast: Toast; id: string; onDismiss?: () => void };
+const ToastCard = lazyPart<CardProps>(() => loadToastCard().then((m) => m.ToastCard), PlainToastCard);
+
+function PlainToastCard({ toast, onDismiss }: CardProps) {
+  return (
+    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4" data-testid="toast-region">
+      <div
+        role={toast.type === "error" ? "alert" : "status"}
+        data-testid="toast"
+        className="pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border border-stone-300 bg-white p-4 text-stone-900 shadow-lg"
+      >
+        <div className="flex-1">
+          <p className="font-semibold">{toast.title}</p>
+          {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
+          {toast.action ? (
+            <a href={toast.action.href} className="mt-2 inline-block text-sm font-semibold underline">
+              {toast.action.label}
+            </a>
+          ) : null}
+        </div>
+        {onDismiss ? (
+          <button type="button" onClick={onDismiss} className="-m-2 p-2 text-lg leading-none text-stone-500" aria-label="Dismiss">
+            ×
+          </button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
 
 let counter = 0;
 /** Ids of server toasts already shown in this browser tab (filled only in the browser). */

@@ -2,7 +2,7 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useF
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { Form, Link } from "@remix-run/react";
-import { lazy, Suspense, useCallback, useRef, useState, type ReactNode } from "react";
+import { Suspense, useCallback, useRef, useState, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { useIsPending } from "~/utils/remix";
@@ -14,6 +14,7 @@ import { Field, FieldErrors } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
+import { lazyPart } from "~/components/ui/lazy-part";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   article: "In-depth guides and tutorials",
@@ -40,8 +41,14 @@ export type PostEditorProps = {
   renderLinkPreview?: (mediaUrl: string) => ReactNode;
 };
 
-/** The live link preview (and the card code it shares with the feed) comes when a URL is typed (ADR 0044). */
-const EditorLinkPreview = lazy(() => import("./link-preview").then((m) => ({ default: m.EditorLinkPreview })));
+/**
+ * The live link preview (and the card code it shares with the feed) comes when a URL is typed (ADR
+ * 0044); when its file cannot be fetched, the editor goes on without a preview (ADR 0045).
+ */
+const EditorLinkPreview = lazyPart<{ url: string }>(() => import("./link-preview").then((m) => m.EditorLinkPreview), NoPreview);
+function NoPreview() {
+  return null;
+}
 
 /**
  * THE post editor (SPEC.md §2 Create post), for /create and /clubs/{id}/create: the four content

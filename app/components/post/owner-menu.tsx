@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
-import { lazy, Suspense, useRef, type MouseEvent } from "react";
+import { Suspense, useEffect, useRef, type MouseEvent } from "react";
+import { lazyPart } from "~/components/ui/lazy-part";
 import { DotsIcon } from "~/components/ui/icons";
 import { preloadDialog, useDialogForm, type DialogFormState } from "~/components/ui/dialog-form-state";
 import type { Post } from "~/schemas/shapes";
@@ -10,9 +11,20 @@ import { preloadFullPost } from "./full-post";
 type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
 // The dialogs (the edit form, and Radix inside DialogForm) load only when an author opens one, so
-// the feed's JavaScript stays small for everyone; opening the menu starts the download.
+// the feed's JavaScript stays small for everyone; opening the menu starts the download. Should
+// their file not arrive, the post's own page opens at the form asked for (its no-JS twin, drawn by
+// the server), as the link would without JavaScript (docs/decisions/0045).
 const loadDialogs = () => import("./dialogs");
-const PostDialogs = lazy(loadDialogs);
+type DialogsProps = { post: EditablePost; dialogs: PostDialogStates; inline?: boolean };
+const PostDialogs = lazyPart<DialogsProps>(() => loadDialogs().then((m) => m.default), FormPage);
+
+function FormPage({ post, dialogs }: DialogsProps) {
+  const param = dialogs.delete.open ? "delete" : "edit";
+  useEffect(() => {
+    window.location.assign(`/post/${post.id}?${param}=1`);
+  }, [post.id, param]);
+  return null;
+}
 
 /**
  * The author-only menu (SPEC.md §2): a <details> element, so it opens without JavaScript, holding

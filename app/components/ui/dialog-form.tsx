@@ -1,6 +1,8 @@
 import { Form, Link, useActionData, useFetcher, useLocation, useSearchParams } from "@remix-run/react";
-import { lazy, Suspense, useEffect, useRef, type ReactNode } from "react";
+import { Suspense, useEffect, useId, useRef, type ComponentProps, type ReactNode } from "react";
+import type { ModalDialog as RadixDialog } from "./dialog";
 import { loadDialog, type DialogFormState } from "./dialog-form-state";
+import { lazyPart } from "./lazy-part";
 import { useIsPending } from "~/utils/remix";
 
 /**
@@ -34,10 +36,53 @@ import { useIsPending } from "~/utils/remix";
  * renders it with `inline={false}`: the dialog only, so a list of cards never shows their forms
  * inline. Radix loads only when a dialog first opens (hovering or focusing the trigger starts the
  * download), so pages that merely show a trigger stay light. Closing the dialog puts focus back on
- * the trigger that opened it, when that is still on screen.
+ * the trigger that opened it, when that is still on screen. Should Radix's file not arrive (a weak
+ * link), the form opens in a plain dialog instead (docs/decisions/0045).
  */
 
-const ModalDialog = lazy(() => loadDialog().then((m) => ({ default: m.ModalDialog })));
+type ModalProps = ComponentProps<typeof RadixDialog>;
+const ModalDialog = lazyPart<ModalProps>(() => loadDialog().then((m) => m.ModalDialog), PlainDialog);
+
+/** The same dialog without Radix: an overlay and the panel; Escape or the form's Cancel closes it. */
+function PlainDialog({ onClose, title, description, descriptionHidden, role, onCloseAutoFocus, children }: ModalProps) {
+  const id = useId();
+  const panel = useRef<HTMLDivElement>(null);
+  // The latest callbacks, read when used: focus moves in once, on opening, and back once, on closing.
+  const latest = useRef({ onClose, onCloseAutoFocus });
+  latest.current = { onClose, onCloseAutoFocus };
+  useEffect(() => {
+    panel.current?.focus();
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === "Escape") latest.current.onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      latest.current.onCloseAutoFocus?.(new Event("close"));
+    };
+  }, []);
+  return (
+    <div className="fixed inset-0 z-50 bg-black/40">
+      <div
+        ref={panel}
+        tabIndex={-1}
+        role={role ?? "dialog"}
+        aria-modal="true"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-text`}
+        className="fixed left-1/2 top-1/2 max-h-[90vh] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-xl bg-white p-6 shadow-xl"
+      >
+        <h2 id={`${id}-title`} className="text-lg font-bold text-bark-900">
+          {title}
+        </h2>
+        <p id={`${id}-text`} className={descriptionHidden ? "sr-only" : "mt-2 text-sm text-stone-600"}>
+          {description}
+        </p>
+        <div className="mt-4">{children}</div>
+      </div>
+    </div>
+  );
+}
 
 /** What the form inside gets: where and how to post, the last answer, and its busy state. */
 export type DialogFormBag<A> = {

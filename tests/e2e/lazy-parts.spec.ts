@@ -1,0 +1,104 @@
+import type { Page } from "@playwright/test";
+import { expect, test, uniqueName } from "./fixtures";
+
+/**
+ * Parts fetched on demand (docs/decisions/0044: the toast card, the Radix dialog, a feed card's
+ * edit dialogs) whose file does not arrive, as on a weak link (docs/decisions/0045). Before, React
+ * threw to the route's error page ("Something went wrong"), wiping the page and what was typed in
+ * it; now each part has a plain stand-in and the member carries on.
+ */
+
+// page.route must see every script request, not a service worker's cache.
+test.use({ serviceWorkers: "block" });
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "parts fetched on demand are JavaScript's");
+
+/** Every request for the build file whose name starts with `name-` fails, as with no signal. */
+async function cut(page: Page, name: string) {
+  const failed: string[] = [];
+  await page.route(new RegExp(`/build/_shared/${name}-[A-Z0-9]+\\.js$`), (route) => {
+    failed.push(route.request().url());
+    return route.abort("internetdisconnected");
+  });
+  return failed;
+}
+
+async function noErrorPage(page: Page) {
+  await expect(page.getByText("Something went wrong")).toHaveCount(0);
+}
+
+test("a toast whose card cannot be fetched still shows, as a plain card, on the page as it was", async ({ page, open, signUp }) => {
+  const member = await signUp(page.context());
+  await page.context().clearCookies();
+  const failed = await cut(page, "toast-card");
+  await open("/auth?mode=login");
+  const form = page.locator("form#login");
+  await form.getByLabel("Username").fill(member.username);
+  await form.getByLabel("Password").fill(member.password);
+  await form.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Welcome back!");
+  expect(failed.length, "the card's file was asked for, and failed").toBeGreaterThan(0);
+  await noErrorPage(page);
+  await expect(page.getByTestId("post-card").first()).toBeVisible();
+  // It goes when dismissed.
+  await page.getByTestId("toast").getByRole("button", { name: "Dismiss" }).click();
+  await expect(page.getByTestId("toast")).toHaveCount(0);
+});
+
+test("a comment refused with a toast keeps what was typed when the card cannot be fetched", async ({ page, open, signUp, createPost }) => {
+  await signUp();
+  const post = await createPost({ title: `Cut card ${uniqueName("cc")}` });
+  await cut(page, "toast-card");
+  await open(`/post/${post.id}`);
+  const reply = "Saw two does and a spike at the creek crossing at first light.";
+  await page.locator("#comment-content").fill(reply);
+  // The session ends while the member types: the answer is a refusal, shown as a toast.
+  await page.context().clearCookies();
+  await page.getByRole("button", { name: "Post Comment" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Failed to comment");
+  await noErrorPage(page);
+  await expect(page.locator("#comment-content")).toHaveValue(reply);
+});
+
+test("the Edit Post dialog opens without Radix's file, and saves", async ({ page, open, signUp, createPost }) => {
+  await signUp();
+  const title = `Plain dialog ${uniqueName("pd")}`;
+  const post = await createPost({ title });
+  const failed = await cut(page, "dialog");
+  await open(`/post/${post.id}`);
+  await page.getByLabel("Post options").click();
+  await page.getByRole("link", { name: "Edit Post" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Post" });
+  await expect(dialog.getByLabel("Title")).toHaveValue(title);
+  expect(failed.length, "Radix's file was asked for, and failed").toBeGreaterThan(0);
+  await dialog.getByLabel("Title").fill(`${title} (edited)`);
+  await dialog.getByRole("button", { name: "Update Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post updated");
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`${title} (edited)`);
+  // Escape closes it too.
+  await page.getByLabel("Post options").click();
+  await page.getByRole("link", { name: "Edit Post" }).click();
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await noErrorPage(page);
+});
+
+test("a feed card's Edit Post goes to the post's edit page when the dialogs' file cannot be fetched", async ({
+  page,
+  open,
+  signUp,
+  createPost,
+}) => {
+  await signUp();
+  const tag = uniqueName("cd").replace(/_/g, "");
+  const post = await createPost({ title: `Card dialogs ${tag}`, tags: [tag] });
+  const failed = await cut(page, "dialogs");
+  await open(`/?search=${encodeURIComponent(`#${tag}`)}`);
+  const card = page.getByTestId("post-card").filter({ hasText: post.title });
+  await card.getByLabel("Post options").click();
+  await card.getByRole("link", { name: "Edit Post" }).click();
+  await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?edit=1$`));
+  expect(failed.length, "the dialogs' file was asked for, and failed").toBeGreaterThan(0);
+  await expect(page.getByTestId("edit-post-form").getByLabel("Title")).toHaveValue(post.title);
+});
