@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, uniqueName } from "./fixtures";
+import { apiClub, expect, test, uniqueName } from "./fixtures";
 
 /**
  * Parts fetched on demand (docs/decisions/0044: the toast card, the Radix dialog, a feed card's
@@ -101,4 +101,22 @@ test("a feed card's Edit Post goes to the post's edit page when the dialogs' fil
   await expect(page).toHaveURL(new RegExp(`/post/${post.id}\\?edit=1$`));
   expect(failed.length, "the dialogs' file was asked for, and failed").toBeGreaterThan(0);
   await expect(page.getByTestId("edit-post-form").getByLabel("Title")).toHaveValue(post.title);
+});
+
+test("Edit Club says so when its form cannot be fetched, and opens once it can", async ({ page, open, signUp, baseURL }) => {
+  await signUp();
+  const club = await apiClub(page, baseURL!);
+  let signal = false;
+  await page.route(/\/build\/_shared\/forms-[A-Z0-9]+\.js$/, (route) => (signal ? route.continue() : route.abort("internetdisconnected")));
+  await open(`/clubs/${club.id}`);
+  await page.getByRole("link", { name: "Edit Club" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Club" });
+  await expect(dialog.getByRole("alert")).toContainText("could not be loaded");
+  await noErrorPage(page);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(dialog).toHaveCount(0);
+  // The signal is back: opening it again fetches the form.
+  signal = true;
+  await page.getByRole("link", { name: "Edit Club" }).click();
+  await expect(dialog.getByLabel("Club Name")).toHaveValue(club.name);
 });

@@ -84,6 +84,21 @@ function PlainDialog({ onClose, title, description, descriptionHidden, role, onC
   );
 }
 
+/**
+ * What a dialog shows in place of a form whose code did not arrive (lazyPart's fallback for the edit
+ * forms fetched on demand): why, and Cancel; opening it again asks for the code again.
+ */
+export function FormUnavailable({ form }: { form: Pick<DialogFormBag<unknown>, "cancel"> }) {
+  return (
+    <div className="space-y-4">
+      <p role="alert" className="text-sm text-stone-700">
+        This form could not be loaded over this connection. Close it and try again when the signal is better.
+      </p>
+      <div className="flex justify-end">{form.cancel}</div>
+    </div>
+  );
+}
+
 /** What the form inside gets: where and how to post, the last answer, and its busy state. */
 export type DialogFormBag<A> = {
   mode: "dialog" | "page";

@@ -1,11 +1,12 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, leaveClubText, leaveClubTitle } from "~/components/club/confirm-texts";
 import { ClubJoinDialog } from "~/components/club/join-dialog";
 import { ClubHeader } from "~/components/club/header";
 import { ClubNotFound } from "~/components/club/not-found";
-import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
+import { DeleteConfirmForm, DialogForm, FormUnavailable } from "~/components/ui/dialog-form";
+import { lazyPart } from "~/components/ui/lazy-part";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { countPendingRequests } from "~/models/club-membership.server";
@@ -21,9 +22,10 @@ import { clubAction } from "./club-actions.server";
 
 /**
  * The edit form (Conform, the club fields, tag input, drafts) is fetched when it is shown: the dialog
- * opens, or the page is `?edit=1` (hydration keeps the server's form until the code arrives).
+ * opens, or the page is `?edit=1` (hydration keeps the server's form until the code arrives); when
+ * it does not arrive, the dialog says so (docs/decisions/0045).
  */
-const EditClubForm = lazy(() => import("~/components/club/forms").then((m) => ({ default: m.EditClubForm })));
+const EditClubForm = lazyPart(() => import("~/components/club/forms").then((m) => m.EditClubForm), FormUnavailable);
 
 const TABS = ["posts", "members", "rules", "requests", "invites"] as const;
 type Tab = (typeof TABS)[number];

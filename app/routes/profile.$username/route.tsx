@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
-import { lazy, Suspense, useEffect } from "react";
+import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
 import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-panels";
 import { PinIcon } from "~/components/ui/icons";
 import { Avatar } from "~/components/ui/avatar";
-import { DialogForm } from "~/components/ui/dialog-form";
+import { DialogForm, FormUnavailable } from "~/components/ui/dialog-form";
+import { lazyPart } from "~/components/ui/lazy-part";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
@@ -19,8 +20,8 @@ import { withPageErrors } from "~/web/page-errors.server";
 import { loadProfilePage, profileAction } from "./profile-actions.server";
 
 /** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
-/** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044). */
-const EditProfileForm = lazy(() => import("~/components/profile/edit-form").then((m) => ({ default: m.EditProfileForm })));
+/** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044); if it cannot be, the dialog says so (0045). */
+const EditProfileForm = lazyPart(() => import("~/components/profile/edit-form").then((m) => m.EditProfileForm), FormUnavailable);
 
 export async function loader(args: LoaderFunctionArgs) {
   return loadProfilePage(args);
