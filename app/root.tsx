@@ -1,4 +1,4 @@
-import { json, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "@remix-run/node";
 import {
   Links,
   Meta,
@@ -18,38 +18,18 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
-import { readSession } from "~/web/session.server";
-import { dataSaverFor } from "~/web/data-saver.server";
-import { getToast } from "~/web/toast.server";
-import { newIdempotencyKey } from "~/web/idempotency.server";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import { startOutbox } from "~/utils/outbox-client";
 import stylesheet from "~/tailwind.css";
+import type { loader } from "./root-data.server";
+
+export { loader } from "./root-data.server";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ signedIn, dropCookie }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
-  const user = signedIn?.user;
-  // A cookie whose session has ended or expired: the browser is told to drop it.
-  const out = new Headers(headers ?? undefined);
-  if (dropCookie) out.append("Set-Cookie", dropCookie);
-  return json(
-    {
-      user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar } : null,
-      toast,
-      // The idempotency key of the page's forms that create something (utils/idempotency.ts).
-      formKey: user ? newIdempotencyKey() : null,
-      // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.
-      dataSaver: dataSaverFor(request, signedIn),
-    },
-    { headers: out },
-  );
-}
 
 export type RootData = typeof loader;
 

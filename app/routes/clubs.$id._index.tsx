@@ -1,24 +1,10 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PostCard } from "~/components/post/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listFeed } from "~/models/feed.server";
-import { isAppError } from "~/utils/errors";
 import type { loader as clubLoader } from "./clubs.$id/route";
-import { clubTabLoader } from "./clubs.$id/tab-loader.server";
+import type { clubPostsLoader as loader } from "./clubs.$id/club-pages.server";
 
-/** /clubs/{id}: the club's posts, newest first (a private club's only for its members). */
-export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, async ({ clubId, user, url }) => {
-    try {
-      const page = await listFeed(user, { clubId, cursor: url.searchParams.get("cursor") ?? undefined });
-      return json({ canSeePosts: true, posts: page.posts, nextCursor: page.nextCursor });
-    } catch (error) {
-      if (!isAppError(error) || error.status !== 403) throw error;
-      return json({ canSeePosts: false, posts: [], nextCursor: null });
-    }
-  });
-}
+export { clubPostsLoader as loader } from "./clubs.$id/club-pages.server";
 
 export default function ClubPostsTab() {
   const { canSeePosts, posts, nextCursor } = useLoaderData<typeof loader>();

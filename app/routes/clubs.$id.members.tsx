@@ -1,15 +1,10 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listMembers } from "~/models/club-membership.server";
-import { clubTabLoader } from "./clubs.$id/tab-loader.server";
+import type { clubMembersLoader as loader } from "./clubs.$id/club-pages.server";
 
-/** /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). */
-export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId }) => json({ members: listMembers(clubId) }));
-}
+export { clubMembersLoader as loader } from "./clubs.$id/club-pages.server";
 
 export default function ClubMembersTab() {
   const { members } = useLoaderData<typeof loader>();

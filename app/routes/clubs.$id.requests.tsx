@@ -1,22 +1,10 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { listJoinRequests } from "~/models/club-membership.server";
-import { withPageErrors } from "~/web/page-errors.server";
-import { clubAction } from "./clubs.$id/club-actions.server";
-import { clubTabLoader } from "./clubs.$id/tab-loader.server";
+import type { clubRequestsLoader as loader } from "./clubs.$id/club-pages.server";
 
-/** /clubs/{id}/requests: the owner's pending join requests (anyone else sees the club's posts). */
-export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user }) => json({ clubId, requests: listJoinRequests(user, clubId) }));
-}
-
-/** Approve / Reject (clubAction's `approve` and `reject`), back to this tab with a toast. */
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, clubAction);
-}
+export { clubRequestsLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
 
 export default function ClubRequestsTab() {
   const { clubId, requests } = useLoaderData<typeof loader>();

@@ -1,17 +1,8 @@
-import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { getClub } from "~/models/club.server";
-import { clubTabLoader } from "./clubs.$id/tab-loader.server";
+import type { clubRulesLoader as loader } from "./clubs.$id/club-pages.server";
 
-/** /clubs/{id}/rules: a club without rules has no such tab, so its posts are shown instead. */
-export async function loader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user }) => {
-    const { rules } = getClub(user, clubId);
-    if (!rules) throw redirect(`/clubs/${clubId}`);
-    return json({ rules });
-  });
-}
+export { clubRulesLoader as loader } from "./clubs.$id/club-pages.server";
 
 export default function ClubRulesTab() {
   const { rules } = useLoaderData<typeof loader>();

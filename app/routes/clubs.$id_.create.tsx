@@ -1,44 +1,17 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ClubImage } from "~/components/club/image";
 import { ClubNotFound } from "~/components/club/not-found";
 import { PostEditor } from "~/components/post/editor";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
-import { getClub } from "~/models/club.server";
-import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { postLabel } from "~/utils/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
-import { forbidden } from "~/utils/errors";
-import { loaderError, withPageErrors } from "~/web/page-errors.server";
-import { idParam } from "~/web/params.server";
-import { createPostFromForm } from "~/web/post-form.server";
-import { requireActor, requireUser } from "~/web/session.server";
+import type { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";
 
-/**
- * /clubs/{id}/create (the `_` keeps it out of the club page's layout): members only (visitors go to
- * sign in and come back; others get 403).
- */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireUser(request);
-  try {
-    const club = getClub(user, idParam(params.id, CLUB_NOT_FOUND));
-    if (!club.isMember) throw forbidden("Only members of this club can post in it.");
-    return json({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
-  } catch (error) {
-    return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
-  }
-}
-
-/** The one create-post use case (createPost checks the membership): 'Post created!' then the club page. */
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request, params }) => {
-    const user = await requireActor(request, SIGN_IN.createPost);
-    return createPostFromForm(request, user, { clubId: idParam(params.id, CLUB_NOT_FOUND) });
-  });
-}
+export { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";
 
 /** With JavaScript a failed publish keeps the form and what was typed, and says why (SPEC.md §8). */
 export const clientAction = keepPageOnFailure({

@@ -1,28 +1,15 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { PostEditor } from "~/components/post/editor";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { postLabel } from "~/utils/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
-import { withPageErrors } from "~/web/page-errors.server";
-import { createPostFromForm } from "~/web/post-form.server";
-import { requireActor, requireUser } from "~/web/session.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import type { publishFromEditor as action } from "~/web/post-form.server";
 
-/** SPEC.md §2 Create post: visitors are sent to sign in and brought back here. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return json({});
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request }) => {
-    // A session that ended while the form was open: sign in and back, with SPEC.md §8's notice.
-    const user = await requireActor(request, SIGN_IN.createPost);
-    return createPostFromForm(request, user);
-  });
-}
+/** SPEC.md §2 Create post. */
+export { postEditorLoader as loader, publishFromEditor as action } from "~/web/post-form.server";
 
 /** With JavaScript a failed publish keeps the form and what was typed, and says why (SPEC.md §8). */
 export const clientAction = keepPageOnFailure({

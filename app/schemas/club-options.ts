@@ -3,6 +3,10 @@
  * page that only shows them ships no zod (docs/decisions/0044). `club.ts` re-exports them.
  */
 
+/** A club page's tabs, each a nested route of /clubs/{id} (posts is the club page itself). */
+export const CLUB_TABS = ["posts", "members", "rules", "requests", "invites"] as const;
+export type ClubTab = (typeof CLUB_TABS)[number];
+
 /** Shown by the club page and answered by /api/clubs/{id} for a club that does not exist. */
 export const CLUB_NOT_FOUND = "Club Not Found";
 

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireMayPostIn } from "~/models/access.server";
 import { discardUploads, ownPendingUploads } from "~/models/media.server";
 import { createPost } from "~/models/post.server";
@@ -8,9 +8,30 @@ import { postInputSchema } from "~/schemas/post";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
 import { isRefusal } from "~/utils/errors";
 import { BODY_LIMITS } from "./request-body.server";
-import { submissionFailure } from "./page-errors.server";
 import { redirectWithToast } from "./toast.server";
 import { formKey, idempotent } from "./idempotency.server";
+import { SIGN_IN } from "~/schemas/messages";
+import { submissionFailure, withPageErrors } from "./page-errors.server";
+import { requireActor, requireUser } from "./session.server";
+
+/** /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. */
+export async function postEditorLoader({ request }: LoaderFunctionArgs) {
+  await requireUser(request);
+  return json({});
+}
+
+/**
+ * Publish from a post editor page, /create or a club's (`clubIdOf` reads the club from the URL): a
+ * session that ended while the form was open means sign in and back, with SPEC.md §8's notice.
+ * Route modules re-export these, so the browser build meets one server module for the page
+ * (docs/decisions/0045).
+ */
+export async function publishFromEditor(args: ActionFunctionArgs, clubIdOf?: (params: ActionFunctionArgs["params"]) => number) {
+  return withPageErrors(args, async ({ request, params }) => {
+    const user = await requireActor(request, SIGN_IN.createPost);
+    return createPostFromForm(request, user, { clubId: clubIdOf?.(params) });
+  });
+}
 
 /** The editor's plain file input (no JavaScript); with JavaScript files arrive as `uploadedFiles` URLs. */
 export const POST_FILES_FIELD = "files";

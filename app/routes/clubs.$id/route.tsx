@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, leaveClubText, leaveClubTitle } from "~/components/club/confirm-texts";
@@ -9,16 +9,17 @@ import { DeleteConfirmForm, DialogForm, FormUnavailable } from "~/components/ui/
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { countPendingRequests } from "~/models/club-membership.server";
-import { getClub } from "~/models/club.server";
-import { CLUB_NOT_FOUND } from "~/schemas/club-options";
+import { CLUB_NOT_FOUND, type ClubTab } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
-import { loaderError, withPageErrors } from "~/web/page-errors.server";
-import { idParam } from "~/web/params.server";
-import { getSessionUser } from "~/web/session.server";
-import { clubAction } from "./club-actions.server";
+import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
+
+/**
+ * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
+ * route with its own loader (clubs.$id._index = posts, .members, .rules, .requests, .invites).
+ */
+export { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
 
 /**
  * The edit form (Conform, the club fields, tag input, drafts) is fetched when it is shown: the dialog
@@ -27,47 +28,13 @@ import { clubAction } from "./club-actions.server";
  */
 const EditClubForm = lazyPart(() => import("~/components/club/forms").then((m) => m.EditClubForm), FormUnavailable);
 
-const TABS = ["posts", "members", "rules", "requests", "invites"] as const;
-type Tab = (typeof TABS)[number];
-const TAB_LABELS: Record<Tab, string> = { posts: "Posts", members: "Members", rules: "Rules", requests: "Requests", invites: "Invites" };
-
-/**
- * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
- * route with its own loader (clubs.$id._index = posts, .members, .rules, .requests, .invites). Old
- * `?tab=members` links are sent to `/clubs/{id}/members`, keeping the rest of the query.
- */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  try {
-    const id = idParam(params.id, CLUB_NOT_FOUND);
-    const tab = url.searchParams.get("tab");
-    if (tab !== null && /^\/clubs\/[^/]+\/?$/.test(url.pathname)) throw redirect(tabHref(id, tab, url.searchParams));
-    const user = await getSessionUser(request);
-    const club = getClub(user, id);
-    const pendingCount = club.userRole === "owner" ? countPendingRequests(id) : 0;
-    // The tab links this viewer sees; a tab's own loader guards its data.
-    const tabs: Tab[] = ["posts", "members"];
-    if (club.rules) tabs.push("rules");
-    if (pendingCount > 0) tabs.push("requests");
-    if (club.isMember) tabs.push("invites");
-    return json({ club, tabs, pendingCount, viewerId: user?.id ?? null });
-  } catch (error) {
-    return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
-  }
-}
-
-function tabHref(id: number, tab: string, search: URLSearchParams): string {
-  const rest = new URLSearchParams(search);
-  rest.delete("tab");
-  const path = (TABS as readonly string[]).includes(tab) && tab !== "posts" ? `/clubs/${id}/${tab}` : `/clubs/${id}`;
-  const query = rest.toString();
-  return query ? `${path}?${query}` : path;
-}
-
-/** The header's forms (join, leave, edit, delete); the tabs post to their own routes, which share `clubAction`. */
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, clubAction);
-}
+const TAB_LABELS: Record<ClubTab, string> = {
+  posts: "Posts",
+  members: "Members",
+  rules: "Rules",
+  requests: "Requests",
+  invites: "Invites",
+};
 
 /** Opening a dialog's no-JavaScript twin (?edit=1, ?join=1, ?delete=1, ?leave=1) changes no data. */
 /** With JavaScript a failed join, leave, edit or invite keeps the page and says so (SPEC.md §8). */

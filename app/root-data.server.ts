@@ -1,0 +1,29 @@
+import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { dataSaverFor } from "~/web/data-saver.server";
+import { newIdempotencyKey } from "~/web/idempotency.server";
+import { readSession } from "~/web/session.server";
+import { getToast } from "~/web/toast.server";
+
+/**
+ * What every page's layout needs (root.tsx): the member, a flashed toast, the forms' idempotency key
+ * and the data-saver setting. Apart from root.tsx so the browser build sees one server module here,
+ * not five, each of which would be a tiny file of its own on every page (docs/decisions/0045).
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const [{ signedIn, dropCookie }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
+  const user = signedIn?.user;
+  // A cookie whose session has ended or expired: the browser is told to drop it.
+  const out = new Headers(headers ?? undefined);
+  if (dropCookie) out.append("Set-Cookie", dropCookie);
+  return json(
+    {
+      user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar } : null,
+      toast,
+      // The idempotency key of the page's forms that create something (utils/idempotency.ts).
+      formKey: user ? newIdempotencyKey() : null,
+      // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.
+      dataSaver: dataSaverFor(request, signedIn),
+    },
+    { headers: out },
+  );
+}
