@@ -12,16 +12,30 @@ import { readRemixManifest } from "./remix-manifest";
 
 export const BUDGET_KB = { home: 90, page: 120 };
 
-export type PageLoad = { route: string; files: string[]; raw: number; gzip: number; evalIn: string[]; classicZodIn: string[] };
+export type PageLoad = {
+  route: string;
+  files: string[];
+  raw: number;
+  gzip: number;
+  evalIn: string[];
+  classicZodIn: string[];
+  /** Files that only stand in for a server module the page's route modules import (docs/decisions/0045). */
+  standIns: string[];
+};
 
 /** `new Function`, `Function` held for a later `new`, or eval, as minified code writes them. */
 const EVAL = /\bnew Function\b|=Function[;,)]|\beval\(/;
 /** Classic zod's class names (zod/mini's are ZodMini*). */
 const CLASSIC_ZOD = /"Zod(String|Object|Array)"/;
+/**
+ * A chunk of its own holding nothing but the classic compiler's empty stand-in for a `.server`
+ * module (a CommonJS `module.exports = {}`), as esbuild minifies it: a request for nothing.
+ */
+const STAND_IN = /^import\{\w+ as \w+\}from"[^"]+";var \w+=\w+\(\(\w+,\w+\)=>\{\w+\.exports=\{\}\}\);export\{\w+ as \w+\};\s*$/;
 
 export function firstLoads(assetsDir: string): PageLoad[] {
   const manifest = readRemixManifest(assetsDir);
-  const cache = new Map<string, { raw: number; gzip: number; evals: boolean; classicZod: boolean }>();
+  const cache = new Map<string, { raw: number; gzip: number; evals: boolean; classicZod: boolean; standIn: boolean }>();
   const weigh = (url: string) => {
     let w = cache.get(url);
     if (!w) {
@@ -32,6 +46,7 @@ export function firstLoads(assetsDir: string): PageLoad[] {
         gzip: zlib.gzipSync(bytes, { level: 6 }).length,
         evals: EVAL.test(text),
         classicZod: CLASSIC_ZOD.test(text),
+        standIn: STAND_IN.test(text),
       };
       cache.set(url, w);
     }
@@ -56,6 +71,7 @@ export function firstLoads(assetsDir: string): PageLoad[] {
         gzip: w.reduce((n, [, x]) => n + x.gzip, 0),
         evalIn: w.filter(([, x]) => x.evals).map(([f]) => f),
         classicZodIn: w.filter(([, x]) => x.classicZod).map(([f]) => f),
+        standIns: w.filter(([, x]) => x.standIn).map(([f]) => f),
       };
     });
 }

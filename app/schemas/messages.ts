@@ -47,3 +47,6 @@ export const SEND_FAILED = {
 
 /** A password-reset link that has expired, was used, or never existed. */
 export const RESET_LINK_INVALID = "This reset link has expired or has already been used.";
+
+/** /join/{code} for an invite that does not exist, has expired or is used up. */
+export const INVITE_INVALID = "This invite link is invalid or has expired.";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import * as authPage from "~/routes/auth";
+import * as authPage from "~/routes/auth/route";
 import { action as loginApi } from "~/routes/api.auth.login";
 import { action as logoutApi } from "~/routes/api.auth.logout";
 import { action as registerApi, loader as registerGet } from "~/routes/api.auth.register";
 import { loader as userApi } from "~/routes/api.auth.user";
-import { action as logoutPage, loader as logoutGet } from "~/routes/logout";
+import { action as logoutPage, loader as logoutGet } from "~/routes/logout/route";
 import { loader as rootLoader } from "~/root";
 import { db } from "~/utils/db.server";
 import { sessions, users } from "#db/schema";

@@ -463,9 +463,9 @@ describe("POST /api/auth/register-with-invite", () => {
 
 describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth with an invite", async () => {
   const clubPage = await import("~/routes/clubs.$id/route");
-  const joinPage = await import("~/routes/join.$code");
-  const authPage = await import("~/routes/auth");
-  const createPage = await import("~/routes/clubs.create");
+  const joinPage = await import("~/routes/join.$code/route");
+  const authPage = await import("~/routes/auth/route");
+  const createPage = await import("~/routes/clubs.create/route");
   const post = (id: number, form: Record<string, string>, cookie: Cookie, headers: Record<string, string> = {}) =>
     call(clubPage.action, makeRequest(`/clubs/${id}`, { form, cookie, headers }), { id: String(id) });
 

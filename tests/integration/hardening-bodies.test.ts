@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as loginApi from "~/routes/api.auth.login";
-import * as authPage from "~/routes/auth";
+import * as authPage from "~/routes/auth/route";
 import * as clubPage from "~/routes/clubs.$id/route";
-import * as createClubPage from "~/routes/clubs.create";
+import * as createClubPage from "~/routes/clubs.create/route";
 import * as createPage from "~/routes/create";
 import * as postPage from "~/routes/post.$id/route";
 import * as profilePage from "~/routes/profile.$username/route";

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { listComments } from "~/models/comment.server";
 import { createPost } from "~/models/post.server";
 import * as commentsApi from "~/routes/api.posts.$id.comments";
-import * as authPage from "~/routes/auth";
+import * as authPage from "~/routes/auth/route";
 import * as clubPage from "~/routes/clubs.$id/route";
 import * as postPage from "~/routes/post.$id/route";
 import * as profilePage from "~/routes/profile.$username/route";

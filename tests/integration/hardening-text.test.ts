@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import * as authPage from "~/routes/auth";
+import * as authPage from "~/routes/auth/route";
 import { action as registerApi } from "~/routes/api.auth.register";
 import * as clubsRoute from "~/routes/api.clubs";
 import * as postsRoute from "~/routes/api.posts";

@@ -10,7 +10,7 @@ import * as apiUsers from "~/routes/api.users.$username";
 import * as clubPage from "~/routes/clubs.$id/route";
 import * as clubInvitesTab from "~/routes/clubs.$id.invites";
 import * as clubMembersTab from "~/routes/clubs.$id.members";
-import * as joinPage from "~/routes/join.$code";
+import * as joinPage from "~/routes/join.$code/route";
 import { loader as mediaLoader } from "~/routes/media.$";
 import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";

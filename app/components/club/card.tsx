@@ -5,16 +5,7 @@ import { useIsPending } from "~/utils/remix";
 import type { Club } from "~/schemas/shapes";
 import { ClubImage } from "./image";
 import { ClubJoinDialog } from "./join-dialog";
-
-/** "12 members" or "12 / 30 members". */
-export function memberCountText(club: Pick<Club, "memberCount" | "memberLimit">) {
-  const noun = club.memberCount === 1 && club.memberLimit === null ? "member" : "members";
-  return club.memberLimit !== null ? `${club.memberCount} / ${club.memberLimit} ${noun}` : `${club.memberCount} ${noun}`;
-}
-
-/** A club with a member limit that it has reached: nobody can join until someone leaves. */
-export const isClubFull = (club: Pick<Club, "memberCount" | "memberLimit">) =>
-  club.memberLimit !== null && club.memberCount >= club.memberLimit;
+import { isClubFull, memberCountText } from "./member-count";
 
 /**
  * SPEC.md §2 club card. The button follows the caller's state: View Club (member), Request Pending

@@ -3,7 +3,7 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";
-import { isClubFull, memberCountText } from "./card";
+import { isClubFull, memberCountText } from "./member-count";
 import { ClubImage } from "./image";
 import type { Club } from "~/schemas/shapes";
 

@@ -9,7 +9,7 @@ import { commentSchema, postUpdateSchema } from "~/schemas/post";
 import type { PostActionData, PostIntent } from "~/schemas/post-intents";
 import { badRequest, isAppError, notFound, unauthorized } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";
-import { formReply, withLoaderErrors } from "~/web/page-errors.server";
+import { formReply, withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
 import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
 import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser } from "~/web/session.server";
@@ -25,7 +25,7 @@ import { readFormData } from "~/web/request-body.server";
  * The post, one page of its comments (oldest first: the first page, or the one after `?comments=`)
  * and the link to share. A post the visitor may not see is as missing as one that does not exist.
  */
-export async function loadPostPage({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
   const actor = user ? { id: user.id } : null;
   return withLoaderErrors(
@@ -89,6 +89,15 @@ const SIGN_IN_MESSAGES: Partial<Record<PostIntent, string>> = {
   update: SIGN_IN.editPost,
   delete: SIGN_IN.deletePost,
 };
+
+/**
+ * Every post mutation (like, unlike, share, comment, delete-comment, update, delete) posts here.
+ * Cards on any page post with a `redirectTo`; a plain form post ends in a redirect with a flash
+ * toast, a fetcher gets JSON and stays in place. Permissions live in the domain functions.
+ */
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, postAction);
+}
 
 /**
  * Every post mutation (like, unlike, share, comment, delete-comment, update, delete). Cards on any

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { Comments } from "~/components/post/comments";
@@ -11,22 +11,10 @@ import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
-import { withPageErrors } from "~/web/page-errors.server";
-import { loadPostPage, postAction } from "./post-actions.server";
+import type { loader } from "./post-actions.server";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
-export async function loader(args: LoaderFunctionArgs) {
-  return loadPostPage(args);
-}
-
-/**
- * Every post mutation (like, unlike, share, comment, delete-comment, update, delete) posts here.
- * Cards on any page post with a `redirectTo`; a plain form post ends in a redirect with a flash
- * toast, a fetcher gets JSON and stays in place. Permissions live in the domain functions.
- */
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, postAction);
-}
+export { loader, action } from "./post-actions.server";
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
 /**

@@ -9,7 +9,7 @@ import { safeRedirect } from "~/schemas/auth";
 import { badRequest } from "~/utils/errors";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { NO_STORE } from "~/web/cache-control.server";
-import { formReply, withLoaderErrors } from "~/web/page-errors.server";
+import { formReply, withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
 import { isScriptRequest } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
@@ -20,7 +20,7 @@ import { readFormData } from "~/web/request-body.server";
 const PAGE_SIZE = 10;
 
 /** The member, one page of their posts (newest first, keyset `cursor`), and what the viewer may do. */
-export async function loadProfilePage({ request, params }: LoaderFunctionArgs) {
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
   return withLoaderErrors(request, async () => {
@@ -43,6 +43,10 @@ export async function loadProfilePage({ request, params }: LoaderFunctionArgs) {
       "email" in profile ? NO_STORE : undefined,
     );
   });
+}
+
+export async function action(args: ActionFunctionArgs) {
+  return withPageErrors(args, profileAction);
 }
 
 /** The profile page's forms: the avatar (the only multipart one), Follow / Unfollow, Edit Profile. */

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
@@ -16,20 +16,13 @@ import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
-import { withPageErrors } from "~/web/page-errors.server";
-import { loadProfilePage, profileAction } from "./profile-actions.server";
+import type { loader, action } from "./profile-actions.server";
 
-/** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
 /** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044); if it cannot be, the dialog says so (0045). */
 const EditProfileForm = lazyPart(() => import("~/components/profile/edit-form").then((m) => m.EditProfileForm), FormUnavailable);
 
-export async function loader(args: LoaderFunctionArgs) {
-  return loadProfilePage(args);
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, profileAction);
-}
+/** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
+export { loader, action } from "./profile-actions.server";
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */
 /** With JavaScript a failed follow or profile edit keeps the page and says so (SPEC.md §8). */

@@ -1,8 +1,7 @@
+import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/profile/fields";
@@ -10,130 +9,16 @@ import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { SessionList } from "~/components/profile/session-list";
 import { DataSaverSettings } from "~/components/settings/data-saver";
-import { changePassword, updateProfile } from "~/models/profile.server";
-import { setDataSaver } from "~/models/data-saver.server";
-import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/session.server";
 import { SIGN_IN } from "~/schemas/messages";
-import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/forms.server";
-import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
-import { NO_STORE } from "~/web/cache-control.server";
 import { pageMeta } from "~/utils/brand";
-import { badRequest, unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
-import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { idParam } from "~/web/params.server";
-import { commitUserSession, getSignedIn, type SessionUser, type SignedIn } from "~/web/session.server";
-import { redirectWithToast } from "~/web/toast.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { readFormData } from "~/web/request-body.server";
-import { saveDataRequested } from "~/web/data-saver.server";
-import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
 import { PrivacySettings } from "~/components/settings/privacy";
-import { clubsOnAccountDeletion } from "~/models/account.server";
-import { deleteAccountAction } from "~/web/account-deletion.server";
+import { TABS } from "./settings-tabs";
+import type { loader, action } from "./settings-page.server";
 
-const TABS = [
-  { id: "profile", label: "Profile" },
-  { id: "security", label: "Security" },
-  { id: "notifications", label: "Notifications" },
-  { id: "privacy", label: "Privacy" },
-] as const;
-type Tab = (typeof TABS)[number]["id"];
-const tabOf = (value: string | null): Tab => TABS.find((t) => t.id === value)?.id ?? "profile";
-
-const PASSWORD_FIELDS = ["currentPassword", "newPassword", "confirmPassword"] as const;
-
-/** Signed-out visitors get 'Access Denied' (with a sign-in link) rather than a redirect. */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const signedIn = await getSignedIn(request);
-  const tab = tabOf(new URL(request.url).searchParams.get("tab"));
-  // The member's email is on the page (cache-control.server.ts).
-  if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
-  const { user, sessionId } = signedIn;
-  const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  const ownedClubs: OwnedClubFate[] = tab === "privacy" ? clubsOnAccountDeletion(user) : [];
-  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs };
-  return json({ user, tab, sessions, ...privacy }, NO_STORE);
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request }) => {
-    const signedIn = await getSignedIn(request);
-    if (!signedIn) throw unauthorized(SIGN_IN.settings);
-    const actor = signedIn.user;
-    if (isMultipart(request)) return handleAvatarUpload(request, actor, actor.username, "/settings?tab=profile");
-    const formData = await readFormData(request);
-    const intent = formData.get("intent");
-    if (intent === "update-profile") return updateProfileAction(actor, formData);
-    if (intent === "change-password") return changePasswordAction(actor, request, formData);
-    if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
-    if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
-    if (intent === "data-saver") return dataSaverAction(actor, formData);
-    throw badRequest("Unknown action");
-  });
-}
-
-async function updateProfileAction(actor: SessionUser, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: settingsProfileSchema });
-  const reply = { data: { intent: "update-profile" } } as const;
-  if (submission.status !== "success") return formReply(submission, reply);
-  try {
-    updateProfile(actor, actor.username, {
-      ...submission.value,
-      bio: submission.value.bio ?? null,
-      location: submission.value.location ?? null,
-    });
-  } catch (error) {
-    return formReply(submission, { ...reply, error });
-  }
-  return redirectWithToast("/settings?tab=profile", {
-    title: "Profile updated",
-    description: "Your profile has been updated successfully.",
-  });
-}
-
-async function changePasswordAction(actor: SessionUser, request: Request, formData: FormData) {
-  const submission = parseWithZod(formData, { schema: passwordChangeSchema });
-  const reply = { hideFields: PASSWORD_FIELDS, data: { intent: "change-password" } } as const;
-  if (submission.status !== "success") return formReply(submission, reply);
-  try {
-    await changePassword(actor, submission.value);
-  } catch (error) {
-    return formReply(submission, { ...reply, error });
-  }
-  // Every session of the member ended with the old password; this device gets a fresh one.
-  return redirectWithToast(
-    "/settings?tab=security",
-    { title: "Password updated", description: "Your password has been changed. Other devices have been signed out." },
-    { headers: { "Set-Cookie": await commitUserSession(actor, request) } },
-  );
-}
-
-/** Sign out one other device (only the member's own: anyone else's is 404), or all the others. */
-async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-session" | "end-other-sessions", formData: FormData) {
-  if (intent === "end-other-sessions") {
-    const ended = endSessions(user, { except: sessionId });
-    const description = ended === 1 ? "1 other device has been signed out." : `${ended} other devices have been signed out.`;
-    return redirectWithToast("/settings?tab=security", { title: "Signed out", description });
-  }
-  const target = formData.get("sessionId");
-  const id = idParam(typeof target === "string" ? target : undefined, SESSION_NOT_FOUND);
-  // This device signs out through the avatar menu's Log out, which also drops the cookie.
-  if (id === sessionId) throw badRequest("Use Log out to sign out of this device");
-  endSession(user, id);
-  return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
-}
-
-/** Settings › Privacy › Data saver: the checkbox sends "on", or nothing when it is cleared. */
-function dataSaverAction(actor: SessionUser, formData: FormData) {
-  const on = formData.get("dataSaver") === "on";
-  setDataSaver(actor, on);
-  return redirectWithToast("/settings?tab=privacy", {
-    title: on ? "Data saver on" : "Data saver off",
-    description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
-  });
-}
+export { loader, action } from "./settings-page.server";
 
 export default function SettingsPage() {
   const { user, tab } = useLoaderData<typeof loader>();

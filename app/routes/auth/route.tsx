@@ -1,30 +1,20 @@
+import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { PageToast } from "~/components/layout/toaster";
 import { FieldErrors, Field, FormAlert } from "~/components/ui/field";
-import { signUpWithInvite } from "~/models/auth.server";
-import { getClub } from "~/models/club.server";
-import { getInvite } from "~/models/invite.server";
-import { loginSchema, registerSchema, safeRedirect } from "~/schemas/forms.server";
-import { authenticateForm } from "~/web/authenticator.server";
-import { clientAddress } from "~/web/params.server";
-import { readFormData } from "~/web/request-body.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
-import { badRequest, isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
-import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { getSessionUser, redirectSignedIn } from "~/web/session.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import type { loader, action, Mode } from "./sign-in-page.server";
 
-type Mode = "login" | "register";
-const modeOf = (value: string | null): Mode => (value === "register" ? "register" : "login");
+export { loader, action } from "./sign-in-page.server";
+
 /** The two tabs: links without JavaScript, Radix tabs with it. */
 const TABS: [Mode, string][] = [
   ["login", "Sign In"],
@@ -32,86 +22,6 @@ const TABS: [Mode, string][] = [
 ];
 
 export const handle = { hideAuthActions: true };
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  const url = new URL(request.url);
-  if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
-  const inviteCode = url.searchParams.get("inviteCode") ?? "";
-  return json({
-    mode: modeOf(url.searchParams.get("mode")),
-    redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
-    inviteCode,
-    // "You're joining <club>": a code that no longer works names nothing (registering says why).
-    inviteClub: inviteCode ? inviteClubName(inviteCode) : null,
-  });
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request }) => {
-    // Read once, capped; sign-in hands remix-auth a request rebuilt from this form.
-    const formData = await readFormData(request);
-    const intent = formData.get("intent");
-    const redirectTo = safeRedirect(formData.get("redirectTo"));
-    if (intent === "login") return loginAction(request, formData, redirectTo);
-    if (intent === "register") return registerAction(request, formData, redirectTo);
-    throw badRequest("Unknown action");
-  });
-}
-
-function inviteClubName(code: string): string | null {
-  try {
-    return getInvite(code).club.name;
-  } catch (error) {
-    if (isAppError(error) && error.status === 404) return null;
-    throw error;
-  }
-}
-
-async function loginAction(request: Request, formData: FormData, redirectTo: string) {
-  const submission = parseWithZod(formData, { schema: loginSchema });
-  const reply = { hideFields: ["password"], data: { intent: "login" } } as const;
-  if (submission.status !== "success") return formReply(submission, reply);
-  let user;
-  try {
-    user = await authenticateForm(request, formData);
-  } catch (error) {
-    return formReply(submission, { ...reply, error, signInFailure: true });
-  }
-  return redirectSignedIn(user, request, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
-}
-
-async function registerAction(request: Request, formData: FormData, redirectTo: string) {
-  const submission = parseWithZod(formData, { schema: registerSchema });
-  // A taken username or email keeps the typed password: it comes back only in this answer to the
-  // member's own post, never stored by the browser or a proxy (docs/decisions/0025).
-  const reply = {
-    hideFields: submission.status === "error" && submission.error?.password ? ["password"] : [],
-    data: { intent: "register" },
-  } as const;
-  if (submission.status !== "success") return noStore(formReply(submission, reply));
-  // Registration through an invite (the invite page's link, or the code it stored): the account
-  // joins the club in the same transaction, and a bad code creates nothing.
-  let signedUp;
-  try {
-    signedUp = await signUpWithInvite(submission.value, clientAddress(request), submission.value.inviteCode);
-  } catch (error) {
-    return noStore(formReply(submission, { ...reply, error }));
-  }
-  const { user, clubId } = signedUp;
-  // `joined=1`: the club page removes the stored invite code from session storage.
-  const target = clubId ? `/clubs/${clubId}?joined=1` : redirectTo;
-  return redirectSignedIn(user, request, target, {
-    title: `Welcome to ${APP_NAME}`,
-    description: clubId
-      ? `Your account has been created and you joined ${getClub(user, clubId).name}.`
-      : "Your account has been created successfully.",
-  });
-}
-
-function noStore<R extends Response>(response: R): R {
-  response.headers.set("Cache-Control", "no-store");
-  return response;
-}
 
 export default function AuthPage() {
   const { mode, redirectTo, inviteCode, inviteClub } = useLoaderData<typeof loader>();

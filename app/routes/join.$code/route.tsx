@@ -1,80 +1,25 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
 import { useEffect, useRef } from "react";
 import { InviteTerms } from "~/components/club/invite-terms";
 import { Avatar } from "~/components/ui/avatar";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { getMembership } from "~/models/access.server";
-import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
 import { pageMeta } from "~/utils/brand";
-import { badRequest, isAppError } from "~/utils/errors";
+import { INVITE_INVALID } from "~/schemas/messages";
 import { useIsPending } from "~/utils/remix";
-import { NO_STORE } from "~/web/cache-control.server";
 import { signInHref } from "~/utils/urls";
-import { withPageErrors } from "~/web/page-errors.server";
-import { getSessionUser, requireActor } from "~/web/session.server";
-import { redirectWithToast } from "~/web/toast.server";
+import type { loader, action } from "./invite-page.server";
+
+export { loader, action } from "./invite-page.server";
 
 const INVALID_TITLE = "Invalid Invite";
-const INVALID_TEXT = "This invite link is invalid or has expired.";
-
-type Viewer = "signed-out" | "can-join";
-
-function findInvite(code: string): Invite | null {
-  try {
-    return getInvite(code);
-  } catch (error) {
-    if (isAppError(error) && error.status === 404) return null;
-    throw error;
-  }
-}
-
-/**
- * /join/{code}: reading the invite changes nothing (CONTRACT.md §3). A member is sent to the club;
- * anyone else, a pending requester too (issue 14), may join by POST (sent on load when
- * JavaScript runs, a button otherwise).
- */
-export async function loader({ request, params }: LoaderFunctionArgs) {
-  const code = params.code ?? "";
-  const invite = findInvite(code);
-  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404, ...NO_STORE });
-  const user = await getSessionUser(request);
-  let viewer: Viewer = "signed-out";
-  if (user) {
-    if (getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
-    viewer = "can-join"; // a pending requester too: the invite admits them (issue 14)
-  }
-  return json({ invite, code, viewer }, NO_STORE);
-}
-
-/** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request, params }) => {
-    const code = params.code ?? "";
-    const actor = await requireActor(request);
-    const invite = findInvite(code);
-    if (!invite) throw badRequest(INVALID_TEXT);
-    try {
-      acceptInvite(actor, code);
-    } catch (error) {
-      if (isAppError(error) && error.code === "already_member") throw redirect(`/clubs/${invite.clubId}`);
-      throw error;
-    }
-    // `joined=1` lets the club page clear a stored invite code (SPEC.md §4 Auth).
-    return redirectWithToast(`/clubs/${invite.clubId}?joined=1`, {
-      title: "Welcome to the club!",
-      description: `You joined ${invite.club.name}.`,
-      type: "success",
-    });
-  });
-}
 
 export default function InvitePage() {
   const { invite, code, viewer } = useLoaderData<typeof loader>();
   if (!invite) {
     return (
       <ErrorPanel title={INVALID_TITLE}>
-        <span className="block">{INVALID_TEXT}</span>
+        <span className="block">{INVITE_INVALID}</span>
         <Link to="/clubs" className="btn-primary mt-6">
           Browse Clubs
         </Link>

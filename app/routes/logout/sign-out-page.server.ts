@@ -2,13 +2,11 @@ import { redirect, type ActionFunctionArgs } from "@remix-run/node";
 import { signOutHeaders } from "~/web/sign-out.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";
-import { keepPageOnFailure } from "~/utils/client-action";
+
+/** /logout's server side (route.tsx re-exports it: one server module for the browser build, docs/decisions/0045). */
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export const loader = () => redirect("/");
-
-/** With JavaScript a failed logout says so and leaves the page as it was (SPEC.md §8). */
-export const clientAction = keepPageOnFailure({ failed: () => ({ title: "Logout failed", type: "error" }) });
 
 export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request }) => {

@@ -1,18 +1,15 @@
+import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
-import { requestPasswordReset, resetByMail } from "~/models/password-reset.server";
-import { forgotPasswordSchema } from "~/schemas/forms.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
-import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { clientAddress } from "~/web/params.server";
-import { readFormData } from "~/web/request-body.server";
+import type { loader, action } from "./reset-request.server";
+
+export { loader, action } from "./reset-request.server";
 
 /**
  * "Forgot password?" (docs/decisions/0028-password-reset.md): where the operator configured SMTP, a
@@ -20,24 +17,6 @@ import { readFormData } from "~/web/request-body.server";
  * not an account matched. Without SMTP the page says so: the site's operator prints links.
  */
 export const handle = { hideAuthActions: true };
-
-export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ byMail: resetByMail(), sent: new URL(request.url).searchParams.get("sent") === "1" });
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request }) => {
-    const submission = parseWithZod(await readFormData(request), { schema: forgotPasswordSchema });
-    if (submission.status !== "success") return formReply(submission);
-    try {
-      // The mail goes out in the background: the answer neither waits for it nor says whether it went.
-      requestPasswordReset(submission.value.identifier, clientAddress(request));
-    } catch (error) {
-      return formReply(submission, { error });
-    }
-    return redirect("/forgot-password?sent=1");
-  });
-}
 
 export default function ForgotPasswordPage() {
   const { byMail, sent } = useLoaderData<typeof loader>();

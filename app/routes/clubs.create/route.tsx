@@ -1,63 +1,21 @@
+import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, useForm } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useBrowserValidation } from "~/utils/browser-validation";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "~/components/club/fields";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { FieldErrors } from "~/components/ui/field";
-import { createClub } from "~/models/club.server";
 import { CREATE_LIMIT_MAX } from "~/schemas/club-options";
-import { createClubSchema } from "~/schemas/forms.server";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
-import { unauthorized } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
-import { submissionFailure, withPageErrors } from "~/web/page-errors.server";
-import { formKey, idempotent } from "~/web/idempotency.server";
-import { getSessionUser } from "~/web/session.server";
-import { redirectWithToast } from "~/web/toast.server";
-import { readFormData } from "~/web/request-body.server";
+import type { loader, action } from "./club-create.server";
 
-/** SPEC.md §2 Create club: visitors see 'Sign In Required' (with a way to sign in and come back). */
-export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await getSessionUser(request);
-  return json({ signedIn: Boolean(user) });
-}
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request }) => {
-    const actor = await getSessionUser(request);
-    if (!actor) throw unauthorized("Please sign in to create a club");
-    const form = await readFormData(request);
-    return idempotent(request, actor.id, formKey(form), () => createClubFromForm(actor, form));
-  });
-}
-
-/** Validate and create the club: 'Club created!' and its page, or the form back with what was typed. */
-function createClubFromForm(actor: { id: number }, form: FormData) {
-  const submission = parseWithZod(form, { schema: createClubSchema });
-  // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
-  // limit (429): the form comes back with the message and what was typed; refusals go on to
-  // withPageErrors.
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
-  let club;
-  try {
-    club = createClub(actor, submission.value);
-  } catch (error) {
-    const { result, init } = submissionFailure(submission, { error });
-    return json(result, init);
-  }
-  return redirectWithToast(`/clubs/${club.id}`, {
-    title: "Club created!",
-    description: `${club.name} is ready for members.`,
-    type: "success",
-  });
-}
+export { loader, action } from "./club-create.server";
 
 /** With JavaScript a failed send keeps the form and what was typed, and says so (SPEC.md §8). */
 export const clientAction = keepPageOnFailure({ failed: failedToast({ fixed: "createClub" }) });

@@ -1,22 +1,17 @@
+import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { NewPasswordFields } from "~/components/profile/fields";
 import { FormAlert } from "~/components/ui/field";
-import { resetLinkOwner, resetPassword } from "~/models/password-reset.server";
 import { RESET_LINK_INVALID } from "~/schemas/messages";
-import { passwordResetSchema } from "~/schemas/forms.server";
 import { APP_NAME, pageMeta } from "~/utils/brand";
-import { isAppError } from "~/utils/errors";
 import { useIsPending } from "~/utils/remix";
-import { NO_STORE } from "~/web/cache-control.server";
-import { formReply, withPageErrors } from "~/web/page-errors.server";
-import { readFormData } from "~/web/request-body.server";
-import { redirectSignedIn } from "~/web/session.server";
+import type { loader, action } from "./password-reset-page.server";
+
+export { loader, action } from "./password-reset-page.server";
 
 /**
  * A "Forgot password?" link (docs/decisions/0028-password-reset.md). GET shows the new-password form
@@ -24,31 +19,6 @@ import { redirectSignedIn } from "~/web/session.server";
  * one. The POST sets the password, ends every session of the member and signs this device in.
  */
 export const handle = { hideAuthActions: true };
-
-export async function loader({ params }: LoaderFunctionArgs) {
-  const owner = resetLinkOwner(params.token ?? "");
-  return json({ username: owner?.username ?? null }, { status: owner ? 200 : 404, ...NO_STORE });
-}
-
-const PASSWORD_FIELDS = ["newPassword", "confirmPassword"];
-
-export async function action(args: ActionFunctionArgs) {
-  return withPageErrors(args, async ({ request, params }) => {
-    const submission = parseWithZod(await readFormData(request), { schema: passwordResetSchema });
-    if (submission.status !== "success") return formReply(submission, { hideFields: PASSWORD_FIELDS });
-    let user;
-    try {
-      user = await resetPassword(params.token ?? "", submission.value.newPassword);
-    } catch (error) {
-      if (isAppError(error) && error.status === 404) return json({ invalid: true } as const, { status: 404 });
-      throw error;
-    }
-    return redirectSignedIn(user, request, "/", {
-      title: "Password updated",
-      description: "You're signed in with your new password. Every other device has been signed out.",
-    });
-  });
-}
 
 export default function ResetPasswordPage() {
   const { username } = useLoaderData<typeof loader>();
