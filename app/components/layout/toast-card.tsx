@@ -2,7 +2,6 @@ import { useEffect, useRef, useState, type PointerEvent, type RefObject } from "
 import { useHydrated } from "~/utils/hydrated";
 import type { Toast } from "~/utils/toast";
 import { clearTop, controlBoxes } from "./toast-placement";
-import { ToastText } from "./toast-text";
 
 /**
  * One toast; it never lies over a control (docs/decisions/0029-toasts-beside-controls.md). Without
@@ -45,7 +44,15 @@ export function ToastCard({ toast, id, onDismiss }: { toast: Toast; id: string; 
         }`}
       >
         <div className="flex items-start gap-3">
-          <ToastText toast={toast} />
+          <div className="flex-1">
+            <p className="font-semibold">{toast.title}</p>
+            {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
+            {toast.action ? (
+              <a href={toast.action.href} className="mt-2 inline-block text-sm font-semibold underline">
+                {toast.action.label}
+              </a>
+            ) : null}
+          </div>
           <label
             htmlFor={checkbox}
             title="Dismiss"

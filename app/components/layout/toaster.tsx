@@ -1,7 +1,6 @@
 import { Suspense, useEffect, useState } from "react";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useHydrated } from "~/utils/hydrated";
-import { ToastText } from "./toast-text";
 import { onToast, showToast, type Toast } from "~/utils/toast";
 
 export { showToast };
@@ -28,7 +27,15 @@ function PlainToastCard({ toast, onDismiss }: CardProps) {
         data-testid="toast"
         className="pointer-events-auto flex w-full max-w-sm items-start gap-3 rounded-lg border border-stone-300 bg-white p-4 text-stone-900 shadow-lg"
       >
-        <ToastText toast={toast} />
+        <div className="flex-1">
+          <p className="font-semibold">{toast.title}</p>
+          {toast.description ? <p className="mt-1 text-sm">{toast.description}</p> : null}
+          {toast.action ? (
+            <a href={toast.action.href} className="mt-2 inline-block text-sm font-semibold underline">
+              {toast.action.label}
+            </a>
+          ) : null}
+        </div>
         {onDismiss ? (
           <button type="button" onClick={onDismiss} className="-m-2 p-2 text-lg leading-none text-stone-500" aria-label="Dismiss">
             ×
