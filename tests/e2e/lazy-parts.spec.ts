@@ -26,6 +26,13 @@ async function noErrorPage(page: Page) {
   await expect(page.getByText("Something went wrong")).toHaveCount(0);
 }
 
+/** Uncaught errors and unhandled rejections on the page (an early fetch of a part that failed, say). */
+function pageErrors(page: Page) {
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  return errors;
+}
+
 test("a toast whose card cannot be fetched still shows, as a plain card, on the page as it was", async ({ page, open, signUp }) => {
   const member = await signUp(page.context());
   await page.context().clearCookies();
@@ -64,6 +71,7 @@ test("the Edit Post dialog opens without Radix's file, and saves", async ({ page
   const title = `Plain dialog ${uniqueName("pd")}`;
   const post = await createPost({ title });
   const failed = await cut(page, "dialog");
+  const errors = pageErrors(page);
   await open(`/post/${post.id}`);
   await page.getByLabel("Post options").click();
   await page.getByRole("link", { name: "Edit Post" }).click();
@@ -82,6 +90,7 @@ test("the Edit Post dialog opens without Radix's file, and saves", async ({ page
   await page.keyboard.press("Escape");
   await expect(dialog).toHaveCount(0);
   await noErrorPage(page);
+  expect(errors, "the menu's early fetch of Radix failed quietly").toEqual([]);
 });
 
 test("a feed card's Edit Post goes to the post's edit page when the dialogs' file cannot be fetched", async ({

@@ -52,7 +52,8 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
         className="relative"
         data-testid="post-owner-menu"
         onToggle={() => {
-          if (!dialogs) void loadDialogs();
+          // A failed early fetch is asked again when a dialog opens (lazyPart).
+          if (!dialogs) void loadDialogs().catch(() => undefined);
           preloadDialog();
           preloadFullPost(post);
         }}

@@ -20,8 +20,11 @@ export type DialogFormState = {
   trigger: MutableRefObject<HTMLElement | null>;
 };
 
-/** Start downloading the dialog (Radix) before it is needed, say when a menu holding triggers opens. */
-export const preloadDialog = () => void loadDialog();
+/**
+ * Start downloading the dialog (Radix) before it is needed, say when a menu holding triggers opens.
+ * A failed download is tried again, and met by a stand-in, when the dialog opens (ADR 0045).
+ */
+export const preloadDialog = () => void loadDialog().catch(() => undefined);
 
 export function useDialogForm(param: string): DialogFormState {
   const [open, setOpen] = useState(false);
