@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import sharp from "sharp";
 import { apiClub, expect, test, uniqueName } from "./fixtures";
 
 /**
@@ -128,4 +129,27 @@ test("Edit Club says so when its form cannot be fetched, and opens once it can",
   signal = true;
   await page.getByRole("link", { name: "Edit Club" }).click();
   await expect(dialog.getByLabel("Club Name")).toHaveValue(club.name);
+});
+
+test("a photo chosen before the Edit Profile form's code arrives is sent once it does", async ({ page, open, signUp }) => {
+  const me = await signUp();
+  // A slow link: the form's code comes only when released.
+  let release: () => void = () => undefined;
+  const arrived = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/build\/_shared\/edit-form-[A-Z0-9]+\.js$/, async (route) => {
+    await arrived;
+    await route.continue();
+  });
+  await open(`/profile/${me.username}?edit=1`);
+  // Meanwhile the page shows the server's form: a file input and Upload. The member picks a photo.
+  const upload = page.getByTestId("avatar-upload");
+  await expect(upload.getByRole("button", { name: "Upload", exact: true })).toBeVisible();
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#56692c" } })
+    .png()
+    .toBuffer();
+  await upload.locator('input[type="file"]').setInputFiles({ name: "me.png", mimeType: "image/png", buffer: png });
+  release();
+  // The code arrives and the form comes alive: the photo chosen goes up, it is not dropped.
+  await expect(page.getByTestId("toast")).toContainText("Avatar updated");
+  await noErrorPage(page);
 });

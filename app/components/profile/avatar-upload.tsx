@@ -1,5 +1,5 @@
 import { useFetcher } from "@remix-run/react";
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import { useHydrated } from "~/utils/hydrated";
 
 /**
@@ -23,57 +23,70 @@ export function AvatarUpload({
   const fetcher = useFetcher();
   const id = useId();
   const busy = fetcher.state !== "idle";
+  const input = useRef<HTMLInputElement>(null);
+  const upload = (field: HTMLInputElement | null) => {
+    if (field?.files?.length) fetcher.submit(field.form);
+  };
+  // A photo chosen in the plain form before this part's code arrived is sent now: the input is the
+  // same element in both forms, so the choice is still in it.
+  useEffect(() => {
+    if (hydrated) upload(input.current);
+    // Once, when the part comes alive.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [hydrated]);
 
+  // Both forms keep the file input at the same place in the tree, so React keeps the element (and
+  // any file already chosen) when the plain form becomes the enhanced one.
   return (
     <fetcher.Form method="post" action={action} encType="multipart/form-data" data-testid="avatar-upload">
       <input type="hidden" name="returnTo" value={returnTo} />
-      {hydrated ? (
-        <>
+      <div className={hydrated ? "contents" : "flex flex-wrap items-end gap-2"}>
+        <div className={hydrated ? "contents" : undefined}>
+          {hydrated ? null : (
+            <label htmlFor={id} className="label">
+              {label}
+            </label>
+          )}
           <input
+            ref={input}
             id={id}
             type="file"
             name="avatar"
             accept="image/*"
-            className="peer sr-only"
+            required={!hydrated}
+            className={hydrated ? "peer sr-only" : "block text-sm"}
             disabled={busy}
-            onChange={(event) => {
-              if (event.currentTarget.files?.length) fetcher.submit(event.currentTarget.form);
-            }}
+            onChange={hydrated ? (event) => upload(event.currentTarget) : undefined}
           />
-          <label
-            htmlFor={id}
-            title={label}
-            className={`cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-blaze-500 ${
-              variant === "camera"
-                ? "inline-flex h-9 w-9 items-center justify-center rounded-full border-2 border-white bg-bark-900 text-white shadow hover:bg-bark-800"
-                : "btn-secondary"
-            }`}
-          >
-            {variant === "camera" ? (
-              <>
-                <CameraIcon />
-                <span className="sr-only">{busy ? "Uploading..." : label}</span>
-              </>
-            ) : busy ? (
-              "Uploading..."
-            ) : (
-              label
-            )}
-          </label>
-        </>
-      ) : (
-        <div className="flex flex-wrap items-end gap-2">
-          <div>
-            <label htmlFor={id} className="label">
-              {label}
+          {hydrated ? (
+            <label
+              htmlFor={id}
+              title={label}
+              className={`cursor-pointer peer-focus-visible:ring-2 peer-focus-visible:ring-blaze-500 ${
+                variant === "camera"
+                  ? "inline-flex h-9 w-9 items-center justify-center rounded-full border-2 border-white bg-bark-900 text-white shadow hover:bg-bark-800"
+                  : "btn-secondary"
+              }`}
+            >
+              {variant === "camera" ? (
+                <>
+                  <CameraIcon />
+                  <span className="sr-only">{busy ? "Uploading..." : label}</span>
+                </>
+              ) : busy ? (
+                "Uploading..."
+              ) : (
+                label
+              )}
             </label>
-            <input id={id} type="file" name="avatar" accept="image/*" required className="block text-sm" />
-          </div>
+          ) : null}
+        </div>
+        {hydrated ? null : (
           <button type="submit" className="btn-secondary">
             Upload
           </button>
-        </div>
-      )}
+        )}
+      </div>
     </fetcher.Form>
   );
 }
