@@ -82,13 +82,15 @@ export function uniqueName(prefix = "u") {
 }
 
 /**
- * With JavaScript on, wait until React has hydrated the page: a click before that is a plain HTML
- * form post or link (which works, but is not the enhanced behaviour a js-on test checks).
+ * With JavaScript on, wait until React has hydrated the page, and the parts whose code comes after
+ * the first load (a page's main form, docs/decisions/0046) with it: a click before that is a plain
+ * HTML form post or link (which works, but is not the enhanced behaviour a js-on test checks).
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
     const main = document.querySelector("main");
-    return Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
+    const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
+    return hydratedMain && document.documentElement.dataset.parts === undefined;
   });
 }
 

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { act, Suspense, useState, type ComponentType } from "react";
-import { createRoot, type Root } from "react-dom/client";
+import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { lazyPart } from "./lazy-part";
 
@@ -72,5 +72,60 @@ describe("lazyPart", () => {
     await draw(Part);
     expect(load).toHaveBeenCalledTimes(2);
     expect(host.textContent).toContain("real part for Rosa");
+  });
+});
+
+/** The server's HTML of a page whose main form is a lazy part, hydrated in `host` (docs/decisions/0046). */
+async function hydrateServerForm(Part: ComponentType<Props>) {
+  act(() => root.unmount());
+  host.innerHTML = `<main><!--$--><form><input name="title" value=""/><p>server form for <!-- -->Rosa</p></form><!--/$--></main>`;
+  const field = host.querySelector("input")!;
+  field.value = "typed before the code came";
+  await act(async () => {
+    root = hydrateRoot(
+      host,
+      <main>
+        <Suspense fallback={<p>loading</p>}>
+          <Part name="Rosa" />
+        </Suspense>
+      </main>,
+    );
+  });
+  await act(async () => new Promise((resolve) => setTimeout(resolve, 0)));
+  return field;
+}
+
+const ServerForm = ({ name }: Props) => (
+  <form>
+    <input name="title" defaultValue="" />
+    <p>server form for {name}</p>
+  </form>
+);
+
+describe("lazyPart with keepServerDraw (a page's main form)", () => {
+  it("keeps the server's form, and what was typed in it, while its code does not come", async () => {
+    const load = vi.fn<() => Promise<ComponentType<Props>>>().mockRejectedValue(new TypeError("offline"));
+    const Part = lazyPart(load, Fallback, { keepServerDraw: true });
+    const field = await hydrateServerForm(Part);
+    expect(host.textContent).toContain("server form for Rosa");
+    expect(host.textContent).not.toContain("plain part");
+    expect(host.querySelector("input")).toBe(field);
+    expect(field.value).toBe("typed before the code came");
+    expect(document.documentElement.dataset.parts).toBe("hydrating");
+  });
+
+  it("hydrates the form in place when the code comes on a later try (the browser back online)", async () => {
+    const load = vi.fn<() => Promise<ComponentType<Props>>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValue(ServerForm);
+    const Part = lazyPart(load, Fallback, { keepServerDraw: true });
+    const field = await hydrateServerForm(Part);
+    expect(load).toHaveBeenCalledTimes(1);
+    await act(async () => {
+      window.dispatchEvent(new Event("online"));
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+    expect(load).toHaveBeenCalledTimes(2);
+    expect(host.querySelector("input")).toBe(field);
+    expect(field.value).toBe("typed before the code came");
+    expect(Object.keys(field).some((key) => key.startsWith("__reactFiber"))).toBe(true);
   });
 });
