@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ClubImage } from "~/components/club/image";
 import { ClubNotFound } from "~/components/club/not-found";
-import { PostEditor } from "~/components/post/editor";
+import { PostEditorPart } from "~/components/post/editor-part";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
 import { pageMeta } from "~/utils/brand";
@@ -33,7 +33,7 @@ export default function CreateClubPostPage() {
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="mb-6 text-3xl font-bold text-bark-900">Create Post</h1>
-      <PostEditor
+      <PostEditorPart
         lastResult={actionData && !isUnsent(actionData) && !("fieldErrors" in actionData) ? actionData : undefined}
         clubId={club.id}
         cancelHref={`/clubs/${club.id}`}

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
-import { PostEditor } from "~/components/post/editor";
+import { PostEditorPart } from "~/components/post/editor-part";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
 import { postLabel } from "~/utils/outbox-client";
@@ -32,7 +32,7 @@ export default function CreatePostPage() {
           {unread}
         </p>
       ) : null}
-      <PostEditor lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} />
+      <PostEditorPart lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} />
     </div>
   );
 }
