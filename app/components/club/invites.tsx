@@ -1,68 +1,32 @@
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import { useBrowserValidation } from "~/utils/browser-validation";
+import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import type { MouseEvent } from "react";
+import { Suspense, type MouseEvent } from "react";
 import { showToast } from "~/components/layout/toaster";
-import { Field, FieldErrors } from "~/components/ui/field";
+import { lazyPart } from "~/components/ui/lazy-part";
+import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
 import { APP_NAME } from "~/utils/brand";
 import { useHydrated } from "~/utils/hydrated";
-import { useIsPending } from "~/utils/remix";
 import { InviteTerms } from "./invite-terms";
 import type { ClubInvite } from "~/schemas/shapes";
 
-type ClubRef = { id: number; name: string };
+export type ClubRef = { id: number; name: string };
+type InviteFormProps = { club: ClubRef; lastResult: SubmissionResult<string[]> | undefined };
 
-/** SPEC.md §5 Invite form: max uses and expiry in hours, both optional. Posts to the Invites tab. */
-export function InviteForm({ club, lastResult }: { club: ClubRef; lastResult: SubmissionResult<string[]> | undefined }) {
-  const busy = useIsPending({ intent: "invite" });
-  const [form, fields] = useForm({
-    id: "invite",
-    lastResult,
-    shouldValidate: "onBlur",
-    shouldRevalidate: "onInput",
-    onValidate: useBrowserValidation(() => import("~/schemas/club").then((m) => m.inviteSchema)),
-  });
+/**
+ * SPEC.md §5 Invite form. Its code (Conform) is not part of the tab's first load: it is asked for as
+ * soon as this module runs, and hydration keeps the server's form, which posts without it, until it
+ * arrives (docs/decisions/0046).
+ */
+const InviteFormCode = lazyPart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable, {
+  keepServerDraw: true,
+});
+if (typeof document !== "undefined") InviteFormCode.preload();
+
+export function InviteForm(props: InviteFormProps) {
   return (
-    <section className="card p-5" aria-labelledby="invite-title">
-      <h2 id="invite-title" className="text-lg font-bold text-bark-900">
-        Invite hunters
-      </h2>
-      <p className="mt-1 text-sm text-stone-600">An invite link lets someone join straight away, even if the club is private.</p>
-      <Form method="post" action={`/clubs/${club.id}/invites`} {...getFormProps(form)} className="mt-4 space-y-4" preventScrollReset>
-        <IdempotencyKeyInput />
-        <FieldErrors id={form.errorId} errors={form.errors} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <Field
-            id={fields.usesRemaining.id}
-            label="Max uses (optional)"
-            errors={fields.usesRemaining.errors}
-            hint="Leave empty for unlimited."
-          >
-            <input
-              {...getInputProps(fields.usesRemaining, { type: "number" })}
-              min={1}
-              step={1}
-              className="input"
-              placeholder="Unlimited"
-            />
-          </Field>
-          <Field
-            id={fields.expiresIn.id}
-            label="Expires in hours (optional)"
-            errors={fields.expiresIn.errors}
-            hint="Leave empty for no expiry."
-          >
-            <input {...getInputProps(fields.expiresIn, { type: "number" })} min={1} step={1} className="input" placeholder="Never" />
-          </Field>
-        </div>
-        <div className="flex justify-end">
-          <button type="submit" name="intent" value="invite" className="btn-primary" disabled={busy}>
-            {busy ? "Generating..." : "Generate Invite Link"}
-          </button>
-        </div>
-      </Form>
-    </section>
+    <Suspense fallback={null}>
+      <InviteFormCode {...props} />
+    </Suspense>
   );
 }
 
