@@ -153,3 +153,82 @@ test("a photo chosen before the Edit Profile form's code arrives is sent once it
   await expect(page.getByTestId("toast")).toContainText("Avatar updated");
   await noErrorPage(page);
 });
+
+/**
+ * A page's main form whose code comes after the first load (docs/decisions/0046): the post editor and
+ * the invite form. Hydration keeps the server's form until the code arrives, and keeps it, working,
+ * when the code does not come.
+ */
+test.describe("a page's main form drawn by the server", () => {
+  test("the post editor's code does not come: the server's form stays, keeps what was typed, and publishes", async ({ page, signUp }) => {
+    await signUp();
+    const failed = await cut(page, "editor");
+    const errors = pageErrors(page);
+    await page.goto("/create");
+    // The rest of the page hydrates; the form stays as the server drew it.
+    await page.waitForFunction(() => document.documentElement.dataset.parts === "hydrating");
+    await expect.poll(() => failed.length, { message: "the editor's file was asked for" }).toBeGreaterThan(0);
+    const form = page.getByRole("form", { name: "Create Post" });
+    const title = `Server form ${uniqueName("sf")}`;
+    await form.getByLabel("Title").fill(title);
+    await form.getByLabel("Content", { exact: true }).fill("Cold front coming in, the deer will be on their feet at dusk.");
+    // Without the editor's code, tags are the plain comma-separated field.
+    await form.getByLabel("Tags").fill("rut, scrapes");
+    await noErrorPage(page);
+    await expect(form.getByLabel("Title")).toHaveValue(title);
+    await form.getByRole("button", { name: "Publish Post" }).click();
+    await expect(page).toHaveURL(/\/post\/\d+$/);
+    await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(title);
+    await expect(page.getByTestId("post").getByRole("list", { name: "Tags" }).getByRole("link")).toHaveText(["#rut", "#scrapes"]);
+    expect(errors).toEqual([]);
+  });
+
+  test("the post editor's code comes on a later try: the form hydrates in place, keeping what was typed", async ({ page, signUp }) => {
+    await signUp();
+    let signal = false;
+    let asked = 0;
+    await page.route(/\/build\/_shared\/editor-[A-Z0-9]+\.js$/, (route) => {
+      asked += 1;
+      return signal ? route.continue() : route.abort("internetdisconnected");
+    });
+    await page.goto("/create");
+    await page.waitForFunction(() => document.documentElement.dataset.parts === "hydrating");
+    const form = page.getByRole("form", { name: "Create Post" });
+    await form.getByLabel("Title").fill("Typed before the code came");
+    // No "Add" button yet: the server's tags field is the plain one.
+    await expect(form.getByRole("button", { name: "Add", exact: true })).toHaveCount(0);
+    signal = true;
+    // The editor asks again by itself (a timer, or the browser going online).
+    await page.waitForFunction(() => document.documentElement.dataset.parts === undefined, undefined, { timeout: 15_000 });
+    expect(asked).toBeGreaterThan(1);
+    await expect(form.getByRole("button", { name: "Add", exact: true })).toBeVisible();
+    await expect(form.getByLabel("Title")).toHaveValue("Typed before the code came");
+    await noErrorPage(page);
+  });
+
+  test("reached in the browser with no editor code, Create Post says so and offers the plain page", async ({ page, open, signUp }) => {
+    await signUp();
+    await cut(page, "editor");
+    await open("/clubs");
+    await page.getByRole("link", { name: "Create", exact: true }).click();
+    await expect(page).toHaveURL(/\/create$/);
+    const alert = page.getByRole("main").getByRole("alert");
+    await expect(alert).toContainText("could not be loaded");
+    await noErrorPage(page);
+    // The link loads the page afresh: the server draws the form, which works without the code.
+    await alert.getByRole("link", { name: "Open the page again" }).click();
+    await expect(page.getByRole("form", { name: "Create Post" }).getByLabel("Title")).toBeVisible();
+  });
+
+  test("the invite form's code does not come: the server's form makes an invite", async ({ page, signUp, baseURL }) => {
+    await signUp();
+    const club = await apiClub(page, baseURL!);
+    await cut(page, "invite-form");
+    await page.goto(`/clubs/${club.id}/invites`);
+    await page.waitForFunction(() => document.documentElement.dataset.parts === "hydrating");
+    await page.getByLabel("Max uses (optional)").fill("3");
+    await page.getByRole("button", { name: "Generate Invite Link" }).click();
+    await expect(page.getByTestId("generated-invite")).toContainText("3 uses left");
+    await noErrorPage(page);
+  });
+});
