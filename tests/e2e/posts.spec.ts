@@ -338,8 +338,11 @@ test.describe("likes, comments and shares", () => {
     if (js) await hydrated(page);
     await expect(like.getByTestId("like-count")).toHaveText("1");
     await expect(like).toHaveAttribute("aria-pressed", "true");
+    // The count changes before the answer: wait for it, or the reload below may cut the request.
+    const unliked = js ? page.waitForResponse((r) => r.request().method() === "POST" && /\/post\/\d+\?_data=/.test(r.url())) : null;
     await like.click();
     await expect(like.getByTestId("like-count")).toHaveText("0");
+    await unliked;
     await page.reload();
     if (js) await hydrated(page);
     await expect(like.getByTestId("like-count")).toHaveText("0");
