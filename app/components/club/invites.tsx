@@ -2,7 +2,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import { Suspense, type MouseEvent } from "react";
 import { showToast } from "~/components/layout/toaster";
-import { lazyPart } from "~/components/ui/lazy-part";
+import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
 import { APP_NAME } from "~/utils/brand";
 import { useHydrated } from "~/utils/hydrated";
@@ -17,9 +17,7 @@ type InviteFormProps = { club: ClubRef; lastResult: SubmissionResult<string[]> |
  * soon as this module runs, and hydration keeps the server's form, which posts without it, until it
  * arrives (docs/decisions/0046).
  */
-const InviteFormCode = lazyPart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable, {
-  keepServerDraw: true,
-});
+const InviteFormCode = lazyPagePart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable);
 if (typeof document !== "undefined") InviteFormCode.preload();
 
 export function InviteForm(props: InviteFormProps) {

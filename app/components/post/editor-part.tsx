@@ -1,5 +1,5 @@
 import { Suspense } from "react";
-import { lazyPart } from "~/components/ui/lazy-part";
+import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
 import type { PostEditorProps } from "./editor";
 
@@ -8,7 +8,7 @@ import type { PostEditorProps } from "./editor";
  * page's first load: it is asked for as soon as a page holding it is loaded, and hydration keeps the
  * server's form, which posts without that code, until it arrives (docs/decisions/0046).
  */
-const Editor = lazyPart(() => import("./editor").then((m) => m.PostEditor), PageFormUnavailable, { keepServerDraw: true });
+const Editor = lazyPagePart(() => import("./editor").then((m) => m.PostEditor), PageFormUnavailable);
 if (typeof document !== "undefined") Editor.preload();
 
 export function PostEditorPart(props: PostEditorProps) {

@@ -3,6 +3,7 @@ import { act, Suspense, useState, type ComponentType } from "react";
 import { createRoot, hydrateRoot, type Root } from "react-dom/client";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { lazyPart } from "./lazy-part";
+import { lazyPagePart } from "./lazy-page-part";
 
 // React's act() wants to be told it runs in a test.
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
@@ -102,10 +103,10 @@ const ServerForm = ({ name }: Props) => (
   </form>
 );
 
-describe("lazyPart with keepServerDraw (a page's main form)", () => {
+describe("lazyPagePart (a page's main form)", () => {
   it("keeps the server's form, and what was typed in it, while its code does not come", async () => {
     const load = vi.fn<() => Promise<ComponentType<Props>>>().mockRejectedValue(new TypeError("offline"));
-    const Part = lazyPart(load, Fallback, { keepServerDraw: true });
+    const Part = lazyPagePart(load, Fallback);
     const field = await hydrateServerForm(Part);
     expect(host.textContent).toContain("server form for Rosa");
     expect(host.textContent).not.toContain("plain part");
@@ -116,7 +117,7 @@ describe("lazyPart with keepServerDraw (a page's main form)", () => {
 
   it("hydrates the form in place when the code comes on a later try (the browser back online)", async () => {
     const load = vi.fn<() => Promise<ComponentType<Props>>>().mockRejectedValueOnce(new TypeError("offline")).mockResolvedValue(ServerForm);
-    const Part = lazyPart(load, Fallback, { keepServerDraw: true });
+    const Part = lazyPagePart(load, Fallback);
     const field = await hydrateServerForm(Part);
     expect(load).toHaveBeenCalledTimes(1);
     await act(async () => {
