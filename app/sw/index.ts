@@ -5,7 +5,14 @@ import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEn
 import { registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import type { RouteHandlerCallbackOptions } from "workbox-core/types";
-import { DOCUMENT_PART, pageOf, SAVED_AT_HEADER, type SavedCopyMessage, type SavePageMessage } from "../utils/saved-pages";
+import {
+  DOCUMENT_PART,
+  pageOf,
+  SAVED_AT_HEADER,
+  withSavedCopyNote,
+  type SavedCopyMessage,
+  type SavePageMessage,
+} from "../utils/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy } from "./saved-pages";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 
@@ -173,8 +180,20 @@ registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOption
   if (!response) return part === DOCUMENT_PART ? offlinePage() : reloadDocument(page);
   const saved = Number(response.headers.get(SAVED_AT_HEADER));
   tell(event as FetchEvent, { type: "saved-copy", page, part, savedAt: saved > 0 ? saved : null });
-  return response;
+  return part === DOCUMENT_PART && saved > 0 ? notedCopy(response, saved) : response;
 });
+
+/** A saved document, with the "saved copy" note written in when the page has no scripts to draw it. */
+async function notedCopy(response: Response, savedAt: number): Promise<Response> {
+  if (!response.headers.get("Content-Type")?.startsWith("text/html")) return response;
+  const html = await response.clone().text();
+  const noted = withSavedCopyNote(html, savedAt, Date.now());
+  if (noted === html) return response;
+  const headers = new Headers(response.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  return new Response(noted, { status: response.status, statusText: response.statusText, headers });
+}
 
 async function offlinePage(): Promise<Response> {
   return (await matchPrecache(OFFLINE_URL)) ?? Response.error();

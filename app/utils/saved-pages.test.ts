@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DOCUMENT_PART, oldestSaved, pageOf } from "./saved-pages";
+import { DOCUMENT_PART, oldestSaved, pageOf, withSavedCopyNote } from "./saved-pages";
 
 describe("pageOf", () => {
   it("names a document by its address, and loader data by its page and route", () => {
@@ -27,5 +27,24 @@ describe("oldestSaved", () => {
         ]),
       ),
     ).toBe(100);
+  });
+});
+
+describe("withSavedCopyNote", () => {
+  const NOTE = `<p role="status" data-testid="saved-copy-note" class="pointer-events-none fixed"></p>`;
+  const now = Date.UTC(2026, 10, 23, 12, 0);
+  const fiveMinutesAgo = now - 5 * 60_000;
+
+  it("writes the note into the status line of a page sent without scripts (ADR 0047)", () => {
+    const plain = `<!DOCTYPE html><html lang="en-US" data-scripts="none"><body>${NOTE}<main id="main">feed</main></body></html>`;
+    const noted = withSavedCopyNote(plain, fiveMinutesAgo, now);
+    expect(noted).toContain('data-testid="saved-copy-note" class="pointer-events-none fixed"><span class="');
+    expect(noted).toContain(">Saved copy from 5 minutes ago</span></p>");
+    expect(noted.replace(/<span[^>]*>[^<]*<\/span>/, "")).toBe(plain);
+  });
+
+  it("leaves a page with scripts as it is: React draws its note, and a changed page would not hydrate", () => {
+    const scripted = `<!DOCTYPE html><html lang="en-US"><body>${NOTE}<main id="main">feed</main><script type="module"></script></body></html>`;
+    expect(withSavedCopyNote(scripted, fiveMinutesAgo, now)).toBe(scripted);
   });
 });

@@ -1,3 +1,5 @@
+import { distance } from "./time-ago";
+
 /**
  * What the service worker (app/sw/) and the page agree on about saved copies of pages
  * (docs/decisions/0033-service-worker-saved-pages.md). No worker or DOM globals: both sides import it.
@@ -20,6 +22,28 @@ export type AskSavedCopyMessage = { type: "saved-copy?" };
 export type SavePageMessage = { type: "save-page"; page: string; assets: string[] };
 /** Page → worker: forget every saved page (a member signed out). */
 export type ForgetPagesMessage = { type: "forget-pages" };
+
+/** The look of the "saved copy" note (components/layout/saved-copy-note.tsx, and the worker's for plain pages). */
+export const SAVED_COPY_BADGE_CLASS = "inline-block rounded-full bg-bark-900/90 px-3 py-1 text-xs text-white shadow";
+
+/** What the note says: "Saved copy from 5 minutes ago". */
+export function savedCopyText(savedAt: number, now: number): string {
+  return `Saved copy from ${distance(new Date(savedAt), new Date(now))} ago`;
+}
+
+/**
+ * A document sent without the app's scripts (docs/decisions/0047) cannot draw the note itself: the
+ * worker writes it into the copy it serves, in the empty status line every page carries. Any other
+ * document is returned as it is (React draws its note, and a changed document would not hydrate).
+ */
+export function withSavedCopyNote(html: string, savedAt: number, now: number): string {
+  if (!/<html[^>]*\sdata-scripts="none"/.test(html)) return html;
+  const text = savedCopyText(savedAt, now).replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  return html.replace(
+    /(<p\b[^>]*\bdata-testid="saved-copy-note"[^>]*>)(<\/p>)/,
+    `$1<span class="${SAVED_COPY_BADGE_CLASS}">${text}</span>$2`,
+  );
+}
 
 /** The part of a page a whole document is. Loader data names its route (`_data`). */
 export const DOCUMENT_PART = "document";

@@ -1,6 +1,6 @@
 import { useLocation } from "@remix-run/react";
 import { useSyncExternalStore } from "react";
-import { distance } from "~/utils/time-ago";
+import { SAVED_COPY_BADGE_CLASS, savedCopyText } from "~/utils/saved-pages";
 import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/utils/service-worker";
 
 const noVersion = () => 0;
@@ -18,11 +18,7 @@ export function SavedCopyNote() {
   const savedAt = savedCopyOf(location.pathname + location.search);
   return (
     <p role="status" data-testid="saved-copy-note" className="pointer-events-none fixed bottom-2 left-2 z-40 m-0 max-w-[calc(100%-1rem)]">
-      {savedAt !== null ? (
-        <span className="inline-block rounded-full bg-bark-900/90 px-3 py-1 text-xs text-white shadow">
-          Saved copy from {distance(new Date(savedAt), new Date())} ago
-        </span>
-      ) : null}
+      {savedAt !== null ? <span className={SAVED_COPY_BADGE_CLASS}>{savedCopyText(savedAt, Date.now())}</span> : null}
     </p>
   );
 }
