@@ -5,12 +5,13 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  UNSAFE_RemixContext,
   useMatches,
   useLocation,
   useRouteLoaderData,
   useSearchParams,
 } from "@remix-run/react";
-import { useEffect, type ReactNode } from "react";
+import { useContext, useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
 import { OutboxNote } from "~/components/ui/outbox-note";
 import { Toaster } from "~/components/layout/toaster";
@@ -21,7 +22,7 @@ import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import { startOutbox } from "~/utils/outbox-client";
 import stylesheet from "~/tailwind.css";
-import type { loader } from "./root-data.server";
+import { plainPageScript, type loader } from "./root-data.server";
 
 export { loader } from "./root-data.server";
 
@@ -35,8 +36,11 @@ export type RootData = typeof loader;
 
 export const shouldRevalidate = keepAfterUnsent;
 
-/** Routes set `handle = { hideAuthActions: true }` to hide the top bar's auth actions. */
-export type RouteHandle = { hideAuthActions?: boolean };
+/**
+ * Routes set `handle = { hideAuthActions: true }` to hide the top bar's auth actions, and
+ * `plainForVisitors: true` to send visitors the page without the app's scripts (docs/decisions/0047).
+ */
+export type RouteHandle = { hideAuthActions?: boolean; plainForVisitors?: boolean };
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
@@ -44,8 +48,14 @@ export function Layout({ children }: { children: ReactNode }) {
   const [params] = useSearchParams();
   const location = useLocation();
   const hideAuthActions = matches.some((m) => (m.handle as RouteHandle | undefined)?.hideAuthActions);
+  // A visitor's first load of such a page is HTML and CSS only: nothing on it needs the app's code.
+  // Decided when the server draws the document; the browser never draws a page without its scripts
+  // (a client-side visit already runs them), so hydration always meets scripts on both sides.
+  const plain =
+    typeof document === "undefined" && !data?.user && matches.some((m) => (m.handle as RouteHandle | undefined)?.plainForVisitors);
+  const build = useContext(UNSAFE_RemixContext)?.manifest.version ?? "dev";
   return (
-    <html lang="en-US">
+    <html lang="en-US" data-scripts={plain ? "none" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -70,8 +80,15 @@ export function Layout({ children }: { children: ReactNode }) {
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}
         </main>
-        <ScrollRestoration />
-        <Scripts />
+        {plain ? (
+          // Registers the service worker; plainPageScript is server code, and only the server draws this.
+          <script dangerouslySetInnerHTML={{ __html: plainPageScript(build) }} />
+        ) : (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        )}
       </body>
     </html>
   );

@@ -12,9 +12,13 @@ import { loadHomeFeed } from "./home-feed.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
+import type { RouteHandle } from "~/root";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
 export { shouldRevalidate } from "~/utils/client-action";
+
+/** A visitor's home is sent without the app's scripts (docs/decisions/0047). */
+export const handle: RouteHandle = { plainForVisitors: true };
 
 export async function loader(args: LoaderFunctionArgs) {
   return loadHomeFeed(args);
