@@ -153,6 +153,8 @@ async function main() {
     const pages: PageWeight[] = [];
     for (const [page, label, asMember] of [
       ["/", "/", false],
+      // A member's home keeps the app's code; a visitor's has none (docs/decisions/0047).
+      ["/", "/ member", true],
       [`/post/${big.postId}`, "/post/:id", false],
       ["/create", "/create", true],
       ["/clubs", "/clubs", false],
@@ -218,7 +220,7 @@ async function main() {
       atLeast("home, member (app)", row("/ member (app)"), 0.05),
       atLeast("home, visitor (app alone)", row("/ visitor (app)"), 0.1),
       atLeast("home, visitor through nginx", row("/ visitor through nginx"), 0.5),
-      { name: "home JS ≤ 90 KB gz", figure: kb(home.jsGz), pass: home.jsGz <= 90 * 1024 },
+      { name: "home JS (a visitor's first load) ≤ 90 KB gz", figure: kb(home.jsGz), pass: home.jsGz <= 90 * 1024 },
       { name: "every page's JS ≤ 120 KB gz", figure: `heaviest ${heaviest.page} ${kb(heaviest.jsGz)}`, pass: heaviest.jsGz <= 120 * 1024 },
       { name: "home HTML ≤ 9 KB as transferred", figure: `${h.bestEncoding} ${kb(h.best)}`, pass: h.best <= 9 * 1024 },
       {

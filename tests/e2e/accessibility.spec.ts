@@ -1,19 +1,17 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, test } from "./fixtures";
+import { expect, hydrated, test } from "./fixtures";
 
 /**
  * Issue 14: no serious or critical axe-core violation on any page, and a meta description on every
- * page. Run with JavaScript on (hydrated pages, dialogs' triggers, tab lists), as a visitor and as a
- * club owner with a pending request, so every tab has its content.
+ * page. Run with JavaScript on (hydrated pages, dialogs' triggers, tab lists; a visitor's home has
+ * no scripts, ADR 0047), as a visitor and as a club owner with a pending request, so every tab has
+ * its content.
  */
 
 async function audit(page: Page, url: string) {
   await page.goto(url);
-  await page.waitForFunction(() => {
-    const main = document.querySelector("main");
-    return Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
-  });
+  await hydrated(page);
   // label-content-name-mismatch is off by default in axe (experimental): the like and share buttons
   // once had names without their visible counts.
   const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();

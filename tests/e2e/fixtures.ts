@@ -84,12 +84,15 @@ export function uniqueName(prefix = "u") {
 /**
  * With JavaScript on, wait until React has hydrated the page, and the parts whose code comes after
  * the first load (a page's main form, docs/decisions/0046) with it: a click before that is a plain
- * HTML form post or link (which works, but is not the enhanced behaviour a js-on test checks).
+ * HTML form post or link (which works, but is not the enhanced behaviour a js-on test checks). A
+ * page sent without scripts (a visitor's home, docs/decisions/0047) is ready as it loads.
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
     const main = document.querySelector("main");
     const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
+    // A visitor's home has no scripts to hydrate it (docs/decisions/0047).
+    if (document.documentElement.dataset.scripts === "none") return true;
     return hydratedMain && document.documentElement.dataset.parts === undefined;
   });
 }

@@ -32,7 +32,8 @@ test.describe("service worker", () => {
     page.on("load", () => {
       loads += 1;
     });
-    await page.goto("/");
+    // A page with the app's code (a visitor's home has none: plain-home.spec.ts, ADR 0047).
+    await page.goto("/clubs");
     const version = await page.evaluate(async () => {
       const registration = await navigator.serviceWorker.ready;
       return new URL(registration.active!.scriptURL).searchParams.get("v");
