@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
-import { budgetKb, firstLoads } from "./first-load";
+import { BUDGET_KB, firstLoads } from "./first-load";
 import { readRemixManifest } from "./remix-manifest";
 
 const dir = process.argv[2] ?? "public/build";
@@ -41,9 +41,9 @@ for (const [id, route] of Object.entries(manifest.routes).sort(([a], [b]) => a.l
 // First load per page (entry + every route down to the page, each file once) against issue 13's budgets.
 console.log(`\n${"first load (entry + route chain)".padEnd(40)} ${"files".padStart(5)} ${"gz".padStart(8)}  budget`);
 for (const page of firstLoads(dir)) {
-  const over = page.gzip > budgetKb() * 1024 ? "  OVER" : "";
+  const over = page.gzip > BUDGET_KB.page * 1024 ? "  OVER" : "";
   const bad = [page.evalIn.length ? "  eval" : "", page.classicZodIn.length ? "  classic zod" : ""].join("");
   console.log(
-    `${page.route.padEnd(40)} ${String(page.files.length).padStart(5)} ${(page.gzip / 1024).toFixed(1).padStart(6)} KB  ≤ ${budgetKb()}${over}${bad}`,
+    `${page.route.padEnd(40)} ${String(page.files.length).padStart(5)} ${(page.gzip / 1024).toFixed(1).padStart(6)} KB  ≤ ${BUDGET_KB.page}${over}${bad}`,
   );
 }

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { firstLoads, budgetKb } from "../../scripts/first-load";
+import { BUDGET_KB, firstLoads } from "../../scripts/first-load";
 import type { Page } from "@playwright/test";
 import { test, expect } from "./fixtures";
 
@@ -33,7 +33,7 @@ const CEILING_KB: Record<string, number> = {
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
   test.skip(!js, "reads the build, once");
   for (const page of firstLoads(assets)) {
-    const limit = CEILING_KB[page.route] ?? budgetKb();
+    const limit = CEILING_KB[page.route] ?? BUDGET_KB.page;
     expect(page.gzip / 1024, `${page.route}: first-load KB gz`).toBeLessThanOrEqual(limit);
   }
 });

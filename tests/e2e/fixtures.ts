@@ -89,10 +89,10 @@ export function uniqueName(prefix = "u") {
  */
 export async function hydrated(page: Page) {
   await page.waitForFunction(() => {
-    const main = document.querySelector("main");
-    const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
     // A visitor's home has no scripts to hydrate it (docs/decisions/0047).
     if (document.documentElement.dataset.scripts === "none") return true;
+    const main = document.querySelector("main");
+    const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
     return hydratedMain && document.documentElement.dataset.parts === undefined;
   });
 }

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
-import { Suspense, type MouseEvent } from "react";
+import type { MouseEvent } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
@@ -13,20 +13,10 @@ export type ClubRef = { id: number; name: string };
 type InviteFormProps = { club: ClubRef; lastResult: SubmissionResult<string[]> | undefined };
 
 /**
- * SPEC.md §5 Invite form. Its code (Conform) is not part of the tab's first load: it is asked for as
- * soon as this module runs, and hydration keeps the server's form, which posts without it, until it
- * arrives (docs/decisions/0046).
+ * SPEC.md §5 Invite form. Its code (Conform) is not part of the tab's first load: hydration keeps the
+ * server's form, which posts without it, until it arrives (docs/decisions/0046).
  */
-const InviteFormCode = lazyPagePart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable);
-if (typeof document !== "undefined") InviteFormCode.preload();
-
-export function InviteForm(props: InviteFormProps) {
-  return (
-    <Suspense fallback={null}>
-      <InviteFormCode {...props} />
-    </Suspense>
-  );
-}
+export const InviteForm = lazyPagePart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable);
 
 /** The club's active invites, each with its link and terms, and Revoke for whoever may. */
 export function InviteList({ club, invites, origin }: { club: ClubRef; invites: ClubInvite[]; origin: string }) {

@@ -1,4 +1,4 @@
-import { createElement, lazy, useEffect, useState, type ComponentType } from "react";
+import { createElement, lazy, Suspense, useEffect, useState, type ComponentType, type ReactNode } from "react";
 import { useHydrated } from "~/utils/hydrated";
 import { lazyPart } from "./lazy-part";
 
@@ -29,15 +29,20 @@ const RETRY_MS = [2_000, 10_000, 30_000, 60_000, 120_000];
  * - If the code does not come, nothing replaces the server's form. The part asks again when the
  *   browser is back online, or after a while (RETRY_MS), and hydrates in place when the code comes.
  * - Drawn later in the browser (a client-side visit), there is no server form to keep: it is a
- *   lazyPart, whose failure draws `Fallback`.
+ *   lazyPart, whose failure draws `Fallback`, and `loading` shows until the code is here.
  *
- * `preload()` asks for the code at once, for a page whose main part this is.
+ * The member came to the page for this form, so in the browser its code is asked for at once, as
+ * the module that makes the part runs: it is on its way before React starts hydrating.
  */
 export function lazyPagePart<P extends object>(
   load: () => Promise<ComponentType<P>>,
   Fallback: ComponentType<P>,
-): ComponentType<P> & { preload: () => void } {
+  loading: ReactNode = null,
+): ComponentType<P> {
   const inBrowser = lazyPart(load, Fallback);
+  // Asked for at once in the browser; hydration's first try waits on this same request.
+  let early = typeof document === "undefined" ? null : load();
+  early?.catch(() => undefined);
 
   /** The part, telling the page when it has hydrated (the first instance only counts). */
   const hydratedOnce = (Part: ComponentType<P>): ComponentType<P> => {
@@ -65,8 +70,10 @@ export function lazyPagePart<P extends object>(
             return;
           }
           partWaits();
-          const tryAt = (retry: number) =>
-            load().then(
+          const tryAt = (retry: number) => {
+            const attempt = early ?? load();
+            early = null;
+            void attempt.then(
               (component) => resolve({ default: hydratedOnce(component) }),
               () => {
                 const wait = RETRY_MS[retry];
@@ -80,17 +87,17 @@ export function lazyPagePart<P extends object>(
                 window.addEventListener("online", again);
               },
             );
+          };
           tryAt(0);
         }),
     ) as unknown as ComponentType<P>);
 
-  function LazyPagePart(props: P) {
+  function Chosen(props: P) {
     const hydrated = useHydrated();
     const [Part] = useState(() => (hydrated ? inBrowser : forHydration()));
     return createElement(Part, props);
   }
-  LazyPagePart.preload = () => {
-    load().catch(() => undefined);
+  return function LazyPagePart(props: P) {
+    return <Suspense fallback={loading}>{createElement(Chosen, props)}</Suspense>;
   };
-  return LazyPagePart;
 }

@@ -86,9 +86,7 @@ async function hydrateServerForm(Part: ComponentType<Props>) {
     root = hydrateRoot(
       host,
       <main>
-        <Suspense fallback={<p>loading</p>}>
-          <Part name="Rosa" />
-        </Suspense>
+        <Part name="Rosa" />
       </main>,
     );
   });
