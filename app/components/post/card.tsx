@@ -1,4 +1,7 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation } from "@remix-run/react";
+import { DrawnOnce } from "~/components/ui/drawn-once";
+import { useDataSaver } from "~/components/ui/data-saver";
+import { timeAgo } from "~/utils/time-ago";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
@@ -11,12 +14,30 @@ import type { WithPreview } from "~/utils/preview";
 /**
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
  * from this card (like, share) comes back to, at this card (#post-{id}).
+ *
+ * The server draws a card once for what it shows and keeps it (DrawnOnce, docs/decisions/0048): its
+ * inputs are its props and what the inside reads from the page, the URL (the club label, the dialog
+ * links), data saver (pictures) and the clock ("3 hours ago").
  */
-export function PostCard({ post, viewerId, redirectTo }: { post: WithPreview<Post>; viewerId: number | null; redirectTo: string }) {
+export function PostCard({ post, viewerId, redirectTo }: CardProps) {
+  const { pathname, search } = useLocation();
+  const dataSaver = useDataSaver();
+  const inputs = [post, viewerId, redirectTo, pathname, search, dataSaver, timeAgo(new Date(post.createdAt))];
+  const attrs = { id: `post-${post.id}`, className: "post-card", "data-testid": "post-card", "aria-labelledby": `post-${post.id}-title` };
+  return (
+    <DrawnOnce as="article" attrs={attrs} inputs={inputs}>
+      <PostCardInside post={post} viewerId={viewerId} redirectTo={redirectTo} />
+    </DrawnOnce>
+  );
+}
+
+type CardProps = { post: WithPreview<Post>; viewerId: number | null; redirectTo: string };
+
+function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
   const isOwner = viewerId !== null && viewerId === post.author.id;
   const back = `${redirectTo}#post-${post.id}`;
   return (
-    <article id={`post-${post.id}`} className="post-card" data-testid="post-card" aria-labelledby={`post-${post.id}-title`}>
+    <>
       <PostHeader post={post} isOwner={isOwner} />
       <h2 id={`post-${post.id}-title`} className="post-title">
         <Link to={`/post/${post.id}`} className="hover:underline">
@@ -30,7 +51,7 @@ export function PostCard({ post, viewerId, redirectTo }: { post: WithPreview<Pos
       <footer className="mt-3 border-t border-stone-100 pt-2">
         <PostActions post={post} redirectTo={back} signedIn={viewerId !== null} />
       </footer>
-    </article>
+    </>
   );
 }
 
