@@ -27,7 +27,7 @@ export function setPartDrawer(next: PartDrawer | null) {
   drawer = next;
 }
 
-type Tag = "article" | "div" | "li" | "section";
+type Tag = "article" | "aside" | "div" | "li" | "section";
 
 export function DrawnOnce({
   as: Tag,

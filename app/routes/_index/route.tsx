@@ -5,6 +5,7 @@ import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
 import { FilterBar, feedHref } from "~/components/post/filter-bar";
 import { PostCard } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
+import { DrawnOnce } from "~/components/ui/drawn-once";
 import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
@@ -77,10 +78,13 @@ export default function Home() {
             <Feed key={location.search} data={data} redirectTo={`${location.pathname}${location.search}`} />
           )}
         </div>
-        <aside id="trending" className="scroll-mt-16 space-y-6">
-          <HotTracks posts={data.trending} />
-          <PopularTopics />
-        </aside>
+        {/* The same for every viewer until trending changes: the server draws it once (docs/decisions/0048). */}
+        <DrawnOnce as="aside" attrs={{ id: "trending", className: "scroll-mt-16 space-y-6" }} inputs={["sidebar", data.trending]}>
+          <>
+            <HotTracks posts={data.trending} />
+            <PopularTopics />
+          </>
+        </DrawnOnce>
       </div>
     </div>
   );
