@@ -6,7 +6,7 @@ import { createMemoryRouter, Outlet, RouterProvider, useLoaderData, type RouteOb
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DrawnOnce, setPartDrawer } from "~/components/ui/drawn-once";
-import { PostCard } from "~/components/post/card";
+import { PostCard, useCardInputs } from "~/components/post/card";
 import type { Post } from "~/schemas/shapes";
 import { forgetDrawnParts, partDrawer } from "~/web/drawn-parts.server";
 
@@ -40,14 +40,22 @@ function Counted({ label }: { label: string }) {
   renders += 1;
   return <span>{label}</span>;
 }
+/** As the home draws its feed: the page of cards drawn once as a whole, each card drawn once inside it. */
 function Feed() {
   const { posts, viewerId } = useLoaderData() as PageData;
+  const cardInputs = useCardInputs();
   return (
-    <main>
-      {posts.map((p) => (
-        <PostCard key={p.id} post={p} viewerId={viewerId} redirectTo="/" />
-      ))}
-    </main>
+    <DrawnOnce
+      as="div"
+      attrs={{ "data-testid": "feed" }}
+      inputs={["feed", posts.map((post) => cardInputs({ post, viewerId, redirectTo: "/" }))]}
+    >
+      <>
+        {posts.map((p) => (
+          <PostCard key={p.id} post={p} viewerId={viewerId} redirectTo="/" />
+        ))}
+      </>
+    </DrawnOnce>
   );
 }
 const routes = (): RouteObject[] => [

@@ -15,14 +15,11 @@ import type { WithPreview } from "~/utils/preview";
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
  * from this card (like, share) comes back to, at this card (#post-{id}).
  *
- * The server draws a card once for what it shows and keeps it (DrawnOnce, docs/decisions/0048): its
- * inputs are its props and what the inside reads from the page, the URL (the club label, the dialog
- * links), data saver (pictures) and the clock ("3 hours ago").
+ * The server draws a card once for what it shows (useCardInputs) and keeps it (DrawnOnce,
+ * docs/decisions/0048).
  */
 export function PostCard({ post, viewerId, redirectTo }: CardProps) {
-  const { pathname, search } = useLocation();
-  const dataSaver = useDataSaver();
-  const inputs = [post, viewerId, redirectTo, pathname, search, dataSaver, timeAgo(new Date(post.createdAt))];
+  const inputs = useCardInputs()({ post, viewerId, redirectTo });
   const attrs = { id: `post-${post.id}`, className: "post-card", "data-testid": "post-card", "aria-labelledby": `post-${post.id}-title` };
   return (
     <DrawnOnce as="article" attrs={attrs} inputs={inputs}>
@@ -32,6 +29,25 @@ export function PostCard({ post, viewerId, redirectTo }: CardProps) {
 }
 
 type CardProps = { post: WithPreview<Post>; viewerId: number | null; redirectTo: string };
+
+/**
+ * Everything a card shows, for DrawnOnce: its props, the URL (the club label and the dialog links
+ * read it), data saver (pictures) and the clock ("3 hours ago"). A list of cards drawn once as a
+ * whole (the home feed) keys itself on its cards' inputs.
+ */
+export function useCardInputs() {
+  const { pathname, search } = useLocation();
+  const dataSaver = useDataSaver();
+  return ({ post, viewerId, redirectTo }: CardProps) => [
+    post,
+    viewerId,
+    redirectTo,
+    pathname,
+    search,
+    dataSaver,
+    timeAgo(new Date(post.createdAt)),
+  ];
+}
 
 function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
   const isOwner = viewerId !== null && viewerId === post.author.id;

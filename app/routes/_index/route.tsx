@@ -3,7 +3,7 @@ import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@re
 import { useEffect, useState, type MouseEvent } from "react";
 import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
 import { FilterBar, feedHref } from "~/components/post/filter-bar";
-import { PostCard } from "~/components/post/card";
+import { PostCard, useCardInputs } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
 import { DrawnOnce } from "~/components/ui/drawn-once";
 import type { FeedFilters } from "~/schemas/post";
@@ -94,6 +94,7 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
   // Cursors of the pages appended in place (JavaScript); each page keeps its own fetcher, so the
   // revalidation after a like or a comment refreshes every page shown.
   const [more, setMore] = useState<string[]>([]);
+  const cardInputs = useCardInputs();
   const append = (cursor: string) => setMore((list) => (list.includes(cursor) ? list : [...list, cursor]));
 
   if (!data.posts.length) {
@@ -109,24 +110,35 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
     );
   }
 
+  // The server draws the page of cards once as a whole too, keyed on every card's inputs
+  // (docs/decisions/0048); pages appended in place are the browser's.
+  const inputs = [
+    "feed",
+    data.posts.map((post) => cardInputs({ post, viewerId: data.viewerId, redirectTo })),
+    data.filters,
+    data.nextCursor,
+    more,
+  ];
   return (
-    <div className="space-y-4" data-testid="feed">
-      {data.posts.map((post) => (
-        <PostCard key={post.id} post={post as WithPreview<Post>} viewerId={data.viewerId} redirectTo={redirectTo} />
-      ))}
-      {more.map((cursor, i) => (
-        <MorePosts
-          key={cursor}
-          filters={data.filters}
-          cursor={cursor}
-          viewerId={data.viewerId}
-          redirectTo={redirectTo}
-          isLast={i === more.length - 1}
-          onOlder={append}
-        />
-      ))}
-      {more.length === 0 && data.nextCursor ? <OlderPosts filters={data.filters} cursor={data.nextCursor} onOlder={append} /> : null}
-    </div>
+    <DrawnOnce as="div" attrs={{ className: "space-y-4", "data-testid": "feed" }} inputs={inputs}>
+      <>
+        {data.posts.map((post) => (
+          <PostCard key={post.id} post={post as WithPreview<Post>} viewerId={data.viewerId} redirectTo={redirectTo} />
+        ))}
+        {more.map((cursor, i) => (
+          <MorePosts
+            key={cursor}
+            filters={data.filters}
+            cursor={cursor}
+            viewerId={data.viewerId}
+            redirectTo={redirectTo}
+            isLast={i === more.length - 1}
+            onOlder={append}
+          />
+        ))}
+        {more.length === 0 && data.nextCursor ? <OlderPosts filters={data.filters} cursor={data.nextCursor} onOlder={append} /> : null}
+      </>
+    </DrawnOnce>
   );
 }
 
