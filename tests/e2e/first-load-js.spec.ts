@@ -23,11 +23,12 @@ test("no page's first-load JavaScript holds classic zod or new Function/eval", a
 
 /**
  * The first loads as measured in ADR 0046, as ceilings (KB gz). Every page is within its budget
- * (issue 13: 120) and a member's home may not grow past its size then (React + Remix alone are 86.8).
+ * (issue 13: 120) and a member's home may not grow past its size then (React + Remix alone are 86.8),
+ * plus the 0.3 KB of the cards and feed drawn once on the server (DrawnOnce, ADR 0048).
  * A visitor's home, the budget of 90, has no scripts at all (plain-home.spec.ts, ADR 0047).
  */
 const CEILING_KB: Record<string, number> = {
-  "routes/_index": 111.3,
+  "routes/_index": 111.6,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -48,7 +48,7 @@ function Feed() {
     <DrawnOnce
       as="div"
       attrs={{ "data-testid": "feed" }}
-      inputs={["feed", posts.map((post) => cardInputs({ post, viewerId, redirectTo: "/" }))]}
+      inputs={() => ["feed", posts.map((post) => cardInputs({ post, viewerId, redirectTo: "/" }))]}
     >
       <>
         {posts.map((p) => (
@@ -118,7 +118,7 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
     renders = 0;
     const part = (inputs: unknown, label: string) =>
       renderToString(
-        <DrawnOnce as="div" attrs={{ className: "card" }} inputs={inputs}>
+        <DrawnOnce as="div" attrs={{ className: "card" }} inputs={() => inputs}>
           <Counted label={label} />
         </DrawnOnce>,
       );

@@ -19,10 +19,10 @@ import type { WithPreview } from "~/utils/preview";
  * docs/decisions/0048).
  */
 export function PostCard({ post, viewerId, redirectTo }: CardProps) {
-  const inputs = useCardInputs()({ post, viewerId, redirectTo });
+  const cardInputs = useCardInputs();
   const attrs = { id: `post-${post.id}`, className: "post-card", "data-testid": "post-card", "aria-labelledby": `post-${post.id}-title` };
   return (
-    <DrawnOnce as="article" attrs={attrs} inputs={inputs}>
+    <DrawnOnce as="article" attrs={attrs} inputs={() => cardInputs({ post, viewerId, redirectTo })}>
       <PostCardInside post={post} viewerId={viewerId} redirectTo={redirectTo} />
     </DrawnOnce>
   );

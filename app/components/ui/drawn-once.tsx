@@ -6,12 +6,13 @@ import type { ReactElement, ReactNode } from "react";
  *
  * `DrawnOnce` renders `<Tag {...attrs}>{children}</Tag>`. On the server, with a drawer registered
  * (entry.server.tsx registers web/drawn-parts.server.ts), the inside is the HTML the drawer kept for
- * `inputs`, drawn with `renderToString` under the page's router contexts on a miss; the browser
+ * `inputs()`, drawn with `renderToString` under the page's router contexts on a miss; the browser
  * draws `children` as ever and hydrates them over that same HTML. The browser bundle holds no
  * drawer, so nothing here pulls React's server renderer into it.
  *
- * `inputs` must name everything the inside shows: its props and whatever it reads from the page
+ * `inputs()` must name everything the inside shows: its props and whatever it reads from the page
  * (the URL, the root's loader data, the clock). Two draws with equal inputs must give equal HTML.
+ * Only the server calls it.
  */
 export type PartDrawer = {
   /** Reads the page's contexts the inside needs (a hook: the same ones on every call). */
@@ -37,18 +38,18 @@ export function DrawnOnce({
 }: {
   as: Tag;
   attrs: Record<string, string | undefined>;
-  inputs: unknown;
+  inputs: () => unknown;
   children: ReactElement;
 }): ReactNode {
   const html = useDrawnHtml(inputs, children);
   return html === null ? <Tag {...attrs}>{children}</Tag> : <Tag {...attrs} dangerouslySetInnerHTML={{ __html: html }} />;
 }
 
-function useDrawnHtml(inputs: unknown, children: ReactElement): string | null {
+function useDrawnHtml(inputs: () => unknown, children: ReactElement): string | null {
   const current = drawer;
   if (!current) return null;
   // The drawer is fixed for the process (set before the first page, never in the browser), so every
   // render of this component calls the same hooks.
   const contexts = current.useContexts();
-  return current.draw(JSON.stringify(inputs), children, contexts);
+  return current.draw(JSON.stringify(inputs()), children, contexts);
 }

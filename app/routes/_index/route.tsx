@@ -79,7 +79,7 @@ export default function Home() {
           )}
         </div>
         {/* The same for every viewer until trending changes: the server draws it once (docs/decisions/0048). */}
-        <DrawnOnce as="aside" attrs={{ id: "trending", className: "scroll-mt-16 space-y-6" }} inputs={["sidebar", data.trending]}>
+        <DrawnOnce as="aside" attrs={{ id: "trending", className: "scroll-mt-16 space-y-6" }} inputs={() => ["sidebar", data.trending]}>
           <>
             <HotTracks posts={data.trending} />
             <PopularTopics />
@@ -112,7 +112,7 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
 
   // The server draws the page of cards once as a whole too, keyed on every card's inputs
   // (docs/decisions/0048); pages appended in place are the browser's.
-  const inputs = [
+  const inputs = () => [
     "feed",
     data.posts.map((post) => cardInputs({ post, viewerId: data.viewerId, redirectTo })),
     data.filters,
