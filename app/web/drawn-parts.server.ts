@@ -32,9 +32,14 @@ const CONTEXTS: Array<Context<unknown>> = [
   UNSAFE_RouteContext,
 ] as Array<Context<unknown>>;
 
-/** About 100 members' pages of 20 cards, at 2 to 4 KB each. */
-export const MAX_KEPT_PARTS = 2000;
+/**
+ * What is kept, keys and HTML together, is bounded in characters (about 16 MB as one-byte text): a
+ * card is 2 to 4 KB of HTML with a key about as long, a whole page of cards about 20 times that. The
+ * least recently used go first.
+ */
+const MAX_KEPT_CHARS = 16 * 1024 * 1024;
 const kept = new Map<string, string>();
+let keptChars = 0;
 
 function useContexts(): unknown[] {
   return [
@@ -60,9 +65,18 @@ function draw(key: string, element: ReactElement, contexts: unknown[]): string |
     CONTEXTS.reduceRight<ReactElement>((child, context, i) => createElement(context.Provider, { value: contexts[i] }, child), element),
   );
   if (html.includes(CLIENT_RENDERED_BOUNDARY)) return null;
-  if (kept.size >= MAX_KEPT_PARTS) kept.delete(kept.keys().next().value!);
-  kept.set(key, html);
+  keep(key, html);
   return html;
+}
+
+function keep(key: string, html: string) {
+  keptChars += key.length + html.length;
+  kept.set(key, html);
+  for (const [oldKey, oldHtml] of kept) {
+    if (keptChars <= MAX_KEPT_CHARS) break;
+    kept.delete(oldKey);
+    keptChars -= oldKey.length + oldHtml.length;
+  }
 }
 
 export const partDrawer = { useContexts, draw };
@@ -70,4 +84,10 @@ export const partDrawer = { useContexts, draw };
 /** Tests: forget every kept part. */
 export function forgetDrawnParts() {
   kept.clear();
+  keptChars = 0;
+}
+
+/** Tests: how much is kept, in entries and characters. */
+export function keptDrawnParts() {
+  return { entries: kept.size, chars: keptChars };
 }

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DrawnOnce, setPartDrawer } from "~/components/ui/drawn-once";
 import { PostCard, useCardInputs } from "~/components/post/card";
 import type { Post } from "~/schemas/shapes";
-import { forgetDrawnParts, partDrawer } from "~/web/drawn-parts.server";
+import { forgetDrawnParts, keptDrawnParts, partDrawer } from "~/web/drawn-parts.server";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -127,6 +127,28 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
     expect(renders).toBe(1);
     expect(part(["a", 2], "second")).toBe('<div class="card"><span>second</span></div>');
     expect(renders).toBe(2);
+  });
+
+  it("keeps at most about 16 MB of parts, and lets the least recently used go first", () => {
+    setPartDrawer(partDrawer);
+    renders = 0;
+    const big = "x".repeat(100_000);
+    const part = (n: number) =>
+      renderToString(
+        <DrawnOnce as="div" attrs={{}} inputs={() => ["big", n]}>
+          <Counted label={big} />
+        </DrawnOnce>,
+      );
+    for (let n = 0; n < 200; n++) part(n);
+    expect(renders).toBe(200);
+    const { entries, chars } = keptDrawnParts();
+    expect(chars).toBeLessThanOrEqual(16 * 1024 * 1024);
+    expect(entries).toBeGreaterThan(100);
+    expect(entries).toBeLessThan(200);
+    part(199);
+    expect(renders).toBe(200);
+    part(0);
+    expect(renders).toBe(201);
   });
 
   it("draws a card again when what it shows changes: a like, another viewer, the URL, the clock", async () => {
