@@ -406,6 +406,11 @@ export const resumableUploads = sqliteTable(
     /** Set while the finished upload is being processed, so a repeated last PATCH does it once. */
     finishing: integer("finishing", { mode: "boolean" }).notNull().default(false),
     mediaId: integer("media_id").references(() => media.id, { onDelete: "set null" }),
+    /**
+     * The bytes the upload declared (`Upload-Length`; the most a file may be when it defers its
+     * length), so a member's unfinished bytes can be capped (CONTRACT.md §10, security-2 N2).
+     */
+    length: integer("length").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [index("resumable_uploads_owner").on(t.ownerId), index("resumable_uploads_created").on(t.createdAt)],

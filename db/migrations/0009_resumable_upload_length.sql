@@ -1,0 +1,1 @@
+ALTER TABLE `resumable_uploads` ADD `length` integer DEFAULT 0 NOT NULL;
