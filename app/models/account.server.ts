@@ -11,6 +11,7 @@ import { requireSignedIn, type Queryable } from "./access.server";
 import { removeClub } from "./club.server";
 import { deleteMediaFiles, type MediaFiles } from "./media.server";
 import { requireOwnPassword } from "./profile.server";
+import { removeResumableBytes, unfinishedResumableIds } from "./resumable-upload.server";
 import { getUserRowById, toSelfUser, type Actor } from "./user.server";
 
 /**
@@ -206,7 +207,7 @@ export function clubsOnAccountDeletion(actor: Actor): OwnedClubFate[] {
 export async function deleteAccount(actor: Actor, input: AccountDeletionInput, options: { storage?: MediaStorage } = {}): Promise<void> {
   const row = await requireOwnPassword(actor, input.password, "password", WRONG_PASSWORD);
   const id = row.id;
-  const files = writeTransaction((tx) => {
+  const { files, unfinished } = writeTransaction((tx) => {
     if (!tx.select({ id: users.id }).from(users).where(eq(users.id, id)).get()) throw unauthorized();
     const stored: MediaFiles[] = [];
     for (const fate of clubFates(tx, id)) {
@@ -226,10 +227,13 @@ export async function deleteAccount(actor: Actor, input: AccountDeletionInput, o
         .all(),
     );
     takeBackCounters(tx, id);
+    // Their records go with the member (cascade); their bytes go right after the commit.
+    const unfinished = unfinishedResumableIds(tx, id);
     tx.delete(users).where(eq(users.id, id)).run();
-    return stored;
+    return { files: stored, unfinished };
   });
   await deleteMediaFiles(files, options.storage);
+  await removeResumableBytes(unfinished);
 }
 
 /** The counters on other rows that the member's likes, comments, follows and memberships added to. */

@@ -35,7 +35,12 @@ export type UploadInput = {
   data: AsyncIterable<Uint8Array>;
 };
 
-export type UploadOptions = { purpose?: "post" | "avatar"; storage?: MediaStorage };
+export type UploadOptions = {
+  purpose?: "post" | "avatar";
+  storage?: MediaStorage;
+  /** Already counted against the hourly upload limit (a resumable upload counts when it starts). */
+  counted?: boolean;
+};
 
 /** An upload no post took within a week is abandoned. */
 export const ABANDONED_AFTER_MS = 7 * 24 * 3_600_000;
@@ -155,7 +160,7 @@ export function toUploadedFile(row: MediaRow): StoredMedia {
 export async function storeUpload(actor: Actor, input: UploadInput, options: UploadOptions = {}): Promise<StoredMedia> {
   const me = requireSignedIn(actor, "Authentication required. Please log in again.");
   const storage = options.storage ?? getStorage();
-  consumeLimit("uploadsPerUser", String(me.id));
+  if (!options.counted) consumeLimit("uploadsPerUser", String(me.id));
 
   const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
   const head = await source.head(SNIFF_BYTES);

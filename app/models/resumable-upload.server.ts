@@ -1,12 +1,13 @@
 import crypto from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, count, eq, isNull, lt, sum } from "drizzle-orm";
 import { media, resumableUploads } from "#db/schema";
-import { db } from "~/utils/db.server";
-import { conflict, forbidden, notFound } from "~/utils/errors";
+import { MAX_UPLOAD_BYTES } from "~/schemas/media";
+import { db, writeTransaction } from "~/utils/db.server";
+import { conflict, forbidden, notFound, tooMany } from "~/utils/errors";
 import { runEvery } from "~/utils/jobs.server";
-import { checkLimit } from "~/utils/rate-limit.server";
+import { checkLimit, consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getResumableStore, RESUMABLE_EXPIRES_MS, type ResumableStore } from "~/utils/tus-store.server";
-import { requireSignedIn, type SignedIn } from "./access.server";
+import { requireSignedIn, type Queryable, type SignedIn } from "./access.server";
 import { storeUpload, toUploadedFile, type StoredMedia } from "./media.server";
 import type { Actor } from "./user.server";
 
@@ -29,8 +30,21 @@ export function newResumableId(): string {
 }
 
 /**
+ * What one member may hold unfinished at once (CONTRACT.md §10, security-2 N2): a phone at the edge
+ * of coverage has one or two uploads waiting, rarely more; without a cap, any account could park
+ * 50 MB after 50 MB for a day.
+ */
+export const MAX_OPEN_RESUMABLES = 10;
+export const MAX_OPEN_RESUMABLE_BYTES = 500 * 1024 * 1024;
+
+const TOO_MANY_OPEN = "You have too many unfinished uploads. Let them finish, or remove one, before starting another.";
+const TOO_MANY_BYTES = `Your unfinished uploads already hold ${MAX_OPEN_RESUMABLE_BYTES / 1024 / 1024}MB. Let them finish, or remove one, before starting another.`;
+/** Unfinished uploads free their place within a day at most (RESUMABLE_EXPIRES_MS). */
+const OPEN_RETRY_AFTER_S = 15 * 60;
+
+/**
  * May the actor start an upload now? A member only, and one who has not used up the hourly upload
- * limit (counted when the file is stored, checked here so nobody sends 50 MB to be refused).
+ * limit: a check for the cheap early refusal before tus reads anything (recordResumable counts).
  */
 export function mayStartResumable(actor: Actor): SignedIn {
   const me = requireSignedIn(actor, SIGN_IN);
@@ -38,10 +52,34 @@ export function mayStartResumable(actor: Actor): SignedIn {
   return me;
 }
 
-/** Records that `actor` started upload `id` (called as tus creates it). */
-export function recordResumable(actor: Actor, id: string): void {
-  const me = mayStartResumable(actor);
-  db.insert(resumableUploads).values({ id, ownerId: me.id }).run();
+/** A member's unfinished uploads: how many, and the bytes they declared. */
+export function openResumables(ownerId: number): { uploads: number; bytes: number } {
+  const row = db
+    .select({ uploads: count(), bytes: sum(resumableUploads.length) })
+    .from(resumableUploads)
+    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)))
+    .get();
+  return { uploads: row?.uploads ?? 0, bytes: Number(row?.bytes ?? 0) };
+}
+
+/**
+ * Records that `actor` started upload `id` of `length` bytes (undefined: the client deferred the
+ * length, so it may grow to the largest file). Called as tus creates it, before a byte is stored.
+ * The upload counts against the hourly upload limit now, not when it finishes, so unfinished ones
+ * are counted too; and a member holds at most MAX_OPEN_RESUMABLES unfinished uploads of at most
+ * MAX_OPEN_RESUMABLE_BYTES together (429 past either). One IMMEDIATE transaction: parallel creates,
+ * from any process, cannot slip past the caps together.
+ */
+export function recordResumable(actor: Actor, id: string, length: number | undefined): void {
+  const me = requireSignedIn(actor, SIGN_IN);
+  const declared = length ?? MAX_UPLOAD_BYTES;
+  writeTransaction(() => {
+    const open = openResumables(me.id);
+    if (open.uploads >= MAX_OPEN_RESUMABLES) throw tooMany(OPEN_RETRY_AFTER_S, TOO_MANY_OPEN);
+    if (open.bytes + declared > MAX_OPEN_RESUMABLE_BYTES) throw tooMany(OPEN_RETRY_AFTER_S, TOO_MANY_BYTES);
+    consumeLimit("uploadsPerUser", String(me.id));
+    db.insert(resumableUploads).values({ id, ownerId: me.id, length: declared }).run();
+  });
 }
 
 /** The upload, if the actor started it: 401 for visitors, 404 when unknown, 403 for another member's. */
@@ -82,7 +120,8 @@ export async function finishResumable(
     .get();
   if (!claimed) return resumableResult(actor, id);
   try {
-    const stored = await storeUpload(actor, { filename, data: await store.read(id) });
+    // Counted against the upload limit when it was created (recordResumable).
+    const stored = await storeUpload(actor, { filename, data: await store.read(id) }, { counted: true });
     db.update(resumableUploads).set({ mediaId: stored.id }).where(eq(resumableUploads.id, id)).run();
     return stored;
   } catch (error) {
@@ -93,10 +132,26 @@ export async function finishResumable(
   }
 }
 
-/** The member cancelled the upload (tus DELETE removed its bytes). */
+/** The member cancelled the upload (tus DELETE removed its bytes): it no longer counts either. */
 export function forgetResumable(actor: Actor, id: string): void {
-  requireOwnResumable(actor, id);
+  const row = requireOwnResumable(actor, id);
   db.delete(resumableUploads).where(eq(resumableUploads.id, id)).run();
+  if (!row.mediaId) refundHit("uploadsPerUser", String(row.ownerId), row.createdAt.getTime());
+}
+
+/** A member's unfinished uploads, read in the transaction that deletes the member (and them with it). */
+export function unfinishedResumableIds(tx: Queryable, ownerId: number): string[] {
+  return tx
+    .select({ id: resumableUploads.id })
+    .from(resumableUploads)
+    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)))
+    .all()
+    .map((row) => row.id);
+}
+
+/** Removes the waiting bytes of uploads whose records are gone: nothing waits a day for the sweep (N18). */
+export async function removeResumableBytes(ids: readonly string[], store: ResumableStore = getResumableStore()): Promise<void> {
+  for (const id of ids) await store.remove(id).catch(() => undefined);
 }
 
 /**

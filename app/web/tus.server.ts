@@ -63,7 +63,12 @@ function tusError(error: unknown): never {
   throw error;
 }
 
-function serverFor(actor: Actor): Server {
+/**
+ * A tus server for this request. `checkedId` is the upload the domain checked the actor may touch:
+ * tus finds its own id in the URL, and acts only when the two agree, so no difference in how the
+ * URL is read can point tus at an upload nobody checked (security-2, notes from the code).
+ */
+function serverFor(actor: Actor, checkedId: string | null): Server {
   return new Server({
     path: TUS_PATH,
     datastore: getResumableStore(),
@@ -71,9 +76,10 @@ function serverFor(actor: Actor): Server {
     relativeLocation: true,
     maxSize: MAX_UPLOAD_BYTES,
     namingFunction: () => newResumableId(),
+    getFileIdFromRequest: (_req, id) => (id !== undefined && id === checkedId ? id : undefined),
     async onUploadCreate(_req, upload: Upload) {
       try {
-        recordResumable(actor, upload.id);
+        recordResumable(actor, upload.id, upload.size);
       } catch (error) {
         tusError(error);
       }
@@ -120,7 +126,7 @@ export async function handleTus(request: Request): Promise<Response> {
       if (method === "GET") return json(resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
       if (method !== "OPTIONS") requireOwnResumable(actor, id);
     }
-    const response = await serverFor(actor).handleWeb(tusRequest(request) as unknown as Request);
+    const response = await serverFor(actor, id).handleWeb(tusRequest(request) as unknown as Request);
     if (method === "DELETE" && id && response.status === 204) forgetResumable(actor, id);
     response.headers.set("Cache-Control", "no-store");
     return response;

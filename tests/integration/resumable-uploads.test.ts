@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { media, resumableUploads } from "#db/schema";
 import { ownPendingUploads } from "~/models/media.server";
 import { pruneExpiredResumables } from "~/models/resumable-upload.server";
+import { action as accountAction } from "~/routes/api.auth.account";
 import { action as createAction } from "~/routes/api.uploads";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api.uploads.$";
 import { db } from "~/utils/db.server";
@@ -79,6 +80,13 @@ async function remove(cookie: string | null, url: string) {
 }
 
 const idOf = (url: string) => url.split("/").pop()!;
+
+/** Bytes waiting in the resumable uploads' folder. */
+function directoryBytes(): number {
+  const dir = resumableDirectory();
+  if (!fs.existsSync(dir)) return 0;
+  return fs.readdirSync(dir).reduce((total, name) => total + fs.statSync(path.join(dir, name)).size, 0);
+}
 
 describe("resumable uploads (tus) at /api/uploads", () => {
   it("creates, takes half, tells the offset, resumes, and stores the finished image like /api/upload", async () => {
@@ -199,6 +207,87 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     } finally {
       setRateLimitsEnabled(false);
     }
+  });
+
+  it("counts an upload against the hourly limit when it is created, and gives it back when it is cancelled (N2)", async () => {
+    setRateLimitsEnabled(true);
+    try {
+      const dave = await createMember();
+      const used = () =>
+        db.get<{ count: number } | undefined>(`SELECT count FROM rate_limits WHERE key = 'uploadsPerUser:${dave.id}'`)?.count ?? 0;
+      const { response, url } = await create(dave.cookie, 4000);
+      expect(response.status).toBe(201);
+      expect(used()).toBe(1);
+      expect((await remove(dave.cookie, url!)).status).toBe(204);
+      expect(used()).toBe(0);
+
+      // A finished one counts once, not again when its file is stored.
+      const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#553" } })
+        .jpeg()
+        .toBuffer();
+      const second = await create(dave.cookie, jpeg.byteLength);
+      expect((await patch(dave.cookie, second.url!, 0, jpeg)).status).toBe(200);
+      expect(used()).toBe(1);
+    } finally {
+      setRateLimitsEnabled(false);
+    }
+  });
+
+  it("holds at most 10 unfinished uploads per member: the audit's disk probe, bounded (N2)", async () => {
+    const erin = await createMember();
+    const before = directoryBytes();
+    const answers: number[] = [];
+    for (let i = 0; i < 15; i += 1) {
+      const { response, url } = await create(erin.cookie, 50 * MB);
+      answers.push(response.status);
+      if (url) expect((await patch(erin.cookie, url, 0, mp4Head(MB))).status).toBe(204);
+    }
+    expect(answers).toEqual([...Array(10).fill(201), ...Array(5).fill(429)]);
+    // What one member parked on disk: ten 1 MB starts, and nothing of the five refused.
+    expect(directoryBytes() - before).toBeLessThanOrEqual(10 * MB + 64 * 1024);
+    const refused = await create(erin.cookie, 1000);
+    expect(await refused.response.json()).toEqual({ error: expect.stringMatching(/too many unfinished uploads/) });
+
+    // Another member is not held back by it, and a cancelled upload frees a place.
+    expect((await create(bob.cookie, 1000)).response.status).toBe(201);
+    const [first] = db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, erin.id)).all();
+    expect((await remove(erin.cookie, `/api/uploads/${first!.id}`)).status).toBe(204);
+    expect((await create(erin.cookie, 1000)).response.status).toBe(201);
+  });
+
+  it("holds at most 500 MB of unfinished bytes per member, deferred lengths counted as the largest file (N2)", async () => {
+    const finn = await createMember();
+    // Uploads declared before the cap (or from another process) already hold 480 MB.
+    db.insert(resumableUploads)
+      .values({ id: "_held-by-finn", ownerId: finn.id, length: 480 * MB })
+      .run();
+    expect((await create(finn.cookie, 30 * MB)).response.status).toBe(429);
+    const deferred = await call(
+      createAction,
+      new Request(`${ORIGIN}/api/uploads`, { method: "POST", headers: tusHeaders(finn.cookie, { "Upload-Defer-Length": "1" }) }),
+    );
+    expect(deferred.status).toBe(429);
+    expect((await create(finn.cookie, 20 * MB)).response.status).toBe(201);
+    expect(db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, finn.id)).all()).toHaveLength(2);
+  });
+
+  it("removes a deleted member's unfinished upload bytes at once, not a day later (N18)", async () => {
+    const gail = await createMember();
+    const { url } = await create(gail.cookie, 10_000);
+    await patch(gail.cookie, url!, 0, mp4Head(4000));
+    const file = path.join(resumableDirectory(), idOf(url!));
+    expect(fs.existsSync(file)).toBe(true);
+    const gone = await call(
+      accountAction,
+      new Request(`${ORIGIN}/api/auth/account`, {
+        method: "DELETE",
+        headers: { Cookie: gail.cookie, Origin: ORIGIN, "Content-Type": "application/json" },
+        body: JSON.stringify({ password: gail.password }),
+      }),
+    );
+    expect(gone.status).toBe(204);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(fs.existsSync(`${file}.json`)).toBe(false);
   });
 
   it("expires unfinished uploads after a day and removes their bytes", async () => {
