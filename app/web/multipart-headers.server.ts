@@ -1,3 +1,5 @@
+import { tooLarge } from "~/utils/errors";
+
 /**
  * File names with `=` or `;` (security.md L13). Remix's multipart parser
  * (@web3-storage/multipart-parser under `unstable_parseMultipartFormData`, remix-run/remix#10021)
@@ -6,11 +8,19 @@
  * as the body streams by: inside quoted Content-Disposition values, `%`, `;` and `=` become `%25`,
  * `%3B` and `%3D`, which that parser reads as plain characters; `unescapePartHeader` gives the
  * original back. Bodies of parts pass through untouched, chunk by chunk.
+ *
+ * It is also where every byte of the body is counted (CONTRACT.md §10, security-2 N1): that parser
+ * collects a part's header lines until a blank line with no limit of its own, so a header block
+ * longer than MAX_HEADER_BYTES, or a body longer than the request may be, fails the stream with 413
+ * the moment it passes, before the parser has held it.
  */
 
 const HEADER_END = Buffer.from("\r\n\r\n");
-/** A part's headers longer than this are left as they are (the parser refuses them anyway). */
-const MAX_HEADER_BYTES = 16 * 1024;
+/** A part's header block may be this long (a Content-Disposition with a long file name fits many times). */
+export const MAX_HEADER_BYTES = 16 * 1024;
+
+export const HEADERS_TOO_LARGE = "A part of the form has headers that are too long.";
+export const FORM_TOO_LARGE = "The form is too large.";
 
 /** The boundary exactly as Remix's parser takes it from the Content-Type. */
 export function multipartBoundary(contentType: string): string | undefined {
@@ -49,9 +59,16 @@ export function unescapePartHeader(value: string): string {
 
 /**
  * The body with every part's Content-Disposition escaped. Reads only as fast as it is read from:
- * at most one header block (16 KB) and the length of a delimiter are held back at a time.
+ * at most one header block (16 KB) and the length of a delimiter are held back at a time. Past
+ * `maxBytes` of body, or a header block past 16 KB, the stream fails with `tooLarge` (413); the body
+ * underneath is then left unread, not cancelled, so the answer still reaches the client (the HTTP
+ * edge drops the rest).
  */
-export function escapePartHeaders(body: ReadableStream<Uint8Array>, boundary: string): ReadableStream<Uint8Array> {
+export function escapePartHeaders(
+  body: ReadableStream<Uint8Array>,
+  boundary: string,
+  { maxBytes = Infinity }: { maxBytes?: number } = {},
+): ReadableStream<Uint8Array> {
   const delimiter = Buffer.from(`\r\n--${boundary}`);
   const reader = body.getReader();
   // The first delimiter has no CRLF before it: pretend it has, and drop those two bytes again.
@@ -59,6 +76,8 @@ export function escapePartHeaders(body: ReadableStream<Uint8Array>, boundary: st
   let skip = 2;
   let state: "body" | "headers" | "epilogue" = "body";
   let ended = false;
+  let read = 0;
+  let refused = false;
 
   /** What can be sent on now; `pending` keeps what may still be part of a delimiter or header block. */
   function advance(): Buffer[] {
@@ -89,7 +108,10 @@ export function escapePartHeaders(body: ReadableStream<Uint8Array>, boundary: st
         continue;
       }
       const end = pending.indexOf(HEADER_END);
-      if (end === -1 && pending.length <= MAX_HEADER_BYTES && !ended) return out;
+      if (end > MAX_HEADER_BYTES || (end === -1 && pending.length > MAX_HEADER_BYTES + HEADER_END.length)) {
+        throw tooLarge(HEADERS_TOO_LARGE);
+      }
+      if (end === -1 && !ended) return out;
       const blockEnd = end === -1 ? 0 : end + HEADER_END.length;
       out.push(escapeHeaderBlock(pending.subarray(0, blockEnd)));
       pending = pending.subarray(blockEnd);
@@ -102,8 +124,19 @@ export function escapePartHeaders(body: ReadableStream<Uint8Array>, boundary: st
       for (;;) {
         const { value, done } = await reader.read();
         if (done) ended = true;
-        else pending = Buffer.concat([pending, value]);
-        let chunk = Buffer.concat(advance());
+        else {
+          read += value.byteLength;
+          pending = Buffer.concat([pending, value]);
+        }
+        let chunk: Buffer;
+        try {
+          if (read > maxBytes) throw tooLarge(FORM_TOO_LARGE);
+          chunk = Buffer.concat(advance());
+        } catch (error) {
+          refused = true;
+          reader.releaseLock();
+          throw error;
+        }
         if (skip) {
           const dropped = Math.min(skip, chunk.length);
           chunk = chunk.subarray(dropped);
@@ -119,7 +152,8 @@ export function escapePartHeaders(body: ReadableStream<Uint8Array>, boundary: st
       }
     },
     cancel(reason) {
-      return reader.cancel(reason);
+      // After a refusal the body stays unread: cancelling it would cut the socket before the 413.
+      if (!refused) return reader.cancel(reason);
     },
   });
 }

@@ -4,7 +4,7 @@ import type { Actor } from "~/models/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
 import { escapePartHeaders, multipartBoundary, unescapePartHeader } from "./multipart-headers.server";
-import { BODY_LIMITS, readFormData } from "./request-body.server";
+import { BODY_LIMITS, declaredLimit, readFormData } from "./request-body.server";
 
 /**
  * Streaming multipart parsing (CONTRACT.md §4). Each file part of the named fields is streamed
@@ -119,7 +119,7 @@ export async function parseMultipartUploads(
 
   let formData: FormData;
   try {
-    formData = await unstable_parseMultipartFormData(withEscapedPartHeaders(request), handler);
+    formData = await unstable_parseMultipartFormData(withEscapedPartHeaders(request, multipartLimit(maxFiles)), handler);
   } catch (error) {
     await discardUploads(
       actor,
@@ -141,13 +141,26 @@ export async function parseMultipartUploads(
   return { formData, uploads };
 }
 
-/** The request with its parts' Content-Disposition escaped, so names with `=` or `;` parse (L13). */
-function withEscapedPartHeaders(request: Request): Request {
+/**
+ * The most a multipart body with at most `maxFiles` files may be, every byte counted (security-2
+ * N1): its files, or what is read past a refused one to reach the fields after it, and the form's
+ * text with its parts' headers; never more than the HTTP edge lets any multipart body declare.
+ */
+export function multipartLimit(maxFiles: number): number {
+  const files = Math.min(maxFiles, BODY_LIMITS.files) * BODY_LIMITS.file;
+  return Math.min(declaredLimit("multipart/form-data"), Math.max(files, MAX_DRAIN_BYTES) + BODY_LIMITS.form);
+}
+
+/**
+ * The request with its parts' Content-Disposition escaped, so names with `=` or `;` parse (L13),
+ * and every byte of it counted against `maxBytes` as it streams (N1).
+ */
+function withEscapedPartHeaders(request: Request, maxBytes: number): Request {
   const boundary = multipartBoundary(request.headers.get("Content-Type") ?? "");
   if (!boundary || !request.body) return request;
   const headers = new Headers(request.headers);
   headers.delete("Content-Length");
-  const body = escapePartHeaders(request.body, boundary);
+  const body = escapePartHeaders(request.body, boundary, { maxBytes });
   return new Request(request.url, { method: request.method, headers, body, duplex: "half" } as RequestInit);
 }
 

@@ -4,9 +4,12 @@ import * as authPage from "~/routes/auth/route";
 import * as clubPage from "~/routes/clubs.$id/route";
 import * as createClubPage from "~/routes/clubs.create/route";
 import * as createPage from "~/routes/create";
+import * as clubCreatePage from "~/routes/clubs.$id_.create";
+import * as uploadApi from "~/routes/api.upload";
 import * as postPage from "~/routes/post.$id/route";
 import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
+import { newClub } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";
 
 /**
@@ -91,6 +94,73 @@ describe("bodies are capped while they stream", () => {
     const body = `${field("content", "hello")}${parts}--${boundary}--\r\n`;
     const res = await call(createPage.action, postRaw("/create", `multipart/form-data; boundary=${boundary}`, body, member.cookie));
     expect(res.status).toBe(413);
+  });
+});
+
+describe("every byte of a multipart body counts, its parts' headers too (security-2 N1)", () => {
+  /** The audit's probe: a part whose header block never ends, `total` bytes of it, chunked. */
+  const endlessHeader = (total: number) => streamedBody('--xyz\r\nContent-Disposition: form-data; name="title"\r\nX-Pad: ', total);
+  const MULTIPART = "multipart/form-data; boundary=xyz";
+  const MB = 1024 * KB;
+
+  it("a part header that never ends is refused once it passes 16 KB, on every form that takes files", async () => {
+    const member = await createMember();
+    const club = await newClub(member);
+    const targets = [
+      ["/create", createPage.action, {}, 413],
+      [`/clubs/${club.id}/create`, clubCreatePage.action, { id: String(club.id) }, 413],
+      ["/api/upload", uploadApi.action, {}, 413],
+      // The avatar forms answer their refusals with a toast.
+      ["/settings", settingsPage.action, {}, 302],
+      [`/profile/${member.username}`, profilePage.action, { username: member.username }, 302],
+    ] as const;
+    for (const [path, action, params, status] of targets) {
+      const body = endlessHeader(64 * MB);
+      const res = await call(action, postStream(path, MULTIPART, body.stream, member.cookie), params);
+      expect(res.status, path).toBe(status);
+      expect(body.pulled(), path).toBeLessThanOrEqual(16 * KB + 2 * CHUNK);
+    }
+  });
+
+  it("the memory probe, bounded: three 200 MB endless headers at once leave this process's memory where it was", async () => {
+    const member = await createMember();
+    globalThis.gc?.();
+    const start = process.memoryUsage().rss;
+    let peak = start;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    try {
+      const answers = await Promise.all(
+        [createPage.action, uploadApi.action, createPage.action].map((action) =>
+          call(action, postStream("/create", MULTIPART, endlessHeader(200 * MB).stream, member.cookie)),
+        ),
+      );
+      expect(answers.map((res) => res.status)).toEqual([413, 413, 413]);
+    } finally {
+      clearInterval(sampler);
+    }
+    expect(peak - start).toBeLessThan(50 * MB);
+  });
+
+  it("a body past what its files may take is refused while it streams: /api/upload stops at 201 MB", async () => {
+    const member = await createMember();
+    // File parts of a field the form does not take, 100 MB each: each is read and dropped (under
+    // the 200 MB a refused file may be read on for), one after another.
+    const part = '--xyz\r\nContent-Disposition: form-data; name="other"; filename="a.bin"\r\n\r\n';
+    const filler = new TextEncoder().encode("a".repeat(CHUNK));
+    let sent = 0;
+    let inPart = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 400 * MB) return controller.close();
+        const chunk = inPart === 0 ? new TextEncoder().encode(`${sent ? "\r\n" : ""}${part}`) : filler;
+        inPart = inPart + chunk.byteLength >= 100 * MB ? 0 : inPart + chunk.byteLength;
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await call(uploadApi.action, postStream("/api/upload", MULTIPART, stream, member.cookie));
+    expect(res.status).toBe(413);
+    expect(sent).toBeLessThanOrEqual(201 * MB + 2 * CHUNK);
   });
 });
 
