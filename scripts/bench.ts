@@ -23,6 +23,7 @@ import { nginxAvailable, startNginx, type LocalNginx } from "./nginx-local";
 import { explain, explainMode, printPlans, type PlanCheck } from "./bench/explain";
 import { agent, CONCURRENCY, kb, load, loadPair, MAX_REQUESTS, MAX_SECONDS, request, type Result, type Target } from "./bench/load";
 import { benchPort, ROOT, SERVER_BUILD, sampleIds, seed, signIn, startApp, startBare, type Running } from "./bench/servers";
+import { hostileMultipart } from "./bench/hostile";
 import { htmlTransfer, pageWeight, type PageWeight } from "./bench/weights";
 import { BUDGET_KB } from "./first-load";
 
@@ -178,6 +179,11 @@ async function main() {
         `  ${p.scale.name.padEnd(5)} ${kb(h.raw)} raw; gzip ${kb(h.gzip)} (one-shot gzip -6 of the same bytes ${kb(h.oneShotGzip)}); browser-like Accept-Encoding: ${h.bestEncoding} ${kb(h.best)}`,
       );
     }
+    console.log(`\n== Three hostile multipart bodies at once (a part header that never ends, up to 600 MB each; security-2 N1)`);
+    const hostile = await hostileMultipart(big.app.port, big.app.pid, big.cookie);
+    console.log(
+      `  answers ${hostile.answers.join(", ")}; sent ${hostile.sentMb.map((m) => m.toFixed(1)).join(", ")} MB; server RSS ${hostile.startMb.toFixed(0)} MB at the start, peak ${hostile.peakMb.toFixed(0)}, ${hostile.afterMb.toFixed(0)} two seconds after`,
+    );
     let badPlans = 0;
     for (const p of prepared) badPlans += printPlans(p.scale.name, p.checks, process.argv.includes("--plans"));
 
@@ -248,6 +254,11 @@ async function main() {
         pass: scaling.b <= scaling.a * 1.5,
       },
       { name: "feed query plans: no full scan of posts, no unbounded sort", figure: `${badPlans} bad`, pass: badPlans === 0 },
+      {
+        name: "3 × 600 MB hostile multipart: server RSS within 50 MB of its start",
+        figure: `+${(hostile.peakMb - hostile.startMb).toFixed(1)} MB at the peak, +${(hostile.afterMb - hostile.startMb).toFixed(1)} MB after`,
+        pass: hostile.peakMb - hostile.startMb <= 50 && hostile.afterMb - hostile.startMb <= 50,
+      },
     ];
     for (const b of budgets) console.log(`  ${b.pass === null ? "SKIP" : b.pass ? "PASS" : "FAIL"}  ${b.name.padEnd(66)} ${b.figure}`);
     const failed = budgets.filter((b) => b.pass === false).length;

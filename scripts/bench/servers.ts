@@ -47,7 +47,7 @@ process.on("exit", () => {
 });
 for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
-export type Running = { port: number; stop: () => Promise<void> };
+export type Running = { port: number; pid: number; stop: () => Promise<void> };
 
 async function supervise(child: ChildProcess, port: number, ready: string): Promise<Running> {
   children.add(child);
@@ -66,6 +66,7 @@ async function supervise(child: ChildProcess, port: number, ready: string): Prom
   }
   return {
     port,
+    pid: child.pid ?? 0,
     stop: () =>
       new Promise<void>((resolve) => {
         children.delete(child);
