@@ -359,6 +359,20 @@ export const passwordResets = sqliteTable(
   (t) => [uniqueIndex("password_resets_token_hash").on(t.tokenHash), uniqueIndex("password_resets_user").on(t.userId)],
 );
 
+/**
+ * Usernames of deleted accounts, held for a while so nobody else can register one at once and pass as
+ * the member who left (security-2 N18; `USERNAME_HOLD_MS` in account.server.ts). Stored as typed;
+ * compared without case, like `users.username`.
+ */
+export const releasedUsernames = sqliteTable(
+  "released_usernames",
+  {
+    username: text("username").notNull(),
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("released_usernames_nocase").on(sql`${t.username} COLLATE NOCASE`)],
+);
+
 /** Link previews, cached per URL. */
 export const linkPreviews = sqliteTable("link_previews", {
   url: text("url").primaryKey(),
