@@ -1,15 +1,19 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { media, sessions, users } from "#db/schema";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { media, passwordResets, sessions, users } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
+import { decodedBody, startMailSink } from "#tests/fixtures/mail-sink";
 import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
+import { setMailSettings } from "~/utils/mail.server";
 import { verifyPassword } from "~/utils/password.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { followUser } from "./follow.server";
+import { issueResetToken } from "./password-reset.server";
 import { changePassword, getProfile, updateAvatar, updateProfile } from "./profile.server";
 
 const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
+const resetsOf = (id: number) => db.select().from(passwordResets).where(eq(passwordResets.userId, id)).all();
 const sessionCountOf = (id: number) => db.select().from(sessions).where(eq(sessions.userId, id)).all().length;
 
 function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
@@ -57,17 +61,17 @@ describe("getProfile", () => {
 describe("updateProfile", () => {
   it("lets the owner change their fields; absent fields stay, empty ones clear", async () => {
     const owner = await createMember();
-    const user = updateProfile({ id: owner.id }, owner.username, {
+    const user = await updateProfile({ id: owner.id }, owner.username, {
       displayName: "  Buck Hunter ",
       bio: "Bowhunter",
       location: "Buffalo County, WI",
     });
     expect(user).toMatchObject({ displayName: "Buck Hunter", bio: "Bowhunter", location: "Buffalo County, WI" });
 
-    updateProfile({ id: owner.id }, owner.username, { displayName: "Buck" });
+    await updateProfile({ id: owner.id }, owner.username, { displayName: "Buck" });
     expect(rowOf(owner.id)).toMatchObject({ displayName: "Buck", bio: "Bowhunter", location: "Buffalo County, WI" });
 
-    updateProfile({ id: owner.id }, owner.username, { bio: "", location: null });
+    await updateProfile({ id: owner.id }, owner.username, { bio: "", location: null });
     expect(rowOf(owner.id)).toMatchObject({ bio: null, location: null });
   });
 
@@ -83,18 +87,116 @@ describe("updateProfile", () => {
   it("stores a new email lower-cased and refuses one another member has (409 on email)", async () => {
     const owner = await createMember();
     const other = await createMember();
-    updateProfile({ id: owner.id }, owner.username, { email: "New.Address@Example.com" });
+    await updateProfile({ id: owner.id }, owner.username, { email: "New.Address@Example.com", currentPassword: owner.password });
     expect(rowOf(owner.id).email).toBe("new.address@example.com");
 
     const error = await errorOf(() =>
-      updateProfile({ id: owner.id }, owner.username, { displayName: "Changed", email: other.email.toUpperCase() }),
+      updateProfile({ id: owner.id }, owner.username, {
+        displayName: "Changed",
+        email: other.email.toUpperCase(),
+        currentPassword: owner.password,
+      }),
     );
     expect(error.status).toBe(409);
     expect(error.fieldErrors).toEqual({ email: ["Email is already registered"] });
     expect(rowOf(owner.id)).toMatchObject({ email: "new.address@example.com", displayName: owner.displayName });
 
     // Keeping one's own address is not a conflict.
-    expect(updateProfile({ id: owner.id }, owner.username, { email: "new.address@example.com" }).email).toBe("new.address@example.com");
+    expect((await updateProfile({ id: owner.id }, owner.username, { email: "new.address@example.com" })).email).toBe(
+      "new.address@example.com",
+    );
+  });
+});
+
+describe("changing the email needs the current password (security-2 N4)", () => {
+  let sink: Awaited<ReturnType<typeof startMailSink>>;
+  const mail = () => ({ smtpUrl: sink.url, from: "Pulse <pulse@example.org>", publicUrl: "https://pulse.example.org" });
+  beforeAll(async () => {
+    sink = await startMailSink();
+    setMailSettings(mail());
+  });
+  afterAll(async () => {
+    setMailSettings(null);
+    await sink.close();
+  });
+
+  it("missing or wrong: 400 on currentPassword, nothing changes and nothing is mailed", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const change = { displayName: "Taken Over", email: "attacker-box@evil.example" };
+    const missing = await errorOf(() => updateProfile({ id: owner.id }, owner.username, change));
+    expect(missing.status).toBe(400);
+    expect(missing.fieldErrors).toEqual({ currentPassword: ["Enter your current password to change your email"] });
+    const blank = await errorOf(() => updateProfile({ id: owner.id }, owner.username, { ...change, currentPassword: "" }));
+    expect(blank.fieldErrors).toEqual({ currentPassword: ["Enter your current password to change your email"] });
+    const wrong = await errorOf(() => updateProfile({ id: owner.id }, owner.username, { ...change, currentPassword: "guess1" }));
+    expect(wrong.status).toBe(400);
+    expect(wrong.fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
+    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+    expect(sink.received).toHaveLength(0);
+  });
+
+  it("the password comes before the address check, so a borrowed session cannot probe which addresses are taken", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const other = await createMember();
+    const probe = await errorOf(() => updateProfile({ id: owner.id }, owner.username, { email: other.email }));
+    expect(probe.status).toBe(400);
+    expect(probe.fieldErrors).toEqual({ currentPassword: ["Enter your current password to change your email"] });
+    const taken = await errorOf(() => updateProfile({ id: owner.id }, owner.username, { email: other.email, currentPassword: "oldpass1" }));
+    expect(taken.status).toBe(409);
+  });
+
+  it("the same email (any case), or none, needs no password", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const same = await updateProfile({ id: owner.id }, owner.username, {
+      displayName: "Same Box",
+      email: ` ${owner.email.toUpperCase()} `,
+    });
+    expect(same).toMatchObject({ displayName: "Same Box", email: owner.email });
+    expect((await updateProfile({ id: owner.id }, owner.username, { bio: "Still me" })).bio).toBe("Still me");
+    expect(sink.received).toHaveLength(0);
+  });
+
+  it("with the right password: changed, the old address is told, and pending reset links end (N15)", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    issueResetToken(owner.id);
+    expect(resetsOf(owner.id)).toHaveLength(1);
+    const user = await updateProfile({ id: owner.id }, owner.username, { email: "New.Box@Example.com", currentPassword: "oldpass1" });
+    expect(user.email).toBe("new.box@example.com");
+    expect(resetsOf(owner.id)).toHaveLength(0);
+    const told = await sink.next();
+    expect(told.to).toEqual([owner.email]);
+    const text = decodedBody(told.raw);
+    expect(text).toContain("new.box@example.com");
+    expect(text).toContain(owner.username);
+  });
+
+  it("where mail is not configured the change still goes through, and nothing is sent", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    setMailSettings(null);
+    try {
+      const user = await updateProfile({ id: owner.id }, owner.username, { email: "quiet.box@example.com", currentPassword: "oldpass1" });
+      expect(user.email).toBe("quiet.box@example.com");
+    } finally {
+      setMailSettings(mail());
+    }
+    expect(sink.received).toHaveLength(0);
+  });
+
+  it("wrong passwords count towards the sign-in failure limit", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    setRateLimitsEnabled(true);
+    try {
+      for (let i = 0; i < 10; i++) {
+        await errorOf(() => updateProfile({ id: owner.id }, owner.username, { email: "x@example.com", currentPassword: "guess" + i }));
+      }
+      const limited = await errorOf(() =>
+        updateProfile({ id: owner.id }, owner.username, { email: "x@example.com", currentPassword: "oldpass1" }),
+      );
+      expect(limited.status).toBe(429);
+    } finally {
+      setRateLimitsEnabled(false);
+    }
+    expect(rowOf(owner.id).email).toBe(owner.email);
   });
 });
 
@@ -150,6 +252,16 @@ describe("changePassword", () => {
     expect(sessionCountOf(owner.id)).toBe(0);
     expect(await verifyPassword("newpass1", after.passwordHash)).toBe(true);
     expect(await verifyPassword("oldpass1", after.passwordHash)).toBe(false);
+  });
+
+  it("ends the member's pending reset links (security-2 N15)", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const other = await createMember();
+    issueResetToken(owner.id);
+    issueResetToken(other.id);
+    await changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" });
+    expect(resetsOf(owner.id)).toHaveLength(0);
+    expect(resetsOf(other.id)).toHaveLength(1);
   });
 
   it("is 401 signed out", async () => {

@@ -1,8 +1,11 @@
 import { and, eq, isNull } from "drizzle-orm";
-import { media, users } from "#db/schema";
-import type { PasswordChangeInput, ProfilePatchInput } from "~/schemas/profile";
+import { media, passwordResets, users } from "#db/schema";
+import { EMAIL_CHANGE_NEEDS_PASSWORD, type PasswordChangeInput, type ProfilePatchInput } from "~/schemas/profile";
+import { APP_NAME } from "~/utils/brand";
 import { db, prepared, writeTransaction } from "~/utils/db.server";
 import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
+import { logger } from "~/utils/logger.server";
+import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
 import { clubReadableSql, requireSignedIn } from "./access.server";
@@ -66,36 +69,58 @@ function assertOwnImage(ownerId: number, url: string) {
   if (!file) throw invalid({ avatar: [AVATAR_NOT_YOURS] }, AVATAR_NOT_YOURS);
 }
 
+type ProfileChanges = Partial<Pick<UserRow, "displayName" | "email" | "bio" | "location" | "avatar">>;
+
 /**
  * Update the member's own profile, all checks first and then one statement, so a refused field
  * changes nothing. Absent fields stay as they are; an empty or null bio or location is cleared; a
- * null avatar removes it. A new email must not belong to another member (409 with fieldErrors.email).
+ * null avatar removes it. A new email needs the member's current password first (security-2 N4: a
+ * borrowed session must not be enough to move the account's mail, and with it "Forgot password?",
+ * elsewhere): missing is 400 EMAIL_CHANGE_NEEDS_PASSWORD, wrong is 400 WRONG_CURRENT_PASSWORD
+ * (counted like a failed sign-in), both on fieldErrors.currentPassword; only then is an address
+ * another member has 409 on email, so the path cannot be used to probe addresses. The same address
+ * in another case is no change and needs no password. A changed email ends the member's pending
+ * reset links (N15) in the same transaction, and the old address is told by mail.
  */
-export function updateProfile(actor: Actor, username: string, input: ProfilePatchInput): SelfUser {
+export async function updateProfile(actor: Actor, username: string, input: ProfilePatchInput): Promise<SelfUser> {
   const row = requireSelf(actor, username);
-  const changes: Partial<Pick<UserRow, "displayName" | "email" | "bio" | "location" | "avatar">> = {};
+  const changes: ProfileChanges = {};
   if (input.displayName !== undefined) changes.displayName = input.displayName.trim();
   const bio = blankToNull(input.bio);
   if (bio !== undefined) changes.bio = bio;
   const location = blankToNull(input.location);
   if (location !== undefined) changes.location = location;
-  if (input.email !== undefined) {
-    const email = input.email.trim().toLowerCase();
-    if (email !== row.email) {
-      const owner = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-      if (owner && owner.id !== row.id) throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
-      changes.email = email;
-    }
-  }
   if (input.avatar !== undefined) {
     const avatar = input.avatar?.trim() || null;
     if (avatar !== null) assertOwnImage(row.id, avatar);
     changes.avatar = avatar;
   }
+  if (input.email !== undefined) {
+    const email = input.email.trim().toLowerCase();
+    if (email !== row.email) {
+      if (!input.currentPassword) throw invalid({ currentPassword: [EMAIL_CHANGE_NEEDS_PASSWORD] }, EMAIL_CHANGE_NEEDS_PASSWORD);
+      await requireOwnPassword(actor, input.currentPassword, "currentPassword", WRONG_CURRENT_PASSWORD);
+      const owner = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+      if (owner && owner.id !== row.id) throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
+      changes.email = email;
+    }
+  }
   if (Object.keys(changes).length === 0) return toSelfUser(row);
+  const updated = saveProfile(row, changes);
+  if (changes.email !== undefined) tellOldAddress(row, updated.email);
+  return toSelfUser(updated);
+}
+
+/** One statement (with the member's reset links when the email changes); a raced-for email is 409. */
+function saveProfile(row: UserRow, changes: ProfileChanges): UserRow {
   try {
-    const updated = db.update(users).set(changes).where(eq(users.id, row.id)).returning().get();
-    return toSelfUser(updated);
+    return writeTransaction((tx) => {
+      const updated = tx.update(users).set(changes).where(eq(users.id, row.id)).returning().get();
+      if (!updated) throw unauthorized();
+      // A link mailed to the old address must not outlive the change (security-2 N15).
+      if (changes.email !== undefined) tx.delete(passwordResets).where(eq(passwordResets.userId, row.id)).run();
+      return updated;
+    });
   } catch (error) {
     // Two members raced for the same address: the unique index decides.
     if (error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message)) {
@@ -105,9 +130,39 @@ export function updateProfile(actor: Actor, username: string, input: ProfilePatc
   }
 }
 
-/** Set (or, with null, remove) the member's avatar: see `updateProfile`. */
+/**
+ * Tell the old address that the account's email changed, in the background (the answer does not wait,
+ * and a failure is logged). Where mail is not configured nothing is sent, as for password reset.
+ */
+function tellOldAddress(before: UserRow, newEmail: string): void {
+  const settings = mailSettings();
+  if (!settings) return;
+  const security = `${new URL(settings.publicUrl).origin}/settings?tab=security`;
+  void sendMail(emailChangedMail(before, newEmail, security)).catch((error: unknown) => {
+    logger.error({ err: error, member: before.id }, "email-change notice failed");
+  });
+}
+
+function emailChangedMail(row: UserRow, newEmail: string, security: string): Mail {
+  const lines = [
+    `Hi ${row.displayName},`,
+    `The email address of your ${APP_NAME} account, ${row.username}, was changed to ${newEmail}. Mail for the account, password reset links included, now goes there.`,
+    "If you made this change, there is nothing to do.",
+    "If you did not, someone knows your password: sign in, change your password and your email back, and sign out the other devices here:",
+    security,
+  ];
+  const html = lines.map((line) =>
+    line === security ? `<p><a href="${escapeHtml(security)}">${escapeHtml(security)}</a></p>` : `<p>${escapeHtml(line)}</p>`,
+  );
+  return { to: row.email, subject: `Your ${APP_NAME} email address was changed`, text: `${lines.join("\n\n")}\n`, html: html.join("\n") };
+}
+
+/** Set (or, with null, remove) the member's avatar: the same rules as `updateProfile`'s avatar. */
 export function updateAvatar(actor: Actor, username: string, avatarUrl: string | null): SelfUser {
-  return updateProfile(actor, username, { avatar: avatarUrl });
+  const row = requireSelf(actor, username);
+  const avatar = avatarUrl?.trim() || null;
+  if (avatar !== null) assertOwnImage(row.id, avatar);
+  return toSelfUser(saveProfile(row, { avatar }));
 }
 
 /**
@@ -130,8 +185,8 @@ export async function requireOwnPassword(actor: Actor, password: string, field: 
 /**
  * Change the member's password. A wrong current password is a field error (and counts towards the
  * sign-in failure limit, so a borrowed session cannot be used to guess it). Every session of the
- * member ends in the same transaction as the new hash is stored (docs/decisions/0017): a leaked
- * cookie dies with the old password. The caller signs the device that made the change in again with
+ * member, and any pending reset link, ends in the same transaction as the new hash is stored
+ * (docs/decisions/0017, security-2 N15): a leaked cookie or link dies with the old password. The caller signs the device that made the change in again with
  * a fresh session, so it stays signed in under a new token.
  */
 export async function changePassword(actor: Actor, input: PasswordChangeInput): Promise<{ user: SelfUser; sessionsEnded: number }> {
@@ -143,6 +198,8 @@ export async function changePassword(actor: Actor, input: PasswordChangeInput): 
   return writeTransaction(() => {
     const updated = db.update(users).set({ passwordHash }).where(eq(users.id, row.id)).returning().get();
     if (!updated) throw unauthorized();
+    // A reset link asked for before the change must not undo it (security-2 N15).
+    db.delete(passwordResets).where(eq(passwordResets.userId, row.id)).run();
     return { user: toSelfUser(updated), sessionsEnded: endSessions(actor, { except: null }) };
   });
 }

@@ -11,7 +11,8 @@ import { getSessionUser, requireActor } from "~/web/session.server";
  * GET /api/users/{username}: the member (SPEC.md §3 User) with `isFollowing` for the viewer; the email
  * only when the viewer is that member.
  * PATCH /api/users/{username} (self only): `{displayName, bio, location}` and/or `{avatar}` → 200 the
- * updated member. Absent fields are left as they are.
+ * updated member. Absent fields are left as they are; a new `email` needs `currentPassword` (400 on
+ * fieldErrors.currentPassword otherwise, security-2 N4).
  */
 export const loader = apiLoader(async ({ request, params }) => {
   const actor = await getSessionUser(request);
@@ -25,6 +26,6 @@ export const action = apiAction({
     const username = params.username ?? "";
     if (!username) throw notFound(PROFILE_NOT_FOUND);
     requireSelf(actor, username); // someone else's profile is 403 whatever the body says
-    return json(updateProfile(actor, username, await readJson(request, profilePatchSchema)));
+    return json(await updateProfile(actor, username, await readJson(request, profilePatchSchema)));
   },
 });

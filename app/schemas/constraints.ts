@@ -18,7 +18,7 @@ export const CONSTRAINTS = {
   register: fields({ username: true, displayName: true, email: true, password: true, location: false, bio: false, inviteCode: false }),
   forgotPassword: fields({ identifier: true }),
   passwordReset: fields({ newPassword: true, confirmPassword: true }),
-  settingsProfile: fields({ displayName: true, bio: false, location: false, email: true }),
+  settingsProfile: fields({ displayName: true, bio: false, location: false, email: true, currentPassword: false }),
   passwordChange: fields({ currentPassword: true, newPassword: true, confirmPassword: true }),
   profile: fields({ displayName: true, bio: false, location: false }),
   accountDeletion: fields({ password: true }),

@@ -33,17 +33,30 @@ export const profileSchema = z.object({
 });
 export type ProfileInput = z.infer<typeof profileSchema>;
 
-/** The settings Profile tab and PUT /api/auth/profile: the same fields plus a valid email. */
-export const settingsProfileSchema = z.extend(profileSchema, { email });
+/**
+ * The member's current password, asked for only when the email changes (security-2 N4): the schema
+ * cannot tell whether the address changed, so it is optional here and `updateProfile` requires it.
+ */
+export const EMAIL_CHANGE_NEEDS_PASSWORD = "Enter your current password to change your email";
+const currentPasswordForEmail = z.optional(
+  z.string({ error: EMAIL_CHANGE_NEEDS_PASSWORD }).check(z.maxLength(200, "Current password is incorrect")),
+);
+
+/**
+ * The settings Profile tab and PUT /api/auth/profile: the same fields plus a valid email, and the
+ * current password when that email is a new one.
+ */
+export const settingsProfileSchema = z.extend(profileSchema, { email, currentPassword: currentPasswordForEmail });
 export type SettingsProfileInput = z.infer<typeof settingsProfileSchema>;
 
 /**
  * PATCH /api/users/{username}: SPEC.md §7 sends either the profile fields or `{avatar}`. Fields that are
- * absent stay as they are; `avatar: null` removes the avatar.
+ * absent stay as they are; `avatar: null` removes the avatar. A new email needs `currentPassword`.
  */
 export const profilePatchSchema = z.object({
   displayName: z.optional(displayName),
   email: z.optional(email),
+  currentPassword: currentPasswordForEmail,
   bio: clearable(bio),
   location: clearable(location),
   avatar: z.optional(z.nullable(text({ error: "Invalid avatar" }).check(z.trim(), z.maxLength(2000, "Invalid avatar")))),

@@ -181,7 +181,7 @@ test("a profile form failure is one toast titled 'Error' (no second alert)", asy
   await form.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page)).toBeVisible();
   await expect(toast(page).locator("p").first()).toHaveText("Error");
-  // No second box repeating it: only the toast and the email field's own message.
+  // No second box repeating it: only the toast and the field's own message (a new email asks for the current password).
   await expect(page.locator('[role="alert"]:not([data-testid="toast"])').filter({ hasText: "Failed to update profile" })).toHaveCount(0);
 });
 

@@ -141,13 +141,29 @@ test("settings: Access Denied for visitors; tabs are links; profile with email",
 
   const form = page.locator("form#settings-profile");
   await expect(form.getByLabel("Email")).toHaveValue(`${me.username}@example.com`);
+  // A new email needs the current password (security-2 N4): the message is on that field, the rest stays.
+  await form.getByLabel("Email").fill(`new_${me.username}@example.com`);
+  await form.getByLabel("Display name").fill("Typed Tess");
+  await form.getByRole("button", { name: "Save Changes" }).click();
+  await expect(form.getByText("Enter your current password to change your email")).toBeVisible();
+  await expect(form.getByLabel("Email")).toHaveValue(`new_${me.username}@example.com`);
+  await expect(form.getByLabel("Display name")).toHaveValue("Typed Tess");
+  await form.getByLabel("Current password").fill("not-my-password");
+  await form.getByRole("button", { name: "Save Changes" }).click();
+  await expect(form.getByText("Current password is incorrect")).toBeVisible();
+  await expect(form.getByLabel("Email")).toHaveValue(`new_${me.username}@example.com`);
+  // The password itself is never sent back into the page.
+  await expect(form.getByLabel("Current password")).toHaveValue("");
+
   await form.getByLabel("Email").fill(`${other.username}@example.com`);
+  await form.getByLabel("Current password").fill(me.password);
   await form.getByRole("button", { name: "Save Changes" }).click();
   await expect(form.getByText("Email is already registered")).toBeVisible();
   await expect(form.getByLabel("Email")).toHaveValue(`${other.username}@example.com`);
 
   await form.getByLabel("Email").fill(`new_${me.username}@example.com`);
   await form.getByLabel("Display name").fill("Settings Sam");
+  await form.getByLabel("Current password").fill(me.password);
   await form.getByRole("button", { name: "Save Changes" }).click();
   await expect(toast(page)).toContainText("Profile updated");
   await expect(page.locator("form#settings-profile").getByLabel("Email")).toHaveValue(`new_${me.username}@example.com`);

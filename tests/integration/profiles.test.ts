@@ -143,7 +143,7 @@ describe("PUT /api/auth/profile", () => {
     const owner = await createMember();
     expect((await put({ displayName: "X", email: "x@example.com" })).status).toBe(401);
     const res = await put(
-      { displayName: "Doe Talker", email: "Doe.Talker@Example.com", bio: "", location: "Pike County, IL" },
+      { displayName: "Doe Talker", email: "Doe.Talker@Example.com", bio: "", location: "Pike County, IL", currentPassword: owner.password },
       owner.cookie,
     );
     expect(res.status).toBe(200);
@@ -164,10 +164,56 @@ describe("PUT /api/auth/profile", () => {
     const missing = await put({ displayName: "Name" }, owner.cookie);
     expect((await body(missing)).fieldErrors.email).toEqual(["Invalid email address"]);
 
-    const taken = await put({ displayName: "Name", email: other.email }, owner.cookie);
+    const taken = await put({ displayName: "Name", email: other.email, currentPassword: owner.password }, owner.cookie);
     expect(taken.status).toBe(409);
     expect((await body(taken)).fieldErrors).toEqual({ email: ["Email is already registered"] });
     expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+  });
+});
+
+describe("changing the email through the API needs the current password (security-2 N4)", () => {
+  const put = (json: unknown, cookie?: string) =>
+    call(apiProfile.action, makeRequest("/api/auth/profile", { method: "PUT", json, cookie }));
+  const patch = (username: string, json: unknown, cookie?: string) =>
+    call(apiUsers.action, makeRequest(`/api/users/${username}`, { method: "PATCH", json, cookie }), { username });
+  const NEEDED = { currentPassword: ["Enter your current password to change your email"] };
+  const WRONG = { currentPassword: ["Current password is incorrect"] };
+
+  it("PUT /api/auth/profile: 401 anonymous; missing or wrong 400 on currentPassword; unchanged email needs none", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const change = { displayName: "Victim", email: "attacker-box@evil.example", bio: null, location: null };
+    expect((await put({ ...change, currentPassword: "oldpass1" })).status).toBe(401);
+    const missing = await put(change, owner.cookie);
+    expect(missing.status).toBe(400);
+    expect((await body(missing)).fieldErrors).toEqual(NEEDED);
+    const wrong = await put({ ...change, currentPassword: "guessed1" }, owner.cookie);
+    expect(wrong.status).toBe(400);
+    expect((await body(wrong)).fieldErrors).toEqual(WRONG);
+    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+
+    const same = await put({ displayName: "Still Me", email: owner.email, bio: null, location: null }, owner.cookie);
+    expect(same.status).toBe(200);
+    const ok = await put({ ...change, email: "mine@example.com", currentPassword: "oldpass1" }, owner.cookie);
+    expect(ok.status).toBe(200);
+    expect(rowOf(owner.id).email).toBe("mine@example.com");
+  });
+
+  it("PATCH /api/users/{username}: another member 403 even with a password; the owner needs theirs", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const other = await createMember({ password: "otherpass1" });
+    expect((await patch(owner.username, { email: "x@evil.example", currentPassword: "oldpass1" })).status).toBe(401);
+    expect((await patch(owner.username, { email: "x@evil.example", currentPassword: "otherpass1" }, other.cookie)).status).toBe(403);
+    const missing = await patch(owner.username, { email: "x@evil.example" }, owner.cookie);
+    expect(missing.status).toBe(400);
+    expect((await body(missing)).fieldErrors).toEqual(NEEDED);
+    const wrong = await patch(owner.username, { email: "x@evil.example", currentPassword: "otherpass1" }, owner.cookie);
+    expect((await body(wrong)).fieldErrors).toEqual(WRONG);
+    expect(rowOf(owner.id).email).toBe(owner.email);
+    // Fields other than the email need no password.
+    expect((await patch(owner.username, { displayName: "Ridge Walker" }, owner.cookie)).status).toBe(200);
+    const ok = await patch(owner.username, { email: "Ridge@Example.com", currentPassword: "oldpass1" }, owner.cookie);
+    expect(ok.status).toBe(200);
+    expect((await body(ok)).email).toBe("ridge@example.com");
   });
 });
 
@@ -478,7 +524,14 @@ describe("the settings page", () => {
   it("updates the profile with a valid, unused email", async () => {
     const owner = await createMember();
     const other = await createMember();
-    const form = { intent: "update-profile", displayName: "New Name", email: "fresh@example.com", bio: "", location: "" };
+    const form = {
+      intent: "update-profile",
+      displayName: "New Name",
+      email: "fresh@example.com",
+      bio: "",
+      location: "",
+      currentPassword: owner.password,
+    };
 
     const anon = await post(form);
     expect(anon.status).toBe(302);
@@ -497,6 +550,45 @@ describe("the settings page", () => {
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/settings?tab=profile");
     expect(rowOf(owner.id)).toMatchObject({ email: "fresh@example.com", displayName: "New Name" });
+  });
+
+  it("a new email needs the current password: the message is on its field, what was typed stays, the password is not sent back", async () => {
+    const owner = await createMember({ password: "oldpass1" });
+    const form = {
+      intent: "update-profile",
+      displayName: "Typed Name",
+      email: "typed@example.com",
+      bio: "Typed bio",
+      location: "Typed town",
+    };
+
+    const missing = await post({ ...form, currentPassword: "" }, owner.cookie);
+    expect(missing.status).toBe(400);
+    const missingResult = (await body(missing)).result;
+    expect(missingResult.error).toEqual({ currentPassword: ["Enter your current password to change your email"] });
+    expect(missingResult.initialValue).toMatchObject({
+      displayName: "Typed Name",
+      email: "typed@example.com",
+      bio: "Typed bio",
+      location: "Typed town",
+    });
+
+    const wrong = await post({ ...form, currentPassword: "guessed1" }, owner.cookie);
+    expect(wrong.status).toBe(400);
+    const wrongResult = (await body(wrong)).result;
+    expect(wrongResult.error).toEqual({ currentPassword: ["Current password is incorrect"] });
+    expect(wrongResult.initialValue).toMatchObject({ displayName: "Typed Name", email: "typed@example.com" });
+    expect(JSON.stringify(wrongResult)).not.toContain("guessed1");
+    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName, bio: null });
+
+    // The same email: no password needed.
+    const same = await post({ ...form, email: owner.email }, owner.cookie);
+    expect(same.status).toBe(302);
+    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: "Typed Name", bio: "Typed bio" });
+
+    const ok = await post({ ...form, currentPassword: "oldpass1" }, owner.cookie);
+    expect(ok.status).toBe(302);
+    expect(rowOf(owner.id).email).toBe("typed@example.com");
   });
 
   it("changes the password: messages on the fields, other sessions end, this one stays", async () => {

@@ -90,7 +90,7 @@ async function updateProfileAction(actor: Actor, username: string, formData: For
   if (submission.status !== "success") return formReply(submission, reply);
   try {
     // Every field is on the form: an emptied bio or location is cleared.
-    updateProfile(actor, username, {
+    await updateProfile(actor, username, {
       displayName: submission.value.displayName,
       bio: submission.value.bio ?? null,
       location: submission.value.location ?? null,

@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
@@ -126,11 +126,30 @@ function ProfileSettings() {
       <Form method="post" action="/settings?tab=profile" {...getFormProps(form)} className="space-y-4">
         <FailureAlert fallback="Failed to update profile" result={lastResult} />
         <ProfileFields fields={fields} withEmail />
+        <CurrentPasswordField field={fields.currentPassword} />
         <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={busy}>
           {busy ? "Saving..." : "Save Changes"}
         </button>
       </Form>
     </div>
+  );
+}
+
+/**
+ * Asked for only when the email changes (security-2 N4), and always on the form, so it is there with
+ * JavaScript off too. Its name stays "Current password": the hint says when it is needed.
+ */
+function CurrentPasswordField({ field }: { field: FieldMetadata<string | undefined> }) {
+  const hint = `${field.id}-hint`;
+  return (
+    <Field id={field.id} label="Current password" errors={field.errors} hint="Needed only to change your email.">
+      <input
+        {...getInputProps(field, { type: "password" })}
+        aria-describedby={field.errors?.length ? `${hint} ${field.errorId}` : hint}
+        autoComplete="current-password"
+        className="input"
+      />
+    </Field>
   );
 }
 

@@ -55,10 +55,11 @@ export async function action(args: ActionFunctionArgs) {
 
 async function updateProfileAction(actor: SessionUser, formData: FormData) {
   const submission = parseWithZod(formData, { schema: settingsProfileSchema });
-  const reply = { data: { intent: "update-profile" } } as const;
+  // The current password (asked for when the email changes) is never sent back into the page.
+  const reply = { hideFields: ["currentPassword"], data: { intent: "update-profile" } } as const;
   if (submission.status !== "success") return formReply(submission, reply);
   try {
-    updateProfile(actor, actor.username, {
+    await updateProfile(actor, actor.username, {
       ...submission.value,
       bio: submission.value.bio ?? null,
       location: submission.value.location ?? null,
