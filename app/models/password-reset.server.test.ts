@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { passwordResets, sessions } from "#db/schema";
+import { passwordResets, rateLimits, sessions } from "#db/schema";
 import { startMailSink } from "#tests/fixtures/mail-sink";
 import { errorOf } from "#tests/fixtures/errors";
 import { createMember } from "#tests/fixtures/members";
@@ -22,6 +22,13 @@ import {
 const ORIGIN = "https://pulse.example.org";
 const tokenOf = (link: string) => link.split("/").pop()!;
 const resetsOf = (userId: number) => db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
+const accountLimitHits = (userId: number) =>
+  db
+    .select()
+    .from(rateLimits)
+    .where(eq(rateLimits.key, `passwordResetsPerAccount:${userId}`))
+    .all()
+    .reduce((n, row) => n + row.count, 0);
 const sessionsOf = (userId: number) => db.select().from(sessions).where(eq(sessions.userId, userId)).all();
 
 describe("password reset links", () => {
@@ -116,8 +123,27 @@ describe("requestPasswordReset", () => {
   });
 
   it("answers the same for an unknown account, and sends nothing", async () => {
-    expect(requestPasswordReset("no_such_member", { ip: "192.0.2.3" })).toEqual({ delivery: null });
+    const { delivery } = requestPasswordReset("no_such_member", { ip: "192.0.2.3" });
+    expect(delivery).toBeInstanceOf(Promise);
+    await delivery;
     expect(sink.received).toHaveLength(0);
+  });
+
+  it("answers before any work that depends on the account, for a known and an unknown one alike (security-2 N14)", async () => {
+    setRateLimitsEnabled(true);
+    const member = await createMember();
+    const known = requestPasswordReset(member.username, { ip: "192.0.2.4" });
+    const unknown = requestPasswordReset("no_such_member", { ip: "192.0.2.5" });
+    // When the call returns, the account has not been looked up, limited, given a token or mailed:
+    // the answer's work is the same whoever was named.
+    expect(resetsOf(member.id)).toHaveLength(0);
+    expect(accountLimitHits(member.id)).toBe(0);
+    expect(known.delivery).toBeInstanceOf(Promise);
+    expect(unknown.delivery).toBeInstanceOf(Promise);
+    await Promise.all([known.delivery, unknown.delivery]);
+    expect(resetsOf(member.id)).toHaveLength(1);
+    expect(accountLimitHits(member.id)).toBe(1);
+    expect((await sink.next()).to).toEqual([member.email]);
   });
 
   it("limits per trusted address (429) and per account (silently: nothing more is sent)", async () => {
@@ -125,7 +151,7 @@ describe("requestPasswordReset", () => {
     const member = await createMember();
     for (let i = 0; i < 3; i++) await requestPasswordReset(member.username, { ip: `192.0.2.${10 + i}` }).delivery;
     for (let i = 0; i < 3; i++) await sink.next();
-    expect(requestPasswordReset(member.username, { ip: "192.0.2.20" }).delivery).toBeNull();
+    await requestPasswordReset(member.username, { ip: "192.0.2.20" }).delivery;
     for (let i = 0; i < 10; i++) requestPasswordReset("no_such_member", { ip: "198.51.100.7" });
     const refused = await errorOf(() => requestPasswordReset("no_such_member", { ip: "198.51.100.7" }));
     expect(refused.status).toBe(429);

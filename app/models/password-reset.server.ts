@@ -61,29 +61,42 @@ export function resetLink(origin: string, token: string): string {
 }
 
 /**
- * A member's request from /forgot-password. The answer never says whether an account matched: the
- * caller shows one neutral message either way, and the mail goes out in the background, so the
- * answer takes as long for a stranger's name as for a member's. Limits: per trusted client address
- * (429, which names nobody), and per account, silently (the extra request sends nothing).
- * `delivery` settles when the mail is sent or has failed (logged); null when nothing was sent.
+ * A member's request from /forgot-password. The answer never says whether an account matched, and it
+ * takes the same work either way (security-2 N14): here only the per-address limit (429, which names
+ * nobody) is counted; everything that depends on the account (looking it up, its own silent limit,
+ * the token write and the mail) runs after the answer has gone, on a later turn of the event loop.
+ * `delivery` settles when that work is done (a failure is logged, never thrown); null where mail is
+ * not configured (nothing is done at all).
  */
 export function requestPasswordReset(identifier: string, from: ClientOrigin, now: number = Date.now()): { delivery: Promise<void> | null } {
   const mail = mailSettings();
   if (!mail) return { delivery: null };
   if (from.trusted !== false) consumeLimit("passwordResetsPerIp", from.ip, now);
+  const delivery = afterThisTurn()
+    .then(() => mailResetLink(identifier, mail.publicUrl, now))
+    .catch((error: unknown) => {
+      logger.error({ err: error }, "password-reset request failed");
+    });
+  return { delivery };
+}
+
+/** Resolves on a later turn of the event loop: after the current request's answer has been written. */
+const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The per-account half of a request: nothing for no such account, or one over its limit. */
+async function mailResetLink(identifier: string, publicUrl: string, now: number): Promise<void> {
   const row = findAccount(identifier);
-  if (!row) return { delivery: null };
+  if (!row) return;
   try {
     consumeLimit("passwordResetsPerAccount", String(row.id), now);
   } catch (error) {
-    if (isAppError(error) && error.status === 429) return { delivery: null };
+    if (isAppError(error) && error.status === 429) return;
     throw error;
   }
-  const link = resetLink(mail.publicUrl, issueResetToken(row.id, now));
-  const delivery = sendMail(resetMail(row, link)).catch((error: unknown) => {
+  const link = resetLink(publicUrl, issueResetToken(row.id, now));
+  await sendMail(resetMail(row, link)).catch((error: unknown) => {
     logger.error({ err: error, member: row.id }, "password-reset mail failed");
   });
-  return { delivery };
 }
 
 /** The operator command: a link for the account, printed for the operator to pass on. */

@@ -2,12 +2,17 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { passwordResets } from "#db/schema";
+import * as passwordApi from "~/routes/api.auth.password";
+import * as profileApi from "~/routes/api.auth.profile";
 import { loader as userApi } from "~/routes/api.auth.user";
 import * as authPage from "~/routes/auth/route";
 import * as forgotPage from "~/routes/forgot-password/route";
 import * as resetPage from "~/routes/reset-password.$token/route";
+import { db } from "~/utils/db.server";
 import { setMailSettings } from "~/utils/mail.server";
-import { resetLinkIn, startMailSink } from "../fixtures/mail-sink";
+import { decodedBody, resetLinkIn, startMailSink } from "../fixtures/mail-sink";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
 /**
@@ -21,6 +26,7 @@ const ORIGIN = "http://localhost:3000";
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
 const signedIn = async (cookie: string) => (await call(userApi, makeRequest("/api/auth/user", { cookie }))).status === 200;
+const resetRowsOf = (userId: number) => db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all().length;
 const pathOf = (link: string) => new URL(link).pathname;
 const tokenOf = (link: string) => pathOf(link).split("/").pop()!;
 const ask = (identifier: string) => call(forgotPage.action, makeRequest("/forgot-password", { form: { identifier } }));
@@ -101,6 +107,54 @@ describe("forgot password, by mail", () => {
     const reuse = await setPassword(link, "stolen123");
     expect(reuse.status).toBe(404);
     expect((await signIn(member.username, "brandnew1")).status).toBe(302);
+  });
+
+  it("answers before the account is looked up: the link is made and mailed after the 302 (security-2 N14)", async () => {
+    const member = await createMember();
+    const res = await ask(member.username);
+    expect(res.status).toBe(302);
+    expect(resetRowsOf(member.id)).toBe(0);
+    expect((await sink.next()).to).toEqual([member.email]);
+    expect(resetRowsOf(member.id)).toBe(1);
+  });
+
+  it("a mailed link stops working when the password changes (security-2 N15)", async () => {
+    const member = await createMember({ password: "oldpass1" });
+    await ask(member.username);
+    const link = resetLinkIn(await sink.next());
+    const changed = await call(
+      passwordApi.action,
+      makeRequest("/api/auth/password", {
+        method: "PUT",
+        json: { currentPassword: "oldpass1", newPassword: "brandnew1", confirmPassword: "brandnew1" },
+        cookie: member.cookie,
+      }),
+    );
+    expect(changed.status).toBe(204);
+    expect((await openLink(link)).status).toBe(404);
+    expect((await setPassword(link, "stolen123")).status).toBe(404);
+    expect((await signIn(member.username, "brandnew1")).status).toBe(302);
+  });
+
+  it("a mailed link stops working when the email changes, and the old address is told (security-2 N15, N4)", async () => {
+    const member = await createMember({ password: "oldpass1" });
+    await ask(member.email);
+    const link = resetLinkIn(await sink.next());
+    const changed = await call(
+      profileApi.action,
+      makeRequest("/api/auth/profile", {
+        method: "PUT",
+        json: { displayName: member.displayName, email: `moved-${member.email}`, currentPassword: "oldpass1" },
+        cookie: member.cookie,
+      }),
+    );
+    expect(changed.status).toBe(200);
+    const notice = await sink.next();
+    expect(notice.to).toEqual([member.email]);
+    expect(decodedBody(notice.raw)).toContain(`moved-${member.email}`);
+    expect((await openLink(link)).status).toBe(404);
+    expect((await setPassword(link, "stolen123")).status).toBe(404);
+    expect((await signIn(member.username, "oldpass1")).status).toBe(302);
   });
 
   it("refuses a form post from another site", async () => {

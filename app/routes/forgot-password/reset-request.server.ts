@@ -17,7 +17,8 @@ export async function action(args: ActionFunctionArgs) {
     const submission = parseWithZod(await readFormData(request), { schema: forgotPasswordSchema });
     if (submission.status !== "success") return formReply(submission);
     try {
-      // The mail goes out in the background: the answer neither waits for it nor says whether it went.
+      // Only the per-address limit is counted here: finding the account, its token and its mail come
+      // after the answer, which neither waits for them nor says whether there was one (security-2 N14).
       requestPasswordReset(submission.value.identifier, clientAddress(request));
     } catch (error) {
       return formReply(submission, { error });
