@@ -196,6 +196,52 @@ describe("listInvites and revokeInvite", () => {
   });
 });
 
+describe("an invite stops working when its maker is no longer a member (security-2 N6)", () => {
+  /** A private club with alice as a member who made an invite. */
+  function aliceInvites() {
+    const club = newClub(owner);
+    acceptInvite(alice, invite(owner, club.id).inviteCode);
+    const made = invite(alice, club.id);
+    expect(getInvite(made.inviteCode).clubId).toBe(club.id);
+    return { club, code: made.inviteCode };
+  }
+
+  it("the maker left: 404 to read, refused to join (like an expired one), gone from the list, no use taken", () => {
+    const { club, code } = aliceInvites();
+    leaveClub(alice, club.id);
+    expectError(() => getInvite(code), 404, INVALID_INVITE);
+    expectError(() => acceptInvite(bob, code), 400, INVALID_INVITE);
+    expectError(() => acceptInvite(bob, code, club.id), 400, INVALID_INVITE);
+    expect(getMembership(club.id, bob.id)).toBeNull();
+    expect(listInvites(owner, club.id).map((i) => i.inviteCode)).not.toContain(code);
+  });
+
+  it("the maker was removed: the same, and a new account cannot join with it either", async () => {
+    const { club, code } = aliceInvites();
+    db.delete(clubMembers)
+      .where(sql`${clubMembers.clubId} = ${club.id} AND ${clubMembers.userId} = ${alice.id}`)
+      .run();
+    expectError(() => getInvite(code), 404, INVALID_INVITE);
+    expectError(() => acceptInvite(bob, code), 400, INVALID_INVITE);
+    await expect(
+      registerUser(
+        { username: "after_removal", displayName: "New Hunter", email: "after_removal@example.com", password: "secret123" },
+        (row) => void joinNewMemberWithInvite(db, code, row.id),
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+
+  it("the maker came back: their invite works again; the owner's invites work throughout", () => {
+    const { club, code } = aliceInvites();
+    const owners = invite(owner, club.id).inviteCode;
+    leaveClub(alice, club.id);
+    expect(getInvite(owners).clubId).toBe(club.id);
+    expect(acceptInvite(bob, owners)).toEqual({ status: "joined", clubId: club.id });
+    acceptInvite(alice, invite(owner, club.id).inviteCode);
+    expect(getInvite(code).clubId).toBe(club.id);
+  });
+});
+
 describe("register-with-invite inside the account's transaction", () => {
   const input = (name: string) => ({ username: name, displayName: "New Hunter", email: `${name}@example.com`, password: "secret123" });
 

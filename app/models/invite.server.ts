@@ -37,12 +37,18 @@ export function newInviteCode(): string {
   return randomBytes(12).toString("base64url");
 }
 
-/** Not revoked, not expired, not used up. */
+/**
+ * Not revoked, not expired, not used up, and its maker still belongs to the club (security-2 N6): a
+ * member who leaves or is removed takes their invites with them, so nobody outside the club keeps
+ * admitting people to it; they work again if the maker rejoins. The owner is a member while they own
+ * it. Written with the table's own name, so it reads the same inside the UPDATE that takes a use.
+ */
 function usable(now: Date) {
   return and(
     isNull(invites.revokedAt),
     or(isNull(invites.expiresAt), gt(invites.expiresAt, now)),
     or(isNull(invites.usesRemaining), gt(invites.usesRemaining, 0)),
+    sql`EXISTS (SELECT 1 FROM club_members maker WHERE maker.club_id = "invites"."club_id" AND maker.user_id = "invites"."created_by_id")`,
   );
 }
 
@@ -97,7 +103,7 @@ export function createInvite(actor: Actor, clubId: number, input: InviteInput, n
   }
 }
 
-/** GET /api/invites/{code} and the invite page: invalid, revoked, expired or used up is 404. */
+/** GET /api/invites/{code} and the invite page: invalid, revoked, expired, used up or its maker gone is 404. */
 export function getInvite(code: string, now = new Date()): Invite {
   if (!CODE_PATTERN.test(code)) throw notFound(INVALID_INVITE);
   const row = db

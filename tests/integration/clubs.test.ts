@@ -607,6 +607,36 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     expect((await invalid.json()).invite).toBeNull();
   });
 
+  it("a member's invite stops working once they leave: API 404 and 400, the /join page 404 (security-2 N6)", async () => {
+    const club = await makeClub();
+    const maker = await createMember();
+    const { inviteCode: forMaker } = await (await api.invite(owner.cookie, club.id)).json();
+    expect((await api.join(maker.cookie, club.id, { inviteCode: forMaker })).status).toBe(200);
+    const { inviteCode } = await (await api.invite(maker.cookie, club.id)).json();
+    expect((await api.getInvite(inviteCode)).status).toBe(200);
+    expect((await api.leave(maker.cookie, club.id)).status).toBe(204);
+
+    const outsider = await createMember();
+    const read = await api.getInvite(inviteCode);
+    expect(read.status).toBe(404);
+    expect(await read.json()).toEqual({ error: "This invite link is invalid or has expired." });
+    const joined = await api.join(outsider.cookie, club.id, { inviteCode });
+    expect(joined.status).toBe(400);
+    expect((await joined.json()).error).toBe("This invite link is invalid or has expired.");
+    for (const cookie of [null, outsider.cookie]) {
+      const page = await call(joinPage.loader, makeRequest(`/join/${inviteCode}`, { cookie }), { code: inviteCode });
+      expect(page.status).toBe(404);
+      expect((await page.json()).invite).toBeNull();
+    }
+    const posted = await call(joinPage.action, makeRequest(`/join/${inviteCode}`, { form: { intent: "join" }, cookie: outsider.cookie }), {
+      code: inviteCode,
+    });
+    expect(posted.status).toBe(400);
+    expect((await (await api.get(outsider.cookie, club.id)).json()).isMember).toBe(false);
+    // The owner's invite still admits.
+    expect((await api.join(outsider.cookie, club.id, { inviteCode: forMaker })).status).toBe(200);
+  });
+
   it("/auth register with an invite code joins the club in the same transaction; a bad code creates nothing", async () => {
     const club = await makeClub();
     const { inviteCode } = await (await api.invite(owner.cookie, club.id)).json();
