@@ -361,7 +361,7 @@ export const passwordResets = sqliteTable(
 
 /**
  * Usernames of deleted accounts, held for a while so nobody else can register one at once and pass as
- * the member who left (security-2 N18; `USERNAME_HOLD_MS` in account.server.ts). Stored as typed;
+ * the member who left (security-2 N18; `USERNAME_HOLD_MS` in user.server.ts). Stored as typed;
  * compared without case, like `users.username`.
  */
 export const releasedUsernames = sqliteTable(

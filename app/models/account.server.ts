@@ -12,7 +12,7 @@ import { removeClub } from "./club.server";
 import { deleteMediaFiles, type MediaFiles } from "./media.server";
 import { requireOwnPassword } from "./profile.server";
 import { removeResumableBytes, unfinishedResumableIds } from "./resumable-upload.server";
-import { getUserRowById, toSelfUser, type Actor } from "./user.server";
+import { getUserRowById, holdUsername, toSelfUser, type Actor } from "./user.server";
 
 /**
  * A member's own data (CONTRACT.md §6, docs/decisions/0039-a-members-own-data.md): the export of
@@ -200,7 +200,8 @@ export function clubsOnAccountDeletion(actor: Actor): OwnedClubFate[] {
  * follows and memberships added to are taken back; then the member's row goes, and with it (foreign
  * keys cascade) their posts with those posts' comments, likes, shares, tags and media rows, their
  * comments, likes, follows, memberships, join requests, invites, sessions (every device is signed
- * out), password resets and idempotency keys. Shares they made stay as anonymous counts. Their media
+ * out), password resets and idempotency keys. Shares they made stay as anonymous counts. Their username
+ * is held for `USERNAME_HOLD_MS` (security-2 N18). Their media
  * files (uploads, avatars, and those of the posts of deleted clubs) are removed from storage once the
  * transaction has committed, never before.
  */
@@ -230,6 +231,8 @@ export async function deleteAccount(actor: Actor, input: AccountDeletionInput, o
     // Their records go with the member (cascade); their bytes go right after the commit.
     const unfinished = unfinishedResumableIds(tx, id);
     tx.delete(users).where(eq(users.id, id)).run();
+    // Nobody else may take the name at once (security-2 N18).
+    holdUsername(tx, row.username);
     return { files: stored, unfinished };
   });
   await deleteMediaFiles(files, options.storage);

@@ -1,5 +1,5 @@
-import { eq, sql } from "drizzle-orm";
-import { users } from "#db/schema";
+import { and, eq, gt, lte, or, sql } from "drizzle-orm";
+import { releasedUsernames, users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db, writeTransaction } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
@@ -53,6 +53,37 @@ function usernameTaken(username: string) {
   return Boolean(getUserRowByUsername(username));
 }
 
+/**
+ * How long a deleted account's username stays out of reach of new accounts (security-2 N18): long
+ * enough that nobody can pass as the member who left, or inherit links and cached pages to them.
+ */
+export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
+export const USERNAME_RECENTLY_USED = "That username was recently used; choose another.";
+
+const sameUsername = (username: string) => sql`${releasedUsernames.username} = ${username} COLLATE NOCASE`;
+
+function usernameHeld(username: string, now = Date.now()) {
+  const held = db
+    .select({ username: releasedUsernames.username })
+    .from(releasedUsernames)
+    .where(and(sameUsername(username), gt(releasedUsernames.releasedAt, new Date(now - USERNAME_HOLD_MS))))
+    .get();
+  return Boolean(held);
+}
+
+/**
+ * Hold a deleted account's username from `now` (in the deletion's transaction); holds that have run
+ * out are dropped on the way.
+ */
+export function holdUsername(tx: Queryable, username: string, now = Date.now()): void {
+  tx.delete(releasedUsernames)
+    .where(or(sameUsername(username), lte(releasedUsernames.releasedAt, new Date(now - USERNAME_HOLD_MS))))
+    .run();
+  tx.insert(releasedUsernames)
+    .values({ username, releasedAt: new Date(now) })
+    .run();
+}
+
 function emailTaken(email: string) {
   return Boolean(db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get());
 }
@@ -65,6 +96,7 @@ export async function registerUser(input: RegisterInput, inTransaction?: (user: 
   const email = input.email.toLowerCase();
   const fieldErrors: Record<string, string[]> = {};
   if (usernameTaken(input.username)) fieldErrors.username = ["Username is already taken"];
+  else if (usernameHeld(input.username)) fieldErrors.username = [USERNAME_RECENTLY_USED];
   if (emailTaken(email)) fieldErrors.email = ["Email is already registered"];
   if (Object.keys(fieldErrors).length) throw conflict("Username or email already in use", fieldErrors);
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { createPost } from "~/models/post.server";
 import { loader as userApi } from "~/routes/api.auth.user";
 import { action as accountApi, loader as accountGet } from "~/routes/api.auth.account";
+import { action as registerApi } from "~/routes/api.auth.register";
+import * as authPage from "~/routes/auth/route";
 import { loader as exportApi } from "~/routes/api.auth.export";
 import { loader as profileLoader } from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
@@ -19,6 +21,23 @@ const deleteApi = (cookie: string | null, json: unknown) =>
   call(accountApi, makeRequest("/api/auth/account", { method: "DELETE", json, cookie }));
 const privacy = (form: Record<string, string>, cookie: string) =>
   call(settingsPage.action, makeRequest("/settings?tab=privacy", { form, cookie }));
+
+describe("after deletion the username is held (security-2 N18)", () => {
+  it("registering it again at once is 409 with a clear message, on the API and the sign-up form", async () => {
+    const member = await createMember({ password: "danpass1" });
+    expect((await deleteApi(member.cookie, { password: "danpass1" })).status).toBe(204);
+    const newcomer = { username: member.username, displayName: "Someone Else", email: `else-${member.email}`, password: "secret123" };
+    const api = await call(registerApi, makeRequest("/api/auth/register", { json: newcomer }));
+    expect(api.status).toBe(409);
+    expect(((await api.json()) as { fieldErrors: unknown }).fieldErrors).toEqual({
+      username: ["That username was recently used; choose another."],
+    });
+    const page = await call(authPage.action, makeRequest("/auth?mode=register", { form: { intent: "register", ...newcomer } }));
+    expect(page.status).toBe(409);
+    expect(JSON.stringify(await page.json())).toContain("That username was recently used; choose another.");
+    expect((await call(profileLoader, makeRequest(`/profile/${member.username}`), { username: member.username })).status).toBe(404);
+  });
+});
 
 describe("GET /api/auth/export", () => {
   it("is the member's data as a JSON attachment that no cache keeps", async () => {
