@@ -9,7 +9,8 @@
  *   - the port-80 redirect server is dropped; the two `listen … 443 ssl http2` lines become one plain
  *     HTTP `listen 127.0.0.1:PORT` and the `ssl_*` lines go (TLS is nginx's, not the app's);
  *   - the upstream `server 127.0.0.1:3000` points at the app's port;
- *   - the cache, temp files, pid and logs live in a directory of the caller's;
+ *   - the cache, temp files, pid and logs live in a directory of the caller's (the site's own access
+ *     log, in its own masked format, is `DIR/access.log`);
  *   - it is wrapped in the main context a site file gets from /etc/nginx/nginx.conf (one worker).
  * Everything else (cache rules, maps, limits, timeouts, headers) is the shipped text, unchanged.
  */
@@ -43,6 +44,12 @@ export function localNginxConfig(shipped: string, options: { port: number; appPo
   site = replaceOnce(site, /^\s*ssl_[a-z_]+\s[^;]*;\n/gm, "", "ssl_* lines");
   site = replaceOnce(site, /(\bserver\s+)127\.0\.0\.1:3000;/, `$1127.0.0.1:${appPort};`, "upstream 127.0.0.1:3000");
   site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
+  site = replaceOnce(
+    site,
+    /(\baccess_log\s+)\/var\/log\/nginx\/whitetail-pulse\.access\.log(\s+whitetail_masked;)/g,
+    `$1${path.join(dir, "access.log")}$2`,
+    "site access_log in the masked format",
+  );
   if (/\b(ssl|443|:3000|\/var\/)/.test(site.replace(/#.*$/gm, "")))
     throw new Error("docs/deploy/nginx.conf: something TLS- or path-bound left");
   return [
@@ -54,7 +61,8 @@ export function localNginxConfig(shipped: string, options: { port: number; appPo
     "daemon on;",
     "events { worker_connections 1024; }",
     "http {",
-    `  access_log ${path.join(dir, "access.log")};`,
+    // Requests nginx answers outside the site (none here) would go to nginx's own combined log.
+    `  access_log ${path.join(dir, "nginx-access.log")};`,
     // As Debian's /etc/nginx/nginx.conf does for every site: no version in Server, MIME types unused (all proxied).
     "  server_tokens off;",
     `  client_body_temp_path ${path.join(dir, "client_body")};`,

@@ -3,6 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { BODY_LIMITS, declaredLimit } from "~/web/request-body.server";
+import { multipartLimit } from "~/web/multipart.server";
 import { localNginxConfig, NGINX_BIN, nginxAvailable, SHIPPED_NGINX_CONF } from "../../scripts/nginx-local";
 
 /**
@@ -22,13 +24,15 @@ describe("the local nginx config derived from docs/deploy/nginx.conf", () => {
   const local = localNginxConfig(shipped, { port: 3999, appPort: 3998, dir });
 
   it("keeps every shipped directive but TLS, the listen lines, the upstream port and the cache path", () => {
-    const changed = /^(listen |ssl_|server 127\.0\.0\.1:3000;|proxy_cache_path |return 301 |server_name pulse\.example\.org;)/;
+    const changed =
+      /^(listen |ssl_|server 127\.0\.0\.1:3000;|proxy_cache_path |return 301 |server_name pulse\.example\.org;|access_log \/var\/log\/)/;
     const kept = directives(shipped).filter((line) => !changed.test(line) && !/^inactive=/.test(line));
     const derived = new Set(directives(local));
     for (const line of kept) expect(derived, line).toContain(line);
     expect(local).toContain("listen 127.0.0.1:3999;");
     expect(local).toContain("server 127.0.0.1:3998;");
     expect(local).toContain(`proxy_cache_path ${dir}/cache `);
+    expect(local).toContain(`access_log ${dir}/access.log whitetail_masked;`);
     expect(local).not.toMatch(/ssl|443|\blisten 80\b|\/var\//);
   });
 
@@ -37,6 +41,7 @@ describe("the local nginx config derived from docs/deploy/nginx.conf", () => {
       /docs\/deploy\/nginx.conf changed/,
     );
     expect(() => localNginxConfig(shipped.replace("127.0.0.1:3000", "app:3000"), { port: 1, appPort: 2, dir })).toThrow(/upstream/);
+    expect(() => localNginxConfig(shipped.replaceAll(" whitetail_masked;", ";"), { port: 1, appPort: 2, dir })).toThrow(/access_log/);
   });
 
   it.skipIf(!nginxAvailable())(`passes \`nginx -t\` (${NGINX_BIN})`, () => {
@@ -45,5 +50,63 @@ describe("the local nginx config derived from docs/deploy/nginx.conf", () => {
     fs.writeFileSync(path.join(dir, "nginx.conf"), local);
     const res = spawnSync(NGINX_BIN, ["-t", "-p", dir, "-c", path.join(dir, "nginx.conf")], { encoding: "utf8", timeout: 15_000 });
     expect(res.status, res.stderr).toBe(0);
+  });
+});
+
+/** `client_max_body_size` of each block, keyed by the line that opens it ("server" for the site's own). */
+function bodyCaps(text: string): Map<string, number> {
+  const units: Record<string, number> = { "": 1, k: 1024, m: 1024 * 1024, g: 1024 * 1024 * 1024 };
+  const caps = new Map<string, number>();
+  const open: string[] = [];
+  for (const line of directives(text)) {
+    if (line.endsWith("{")) open.push(line.slice(0, -1).trim());
+    else if (line === "}") open.pop();
+    const cap = /^client_max_body_size (\d+)([kmg]?);$/i.exec(line);
+    if (cap) caps.set(open.at(-1)!, Number(cap[1]) * units[cap[2]!.toLowerCase()]!);
+  }
+  return caps;
+}
+
+describe("docs/deploy/nginx.conf against the app it fronts (security-2)", () => {
+  it("takes no bigger body on a path than the app reads there: nginx would spool it only for the app to refuse it (N1)", () => {
+    const caps = bodyCaps(shipped);
+    const oneFile = BODY_LIMITS.file + BODY_LIMITS.form;
+    expect(Object.fromEntries(caps)).toEqual({
+      // every page form: readFormData's 1 MB
+      server: BODY_LIMITS.form,
+      // the post forms without JavaScript: 20 files, every byte counted
+      "location ~* ^/(create|clubs/[0-9]+/create)/?$": multipartLimit(BODY_LIMITS.files),
+      // an avatar (the app reads a little past a refused file to keep the form: never more than that)
+      "location ~* ^/(settings|profile/[^/]+)/?$": oneFile,
+      // one file: assertDeclaredSize(request) refuses more
+      "location = /api/upload": oneFile,
+      // the JSON API
+      "location ^~ /api/": BODY_LIMITS.json,
+      // a tus chunk of 5 MB (the app takes up to one file's worth)
+      "location ^~ /api/uploads": 6 * 1024 * 1024,
+    });
+    expect(oneFile).toBeLessThanOrEqual(multipartLimit(1));
+    expect(caps.get("location ^~ /api/uploads")!).toBeLessThanOrEqual(declaredLimit("application/offset+octet-stream"));
+    expect(multipartLimit(BODY_LIMITS.files)).toBe(declaredLimit("multipart/form-data"));
+  });
+
+  it("never serves an expired copy while the app may be answering 404 for it: no `updating`, no background update (N3)", () => {
+    const lines = directives(shipped);
+    const useStale = lines.find((l) => l.startsWith("proxy_cache_use_stale "));
+    expect(useStale).toBeDefined();
+    expect(useStale).not.toMatch(/\bupdating\b/);
+    expect(lines).toContain("proxy_cache_background_update off;");
+  });
+
+  it("logs no request line, query or full Referer, and every server logs in that format (N12)", () => {
+    const format = /log_format whitetail_masked([^;]*);/.exec(shipped.replace(/#.*$/gm, ""))?.[1] ?? "";
+    expect(format).toContain("$whitetail_log_path");
+    expect(format).not.toMatch(/\$(request|request_uri|uri|args|query_string|arg_\w+|http_referer)\b/);
+    const servers = shipped
+      .replace(/#.*$/gm, "")
+      .split(/^server\s*\{/m)
+      .slice(1);
+    expect(servers).toHaveLength(2);
+    for (const server of servers) expect(server).toMatch(/^\s*access_log \S+ whitetail_masked;/m);
   });
 });
