@@ -9,9 +9,10 @@ import { media, users, type MediaKind } from "#db/schema";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
 import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
 import { db, prepared } from "~/utils/db.server";
-import { badRequest, tooLarge, unsupportedMedia } from "~/utils/errors";
+import { badRequest, isAppError, tooLarge, unsupportedMedia } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
-import { processImage, sniffFormat, SNIFF_BYTES, type SniffedFormat } from "~/utils/media-processing.server";
+import { processImage, sniffFormat, SNIFF_BYTES, type ImageWork, type SniffedFormat } from "~/utils/media-processing.server";
+import { AbandonedError } from "~/utils/work-queue.server";
 import { consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
 import { variantKey } from "~/utils/image-sources";
@@ -40,6 +41,8 @@ export type UploadOptions = {
   storage?: MediaStorage;
   /** Already counted against the hourly upload limit (a resumable upload counts when it starts). */
   counted?: boolean;
+  /** The request's signal: an upload whose client went away before it was stored is not stored (security-2 N10). */
+  signal?: AbortSignal;
 };
 
 /** An upload no post took within a week is abandoned. */
@@ -160,7 +163,8 @@ export function toUploadedFile(row: MediaRow): StoredMedia {
 export async function storeUpload(actor: Actor, input: UploadInput, options: UploadOptions = {}): Promise<StoredMedia> {
   const me = requireSignedIn(actor, "Authentication required. Please log in again.");
   const storage = options.storage ?? getStorage();
-  if (!options.counted) consumeLimit("uploadsPerUser", String(me.id));
+  const countedAt = Date.now();
+  if (!options.counted) consumeLimit("uploadsPerUser", String(me.id), countedAt);
 
   const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
   const head = await source.head(SNIFF_BYTES);
@@ -174,8 +178,9 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
   try {
     const values =
       format.kind === "image"
-        ? await storeImage(storage, source, head, format, base, written)
+        ? await storeImage(storage, source, head, format, base, written, { owner: me.id, signal: options.signal })
         : await storeStream(storage, source, head, format, base, written);
+    if (options.signal?.aborted) throw new AbandonedError();
     const row = db
       .insert(media)
       .values({ ownerId: me.id, postId: null, kind: format.kind, name, ...values })
@@ -184,6 +189,10 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
     return toUploadedFile(row);
   } catch (error) {
     await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
+    // Not taken by the image queue (busy, the member's share full, the client gone): it does not count.
+    if (!options.counted && isAppError(error) && (error.status === 429 || error.status === 503)) {
+      refundHit("uploadsPerUser", String(me.id), countedAt);
+    }
     // Storage clients wrap or replace a failing body's error (S3's multipart abort, for one).
     throw source.refusal ?? error;
   }
@@ -217,12 +226,15 @@ async function storeImage(
   format: SniffedFormat,
   base: string,
   written: string[],
+  work: ImageWork,
 ): Promise<StoredValues> {
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "whitetail-upload-"));
   const temp = path.join(dir, "original");
   try {
     await pipeline(Readable.from(source.rest(head)), fs.createWriteStream(temp));
-    const processed = await processImage(temp, format);
+    // The queue's share is the member's; a job whose client is gone is dropped, and not stored.
+    const processed = await processImage(temp, format, work);
+    if (work.signal?.aborted) throw new AbandonedError();
 
     const key = `${base}.${processed.main.ext}`;
     const { size } = await storage.put(key, processed.main.data, { contentType: processed.main.contentType });

@@ -3,9 +3,10 @@ import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { MediaKind } from "#db/schema";
 import { AppError, tooLarge, unsupportedMedia } from "./errors";
+import { env } from "./env.server";
 import { contentTypeForKey } from "./storage.server";
 import { VARIANT_TARGETS } from "./image-sources";
-import { WorkQueue } from "./work-queue.server";
+import { AbandonedError, WorkQueue } from "./work-queue.server";
 
 /**
  * What an upload is, decided from its own first bytes (never its name or the browser's claim), and
@@ -104,15 +105,47 @@ export const IMAGE_LIMITS = {
 } as const;
 
 // libvips would start a thread per core for each image; one per job leaves the other cores to
-// the pages. Jobs at once: half the cores (one on a 2-core machine); a few more may wait.
+// the pages. Jobs at once: half the cores (one on a 2-core machine); a few more may wait, each
+// member's in turn (docs/decisions/0052-q-fair-image-queue.md).
 sharp.concurrency(1);
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
-export const imageQueue = new WorkQueue({
+
+/**
+ * The image queue's shares (security-2 N7, N10). One member holds at most `perMember` places
+ * (running and waiting: the editor sends a few photos at once), at most `maxWaiting` wait in all,
+ * and a free place goes to the members in turn. A member's jobs may take `budgetSeconds` of
+ * encoding in a burst, given back at `refillPerSecond`. A job waits at most `maxWaitMs`: what is
+ * left of the server's idle timeout after the encoding's own time limit and a margin, so a queued
+ * upload gets its 503 and Retry-After before the connection is closed without an answer.
+ */
+export const IMAGE_QUEUE = {
   concurrency: Math.max(1, Math.floor(cores / 2)),
-  maxWaiting: 8,
+  perMember: 4,
+  maxWaiting: 12,
+  maxWaitMs: Math.max(1_000, env.IDLE_TIMEOUT_MS - IMAGE_LIMITS.timeoutSeconds * 1000 - 3_000),
+  budgetSeconds: 60,
+  refillPerSecond: 0.1,
+} as const;
+
+export const imageQueue = new WorkQueue({
+  concurrency: IMAGE_QUEUE.concurrency,
+  maxWaiting: IMAGE_QUEUE.maxWaiting,
   retryAfter: 15,
   busyMessage: "The server is busy with other images right now. Try again in a few seconds.",
+  perKey: IMAGE_QUEUE.perMember,
+  keyRetryAfter: 10,
+  keyBusyMessage: "Your other images are still being processed. Try this one again in a moment.",
+  maxWaitMs: IMAGE_QUEUE.maxWaitMs,
+  budget: { seconds: IMAGE_QUEUE.budgetSeconds, refillPerSecond: IMAGE_QUEUE.refillPerSecond },
 });
+
+/** Whose image this is and whether its request is still there (storeUpload passes both). */
+export type ImageWork = {
+  /** The member the upload is for: the queue's share and budget are per member. */
+  owner?: number;
+  /** The request's signal: a job whose client is gone is dropped, and its encoding stopped between steps. */
+  signal?: AbortSignal;
+};
 
 export type EncodedVariant = { target: VariantTarget; data: Buffer; width: number; height: number; ext: "webp"; contentType: "image/webp" };
 
@@ -126,20 +159,24 @@ export type ProcessedImage = {
  * unless asked (`withMetadata`/`keepExif`, never called here); `rotate()` first bakes the EXIF
  * orientation into the pixels so the picture still stands the right way up without it.
  * Animations over IMAGE_LIMITS are refused (413) from the header alone; the encoding waits its
- * turn in `imageQueue` (503 when the waiting list is full) and is given up after
+ * turn in `imageQueue` (429 when the owner's share is full, 503 when the waiting list is full or the
+ * wait too long), is dropped when `signal` aborts (AbandonedError), and is given up after
  * `timeoutSeconds` (413). Nothing is returned, so nothing is stored, when it is refused.
  */
 export async function processImage(
   input: string | Buffer,
   format: SniffedFormat,
-  { timeoutSeconds = IMAGE_LIMITS.timeoutSeconds }: { timeoutSeconds?: number } = {},
+  { timeoutSeconds = IMAGE_LIMITS.timeoutSeconds, owner, signal }: { timeoutSeconds?: number } & ImageWork = {},
 ): Promise<ProcessedImage> {
   try {
     const probe = await sharp(input, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
     const frames = probe.pages ?? 1;
     const animated = frames > 1 && (format.ext === "gif" || format.ext === "webp");
     if (animated) assertAnimationLimits(frames, probe.width ?? 0, probe.pageHeight ?? probe.height ?? 0);
-    return await imageQueue.run(() => encodeImage(input, format, animated, Date.now() + timeoutSeconds * 1000));
+    return await imageQueue.run(() => encodeImage(input, format, animated, Date.now() + timeoutSeconds * 1000, signal), {
+      key: owner === undefined ? "" : `member:${owner}`,
+      signal,
+    });
   } catch (error) {
     if (error instanceof AppError) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -163,13 +200,20 @@ function assertAnimationLimits(frames: number, width: number, pageHeight: number
 }
 
 /** sharp's own time limit for the next step: whatever is left of the file's deadline (at least 1 s). */
-function secondsLeft(deadline: number): number {
+function secondsLeft(deadline: number, signal?: AbortSignal): number {
+  if (signal?.aborted) throw new AbandonedError();
   const left = deadline - Date.now();
   if (left <= 0) throw new Error("timeout: the deadline passed between steps");
   return Math.max(1, Math.ceil(left / 1000));
 }
 
-async function encodeImage(input: string | Buffer, format: SniffedFormat, animated: boolean, deadline: number): Promise<ProcessedImage> {
+async function encodeImage(
+  input: string | Buffer,
+  format: SniffedFormat,
+  animated: boolean,
+  deadline: number,
+  signal?: AbortSignal,
+): Promise<ProcessedImage> {
   let pipeline = sharp(input, { animated, limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" });
   if (!animated) pipeline = pipeline.rotate();
   pipeline = pipeline.resize({ width: MAX_IMAGE_EDGE, height: MAX_IMAGE_EDGE, fit: "inside", withoutEnlargement: true });
@@ -192,11 +236,11 @@ async function encodeImage(input: string | Buffer, format: SniffedFormat, animat
     default:
       throw unsupportedMedia(UNSUPPORTED_MESSAGE);
   }
-  const { data, info } = await pipeline.timeout({ seconds: secondsLeft(deadline) }).toBuffer({ resolveWithObject: true });
+  const { data, info } = await pipeline.timeout({ seconds: secondsLeft(deadline, signal) }).toBuffer({ resolveWithObject: true });
   const width = info.width;
   const height = info.pageHeight ?? info.height;
 
-  const variants = await encodeVariants(data, width, animated, VARIANT_WIDTHS, deadline);
+  const variants = await encodeVariants(data, width, animated, VARIANT_WIDTHS, deadline, signal);
   return { main: { data, width, height, ext: format.ext, contentType: format.contentType }, variants };
 }
 
@@ -206,6 +250,7 @@ async function encodeVariants(
   animated: boolean,
   targets: readonly VariantTarget[],
   deadline: number,
+  signal?: AbortSignal,
 ): Promise<EncodedVariant[]> {
   const variants: EncodedVariant[] = [];
   for (const target of targets) {
@@ -218,7 +263,7 @@ async function encodeVariants(
     const out = await sharp(data, { animated, limitInputPixels: MAX_INPUT_PIXELS })
       .resize({ width: target, withoutEnlargement: true })
       .webp({ quality: 80 })
-      .timeout({ seconds: secondsLeft(deadline) })
+      .timeout({ seconds: secondsLeft(deadline, signal) })
       .toBuffer({ resolveWithObject: true });
     variants.push({
       target,
@@ -235,7 +280,7 @@ async function encodeVariants(
 /**
  * The variants `targets` of an image already stored (its stripped full-size picture): what the
  * variant backfill makes for uploads from before a width was added. Same queue and time limit as an
- * upload.
+ * upload, with no member's share or budget and no bound on the wait (nobody waits for an answer).
  */
 export async function variantsOfStored(
   data: Buffer,
@@ -244,5 +289,7 @@ export async function variantsOfStored(
 ): Promise<EncodedVariant[]> {
   const probe = await sharp(data, { limitInputPixels: MAX_INPUT_PIXELS }).metadata();
   const animated = (probe.pages ?? 1) > 1 && (probe.format === "gif" || probe.format === "webp");
-  return imageQueue.run(() => encodeVariants(data, probe.width ?? 0, animated, targets, Date.now() + timeoutSeconds * 1000));
+  return imageQueue.run(() => encodeVariants(data, probe.width ?? 0, animated, targets, Date.now() + timeoutSeconds * 1000), {
+    maxWaitMs: Infinity,
+  });
 }

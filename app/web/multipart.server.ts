@@ -103,7 +103,7 @@ export async function parseMultipartUploads(
       const stored = await storeUpload(
         actor,
         { filename: part.filename, contentType: part.contentType, data: part.data },
-        { purpose: options.purpose },
+        { purpose: options.purpose, signal: request.signal },
       );
       uploads.push(stored);
       return stored.url;

@@ -1,13 +1,15 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { media, rateLimits } from "#db/schema";
 import { action as uploadAction } from "~/routes/api.upload";
 import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
 import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
+import { storeUpload } from "~/models/media.server";
 import { db } from "~/utils/db.server";
+import { IMAGE_QUEUE, imageQueue } from "~/utils/media-processing.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember } from "#tests/fixtures/members";
@@ -230,5 +232,138 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
     expect(response.status).toBe(400);
     expect((await response.json()).uploads).toEqual([expect.objectContaining({ name: "kept.png" })]);
     expect([mediaCount(), uploadsCounted(alice)]).toEqual([rows + 1, counted + 1]);
+  });
+});
+
+/**
+ * security-2 N7 and N10: the image queue is shared fairly between members, and an upload waiting in
+ * it is dropped when its request goes away (docs/decisions/0052-q-fair-image-queue.md).
+ */
+describe("the image queue takes each member in turn (security-2 N7)", () => {
+  type Gate = { open: () => void; done: Promise<unknown> };
+  /** Holds every running place of the image queue until opened. */
+  function holdQueue(): Gate[] {
+    return Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => {
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => (open = resolve));
+      return { open, done: imageQueue.run(() => gate, { key: `test-gate:${i}` }) };
+    });
+  }
+  async function* bytes(data: Buffer) {
+    yield data;
+  }
+  /** The key of each image job as it starts. */
+  function recordStarts(): { keys: string[]; restore: () => void } {
+    const keys: string[] = [];
+    const original = imageQueue.run;
+    imageQueue.run = function (this: typeof imageQueue, job, options) {
+      return original.call(this, () => (keys.push(options?.key ?? ""), job()), options);
+    } as typeof imageQueue.run;
+    return { keys, restore: () => (imageQueue.run = original) };
+  }
+
+  it("one member's uploads past their share get 429 with Retry-After, another member's is taken and processed before the first member's later ones", async () => {
+    const bob = await createMember();
+    const picture = await png(64, 64);
+    const starts = recordStarts();
+    const gates = holdQueue();
+    try {
+      const rows = mediaCount();
+      const alices = Array.from({ length: IMAGE_QUEUE.perMember }, (_, i) =>
+        storeUpload(alice, { filename: `a${i}.png`, data: bytes(picture) }),
+      );
+      await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(IMAGE_QUEUE.perMember));
+
+      // Alice's next upload is hers to retry; it is not stored and does not count.
+      const { request } = multipartRequest(
+        "/api/upload",
+        [{ name: "file", filename: "more.png", contentType: "image/png", data: picture }],
+        {
+          cookie: alice.cookie,
+        },
+      );
+      const refused = await call(uploadAction, request);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+      expect((await refused.json()).error).toMatch(/still being processed.*try this one again in a moment/i);
+
+      // Bob is still taken while Alice's share is full.
+      const bobs = storeUpload(bob, { filename: "b.png", data: bytes(picture) });
+      await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(IMAGE_QUEUE.perMember + 1));
+
+      for (const gate of gates) gate.open();
+      await Promise.all([...alices, bobs, ...gates.map((g) => g.done)]);
+      const order = starts.keys.filter((k) => k.startsWith("member:"));
+      expect(order).toHaveLength(IMAGE_QUEUE.perMember + 1);
+      expect(order.indexOf(`member:${bob.id}`)).toBeLessThan(order.lastIndexOf(`member:${alice.id}`));
+      expect(order.indexOf(`member:${bob.id}`)).toBeLessThanOrEqual(IMAGE_QUEUE.concurrency);
+      // Every taken upload is stored; the refused one is not.
+      expect(mediaCount()).toBe(rows + IMAGE_QUEUE.perMember + 1);
+    } finally {
+      starts.restore();
+      for (const gate of gates) gate.open();
+    }
+  });
+});
+
+describe("an upload whose request is gone is not stored (security-2 N10)", () => {
+  it("storeUpload: aborted while it waits for the queue, it is dropped; no row, no file", async () => {
+    const picture = await png(64, 64);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => imageQueue.run(() => gate, { key: `test-gate:${i}` }));
+    try {
+      const [rows, files] = [mediaCount(), storedFiles().length];
+      const controller = new AbortController();
+      const upload = storeUpload(
+        alice,
+        {
+          filename: "gone.png",
+          data: (async function* () {
+            yield picture;
+          })(),
+        },
+        { signal: controller.signal },
+      );
+      const outcome = upload.then(
+        () => "stored",
+        (error: Error) => error.name,
+      );
+      await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
+      controller.abort();
+      open();
+      await Promise.all(held);
+      expect(await outcome).toBe("AbandonedError");
+      expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+    } finally {
+      open();
+    }
+  });
+
+  it("POST /api/upload: the request's signal reaches the queue, so a client that left is not stored", async () => {
+    const picture = await png(64, 64);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => imageQueue.run(() => gate, { key: `test-gate:${i}` }));
+    try {
+      const [rows, files] = [mediaCount(), storedFiles().length];
+      const controller = new AbortController();
+      const { request } = multipartRequest(
+        "/api/upload",
+        [{ name: "file", filename: "gone.png", contentType: "image/png", data: picture }],
+        {
+          cookie: alice.cookie,
+        },
+      );
+      const answer = call(uploadAction, new Request(request, { signal: controller.signal, duplex: "half" } as RequestInit));
+      await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
+      controller.abort();
+      open();
+      await Promise.all(held);
+      expect((await answer).status).not.toBe(201);
+      expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+    } finally {
+      open();
+    }
   });
 });
