@@ -79,7 +79,14 @@ describe("slow clients", () => {
     );
     const multipart =
       "POST /create HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 50000000\r\n\r\n--b\r\n";
-    const uploads = Array.from({ length: 5 }, () => dripper(multipart, "x", start));
+    // A resumable (tus) chunk is an upload too (security-2 N9): slow links must not cut it at 30 s.
+    const tusChunk =
+      "PATCH /api/uploads/abc HTTP/1.1\r\nHost: x\r\nTus-Resumable: 1.0.0\r\nUpload-Offset: 0\r\n" +
+      "Content-Type: application/offset+octet-stream\r\nContent-Length: 5000000\r\n\r\n";
+    const uploads = [
+      ...Array.from({ length: 5 }, () => dripper(multipart, "x", start)),
+      ...Array.from({ length: 3 }, () => dripper(tusChunk, "x", start)),
+    ];
     const stalled = Array.from({ length: 5 }, () => dripper(multipart, "", start));
     try {
       // While they hang on, an ordinary request is answered.

@@ -10,7 +10,7 @@ import { env } from "~/utils/env.server";
  * - `headersMs`: the request line and headers must arrive within this (Node's `headersTimeout`);
  * - `requestMs`: the body of an ordinary request (JSON, forms) must be complete within this after the
  *   headers, else 408 and the connection is closed;
- * - `uploadMs`: the hard bound for any request, multipart uploads included (Node's `requestTimeout`):
+ * - `uploadMs`: the hard bound for any request, uploads (multipart, tus chunks) included (Node's `requestTimeout`):
  *   a 50 MB photo over a 200 kbit/s rural uplink takes about 35 minutes, so uploads get a long total;
  * - `idleMs`: a connection where no byte moves either way for this long is closed (Node's socket
  *   timeout). This is what ends a stalled upload, and a client that stops reading an answer;
@@ -32,7 +32,16 @@ export const timeoutsFromEnv = (): ServerTimeouts => ({
   keepAliveMs: env.KEEP_ALIVE_TIMEOUT_MS,
 });
 
-const isUpload = (req: http.IncomingMessage) => /^multipart\/form-data\b/i.test(req.headers["content-type"] ?? "");
+/**
+ * An upload gets `uploadMs`: a multipart form, or a chunk of a resumable (tus) upload — a `PATCH` of
+ * `application/offset+octet-stream` to `/api/uploads/…`, up to a few MB over the same slow links
+ * (security-2 N9).
+ */
+export function isUpload(req: Pick<http.IncomingMessage, "method" | "url" | "headers">): boolean {
+  const type = req.headers["content-type"] ?? "";
+  if (/^multipart\/form-data\b/i.test(type)) return true;
+  return req.method === "PATCH" && /^\/api\/uploads\/[^/?]+/.test(req.url ?? "") && /^application\/offset\+octet-stream\b/i.test(type);
+}
 
 /** Apply the limits to one server. Call before it listens (the expiry check starts on `listening`). */
 export function applyServerTimeouts(server: http.Server, t: ServerTimeouts) {
