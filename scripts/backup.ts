@@ -10,6 +10,9 @@ import { takeBackup } from "../app/utils/backup.server";
 import { env } from "../app/utils/env.server";
 
 async function main(): Promise<number> {
+  // Whatever the shell's umask, nothing this writes is readable by other users (security-2 N13);
+  // backupDatabase sets 0600/0700 itself as well.
+  process.umask(0o077);
   if (!fs.existsSync(env.DATABASE_PATH)) {
     console.error(`No database at ${env.DATABASE_PATH} (DATABASE_PATH): nothing to back up.`);
     return 1;

@@ -51,6 +51,26 @@ describe("backupDatabase", () => {
     live.close();
   });
 
+  it("is readable by the site's own user only, whatever the umask (security-2 N13)", async () => {
+    const dir = tmp();
+    const live = liveDatabase(path.join(dir, "app.db"));
+    const previous = process.umask(0o022);
+    try {
+      // A directory it makes, and one that was already there open to everyone.
+      const made = path.join(dir, "made", "backups");
+      const existing = path.join(dir, "existing");
+      fs.mkdirSync(existing, { mode: 0o755 });
+      for (const backups of [made, existing]) {
+        const file = await backupDatabase(live, backups);
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+        expect(fs.statSync(backups).mode & 0o777).toBe(0o700);
+      }
+    } finally {
+      process.umask(previous);
+      live.close();
+    }
+  });
+
   it("keeps the newest BACKUP_KEEP and leaves other files alone", async () => {
     const dir = tmp();
     const live = liveDatabase(path.join(dir, "app.db"));

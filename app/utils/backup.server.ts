@@ -34,14 +34,28 @@ export function integrityOf(file: string): string {
   }
 }
 
+/**
+ * A backup holds every e-mail address and password hash: the directory is the site user's alone
+ * (0700, tightened if it was open wider) and so is each file (0600), whatever the umask
+ * (security-2 N13).
+ */
+export const BACKUP_DIR_MODE = 0o700;
+export const BACKUP_FILE_MODE = 0o600;
+
 /** A consistent copy of `source` in `dir`; returns its path. */
 export async function backupDatabase(source: Database.Database, dir: string, now: Date = new Date()): Promise<string> {
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: BACKUP_DIR_MODE });
+  try {
+    if ((fs.statSync(dir).mode & 0o777) !== BACKUP_DIR_MODE) fs.chmodSync(dir, BACKUP_DIR_MODE);
+  } catch {
+    // Not ours to change (a mount point, another owner): the files themselves are still 0600.
+  }
   const target = path.join(dir, backupName(now));
   const partial = `${target}.part`;
   try {
     // The first step copies 100 pages; this makes the next one copy the rest.
     await source.backup(partial, { progress: ({ totalPages }) => Math.max(totalPages, 100) });
+    fs.chmodSync(partial, BACKUP_FILE_MODE);
     const copy = new Database(partial);
     copy.pragma("journal_mode = DELETE");
     copy.close();
