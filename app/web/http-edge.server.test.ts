@@ -28,6 +28,13 @@ describe("edgeRefusal", () => {
     expect(edgeRefusal({ method: "GET", url: "/", headers: {} })).toMatchObject({ status: 400 });
   });
 
+  it("answers 400 for an absolute-form request target or `OPTIONS *` (security-2 N17)", () => {
+    expect(edgeRefusal(req("GET", "http://localhost:3000/clubs"))).toMatchObject({ status: 400 });
+    expect(edgeRefusal(req("GET", "https://evil.example/"))).toMatchObject({ status: 400 });
+    expect(edgeRefusal(req("OPTIONS", "*"))).toMatchObject({ status: 400 });
+    expect(edgeRefusal(req("GET", "clubs"))).toMatchObject({ status: 400 });
+  });
+
   it("refuses a cross-site post (scheme, host and port compared)", () => {
     expect(edgeRefusal(req("POST", "/auth", { origin: "https://evil.example" }))).toMatchObject({ status: 403 });
     expect(edgeRefusal(req("POST", "/auth", { origin: "https://localhost:3000" }))).toMatchObject({ status: 403 });
@@ -46,6 +53,43 @@ describe("edgeHeaders", () => {
     });
     expect(edgeHeaders("/settings", false)).toEqual({});
     expect(edgeHeaders("/apis", true)).toEqual({ "Strict-Transport-Security": "max-age=31536000" });
+  });
+});
+
+describe("installHttpEdge", () => {
+  it("answers an absolute-form target and `OPTIONS *` with a 400 over a real connection, before the app builds its URL", async () => {
+    const http = await import("node:http");
+    const net = await import("node:net");
+    await installHttpEdge();
+    // What @remix-run/express does with the target: it threw "Invalid URL" and answered 500.
+    const server = http.createServer((req, res) => {
+      try {
+        res.end(new URL(`http://${req.headers.host}${req.url}`).pathname);
+      } catch {
+        res.writeHead(500).end("Invalid URL");
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const raw = (head: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect({ host: "127.0.0.1", port });
+        let answer = "";
+        socket.setTimeout(5_000, () => socket.destroy(new Error("no answer in 5 s")));
+        socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+        socket.on("end", () => resolve(answer));
+        socket.on("error", reject);
+        socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+      });
+    try {
+      for (const head of [`GET http://127.0.0.1:${port}/clubs HTTP/1.1`, "OPTIONS * HTTP/1.1", `HEAD http://127.0.0.1:${port}/ HTTP/1.1`]) {
+        const answer = await raw(head);
+        expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
+      }
+      expect(await raw("GET /clubs HTTP/1.1")).toMatch(/^HTTP\/1\.1 200 [^]*\/clubs$/);
+    } finally {
+      server.close();
+    }
   });
 });
 

@@ -13,7 +13,8 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./req
  * remix-serve gives the app no middleware hook, so this sits in front of the HTTP server's request
  * event (docs/decisions/0003-csrf-origin-check.md, 0014-http-edge.md). One place, every route:
  *
- * - a `Host` that is not a host name is 400 (it would otherwise throw while the request is built);
+ * - a request target that is not a path (absolute form `GET http://…`, `OPTIONS *`) is 400, and so is
+ *   a `Host` that is not a host name (either would otherwise throw while the request is built);
  * - an `/api/*` path with broken percent-encoding is a JSON 400 (express answers an HTML page);
  * - a body whose declared length is over its cap is a JSON 413 (request-body.server.ts), and what a
  *   handler leaves unread is dropped, never buffered;
@@ -45,6 +46,9 @@ export function edgeHeaders(path: string, production = isProduction): Record<str
 
 /** What the edge answers itself, or null to let the request through. */
 export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
+  // `GET http://host/path` (absolute form, meant for proxies) and `OPTIONS *` are legal HTTP/1.1, but
+  // this server serves paths: Remix would glue the target onto the host and throw (security-2 N17).
+  if (!(req.url ?? "/").startsWith("/")) return { status: 400, error: "The request target must be a path" };
   const host = req.headers.host;
   if (typeof host !== "string" || originOf("http", host) === null) {
     return { status: 400, error: "The Host header is not a host name" };

@@ -76,3 +76,13 @@ test("a Host header that is not a host name gets a 400 and the server keeps answ
   }
   expect((await request.get("/api/posts")).status()).toBe(200);
 });
+
+test("an absolute-form request target or `OPTIONS *` gets a 400, not a 500 (security-2 N17)", async ({ request, baseURL }) => {
+  const { host } = new URL(baseURL!);
+  for (const target of [`GET http://${host}/clubs`, `POST http://${host}/api/posts`, "OPTIONS *"]) {
+    const answer = await rawRequest(baseURL!, `${target} HTTP/1.1\r\nHost: ${host}`);
+    expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
+    expect(answer, target).toContain('{"error":"The request target must be a path"}');
+  }
+  expect((await request.get("/clubs")).status()).toBe(200);
+});
