@@ -74,11 +74,11 @@ describe("hostile animations are refused before they cost anything", () => {
 });
 
 /** Starts tests/integration/media-load.worker.ts; resolves with its port and a member's cookie. */
-function startServer() {
+function startServer(extraEnv: Record<string, string> = {}) {
   const root = path.resolve(__dirname, "../..");
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "tests/integration/media-load.worker.ts")], {
     cwd: root,
-    env: process.env,
+    env: { ...process.env, ...extraEnv },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let out = "";
@@ -366,4 +366,54 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
       open();
     }
   });
+});
+
+describe("a queued upload is answered before the idle timeout, and one whose client left is not stored (spawned server, security-2 N10)", () => {
+  it("503 with Retry-After instead of a silent close; an aborted upload is dropped; neither is stored", async () => {
+    // An idle timeout of 2 s: the queue's bounded wait (1 s here) must answer before it.
+    const server = startServer({ IDLE_TIMEOUT_MS: "2000" });
+    try {
+      const { port, cookie } = await server.ready;
+      const base = `http://127.0.0.1:${port}`;
+      const control = async (what: "hold" | "release" | "load") =>
+        (await (await fetch(`${base}/test/${what}`, { method: "POST" })).json()) as { running: number; waiting: number };
+      const picture = await png(64, 64);
+      const upload = async (signal?: AbortSignal) => {
+        const { body, contentType } = multipartStream([{ name: "file", filename: "queued.png", contentType: "image/png", data: picture }]);
+        const bytes = await streamToBuffer(body);
+        return fetch(`${base}/api/upload`, {
+          method: "POST",
+          headers: { "Content-Type": contentType, Cookie: cookie, Origin: base },
+          body: new Uint8Array(bytes),
+          signal,
+        });
+      };
+      const rows = mediaCount();
+      await control("hold");
+
+      const answered = await upload().then(
+        async (res) => ({
+          status: res.status,
+          retryAfter: res.headers.get("Retry-After"),
+          error: ((await res.json()) as { error: string }).error,
+        }),
+        () => ({ status: "closed with no answer" }),
+      );
+      expect(answered).toMatchObject({ status: 503, error: expect.stringMatching(/busy with other images/) });
+      expect(Number((answered as { retryAfter: string }).retryAfter)).toBeGreaterThan(0);
+
+      const controller = new AbortController();
+      const gone = upload(controller.signal).catch(() => null);
+      await vi.waitFor(async () => expect((await control("load")).waiting).toBe(1));
+      controller.abort();
+      await gone;
+      await vi.waitFor(async () => expect((await control("load")).waiting).toBe(0));
+
+      await control("release");
+      await vi.waitFor(async () => expect(await control("load")).toEqual({ running: 0, waiting: 0 }));
+      expect(mediaCount()).toBe(rows);
+    } finally {
+      server.stop();
+    }
+  }, 60_000);
 });
