@@ -15,7 +15,8 @@ import {
   wavHead,
   webmHead,
 } from "#tests/fixtures/media";
-import { IMAGE_LIMITS, imageQueue, processImage, sniffFormat } from "./media-processing.server";
+import { env } from "./env.server";
+import { IMAGE_LIMITS, IMAGE_QUEUE, imageQueue, processImage, sniffFormat } from "./media-processing.server";
 
 describe("sniffFormat: the bytes decide, not the name", () => {
   it("recognises images, video and audio from their first bytes", async () => {
@@ -153,5 +154,32 @@ describe("processImage: animations cannot cost the site seconds (security.md M4)
     });
     expect(performance.now() - started).toBeLessThan(3000);
     expect(imageQueue.load).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
+describe("the image queue: each member's share, a wait that ends before the idle timeout (security-2 N7, N10)", () => {
+  it("a queued image gets its answer before the server closes an idle connection", () => {
+    expect(IMAGE_QUEUE.maxWaitMs + IMAGE_LIMITS.timeoutSeconds * 1000).toBeLessThan(env.IDLE_TIMEOUT_MS);
+  });
+
+  it("processImage queues under its owner: past the owner's share only that owner gets 429; another owner's image is processed first", async () => {
+    const format = await sniffFormat(await png(8, 8));
+    const data = await png(32, 32);
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const held = Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => imageQueue.run(() => gate, { key: `test-gate:${i}` }));
+    const done: string[] = [];
+    try {
+      const mine = Array.from({ length: IMAGE_QUEUE.perMember }, () => processImage(data, format, { owner: 1 }).then(() => done.push("1")));
+      await expect.poll(() => imageQueue.load.waiting).toBe(IMAGE_QUEUE.perMember);
+      await expect(processImage(data, format, { owner: 1 })).rejects.toMatchObject({ status: 429, retryAfter: expect.any(Number) });
+      const theirs = processImage(data, format, { owner: 2 }).then(() => done.push("2"));
+      await expect.poll(() => imageQueue.load.waiting).toBe(IMAGE_QUEUE.perMember + 1);
+      open();
+      await Promise.all([...held, ...mine, theirs]);
+      expect(done.indexOf("2")).toBeLessThan(done.lastIndexOf("1"));
+    } finally {
+      open();
+    }
   });
 });

@@ -111,17 +111,20 @@ sharp.concurrency(1);
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 
 /**
- * The image queue's shares (security-2 N7, N10). One member holds at most `perMember` places
- * (running and waiting: the editor sends a few photos at once), at most `maxWaiting` wait in all,
- * and a free place goes to the members in turn. A member's jobs may take `budgetSeconds` of
- * encoding in a burst, given back at `refillPerSecond`. A job waits at most `maxWaitMs`: what is
- * left of the server's idle timeout after the encoding's own time limit and a margin, so a queued
- * upload gets its 503 and Retry-After before the connection is closed without an answer.
+ * The image queue's shares (security-2 N7, N10; docs/decisions/0052-q-fair-image-queue.md). A free
+ * place goes to the waiting members in turn, so another member's upload waits for at most the job
+ * running now, however many one member sent. One member holds at most `perMember` places (running
+ * and waiting): the editor sends a post's photos in parallel and they finish together, so the share
+ * holds a normal post's worth; past it, that member alone gets 429. At most `maxWaiting` wait in
+ * all. A member's jobs may take `budgetSeconds` of encoding in a burst, given back at
+ * `refillPerSecond`. A job waits at most `maxWaitMs`: what is left of the server's idle timeout
+ * after the encoding's own time limit and a margin, so a queued upload gets its 503 and
+ * Retry-After before the connection is closed without an answer.
  */
 export const IMAGE_QUEUE = {
   concurrency: Math.max(1, Math.floor(cores / 2)),
-  perMember: 4,
-  maxWaiting: 12,
+  perMember: 8,
+  maxWaiting: 32,
   maxWaitMs: Math.max(1_000, env.IDLE_TIMEOUT_MS - IMAGE_LIMITS.timeoutSeconds * 1000 - 3_000),
   budgetSeconds: 60,
   refillPerSecond: 0.1,
