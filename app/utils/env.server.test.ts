@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnv } from "./env.server";
+import { listenAddress, parseEnv } from "./env.server";
 
 describe("parseEnv", () => {
   it("fills CONTRACT.md's defaults", () => {
@@ -28,6 +28,18 @@ describe("parseEnv", () => {
     expect(parseEnv({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
     expect(() => parseEnv({ TRUST_PROXY: "yes" })).toThrow(/TRUST_PROXY/);
     expect(() => parseEnv({ TRUST_PROXY: "-1" })).toThrow(/TRUST_PROXY/);
+  });
+  it("reads HOST, where the server listens: loopback by default behind a proxy, every interface otherwise (security-2 N5)", () => {
+    expect(parseEnv({}).HOST).toBeUndefined();
+    expect(parseEnv({ HOST: "127.0.0.1" }).HOST).toBe("127.0.0.1");
+    expect(parseEnv({ HOST: "::" }).HOST).toBe("::");
+    expect(() => parseEnv({ HOST: "http://example.org" })).toThrow(/HOST/);
+    expect(() => parseEnv({ HOST: "a b" })).toThrow(/HOST/);
+
+    expect(listenAddress(parseEnv({ TRUST_PROXY: "1" }))).toMatchObject({ host: "127.0.0.1", why: expect.stringMatching(/TRUST_PROXY=1/) });
+    expect(listenAddress(parseEnv({ TRUST_PROXY: "1", HOST: "10.0.0.5" }))).toMatchObject({ host: "10.0.0.5" });
+    expect(listenAddress(parseEnv({ TRUST_PROXY: "1", HOST: "0.0.0.0" }))).toMatchObject({ host: "0.0.0.0" });
+    expect(listenAddress(parseEnv({}))).toMatchObject({ host: undefined, why: expect.stringMatching(/every interface/) });
   });
   it("requires a session secret in production", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET is required in production/);

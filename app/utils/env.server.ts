@@ -34,6 +34,11 @@ const schema = z
       .transform((v) => v !== "off"),
     SEED_DEMO: flag,
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /** Where the server listens (security-2 N5): unset means 127.0.0.1 behind a proxy, every interface otherwise. */
+    HOST: z
+      .string()
+      .regex(/^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*|[0-9A-Fa-f:.]+)$/, "must be an address to listen on, e.g. 127.0.0.1 or 0.0.0.0")
+      .optional(),
     HEADERS_TIMEOUT_MS: ms(10_000),
     REQUEST_TIMEOUT_MS: ms(30_000),
     UPLOAD_TIMEOUT_MS: ms(3_600_000),
@@ -85,6 +90,25 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new Error(`Invalid environment: ${problems}`);
   }
   return result.data;
+}
+
+/**
+ * Where the server listens, and why, for the start-up line (startup.server.ts). remix-serve listens
+ * on `HOST`, or on every interface without it. Behind a reverse proxy (`TRUST_PROXY` > 0) the app
+ * listens on loopback unless told otherwise, so nobody reaches it past the proxy (whose
+ * `X-Forwarded-For` sets the per-address limits).
+ */
+export function listenAddress(e: Pick<Env, "HOST" | "TRUST_PROXY" | "PORT">): { host: string | undefined; why: string } {
+  if (e.HOST) return { host: e.HOST, why: "HOST is set" };
+  if (e.TRUST_PROXY > 0)
+    return {
+      host: "127.0.0.1",
+      why: `TRUST_PROXY=${e.TRUST_PROXY} and HOST unset: only a proxy on this machine reaches the app; set HOST (e.g. 0.0.0.0) if the proxy runs elsewhere`,
+    };
+  return {
+    host: undefined,
+    why: "HOST unset and TRUST_PROXY=0: every interface; behind a reverse proxy set TRUST_PROXY, or HOST=127.0.0.1",
+  };
 }
 
 function loadEnv(): Env {

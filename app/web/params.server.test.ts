@@ -73,17 +73,38 @@ describe("clientAddress (CONTRACT.md §6, ADR 0019)", () => {
       ip: "198.51.100.7",
       trusted: true,
     });
-    expect(clientAddress(from("10.0.0.2", { "X-Real-IP": "198.51.100.8" }), 1)).toEqual({ ip: "10.0.0.2", trusted: false });
+    // A proxy that sent no usable entry: everyone behind it is counted as the proxy (security-2 N5).
+    expect(clientAddress(from("10.0.0.2", { "X-Real-IP": "198.51.100.8" }), 1)).toEqual({ ip: "10.0.0.2", trusted: true });
     expect(clientAddress(from("10.0.0.2", { "X-Forwarded-For": "1.1.1.1, not-an-address" }), 1)).toEqual({
       ip: "10.0.0.2",
-      trusted: false,
+      trusted: true,
     });
   });
 
-  it("does not trust a local peer that forwards for others while TRUST_PROXY=0 (a forgotten setting), and says so once", () => {
+  it("with TRUST_PROXY>0 believes X-Forwarded-For only from a peer on a loopback or private network (security-2 N5)", () => {
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
-    expect(clientAddress(from("127.0.0.1", { "X-Forwarded-For": "198.51.100.1" }), 0)).toEqual({ ip: "127.0.0.1", trusted: false });
-    expect(clientAddress(from("172.17.0.1", { "X-Real-IP": "198.51.100.1" }), 0)).toEqual({ ip: "172.17.0.1", trusted: false });
+    // A client that reaches the app directly, past the proxy, cannot name its own address.
+    for (const xff of ["198.51.100.1", "198.51.100.2", "1.1.1.1, 198.51.100.3"]) {
+      expect(clientAddress(from("203.0.113.5", { "X-Forwarded-For": xff }), 1)).toEqual({ ip: "203.0.113.5", trusted: true });
+    }
+    expect(clientAddress(from("2001:db8:1:2::5", { "X-Forwarded-For": "198.51.100.1" }), 1)).toEqual({
+      ip: "2001:db8:1:2::/64",
+      trusted: true,
+    });
+    // …and one with no header at all is counted by its socket too.
+    expect(clientAddress(from("203.0.113.5"), 1)).toEqual({ ip: "203.0.113.5", trusted: true });
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
+    // Proxies on loopback, RFC 1918, unique-local and IPv4-mapped addresses are believed.
+    for (const proxy of ["127.0.0.1", "10.1.2.3", "172.20.0.1", "192.168.1.1", "fd00::1", "::ffff:10.0.0.2", "::1"]) {
+      expect(clientAddress(from(proxy, { "X-Forwarded-For": "198.51.100.7" }), 1), proxy).toEqual({ ip: "198.51.100.7", trusted: true });
+    }
+  });
+
+  it("counts a local peer that forwards for others while TRUST_PROXY=0 (a forgotten setting) as itself, and says so once", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(clientAddress(from("127.0.0.1", { "X-Forwarded-For": "198.51.100.1" }), 0)).toEqual({ ip: "127.0.0.1", trusted: true });
+    expect(clientAddress(from("172.17.0.1", { "X-Real-IP": "198.51.100.1" }), 0)).toEqual({ ip: "172.17.0.1", trusted: true });
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
     // A client on the internet cannot make itself untrusted by adding the header.

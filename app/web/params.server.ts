@@ -32,35 +32,44 @@ export function forwardedBy(header: string | null, trustProxy: number): string |
 export const PEER_ADDRESS_HEADER = "x-pulse-peer-address";
 
 /**
- * Who is asking, for the per-address limits (CONTRACT.md §6, docs/decisions/0019-client-address-and-sign-in-limits.md).
- * `ip` is the socket's address, or behind `TRUST_PROXY` proxies the `X-Forwarded-For` entry the
- * nearest trusted proxy appended; `X-Real-IP` is never read. `trusted` is false when the server
- * cannot tell one client from another: no address from the edge, a proxy that sent no usable entry,
- * or (with `TRUST_PROXY=0`) a peer on a loopback or private network that forwards for others — an
- * operator behind a proxy who forgot `TRUST_PROXY`, warned about once. An untrusted address is one
- * bucket for everyone behind it, so limits that would lock members out (sign-in failures) skip it.
+ * Who is asking, for the per-address limits (CONTRACT.md §6, docs/decisions/0019-client-address-and-sign-in-limits.md,
+ * amended by docs/decisions/0052-n5-every-peer-counted.md). `ip` is the socket's address, or behind
+ * `TRUST_PROXY` proxies the `X-Forwarded-For` entry the nearest trusted proxy appended; `X-Real-IP` is
+ * never read. A proxy is believed only when the socket comes from a loopback or private network,
+ * where a reverse proxy sits: a client that reaches the app directly (a public interface, a firewall
+ * left open) is counted by its own socket whatever it writes in the header. Every peer is counted
+ * (`trusted: true`), also a proxy that forwards for others while `TRUST_PROXY=0` (everyone behind it
+ * shares one count: an operator who forgot the setting, warned about once) and a proxy that sent no
+ * usable entry. Only a request with no address from the edge at all (`trusted: false`, "unknown")
+ * is not counted, since it would be one bucket for every such caller.
  */
 export type ClientAddress = { ip: string; trusted: boolean };
 
 let warnedUntrustedProxy = false;
+let warnedDirectPeer = false;
 
 export function clientAddress(request: Request, trustProxy = env.TRUST_PROXY): ClientAddress {
   const peer = normaliseAddress(request.headers.get(PEER_ADDRESS_HEADER));
   if (!peer) return { ip: "unknown", trusted: false };
   const forwardedFor = request.headers.get("X-Forwarded-For");
-  if (trustProxy > 0) {
+  const forwards = Boolean(forwardedFor || request.headers.has("X-Real-IP"));
+  if (trustProxy > 0 && isLocalAddress(peer)) {
     const vouched = normaliseAddress(forwardedBy(forwardedFor, trustProxy) ?? null);
-    return vouched ? { ip: bucketOf(vouched), trusted: true } : { ip: bucketOf(peer), trusted: false };
+    return { ip: bucketOf(vouched ?? peer), trusted: true };
   }
-  if ((forwardedFor || request.headers.has("X-Real-IP")) && isLocalAddress(peer)) {
-    if (!warnedUntrustedProxy) {
-      warnedUntrustedProxy = true;
-      console.warn(
-        `Requests from ${peer} carry X-Forwarded-For: if a reverse proxy is in front, set TRUST_PROXY to the number of proxies. ` +
-          "Until then per-address sign-in limits are skipped for them (docs/decisions/0019-client-address-and-sign-in-limits.md).",
-      );
-    }
-    return { ip: bucketOf(peer), trusted: false };
+  if (trustProxy > 0 && forwards && !warnedDirectPeer) {
+    warnedDirectPeer = true;
+    console.warn(
+      `A request from ${peer} carries X-Forwarded-For, but TRUST_PROXY believes only proxies on loopback or private networks: ` +
+        "it is counted by its own address. If clients can reach the app directly, listen on loopback (HOST=127.0.0.1, docs/deploy/running.md).",
+    );
+  }
+  if (trustProxy === 0 && forwards && isLocalAddress(peer) && !warnedUntrustedProxy) {
+    warnedUntrustedProxy = true;
+    console.warn(
+      `Requests from ${peer} carry X-Forwarded-For: if a reverse proxy is in front, set TRUST_PROXY to the number of proxies. ` +
+        "Until then everyone behind it counts as one address for the per-address limits (docs/decisions/0052-n5-every-peer-counted.md).",
+    );
   }
   return { ip: bucketOf(peer), trusted: true };
 }

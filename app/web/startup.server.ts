@@ -1,10 +1,11 @@
+import http from "node:http";
 import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
 import { db, sqlite } from "~/utils/db.server";
-import { env } from "~/utils/env.server";
+import { env, listenAddress } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { installHttpEdge } from "./http-edge.server";
 import { installRequestLog } from "./request-log.server";
@@ -22,6 +23,7 @@ import { installShutdown } from "./shutdown.server";
  */
 await installHttpEdge();
 installServerTimeouts();
+announceListenAddress();
 installRequestLog();
 
 if (env.SEED_DEMO) {
@@ -44,3 +46,27 @@ installShutdown({
     stopBackups();
   },
 });
+
+/**
+ * Where the server listens (security-2 N5). remix-serve imports this build before it listens and
+ * then reads `process.env.HOST`: behind a reverse proxy that is loopback unless HOST says otherwise
+ * (env.server.ts `listenAddress`). One line says where, and why, once the server is listening.
+ */
+function announceListenAddress() {
+  const { host, why } = listenAddress(env);
+  if (host) process.env.HOST = host;
+  else delete process.env.HOST;
+  const proto = http.Server.prototype as unknown as { listen: (...args: unknown[]) => unknown; __announced?: boolean };
+  if (proto.__announced) return;
+  proto.__announced = true;
+  const listen = proto.listen;
+  proto.listen = function listenAndAnnounce(this: http.Server, ...args: unknown[]) {
+    this.once("listening", () => {
+      const address = this.address();
+      if (!address || typeof address === "string") return;
+      const where = address.address.includes(":") ? `[${address.address}]` : address.address;
+      logger.info({ address: address.address, port: address.port }, `Listening on http://${where}:${address.port} (${why})`);
+    });
+    return listen.apply(this, args);
+  };
+}

@@ -80,4 +80,38 @@ test.describe("the client's address is the socket's", () => {
     expect((await post("127.0.0.5", "/api/auth/login", { username: member.username, password: member.password })).status).toBe(429);
     expect((await post("127.0.0.4", "/api/auth/login", { username: member.username, password: member.password })).status).toBe(200);
   });
+
+  test("a local client that writes a new X-Forwarded-For each time is still counted by its socket: 429 after 10 failed sign-ins (security-2 N5)", async () => {
+    const answers: number[] = [];
+    for (let i = 0; i < 14; i++) {
+      const res = await post(
+        "127.0.0.7",
+        "/api/auth/login",
+        { username: uniqueName("nobody"), password: "wrong-pass" },
+        { "X-Forwarded-For": `198.51.100.${i}` },
+      );
+      answers.push(res.status);
+    }
+    expect(answers).toEqual([...Array<number>(10).fill(401), 429, 429, 429, 429]);
+  });
+});
+
+test.describe("behind a proxy the server listens on loopback unless HOST says otherwise (security-2 N5)", () => {
+  test.skip(({ js }) => js, "no browser involved: run once");
+  const port = Number(process.env.E2E_PORT ?? 3100) + 53;
+  const dataDir = `${process.env.E2E_DATA_DIR ?? `tmp/e2e-${Number(process.env.E2E_PORT ?? 3100)}`}-listen`;
+
+  test("TRUST_PROXY=1 with no HOST: 127.0.0.1, and one start-up line says where and why", async () => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    fs.mkdirSync(dataDir, { recursive: true });
+    let output = "";
+    const env = { TRUST_PROXY: "1", HOST: "" };
+    const server = await startServer(port, dataDir, env, { onOutput: (text) => (output += text) });
+    try {
+      await expect.poll(() => output, { timeout: 10_000 }).toContain(`Listening on http://127.0.0.1:${port} (TRUST_PROXY=1 and HOST unset`);
+      expect(output).toContain(`[remix-serve] http://localhost:${port} (http://127.0.0.1:${port})`);
+    } finally {
+      server.kill();
+    }
+  });
 });
