@@ -1,44 +1,76 @@
-import { and, eq, lt } from "drizzle-orm";
+import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { idempotencyKeys, type StoredReply } from "#db/schema";
 import { writeTransaction } from "~/utils/db.server";
 
 /**
- * The store behind idempotency keys (CONTRACT.md §6, docs/decisions/0030-idempotency-keys.md). The
- * HTTP side (reading keys, replaying answers) is `web/idempotency.server.ts`.
+ * The store behind idempotency keys (CONTRACT.md §6 and §10, docs/decisions/0030-idempotency-keys.md,
+ * docs/decisions/0053-idem-key-body-and-store-caps.md). The HTTP side (reading keys, fingerprinting
+ * bodies, replaying answers) is `web/idempotency.server.ts`.
  */
 
 /** How long a key's first answer is replayed. */
 export const KEY_LIFETIME_MS = 24 * 60 * 60 * 1000;
 /** A claim still unanswered after this long belongs to a request that died with its process. */
 export const ABANDONED_AFTER_MS = 5 * 60 * 1000;
+/** The most keys one member holds at once (within KEY_LIFETIME_MS); a new key past it is refused. */
+export const KEYS_PER_MEMBER = 1_000;
 
 export type StoredAnswer = { status: number; reply: StoredReply };
 
 export type Claim =
-  { kind: "claimed" } | { kind: "replay"; answer: StoredAnswer } | { kind: "in-flight" } | { kind: "mismatch"; fingerprint: string };
+  | { kind: "claimed" }
+  | { kind: "replay"; answer: StoredAnswer }
+  | { kind: "in-flight" }
+  | { kind: "mismatch"; fingerprint: string }
+  | { kind: "full"; retryAfterMs: number };
 
 /**
- * Claim `key` for this member's request `fingerprint` (method and path). One IMMEDIATE transaction
- * reads and writes, so of two identical requests in flight exactly one is `claimed`; the other sees
- * `in-flight`, or, once the first has answered, `replay`. Expired rows go in the same transaction.
+ * A stored fingerprint matches when it is the same; one stored before bodies were fingerprinted
+ * (just "METHOD path", security-2 N16) matches any body sent to that method and path.
+ */
+const sameRequest = (stored: string, fingerprint: string) =>
+  stored === fingerprint || (!stored.includes(" sha256=") && fingerprint.startsWith(`${stored} sha256=`));
+
+/**
+ * Claim `key` for this member's request `fingerprint` (method, path and body digest). One IMMEDIATE
+ * transaction reads and writes, so of two identical requests in flight exactly one is `claimed`; the
+ * other sees `in-flight`, or, once the first has answered, `replay`. A new key of a member who
+ * already holds KEYS_PER_MEMBER live ones is `full` (nothing stored), with the time until their
+ * oldest expires. Expired rows go in the same transaction.
  */
 export function claimKey(userId: number, key: string, fingerprint: string, now = Date.now()): Claim {
   return writeTransaction((tx) => {
-    tx.delete(idempotencyKeys)
-      .where(lt(idempotencyKeys.createdAt, new Date(now - KEY_LIFETIME_MS)))
-      .run();
+    const oldest = new Date(now - KEY_LIFETIME_MS);
+    tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, oldest)).run();
     const row = tx
       .select()
       .from(idempotencyKeys)
       .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
       .get();
     if (row) {
-      if (row.fingerprint !== fingerprint) return { kind: "mismatch", fingerprint: row.fingerprint };
+      if (!sameRequest(row.fingerprint, fingerprint)) return { kind: "mismatch", fingerprint: row.fingerprint };
       if (row.status !== null && row.response) return { kind: "replay", answer: { status: row.status, reply: row.response } };
       if (row.createdAt.getTime() > now - ABANDONED_AFTER_MS) return { kind: "in-flight" };
       tx.delete(idempotencyKeys)
         .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
         .run();
+    } else {
+      const held = tx
+        .select({ n: count() })
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.userId, userId), gt(idempotencyKeys.createdAt, oldest)))
+        .get();
+      if ((held?.n ?? 0) >= KEYS_PER_MEMBER) {
+        const first = tx
+          .select({ createdAt: idempotencyKeys.createdAt })
+          .from(idempotencyKeys)
+          .where(eq(idempotencyKeys.userId, userId))
+          .orderBy(asc(idempotencyKeys.createdAt))
+          .limit(1)
+          .get();
+        const frees = (first?.createdAt.getTime() ?? now) + KEY_LIFETIME_MS;
+        return { kind: "full", retryAfterMs: Math.max(1_000, frees - now) };
+      }
     }
     tx.insert(idempotencyKeys)
       .values({ userId, key, fingerprint, createdAt: new Date(now) })

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import * as postsApi from "~/routes/api.posts";
+import * as postApi from "~/routes/api.posts.$id";
 import * as commentsApi from "~/routes/api.posts.$id.comments";
 import * as clubPage from "~/routes/clubs.$id/route";
 import * as invitesTab from "~/routes/clubs.$id.invites";
@@ -193,5 +194,114 @@ describe("idempotencyKey on the forms that create something", () => {
     expect(madeFirst.status).toBe(302);
     expect(madeAgain.headers.get("Location")).toBe(madeFirst.headers.get("Location"));
     expect(invites()).toBe(1);
+  });
+});
+
+/**
+ * security-2 N16 and N8 (CONTRACT.md §10, docs/decisions/0053-idem-key-body-and-store-caps.md): a key
+ * reused with a different body is 422 and changes nothing; what a key keeps is capped.
+ */
+describe("the key's request body, and what a key may keep", () => {
+  it("the same key and path with a different JSON body: 422, nothing changes, the first answer stays", async () => {
+    const created = await call(postsApi.action, apiPost(alice, null));
+    const { id } = (await created.json()) as { id: number };
+    const path = `/api/posts/${id}/comments`;
+    const comments = () => count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
+    const key = uniqueKey();
+    const first = await call(commentsApi.action, apiPost(alice, key, { content: "Two does at the creek" }, path), { id: String(id) });
+    expect(first.status).toBe(201);
+    const other = await call(commentsApi.action, apiPost(alice, key, { content: "Something else entirely" }, path), { id: String(id) });
+    expect(other.status).toBe(422);
+    expect(await other.json()).toEqual({ error: expect.stringMatching(/different request/) });
+    expect(comments()).toBe(1);
+    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ? AND content = ?", id, "Something else entirely")).toBe(0);
+    const same = await call(commentsApi.action, apiPost(alice, key, { content: "Two does at the creek" }, path), { id: String(id) });
+    expect(same.status).toBe(201);
+    expect(same.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(comments()).toBe(1);
+  });
+
+  it("a form resent with different fields: 422 with a message, one comment", async () => {
+    const created = await call(postsApi.action, apiPost(alice, null));
+    const { id } = (await created.json()) as { id: number };
+    const idempotencyKey = uniqueKey();
+    const first = { intent: "comment", content: "Buck on camera at dusk", idempotencyKey };
+    await call(postPage.action, formPost(`/post/${id}`, bob, first), { id: String(id) });
+    const edited = await call(postPage.action, formPost(`/post/${id}`, bob, { ...first, content: "Buck on camera at dawn" }), {
+      id: String(id),
+    });
+    expect(edited.status).toBe(422);
+    expect(((await edited.json()) as { error: string }).error).toMatch(/already sent/);
+    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
+  });
+
+  it("the outbox's resend of a post form (fields reordered, intent added) is still the same request", async () => {
+    const idempotencyKey = uniqueKey();
+    const before = posts();
+    const first = await call(createPage.action, formPost("/create", alice, { ...body, tags: "rut", idempotencyKey }));
+    const resent = await call(
+      createPage.action,
+      formPost("/create", alice, {
+        idempotencyKey,
+        intent: "create-post",
+        tags: "rut",
+        type: body.type,
+        content: body.content,
+        title: body.title,
+      }),
+    );
+    expect(resent.status).toBe(first.status);
+    expect(resent.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(posts()).toBe(before + 1);
+  });
+
+  it("a large answer is kept small: its big fields are left out of the replay, which says so", async () => {
+    const created = await call(postsApi.action, apiPost(alice, null));
+    const { id } = (await created.json()) as { id: number };
+    const key = uniqueKey();
+    const edit = { title: "Rub lines", content: "x".repeat(9_990) };
+    const put = () =>
+      call(
+        postApi.action,
+        makeRequest(`/api/posts/${id}`, { method: "PUT", json: edit, cookie: alice.cookie, headers: { "Idempotency-Key": key } }),
+        {
+          id: String(id),
+        },
+      );
+    const first = await put();
+    expect(first.status).toBe(200);
+    const stored = sqlite
+      .prepare("SELECT length(fingerprint) + length(response) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?")
+      .get(alice.id, key) as { n: number };
+    expect(stored.n).toBeLessThan(3_000);
+    const again = await put();
+    expect(again.status).toBe(200);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.headers.get("Idempotent-Omitted")).toMatch(/\bcontent\b/);
+    const replayed = (await again.json()) as { id: number; content?: string };
+    expect(replayed.id).toBe(id);
+    expect(replayed.content).toBeUndefined();
+  });
+
+  it("past 1,000 keys in 24 hours a keyed write is refused with 429 and Retry-After, and does not run", async () => {
+    const carol = await createMember({ displayName: "Carol Creek" });
+    const insert = sqlite.prepare(
+      'INSERT INTO idempotency_keys (user_id, key, fingerprint, status, response, created_at) VALUES (?, ?, \'POST /api/posts\', 201, \'{"headers":[],"body":""}\', ?)',
+    );
+    const now = Date.now();
+    sqlite.transaction(() => {
+      for (let i = 0; i < 1_000; i++) insert.run(carol.id, `old-${i}`, now - 60_000);
+    })();
+    const before = posts();
+    const refused = await call(postsApi.action, apiPost(carol, uniqueKey()));
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(posts()).toBe(before);
+    const unkeyed = await call(postsApi.action, apiPost(carol, null));
+    expect(unkeyed.status).toBe(201);
+    // A repeat of a key already kept is still answered (these rows were kept before bodies were fingerprinted).
+    const repeat = await call(postsApi.action, apiPost(carol, "old-1"));
+    expect(repeat.status).toBe(201);
+    expect(repeat.headers.get("Idempotent-Replayed")).toBe("true");
   });
 });
