@@ -6,6 +6,7 @@ import { registerRoute } from "workbox-routing";
 import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import type { RouteHandlerCallbackOptions } from "workbox-core/types";
 import {
+  answerEndsSession,
   DOCUMENT_PART,
   pageOf,
   SAVED_AT_HEADER,
@@ -13,7 +14,7 @@ import {
   type SavedCopyMessage,
   type SavePageMessage,
 } from "../utils/saved-pages";
-import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy } from "./saved-pages";
+import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 
 /**
@@ -27,7 +28,10 @@ import { forgetOutbox, listenForOutbox } from "./outbox";
  * - Pages (navigations) and Remix loader data (`?_data=`, what an in-app link fetches) are
  *   network-first with a 3 s network timeout, kept per viewer (saved-pages.ts). A page nobody saw
  *   gets the offline page, whose "Try again" reloads the address asked for.
- * - Nothing else is touched: form posts, `/api`, media, other origins go to the network as usual.
+ * - A member's saved pages are shown offline only within 72 h of the last answer that confirmed
+ *   their session, and an `/api` 401 forgets them at once (docs/decisions/0053).
+ * - Nothing else is touched: form posts, media, other origins go to the network as usual, and `/api`
+ *   reads (GET, HEAD) are passed through untouched, only looked at for a 401.
  *
  * A new build's worker takes over at once; the page reloads once (app/utils/service-worker.ts).
  */
@@ -59,6 +63,23 @@ self.addEventListener("fetch", (event) => {
   if (event.request.method === "POST" && url.origin === self.location.origin && /^\/(api\/auth\/)?logout$/.test(url.pathname)) {
     event.waitUntil(Promise.all([forgetPages(), forgetOutbox()]));
   }
+});
+
+// An `/api` read answered 401 says this device's session has ended (signed out elsewhere, expired):
+// the member's saved pages go at once. Only reads pass through the worker here, so no request body
+// (an upload) is ever relayed by it; navigations (the data export download) are left alone.
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (url.origin !== self.location.origin || !url.pathname.startsWith("/api/")) return;
+  if ((request.method !== "GET" && request.method !== "HEAD") || request.mode === "navigate") return;
+  event.respondWith(
+    fetch(request).then(async (response) => {
+      // Forgotten before the page hears the answer, so whatever it does next finds nothing saved.
+      if (answerEndsSession(url.pathname, response.status)) await sessionEnded();
+      return response;
+    }),
+  );
 });
 
 // The outbox's Background Sync (./outbox.ts, docs/decisions/0034-outbox.md).

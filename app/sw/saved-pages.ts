@@ -1,6 +1,6 @@
 import { ExpirationPlugin } from "workbox-expiration";
 import type { WorkboxPlugin } from "workbox-core/types";
-import { SAVED_AT_HEADER, SAVED_FOR_HEADER, VIEWER_HEADER, VISITOR } from "../utils/saved-pages";
+import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../utils/saved-pages";
 
 /**
  * Whose saved pages these are (docs/decisions/0033-service-worker-saved-pages.md). Every document
@@ -10,11 +10,18 @@ import { SAVED_AT_HEADER, SAVED_FOR_HEADER, VIEWER_HEADER, VISITOR } from "../ut
  * deleted first. Each saved copy also carries the viewer it was drawn for, and a copy is only
  * served while that viewer is the current one, so a reply still in flight when the pages were
  * forgotten cannot bring one back.
+ *
+ * A member's pages also need a live session (docs/decisions/0053-sw-saved-member-pages-need-a-
+ * live-session.md): each answer from the network naming the current member records the time
+ * (`/__pulse/confirmed`); offline, their saved copies are served only within MEMBER_OFFLINE_HOURS of
+ * it, and past it every page is forgotten. A sign from the server that this device's session ended
+ * (`sessionEnded`: an `/api` 401) forgets them at once.
  */
 
 export const PAGES_CACHE = "pages";
 const META_CACHE = "pulse-meta";
 const VIEWER_KEY = "/__pulse/viewer";
+const CONFIRMED_KEY = "/__pulse/confirmed";
 
 /** Pages and loader data: at most this many answers, none older than this. */
 export const PAGE_LIMITS = { maxEntries: 80, maxAgeSeconds: 14 * 24 * 60 * 60 };
@@ -42,7 +49,25 @@ export async function forgetPages(next: string = VISITOR) {
   // the cache itself is deleted whether or not it was used since.
   await expiration.deleteCacheAndMetadata();
   await caches.delete(PAGES_CACHE);
-  await (await caches.open(META_CACHE)).put(VIEWER_KEY, new Response(next));
+  const meta = await caches.open(META_CACHE);
+  await meta.delete(CONFIRMED_KEY);
+  await meta.put(VIEWER_KEY, new Response(next));
+}
+
+/** The server just answered the current member as signed in: their saved pages may be shown a while longer. */
+async function confirmSession() {
+  await (await caches.open(META_CACHE)).put(CONFIRMED_KEY, new Response(String(Date.now())));
+}
+
+/** When the current member's session was last confirmed online (read each time: it is only asked offline). */
+async function confirmedAt(): Promise<number | null> {
+  const saved = await (await caches.open(META_CACHE)).match(CONFIRMED_KEY);
+  return saved ? Number(await saved.text()) : null;
+}
+
+/** Something the server said shows this device's session has ended: forget the member's pages now. */
+export async function sessionEnded() {
+  if ((await currentViewer()) !== VISITOR) await forgetPages(VISITOR);
 }
 
 /** A saved copy of this request that its current viewer may see, or undefined. */
@@ -53,16 +78,22 @@ export async function savedCopy(request: Request): Promise<Response | undefined>
 }
 
 async function servable(copy: Response): Promise<boolean> {
-  return copy.headers.get(SAVED_FOR_HEADER) === (await currentViewer());
+  const current = await currentViewer();
+  if (copy.headers.get(SAVED_FOR_HEADER) !== current) return false;
+  if (current === VISITOR || sessionStillTrusted(await confirmedAt(), Date.now())) return true;
+  // Nothing from the server has vouched for this member's session for too long: forget them all.
+  await forgetPages(VISITOR);
+  return false;
 }
 
 /**
  * The rules of the page cache, as a Workbox plugin:
  * - every answer from the network tells whose page it is; another viewer than the current one
- *   forgets every saved page first;
+ *   forgets every saved page first; the current member's own answer confirms their session;
  * - only a 200 that may be stored (no `no-store`: settings, anything with an email or invite code)
  *   and that names its viewer is kept, stamped with the time and the viewer;
- * - a saved copy is served only to the viewer it was drawn for.
+ * - a saved copy is served only to the viewer it was drawn for, and a member's only while their
+ *   session was confirmed recently enough.
  */
 export const savedPagesPlugin: WorkboxPlugin = {
   requestWillFetch: async ({ request, state }) => {
@@ -76,6 +107,7 @@ export const savedPagesPlugin: WorkboxPlugin = {
       // This answer is the new viewer's own: it may be kept.
       state.generation = generation;
     }
+    if (tag && tag !== VISITOR && state?.generation === generation && tag === (await currentViewer())) await confirmSession();
     return response;
   },
   cacheWillUpdate: async ({ response, state }) => {

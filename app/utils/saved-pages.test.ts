@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { DOCUMENT_PART, oldestSaved, pageOf, withSavedCopyNote } from "./saved-pages";
+import {
+  answerEndsSession,
+  DOCUMENT_PART,
+  MEMBER_OFFLINE_HOURS,
+  oldestSaved,
+  pageOf,
+  sessionStillTrusted,
+  withSavedCopyNote,
+} from "./saved-pages";
 
 describe("pageOf", () => {
   it("names a document by its address, and loader data by its page and route", () => {
@@ -46,5 +54,38 @@ describe("withSavedCopyNote", () => {
   it("leaves a page with scripts as it is: React draws its note, and a changed page would not hydrate", () => {
     const scripted = `<!DOCTYPE html><html lang="en-US"><body>${NOTE}<main id="main">feed</main><script type="module"></script></body></html>`;
     expect(withSavedCopyNote(scripted, fiveMinutesAgo, now)).toBe(scripted);
+  });
+});
+
+describe("sessionStillTrusted", () => {
+  const hour = 3_600_000;
+  const now = Date.UTC(2026, 10, 27, 12);
+
+  it("keeps a member's pages for MEMBER_OFFLINE_HOURS after the session was last confirmed", () => {
+    expect(MEMBER_OFFLINE_HOURS).toBe(72);
+    expect(sessionStillTrusted(now, now)).toBe(true);
+    expect(sessionStillTrusted(now - 60 * hour, now)).toBe(true); // a weekend in camp
+    expect(sessionStillTrusted(now - 72 * hour, now)).toBe(true);
+    expect(sessionStillTrusted(now - 72 * hour - 1, now)).toBe(false);
+    expect(sessionStillTrusted(now - 30 * 24 * hour, now)).toBe(false);
+  });
+
+  it("never trusts a session nobody confirmed, or a clock set back past the bound", () => {
+    expect(sessionStillTrusted(null, now)).toBe(false);
+    expect(sessionStillTrusted(Number.NaN, now)).toBe(false);
+    expect(sessionStillTrusted(now + hour, now)).toBe(true); // a small correction of the clock
+    expect(sessionStillTrusted(now + 73 * hour, now)).toBe(false);
+  });
+});
+
+describe("answerEndsSession", () => {
+  it("is a 401 from the API, except a wrong sign-in", () => {
+    expect(answerEndsSession("/api/auth/user", 401)).toBe(true);
+    expect(answerEndsSession("/api/posts/3", 401)).toBe(true);
+    expect(answerEndsSession("/api/auth/login", 401)).toBe(false);
+    expect(answerEndsSession("/api/auth/user", 200)).toBe(false);
+    expect(answerEndsSession("/api/posts/3", 403)).toBe(false);
+    expect(answerEndsSession("/settings", 401)).toBe(false);
+    expect(answerEndsSession("/apiary", 401)).toBe(false);
   });
 });

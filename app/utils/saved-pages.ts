@@ -69,3 +69,29 @@ export function oldestSaved(parts: Map<string, number | null> | undefined): numb
   for (const savedAt of parts?.values() ?? []) if (savedAt !== null && (oldest === null || savedAt < oldest)) oldest = savedAt;
   return oldest;
 }
+
+/**
+ * How long a member's saved pages may be shown offline after the worker last heard, online, that
+ * their session is live (docs/decisions/0053-sw-saved-member-pages-need-a-live-session.md): a
+ * Friday-to-Monday weekend in camp with no signal, with a margin. Past it the pages are forgotten,
+ * so a shared device whose member was signed out elsewhere stops showing them.
+ */
+export const MEMBER_OFFLINE_HOURS = 72;
+
+/**
+ * May a member's saved pages still be shown, offline, at `now`? `confirmedAt` is when the worker
+ * last saw an answer from the server for that member (ms, or null: never). A clock that went back
+ * past the confirmation by more than the bound counts as unconfirmed too.
+ */
+export function sessionStillTrusted(confirmedAt: number | null, now: number): boolean {
+  if (confirmedAt === null || !Number.isFinite(confirmedAt)) return false;
+  return Math.abs(now - confirmedAt) <= MEMBER_OFFLINE_HOURS * 3_600_000;
+}
+
+/**
+ * Does this answer from the server say the device's session has ended? A 401 from the JSON API,
+ * except the sign-in call itself (a wrong pair says nothing about a session).
+ */
+export function answerEndsSession(pathname: string, status: number): boolean {
+  return status === 401 && /^\/api\//.test(pathname) && !/^\/api\/auth\/login\/?$/.test(pathname);
+}
