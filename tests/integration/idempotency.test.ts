@@ -11,6 +11,7 @@ import { sqlite } from "~/utils/db.server";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 import { newClub } from "../fixtures/clubs";
 import { count } from "../fixtures/posts";
+import { multipartRequest, png } from "../fixtures/media";
 
 /**
  * Idempotency keys (CONTRACT.md §6, docs/decisions/0030-idempotency-keys.md): a repeat with the same
@@ -198,7 +199,7 @@ describe("idempotencyKey on the forms that create something", () => {
 });
 
 /**
- * security-2 N16 and N8 (CONTRACT.md §10, docs/decisions/0053-idem-key-body-and-store-caps.md): a key
+ * security-2 N16 and N8 (CONTRACT.md §10, docs/decisions/0055-idem-key-body-and-store-caps.md): a key
  * reused with a different body is 422 and changes nothing; what a key keeps is capped.
  */
 describe("the key's request body, and what a key may keep", () => {
@@ -252,6 +253,24 @@ describe("the key's request body, and what a key may keep", () => {
     );
     expect(resent.status).toBe(first.status);
     expect(resent.headers.get("Location")).toBe(first.headers.get("Location"));
+    expect(posts()).toBe(before + 1);
+  });
+
+  it("a plain multipart post form resent with its photo is the same request (the photo is stored again, one post)", async () => {
+    const idempotencyKey = uniqueKey();
+    const before = posts();
+    const send = async () => {
+      const parts = [
+        ...Object.entries({ ...body, tags: "rut", idempotencyKey }).map(([name, value]) => ({ name, value: String(value) })),
+        { name: "files", filename: "scrape.png", data: await png(10, 10) },
+      ];
+      return call(createPage.action, multipartRequest("/create", parts, { cookie: alice.cookie }).request);
+    };
+    const first = await send();
+    const again = await send();
+    expect(first.status).toBe(302);
+    expect(again.status).toBe(302);
+    expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
     expect(posts()).toBe(before + 1);
   });
 
