@@ -8,10 +8,11 @@ import { registerUser, verifyLogin } from "./user.server";
 type UserRow = typeof users.$inferSelect;
 
 /**
- * Where a sign-in or registration comes from (web/params.server.ts `clientAddress`). `trusted: false`
- * means the address stands for everyone behind a proxy the server was not told about, or is not
- * known at all: counting sign-in failures against it would let strangers lock members out
- * (docs/decisions/0019-client-address-and-sign-in-limits.md).
+ * Where a sign-in or registration comes from (web/params.server.ts `clientAddress`). Every real
+ * socket address is counted, an undeclared proxy's included (security-2 N5); `trusted: false` is
+ * left only for a request with no address at all, which no per-address bucket can stand for
+ * (docs/decisions/0019-client-address-and-sign-in-limits.md, amended by
+ * 0054-every-peer-counted-and-loopback-behind-a-proxy.md).
  */
 export type ClientOrigin = { ip: string; trusted?: boolean };
 

@@ -4,7 +4,7 @@ import { writeTransaction } from "~/utils/db.server";
 
 /**
  * The store behind idempotency keys (CONTRACT.md §6 and §10, docs/decisions/0030-idempotency-keys.md,
- * docs/decisions/0055-idem-key-body-and-store-caps.md). The HTTP side (reading keys, fingerprinting
+ * docs/decisions/0055-idempotency-key-covers-the-body-and-stores-little.md). The HTTP side (reading keys, fingerprinting
  * bodies, replaying answers) is `web/idempotency.server.ts`.
  */
 

@@ -11,7 +11,7 @@ import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, 
  * served while that viewer is the current one, so a reply still in flight when the pages were
  * forgotten cannot bring one back.
  *
- * A member's pages also need a live session (docs/decisions/0053-sw-saved-member-pages-need-a-
+ * A member's pages also need a live session (docs/decisions/0053-saved-member-pages-need-a-
  * live-session.md): each answer from the network naming the current member records the time
  * (`/__pulse/confirmed`); offline, their saved copies are served only within MEMBER_OFFLINE_HOURS of
  * it, and past it every page is forgotten. A sign from the server that this device's session ended

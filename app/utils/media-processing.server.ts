@@ -106,12 +106,12 @@ export const IMAGE_LIMITS = {
 
 // libvips would start a thread per core for each image; one per job leaves the other cores to
 // the pages. Jobs at once: half the cores (one on a 2-core machine); a few more may wait, each
-// member's in turn (docs/decisions/0052-q-fair-image-queue.md).
+// member's in turn (docs/decisions/0052-fair-image-queue.md).
 sharp.concurrency(1);
 const cores = typeof os.availableParallelism === "function" ? os.availableParallelism() : os.cpus().length;
 
 /**
- * The image queue's shares (security-2 N7, N10; docs/decisions/0052-q-fair-image-queue.md). A free
+ * The image queue's shares (security-2 N7, N10; docs/decisions/0052-fair-image-queue.md). A free
  * place goes to the waiting members in turn, so another member's upload waits for at most the job
  * running now, however many one member sent. One member holds at most `perMember` places (running
  * and waiting): the editor sends a post's photos in parallel and they finish together, so the share

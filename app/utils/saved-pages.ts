@@ -72,7 +72,7 @@ export function oldestSaved(parts: Map<string, number | null> | undefined): numb
 
 /**
  * How long a member's saved pages may be shown offline after the worker last heard, online, that
- * their session is live (docs/decisions/0053-sw-saved-member-pages-need-a-live-session.md): a
+ * their session is live (docs/decisions/0053-saved-member-pages-need-a-live-session.md): a
  * Friday-to-Monday weekend in camp with no signal, with a margin. Past it the pages are forgotten,
  * so a shared device whose member was signed out elsewhere stops showing them.
  */

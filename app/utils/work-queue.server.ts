@@ -2,7 +2,7 @@ import { AppError } from "./errors";
 
 /**
  * A bounded, fair queue for CPU-heavy work (image processing, docs/decisions/0021-media-work.md and
- * docs/decisions/0052-q-fair-image-queue.md):
+ * docs/decisions/0052-fair-image-queue.md):
  *
  * - at most `concurrency` jobs run at once, at most `maxWaiting` more wait, and a job that finds the
  *   waiting list full is refused at once with 503 and a Retry-After;

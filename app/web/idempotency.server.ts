@@ -6,7 +6,7 @@ import { BODY_LIMITS, bodyType, readBodyBytes } from "./request-body.server";
 
 /**
  * Idempotency keys at the HTTP edge (CONTRACT.md §6 and §10, docs/decisions/0030-idempotency-keys.md,
- * 0055-idem-key-body-and-store-caps.md): the one place that turns a repeat of a member's request into the first answer. `/api/*` mutations
+ * 0055-idempotency-key-covers-the-body-and-stores-little.md): the one place that turns a repeat of a member's request into the first answer. `/api/*` mutations
  * (`apiAction`) read the `Idempotency-Key` header; the forms that create something send a hidden
  * `idempotencyKey`, and their actions pass it here once they have read the form.
  */

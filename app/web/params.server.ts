@@ -33,7 +33,7 @@ export const PEER_ADDRESS_HEADER = "x-pulse-peer-address";
 
 /**
  * Who is asking, for the per-address limits (CONTRACT.md §6, docs/decisions/0019-client-address-and-sign-in-limits.md,
- * amended by docs/decisions/0054-n5-every-peer-counted.md). `ip` is the socket's address, or behind
+ * amended by docs/decisions/0054-every-peer-counted-and-loopback-behind-a-proxy.md). `ip` is the socket's address, or behind
  * `TRUST_PROXY` proxies the `X-Forwarded-For` entry the nearest trusted proxy appended; `X-Real-IP` is
  * never read. A proxy is believed only when the socket comes from a loopback or private network,
  * where a reverse proxy sits: a client that reaches the app directly (a public interface, a firewall
@@ -68,7 +68,7 @@ export function clientAddress(request: Request, trustProxy = env.TRUST_PROXY): C
     warnedUntrustedProxy = true;
     console.warn(
       `Requests from ${peer} carry X-Forwarded-For: if a reverse proxy is in front, set TRUST_PROXY to the number of proxies. ` +
-        "Until then everyone behind it counts as one address for the per-address limits (docs/decisions/0054-n5-every-peer-counted.md).",
+        "Until then everyone behind it counts as one address for the per-address limits (docs/decisions/0054-every-peer-counted-and-loopback-behind-a-proxy.md).",
     );
   }
   return { ip: bucketOf(peer), trusted: true };

@@ -3,7 +3,7 @@ import { expect, savedPage, test, uniqueName } from "./fixtures";
 
 /**
  * security-2 N11: a member's saved pages on a device whose session was ended elsewhere
- * (docs/decisions/0053-sw-saved-member-pages-need-a-live-session.md). Device A holds the member's
+ * (docs/decisions/0053-saved-member-pages-need-a-live-session.md). Device A holds the member's
  * saved pages; the member ends every other session from device B. Offline, device A must not go on
  * showing the member's pages (and their Log out menu):
  * - at once, when anything device A asked online said the session had ended (an `/api` 401);

@@ -199,7 +199,7 @@ describe("idempotencyKey on the forms that create something", () => {
 });
 
 /**
- * security-2 N16 and N8 (CONTRACT.md §10, docs/decisions/0055-idem-key-body-and-store-caps.md): a key
+ * security-2 N16 and N8 (CONTRACT.md §10, docs/decisions/0055-idempotency-key-covers-the-body-and-stores-little.md): a key
  * reused with a different body is 422 and changes nothing; what a key keeps is capped.
  */
 describe("the key's request body, and what a key may keep", () => {

@@ -235,20 +235,21 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
   });
 });
 
+type Gate = { open: () => void; done: Promise<unknown> };
+/** Holds every running place of the image queue until opened. */
+function holdQueue(): Gate[] {
+  return Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    return { open, done: imageQueue.run(() => gate, { key: `test-gate:${i}` }) };
+  });
+}
+
 /**
  * security-2 N7 and N10: the image queue is shared fairly between members, and an upload waiting in
- * it is dropped when its request goes away (docs/decisions/0052-q-fair-image-queue.md).
+ * it is dropped when its request goes away (docs/decisions/0052-fair-image-queue.md).
  */
 describe("the image queue takes each member in turn (security-2 N7)", () => {
-  type Gate = { open: () => void; done: Promise<unknown> };
-  /** Holds every running place of the image queue until opened. */
-  function holdQueue(): Gate[] {
-    return Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => {
-      let open!: () => void;
-      const gate = new Promise<void>((resolve) => (open = resolve));
-      return { open, done: imageQueue.run(() => gate, { key: `test-gate:${i}` }) };
-    });
-  }
   async function* bytes(data: Buffer) {
     yield data;
   }
@@ -309,9 +310,8 @@ describe("the image queue takes each member in turn (security-2 N7)", () => {
 describe("an upload whose request is gone is not stored (security-2 N10)", () => {
   it("storeUpload: aborted while it waits for the queue, it is dropped; no row, no file", async () => {
     const picture = await png(64, 64);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const held = Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => imageQueue.run(() => gate, { key: `test-gate:${i}` }));
+    const gates = holdQueue();
+    const open = () => gates.forEach((gate) => gate.open());
     try {
       const [rows, files] = [mediaCount(), storedFiles().length];
       const controller = new AbortController();
@@ -332,7 +332,7 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
       await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
       controller.abort();
       open();
-      await Promise.all(held);
+      await Promise.all(gates.map((gate) => gate.done));
       expect(await outcome).toBe("AbandonedError");
       expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
     } finally {
@@ -342,9 +342,8 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
 
   it("POST /api/upload: the request's signal reaches the queue, so a client that left is not stored", async () => {
     const picture = await png(64, 64);
-    let open!: () => void;
-    const gate = new Promise<void>((resolve) => (open = resolve));
-    const held = Array.from({ length: IMAGE_QUEUE.concurrency }, (_, i) => imageQueue.run(() => gate, { key: `test-gate:${i}` }));
+    const gates = holdQueue();
+    const open = () => gates.forEach((gate) => gate.open());
     try {
       const [rows, files] = [mediaCount(), storedFiles().length];
       const controller = new AbortController();
@@ -359,7 +358,7 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
       await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
       controller.abort();
       open();
-      await Promise.all(held);
+      await Promise.all(gates.map((gate) => gate.done));
       expect((await answer).status).not.toBe(201);
       expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
     } finally {
