@@ -308,62 +308,45 @@ describe("the image queue takes each member in turn (security-2 N7)", () => {
 });
 
 describe("an upload whose request is gone is not stored (security-2 N10)", () => {
-  it("storeUpload: aborted while it waits for the queue, it is dropped; no row, no file", async () => {
-    const picture = await png(64, 64);
+  /**
+   * With every running place of the queue held, starts an upload with a signal, aborts it while it
+   * waits, then frees the queue. Returns how the upload settled, and asserts nothing was stored.
+   */
+  async function abortWhileQueued<T>(start: (signal: AbortSignal) => Promise<T>): Promise<T | Error> {
     const gates = holdQueue();
     const open = () => gates.forEach((gate) => gate.open());
     try {
       const [rows, files] = [mediaCount(), storedFiles().length];
       const controller = new AbortController();
-      const upload = storeUpload(
-        alice,
-        {
-          filename: "gone.png",
-          data: (async function* () {
-            yield picture;
-          })(),
-        },
-        { signal: controller.signal },
-      );
-      const outcome = upload.then(
-        () => "stored",
-        (error: Error) => error.name,
-      );
+      const settled = start(controller.signal).catch((error: Error) => error);
       await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
       controller.abort();
       open();
       await Promise.all(gates.map((gate) => gate.done));
-      expect(await outcome).toBe("AbandonedError");
+      const outcome = await settled;
       expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+      return outcome;
     } finally {
       open();
     }
+  }
+
+  it("storeUpload: aborted while it waits for the queue, it is dropped; no row, no file", async () => {
+    const picture = await png(64, 64);
+    const data = (async function* () {
+      yield picture;
+    })();
+    const outcome = await abortWhileQueued((signal) => storeUpload(alice, { filename: "gone.png", data }, { signal }));
+    expect(outcome instanceof Error ? outcome.name : "stored").toBe("AbandonedError");
   });
 
   it("POST /api/upload: the request's signal reaches the queue, so a client that left is not stored", async () => {
     const picture = await png(64, 64);
-    const gates = holdQueue();
-    const open = () => gates.forEach((gate) => gate.open());
-    try {
-      const [rows, files] = [mediaCount(), storedFiles().length];
-      const controller = new AbortController();
-      const { request } = multipartRequest(
-        "/api/upload",
-        [{ name: "file", filename: "gone.png", contentType: "image/png", data: picture }],
-        {
-          cookie: alice.cookie,
-        },
-      );
-      const answer = call(uploadAction, new Request(request, { signal: controller.signal, duplex: "half" } as RequestInit));
-      await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
-      controller.abort();
-      open();
-      await Promise.all(gates.map((gate) => gate.done));
-      expect((await answer).status).not.toBe(201);
-      expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
-    } finally {
-      open();
-    }
+    const { request } = multipartRequest("/api/upload", [{ name: "file", filename: "gone.png", contentType: "image/png", data: picture }], {
+      cookie: alice.cookie,
+    });
+    const answer = await abortWhileQueued((signal) => call(uploadAction, new Request(request, { signal, duplex: "half" } as RequestInit)));
+    expect(answer instanceof Response ? answer.status : "thrown").not.toBe(201);
   });
 });
 
