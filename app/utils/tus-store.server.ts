@@ -15,7 +15,11 @@ import type { S3StorageOptions } from "./storage.server";
 /** An upload not finished within a day expires: tus answers 410 and the pruning removes its bytes. */
 export const RESUMABLE_EXPIRES_MS = 24 * 3_600_000;
 
-/** S3 multipart parts must be at least 5 MiB; the browser sends chunks of exactly this size. */
+/**
+ * S3 multipart parts must be at least 5 MiB. The browser sends smaller chunks (512 KB,
+ * docs/decisions/0056): tus's S3 store keeps what is short of a part as the upload's "incomplete
+ * part" object and prepends it to the next PATCH, so every part but the last is still this size.
+ */
 export const RESUMABLE_CHUNK_BYTES = 5 * 1024 * 1024;
 
 export type ResumableStore = DataStore & {

@@ -27,7 +27,9 @@ import { getSessionUser } from "./session.server";
  *
  * remix-serve installs fetch polyfills whose request bodies are not Node's ReadableStream, which tus
  * reads with `Readable.fromWeb`. The request tus gets is therefore rebuilt around a native stream
- * that pulls from the polyfilled body, chunk by chunk (nothing is buffered).
+ * that pulls from the polyfilled body, chunk by chunk (nothing is buffered). A body cut off by a
+ * dropped connection ends there instead of failing, so every byte the server received is kept, on
+ * either store (docs/decisions/0056-upload-chunks-and-resume.md).
  */
 
 export const TUS_PATH = "/api/uploads";
@@ -45,9 +47,18 @@ export function tusRequest(request: Request): TusRequest {
     const reader = source.getReader();
     body = new NodeReadableStream<Uint8Array>({
       async pull(controller) {
-        const { value, done } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        let read: ReadableStreamReadResult<Uint8Array>;
+        try {
+          read = await reader.read();
+        } catch {
+          // The connection dropped mid-PATCH: what arrived is the file's next bytes, in order. The
+          // body ends here rather than failing, so the store keeps them (S3's store would otherwise
+          // throw away the part it was filling) and the client resumes from the last byte received.
+          controller.close();
+          return;
+        }
+        if (read.done) controller.close();
+        else controller.enqueue(read.value);
       },
       cancel: (reason) => reader.cancel(reason),
     }) as ReadableStream<Uint8Array>;

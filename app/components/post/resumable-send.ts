@@ -3,9 +3,10 @@ import type { UploadedFile } from "~/schemas/media-options";
 
 /**
  * One file to /api/uploads over the tus protocol (docs/decisions/0035-resumable-uploads.md), for
- * the upload widget (and, in Node, the proxy test). Sent in 5 MB chunks; a dropped connection is
- * retried from the last byte the server holds (a few times on its own, then on the member's
- * Resume); after a reload, choosing the same file again continues it (tus-js-client keeps each
+ * the upload widget (and, in Node, the proxy test). Sent in 512 KB chunks (docs/decisions/0056):
+ * a dropped connection is retried from the last byte the server holds (a few times on its own, then
+ * on the member's Resume), and whatever is sent twice (Chromium silently resends a request cut on a
+ * reused connection, and the server refuses it as a duplicate) is at most one chunk; after a reload, choosing the same file again continues it (tus-js-client keeps each
  * upload's address in localStorage under the file's name, type, size and date). The server's
  * refusals (too large, not media, too many uploads, signed out) are final and come with its reason.
  * tus-js-client (about 15 KB gz with its dependencies) is fetched when the first file starts, not
@@ -26,8 +27,13 @@ const TUS_STORAGE_PREFIX = "tus::";
 
 /** Where the browser sends resumable uploads; the server's TUS_PATH. */
 export const RESUMABLE_ENDPOINT = "/api/uploads";
-/** The server's RESUMABLE_CHUNK_BYTES: S3 parts must be at least 5 MiB. */
-const CHUNK_BYTES = 5 * 1024 * 1024;
+/**
+ * One PATCH: small enough that a chunk sent twice costs little (8 MB cut at half: 1.03× sent, not
+ * 1.66× with 5 MB chunks) and that one takes about 40 s on a 100 kbit/s uplink; large enough that
+ * the round trip after each chunk stays a small part of the time. S3 parts stay 5 MB: the server's
+ * store gathers chunks in its incomplete part (docs/decisions/0056-upload-chunks-and-resume.md).
+ */
+export const CHUNK_BYTES = 512 * 1024;
 
 export type ResumableCallbacks = {
   /** Percent of the file the server holds or is receiving, 0–100. */
