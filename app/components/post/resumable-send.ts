@@ -28,7 +28,7 @@ const TUS_STORAGE_PREFIX = "tus::";
 /** Where the browser sends resumable uploads; the server's TUS_PATH. */
 export const RESUMABLE_ENDPOINT = "/api/uploads";
 /**
- * One PATCH: small enough that a chunk sent twice costs little (8 MB cut at half: 1.03× sent, not
+ * One PATCH: small enough that a chunk sent twice costs little (8 MB cut at half: 1.065× sent, not
  * 1.66× with 5 MB chunks) and that one takes about 40 s on a 100 kbit/s uplink; large enough that
  * the round trip after each chunk stays a small part of the time. S3 parts stay 5 MB: the server's
  * store gathers chunks in its incomplete part (docs/decisions/0056-upload-chunks-and-resume.md).
