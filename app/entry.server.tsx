@@ -1,7 +1,7 @@
 import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
-import { VIEWER_HEADER } from "~/utils/saved-pages";
+import { VIEWER_HEADER } from "~/offline/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
 import { viewerTag } from "~/web/session.server";
 import { drawDocument } from "~/web/draw-document.server";

@@ -13,14 +13,14 @@ import {
 } from "@remix-run/react";
 import { useContext, useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
-import { OutboxNote } from "~/components/ui/outbox-note";
+import { OutboxNote, OutboxRevalidator } from "~/components/ui/outbox-note";
 import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
-import { startOutbox } from "~/utils/outbox-client";
+import { startOutbox } from "~/offline/outbox-client";
 import stylesheet from "~/tailwind.css";
 import { plainPageScript, type loader } from "./root-data.server";
 
@@ -99,7 +99,12 @@ export default function App() {
   useEffect(() => notePageViewer(memberId !== null), [memberId]);
   // Every page load sends what waits in the outbox, for this member only (ADR 0034).
   useEffect(() => void startOutbox(memberId), [memberId]);
-  return <Outlet />;
+  return (
+    <>
+      <OutboxRevalidator />
+      <Outlet />
+    </>
+  );
 }
 
 export const meta: MetaFunction = () => [{ title: APP_NAME }, { name: "description", content: SITE_DESCRIPTION }];

@@ -7,7 +7,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
-import { postLabel } from "~/utils/outbox-client";
+import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import type { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";
 
@@ -19,7 +19,6 @@ export const clientAction = keepPageOnFailure({
   signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
   // With no signal a text-only post waits in the outbox (one with a file is not kept).
   outbox: {
-    route: "routes/clubs.$id_.create",
     intent: "create-post",
     label: postLabel,
     draft: (form) => `post-create:club-${String(form.get("clubId") ?? "")}`,

@@ -3,7 +3,7 @@ import { useActionData } from "@remix-run/react";
 import { PostEditorPart } from "~/components/post/editor-part";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
-import { postLabel } from "~/utils/outbox-client";
+import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { publishFromEditor as action } from "~/web/post-form.server";
@@ -16,7 +16,7 @@ export const clientAction = keepPageOnFailure({
   failed: failedToast({ fixed: "createPost" }),
   signIn: () => ({ title: "Error", description: SIGN_IN.createPost, type: "error" }),
   // With no signal a text-only post waits in the outbox (one with a file is not kept).
-  outbox: { route: "routes/create", intent: "create-post", label: postLabel, draft: () => "post-create" },
+  outbox: { intent: "create-post", label: postLabel, draft: () => "post-create" },
 });
 export { shouldRevalidate };
 

@@ -13,7 +13,7 @@ import {
   withSavedCopyNote,
   type SavedCopyMessage,
   type SavePageMessage,
-} from "../utils/saved-pages";
+} from "../offline/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 
@@ -33,7 +33,7 @@ import { forgetOutbox, listenForOutbox } from "./outbox";
  * - Nothing else is touched: form posts, media, other origins go to the network as usual, and `/api`
  *   reads (GET, HEAD) are passed through untouched, only looked at for a 401.
  *
- * A new build's worker takes over at once; the page reloads once (app/utils/service-worker.ts).
+ * A new build's worker takes over at once; the page reloads once (app/offline/service-worker.ts).
  */
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };

@@ -1,4 +1,4 @@
-import { closeOutbox, flush, idbOutboxStore, OUTBOX_SYNC_TAG, replayRequest, type OutboxChangedMessage } from "../utils/outbox";
+import { closeOutbox, flush, idbOutboxStore, OUTBOX_SYNC_TAG, replayRequest, type OutboxChangedMessage } from "../offline/outbox";
 
 /**
  * The worker's half of the outbox (docs/decisions/0034-outbox.md): Background Sync, where the

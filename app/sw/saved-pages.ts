@@ -1,6 +1,6 @@
 import { ExpirationPlugin } from "workbox-expiration";
 import type { WorkboxPlugin } from "workbox-core/types";
-import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../utils/saved-pages";
+import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../offline/saved-pages";
 
 /**
  * Whose saved pages these are (docs/decisions/0033-service-worker-saved-pages.md). Every document

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { failedToast, isQueued, isUnsent, keepPageOnFailure, notePageViewer, shouldRevalidate } from "./client-action";
 import { memoryStore } from "#tests/fixtures/outbox";
-import { setOutboxStore, startOutbox } from "./outbox-client";
+import { setOutboxStore, startOutbox } from "~/offline/outbox-client";
 import { onToast, type Toast } from "./toast";
 
 /** The one helper behind every route's clientAction (SPEC.md §8 toasts; the page stays). */
@@ -68,7 +68,7 @@ describe("keepPageOnFailure", () => {
 describe("keepPageOnFailure with an outbox (ADR 0034)", () => {
   const queueing = keepPageOnFailure({
     failed: failedToast(),
-    outbox: { route: "routes/post.$id", label: () => "Comment" },
+    outbox: { label: () => "Comment" },
   });
 
   it("no signal: a comment waits in the outbox with its key, and the toast says so; a 5xx or 4xx is not kept", async () => {
@@ -87,7 +87,8 @@ describe("keepPageOnFailure with an outbox (ADR 0034)", () => {
       expect.objectContaining({
         key: "k-1",
         memberId: 1,
-        url: "/post/1?_data=routes%2Fpost.%24id",
+        format: 2,
+        call: { method: "POST", path: "/api/posts/1/comments", json: { content: "Big 8 at the scrape" } },
         page: "/post/1",
         intent: "comment",
         state: "waiting",
@@ -110,6 +111,7 @@ describe("keepPageOnFailure with an outbox (ADR 0034)", () => {
     await startOutbox(1);
     expect(isQueued(await queueing(args({ intent: "like" }, () => Promise.reject(new TypeError("x")))))).toBe(true);
     const [like] = store.items.values();
+    expect(like?.call).toEqual({ method: "POST", path: "/api/posts/1/like" });
     expect(like?.fields).toEqual([
       ["intent", "like"],
       ["idempotencyKey", like?.key],

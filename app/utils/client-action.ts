@@ -1,7 +1,7 @@
 import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
 import { SEND_FAILED } from "~/schemas/messages";
 import { markKeyUsed } from "./idempotency";
-import { forgetSentKey, queueSend, WAITING_TEXT, type OutboxRoute } from "./outbox-client";
+import { forgetSentKey, queueSend, WAITING_TEXT, type OutboxRoute } from "~/offline/outbox-client";
 import { showToast, type Toast } from "./toast";
 import { pathWithSearch, signInHref } from "./urls";
 
@@ -20,7 +20,7 @@ const UNSENT: Unsent = { unsent: true };
 export const isUnsent = (data: unknown): data is Unsent =>
   typeof data === "object" && data !== null && (data as Partial<Unsent>).unsent === true;
 
-/** A send that found no signal and waits in the outbox (utils/outbox-client.ts) to go by itself. */
+/** A send that found no signal and waits in the outbox (offline/outbox-client.ts) to go by itself. */
 export type Queued = Unsent & { queued: true };
 const QUEUED: Queued = { unsent: true, queued: true };
 export const isQueued = (data: unknown): data is Queued => isUnsent(data) && (data as Partial<Queued>).queued === true;

@@ -1,6 +1,6 @@
 import { useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
 import { isUnsent } from "./client-action";
-import { outboxRevalidating } from "./outbox-client";
+import { outboxRevalidating } from "~/offline/outbox-client";
 
 /**
  * Small Remix idioms shared by pages and components. Browser-safe.

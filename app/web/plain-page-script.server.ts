@@ -1,6 +1,6 @@
 /**
  * The only script of a page sent without the app's code (docs/decisions/0047): it registers the
- * service worker (SPEC.md §1) for this build, as utils/service-worker.ts does on other pages. Once
+ * service worker (SPEC.md §1) for this build, as offline/service-worker.ts does on other pages. Once
  * the worker takes control, it asks it to save this page and its stylesheet, so that the page
  * opens offline like any page seen later. Nothing here reloads the page: it runs no build's code.
  * Drawn inline, so it costs no request; the CSP names it by its hash (security-headers.server.ts).

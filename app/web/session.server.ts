@@ -6,7 +6,7 @@ import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
 import { noteMember } from "~/utils/logger.server";
 import { deviceLabel } from "~/utils/user-agent";
-import { VISITOR } from "~/utils/saved-pages";
+import { VISITOR } from "~/offline/saved-pages";
 import { pathWithSearch, signInHref } from "~/utils/urls";
 import type { Toast } from "~/utils/toast";
 import { toastCookie } from "./toast.server";

@@ -79,7 +79,9 @@ test.describe("with the service worker blocked", () => {
     await open("/create");
     const form = await typePost(page, "Dropped in the creek bottom");
     const dropped = (route: Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
-    await page.route("**/create**", dropped);
+    // The page's form post, and the /api call the outbox resends it as (ADR 0057).
+    const publish = (url: URL) => url.pathname === "/create" || url.pathname === "/api/posts";
+    await page.route(publish, dropped);
     await form.getByRole("button", { name: "Publish Post" }).click();
     await page.waitForTimeout(500);
 
@@ -91,7 +93,7 @@ test.describe("with the service worker blocked", () => {
 
     // The signal returns: the outbox (ADR 0034) publishes it once on the next page load, and only the
     // server's confirmation removes the draft.
-    await page.unroute("**/create**", dropped);
+    await page.unroute(publish, dropped);
     const posts = async () => {
       const res = await page.request.get(`/api/users/${me.username}/posts`);
       return ((await res.json()) as Array<{ title: string }>).filter((p) => p.title === "Dropped in the creek bottom").length;

@@ -41,11 +41,14 @@ test.describe("the outbox", () => {
     await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
   }
 
-  /** Every POST to `path` fails at the network (a dropped send) until the returned function is called. */
-  async function dropPosts(page: Page, path: string) {
+  /**
+   * Every POST to the paths fails at the network (a dropped send) until the returned function is
+   * called: the page's form path and the `/api/*` path the outbox sends to (ADR 0057).
+   */
+  async function dropPosts(page: Page, ...paths: string[]) {
     const handler = (route: Parameters<Parameters<Page["route"]>[1]>[0]) =>
       route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue();
-    const matcher = (url: URL) => url.pathname === path;
+    const matcher = (url: URL) => paths.includes(url.pathname);
     await page.route(matcher, handler);
     return () => page.unroute(matcher, handler);
   }
@@ -326,7 +329,7 @@ test.describe("the outbox", () => {
       const post = await createPost();
       await open(`/post/${post.id}`);
       const text = `Reloaded comment ${uniqueName("c")}`;
-      const restore = await dropPosts(page, `/post/${post.id}`);
+      const restore = await dropPosts(page, `/post/${post.id}`, `/api/posts/${post.id}/comments`);
       const section = await sendComment(page, text);
       await expect(section.getByTestId("waiting-comment")).toContainText(text);
 
@@ -356,11 +359,19 @@ test.describe("the outbox", () => {
       const post = await createPost();
       const second = await signUp(await newPage(), "n");
       await open(`/post/${post.id}`);
-      const restore = await dropPosts(page, `/post/${post.id}`);
+      const restore = await dropPosts(page, `/post/${post.id}`, `/api/posts/${post.id}/comments`);
       await sendComment(page, "Queued by the first member, then logged out");
       await expect(page.getByTestId("waiting-comment")).toHaveCount(1);
+      // What would be lost is shown, with its text, before anything is dropped (ADR 0057).
+      const asked = new Promise<string>((resolve) =>
+        page.once("dialog", (dialog) => {
+          resolve(dialog.message());
+          void dialog.accept();
+        }),
+      );
       await page.getByLabel("Account menu").click();
       await page.getByTestId("user-menu").getByRole("button", { name: "Log out" }).click();
+      expect(await asked).toContain("Comment: Queued by the first member, then logged out");
       await expect(page.getByTestId("toast")).toContainText("Logged out");
       await restore();
       await signIn(second.username, second.password);
@@ -371,7 +382,7 @@ test.describe("the outbox", () => {
       await context.clearCookies();
       await signIn(first.username, first.password);
       await open(`/post/${post.id}`);
-      const again = await dropPosts(page, `/post/${post.id}`);
+      const again = await dropPosts(page, `/post/${post.id}`, `/api/posts/${post.id}/comments`);
       await sendComment(page, "Queued by the first member, session ended");
       await expect(page.getByTestId("waiting-comment")).toHaveCount(1);
       await context.clearCookies();

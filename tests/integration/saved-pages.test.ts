@@ -3,7 +3,7 @@ import { handleDataRequest } from "~/entry.server";
 import { action as loginApi } from "~/routes/api.auth.login";
 import { action as logoutApi } from "~/routes/api.auth.logout";
 import { action as logoutPage } from "~/routes/logout/route";
-import { VIEWER_HEADER, VISITOR } from "~/utils/saved-pages";
+import { VIEWER_HEADER, VISITOR } from "~/offline/saved-pages";
 import { viewerTag } from "~/web/session.server";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 

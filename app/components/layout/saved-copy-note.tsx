@@ -1,7 +1,7 @@
 import { useLocation } from "@remix-run/react";
 import { useSyncExternalStore } from "react";
-import { SAVED_COPY_BADGE_CLASS, savedCopyText } from "~/utils/saved-pages";
-import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/utils/service-worker";
+import { SAVED_COPY_BADGE_CLASS, savedCopyText } from "~/offline/saved-pages";
+import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/offline/service-worker";
 
 const noVersion = () => 0;
 

@@ -2,7 +2,7 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
-import { forgetMemberOnDevice } from "~/utils/forget-member";
+import { leaveDevice } from "~/offline/forget-member";
 import { Avatar } from "~/components/ui/avatar";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null };
@@ -133,8 +133,9 @@ function UserMenu({ user }: { user: TopBarUser }) {
         <Link to="/settings" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
           Settings
         </Link>
-        {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none. */}
-        <Form method="post" action="/logout" onSubmit={forgetMemberOnDevice}>
+        {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none.
+            What still waits to be sent is shown first, with its text (ADR 0057). */}
+        <Form method="post" action="/logout" onSubmit={(event) => void leaveDevice(event)}>
           <button type="submit" className="block w-full px-4 py-2 text-left hover:bg-stone-100">
             Log out
           </button>

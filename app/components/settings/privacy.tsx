@@ -5,7 +5,7 @@ import { Field, FormAlert } from "~/components/ui/field";
 import type { OwnedClubFate } from "~/schemas/shapes";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { forgetMemberOnDevice } from "~/utils/forget-member";
+import { forgetMemberOnDevice } from "~/offline/forget-member";
 import { useIsPending } from "~/utils/remix";
 
 const ACTION = "/settings?tab=privacy";

@@ -1,7 +1,15 @@
-import { Link, useLocation } from "@remix-run/react";
-import { useSyncExternalStore } from "react";
-import type { OutboxItem } from "~/utils/outbox";
-import { dismissOutboxItem, noOutboxItems, outboxItems, subscribeOutbox, WAITING_TEXT } from "~/utils/outbox-client";
+import { Link, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect, useRef, useSyncExternalStore } from "react";
+import { itemText, type OutboxItem } from "~/offline/outbox";
+import {
+  dismissOutboxItem,
+  noOutboxItems,
+  outboxItems,
+  outboxRevalidated,
+  setOutboxRevalidator,
+  subscribeOutbox,
+  WAITING_TEXT,
+} from "~/offline/outbox-client";
 import { signInHref } from "~/utils/urls";
 
 /**
@@ -42,6 +50,17 @@ export function WaitingComments({ postId }: { postId: number }) {
   );
 }
 
+/** What the member wrote, shown while it waits and above all before it can be dismissed (ADR 0057). */
+function ItemText({ item }: { item: OutboxItem }) {
+  const text = itemText(item);
+  if (!text) return null;
+  return (
+    <p className="mt-1 max-h-24 overflow-y-auto whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="outbox-text">
+      {text}
+    </p>
+  );
+}
+
 function ItemStatus({ item }: { item: OutboxItem }) {
   if (item.state === "waiting") return <p className="mt-1 text-xs text-stone-500">{WAITING_TEXT}</p>;
   if (item.state === "sign-in")
@@ -64,6 +83,28 @@ function ItemStatus({ item }: { item: OutboxItem }) {
   );
 }
 
+/**
+ * Hands the outbox Remix's public `useRevalidator` (ADR 0057): when something waiting was sent, every
+ * route's data is loaded again through it, and the outbox hears when that reload is over.
+ */
+export function OutboxRevalidator() {
+  const revalidator = useRevalidator();
+  const { revalidate } = revalidator;
+  const wasLoading = useRef(false);
+  useEffect(() => {
+    setOutboxRevalidator(revalidate);
+    return () => setOutboxRevalidator(null);
+  }, [revalidate]);
+  useEffect(() => {
+    if (revalidator.state === "loading") wasLoading.current = true;
+    else if (wasLoading.current) {
+      wasLoading.current = false;
+      outboxRevalidated();
+    }
+  }, [revalidator.state]);
+  return null;
+}
+
 /** The corner note: what waits that this page does not already show in place. */
 export function OutboxNote() {
   const { pathname } = useLocation();
@@ -79,6 +120,7 @@ export function OutboxNote() {
         {items.map((item) => (
           <li key={item.key}>
             <span className="font-medium text-bark-900">{item.label}</span>
+            <ItemText item={item} />
             <ItemStatus item={item} />
           </li>
         ))}

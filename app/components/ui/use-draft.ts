@@ -1,12 +1,21 @@
 import { useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { DRAFT_SENT_EVENT } from "~/utils/outbox-client";
-import { browserStorage, clearDrafts, loadDraft, removeDraft, reopenDrafts, sameValues, saveDraft, type DraftValues } from "~/utils/drafts";
+import { DRAFT_SENT_EVENT } from "~/offline/outbox-client";
+import {
+  browserStorage,
+  clearDrafts,
+  loadDraft,
+  removeDraft,
+  reopenDrafts,
+  sameValues,
+  saveDraft,
+  type DraftValues,
+} from "~/offline/drafts";
 
 /**
  * useDraft: the one local-draft hook of every form a member types into (issue 12, ADR 0031).
  *
- * - **Keeps** the form's named `fields` in localStorage (utils/drafts.ts), per member and `name`
+ * - **Keeps** the form's named `fields` in localStorage (offline/drafts.ts), per member and `name`
  *   (e.g. `post-edit:7`), 400 ms after the last change, at once on submit, and when the page is
  *   hidden; nothing is kept while the form still shows what the server rendered.
  * - **Restores** a kept draft when the form mounts (after a reload, a crash, Back, a dropped send or

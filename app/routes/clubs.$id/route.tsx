@@ -43,7 +43,7 @@ export const clientAction = keepPageOnFailure({
   signIn: (form) =>
     form.get("intent") === "join" ? { title: "Sign in required", description: "Please sign in to join clubs", type: "error" } : null,
   // With no signal a join (or join request) waits in the outbox.
-  outbox: { route: "routes/clubs.$id", label: () => "Join request" },
+  outbox: { label: () => "Join request" },
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "join", "leave", "joined"]);

@@ -31,7 +31,7 @@ export const clientAction = keepPageOnFailure({
     return null;
   },
   // With no signal a comment or like waits in the outbox and is shown in place as waiting.
-  outbox: { route: "routes/post.$id", label: (form) => (form.get("intent") === "comment" ? "Comment" : "Like") },
+  outbox: { label: (form) => (form.get("intent") === "comment" ? "Comment" : "Like") },
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);

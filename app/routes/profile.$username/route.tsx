@@ -31,7 +31,7 @@ const FOLLOW_INTENTS = ["follow", "unfollow"];
 export const clientAction = keepPageOnFailure({
   failed: failedToast(),
   // With no signal a follow waits in the outbox; the button shows it as waiting.
-  outbox: { route: "routes/profile.$username", label: (form) => (form.get("intent") === "unfollow" ? "Unfollow" : "Follow") },
+  outbox: { label: (form) => (form.get("intent") === "unfollow" ? "Unfollow" : "Follow") },
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit"]);

@@ -1,4 +1,4 @@
-import { distance } from "./time-ago";
+import { distance } from "~/utils/time-ago";
 
 /**
  * What the service worker (app/sw/) and the page agree on about saved copies of pages

@@ -1,12 +1,14 @@
 import { browserStorage, removeDraft } from "./drafts";
-import { IDEMPOTENCY_FIELD, markKeyUsed } from "./idempotency";
+import { IDEMPOTENCY_FIELD, markKeyUsed } from "~/utils/idempotency";
 import {
+  apiCallFor,
   closeOutbox,
   enqueue,
   flush,
   idbOutboxStore,
   itemsOf,
   noteMember,
+  OUTBOX_FORMAT,
   OUTBOX_SYNC_TAG,
   QUEUED_INTENTS,
   replayRequest,
@@ -23,35 +25,43 @@ import {
  * service worker's Background Sync (app/sw/outbox.ts), which tells the page when it sent something.
  */
 
-type RouterState = { navigation: { state: string }; revalidation: string };
-declare global {
-  interface Window {
-    __remixRouter?: { revalidate(): void; subscribe(fn: (state: RouterState) => void): () => void };
-  }
-}
-
 let revalidating = false;
 /** True while the outbox reloads the page's data (utils/remix.ts ignoreSearchParams lets it through). */
 export const outboxRevalidating = () => revalidating;
 
+/** How the page reloads its data: Remix's `useRevalidator`, handed in by `<OutboxRevalidator />` in the root. */
+type Revalidate = () => void;
+let revalidator: Revalidate | null = null;
+let pendingReload = false;
+let revalidateTimer: ReturnType<typeof setTimeout> | undefined;
+
+/**
+ * The root's `useRevalidator().revalidate` (ADR 0057: Remix's public API, not `window.__remixRouter`).
+ * A reload asked for before the root rendered runs once it does.
+ */
+export function setOutboxRevalidator(next: Revalidate | null): void {
+  revalidator = next;
+  if (next && pendingReload) revalidatePage();
+}
+
+/** The revalidator went back to idle after a reload the outbox asked for. */
+export function outboxRevalidated(): void {
+  revalidating = false;
+  clearTimeout(revalidateTimer);
+}
+
 /** Something waiting was sent: every route's data is loaded again, so the real comment or like shows. */
 function revalidatePage() {
-  const router = window.__remixRouter;
-  if (!router) return;
+  if (!revalidator) {
+    pendingReload = true;
+    return;
+  }
+  pendingReload = false;
   revalidating = true;
-  let started = false;
-  const done = () => {
-    revalidating = false;
-    stop();
-    clearTimeout(timer);
-  };
-  // Over once the reload has run (loading, then idle again), or after a bound if it never starts.
-  const stop = router.subscribe((state) => {
-    if (state.revalidation !== "idle") started = true;
-    else if (started && state.navigation.state === "idle") done();
-  });
-  const timer = setTimeout(done, 15_000);
-  router.revalidate();
+  // Over once the reload has run (the root sees the revalidator idle again), or after a bound.
+  clearTimeout(revalidateTimer);
+  revalidateTimer = setTimeout(outboxRevalidated, 15_000);
+  revalidator();
 }
 
 /** The window event that tells a form its restored draft was sent by the outbox (detail: the draft's name). */
@@ -96,8 +106,6 @@ async function refresh(s: OutboxStore) {
 
 /** What a route's client action needs to keep one of its sends (keepPageOnFailure's `outbox`). */
 export type OutboxRoute = {
-  /** The route's id, for Remix's `?_data=` (the replay is the same script request as the send). */
-  route: string;
   /** The intent when the form has none (the create page's post). */
   intent?: string;
   /** What the note calls it. */
@@ -106,33 +114,46 @@ export type OutboxRoute = {
   draft?: (form: FormData) => string;
 };
 
-/** Keeps a send that found no signal; false when it cannot be kept (not a member, a file, no IndexedDB). */
+/** A form's fields for the outbox (null: it carries a chosen file, which is never kept). */
+function textFields(form: FormData): Array<[string, string]> | null {
+  const fields: Array<[string, string]> = [];
+  for (const [name, value] of form) {
+    if (typeof value === "string") fields.push([name, value]);
+    else if (value.size > 0 || value.name) return null;
+  }
+  return fields;
+}
+
+const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+
+/**
+ * Keeps a send that found no signal, as the `/api/*` call it stands for (ADR 0057); false when it
+ * cannot be kept (not a member, a file, nothing to send it as, no IndexedDB).
+ */
 export async function queueSend(request: Request, form: FormData, route: OutboxRoute, now = Date.now()): Promise<boolean> {
   const s = outboxStore();
   const intent = String(form.get("intent") ?? route.intent ?? "");
   if (!s || memberId === null || !(QUEUED_INTENTS as readonly string[]).includes(intent)) return false;
-  const fields: Array<[string, string]> = [];
-  for (const [name, value] of form) {
-    if (typeof value === "string") fields.push([name, value]);
-    else if (value.size > 0 || value.name) return false;
-  }
+  const fields = textFields(form);
+  if (!fields) return false;
+  const page = new URL(request.url).pathname;
+  const call = apiCallFor(intent, page, fields);
+  if (!call) return false;
   let key = String(form.get(IDEMPOTENCY_FIELD) ?? "");
   if (!key) {
-    key = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+    key = randomKey();
     fields.push([IDEMPOTENCY_FIELD, key]);
   }
   if (!form.has("intent")) fields.push(["intent", intent]);
-  const url = new URL(request.url);
-  url.searchParams.set("_data", route.route);
   try {
     await enqueue(s, {
+      format: OUTBOX_FORMAT,
       key,
       memberId,
-      url: url.pathname + url.search,
+      call,
       fields,
-      multipart: (request.headers.get("Content-Type") ?? "").startsWith("multipart/"),
       intent,
-      page: url.pathname,
+      page,
       label: route.label(form),
       draft: route.draft?.(form),
       queuedAt: now,
