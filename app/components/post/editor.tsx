@@ -2,12 +2,12 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useF
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { Form, Link } from "@remix-run/react";
-import { Suspense, useCallback, useRef, useState, type ReactNode } from "react";
+import { Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
-import { draftUploads, MediaUpload } from "./media-upload";
+import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors } from "~/components/ui/field";
@@ -104,12 +104,26 @@ function PostEditorForm({
   });
   const initialMediaUrl = typeof fields.mediaUrl.initialValue === "string" ? fields.mediaUrl.initialValue : "";
   const [mediaUrl, setMediaUrl] = useState(initialMediaUrl);
+  // Publish while files upload: a valid form waits for them and goes by itself (media-upload.tsx).
+  const gate = useRef<PublishGate | null>(null);
+  const formProps = getFormProps(form);
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    formProps.onSubmit(event);
+    if (!event.defaultPrevented && gate.current?.hold(event.currentTarget)) event.preventDefault();
+  };
 
   return (
     <div className="space-y-6">
       {banner}
       <DraftNote draft={draft} />
-      <Form method="post" encType="multipart/form-data" {...getFormProps(form)} className="card space-y-6 p-6" aria-label="Create Post">
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        {...formProps}
+        onSubmit={onSubmit}
+        className="card space-y-6 p-6"
+        aria-label="Create Post"
+      >
         <IdempotencyKeyInput />
         {clubId !== undefined ? <input type="hidden" name="clubId" value={clubId} /> : null}
         <FieldErrors id={form.errorId} errors={form.errors} />
@@ -174,7 +188,11 @@ function PostEditorForm({
 
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
         {uploadSlot ?? (
-          <MediaUpload initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))} pendingFiles={draft.files} />
+          <MediaUpload
+            initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
+            pendingFiles={draft.files}
+            gate={gate}
+          />
         )}
 
         <TagsInput

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useCallback, useEffect, useId, useRef, useState, type MutableRefObject } from "react";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UPLOAD_ACCEPT, type UploadedFile } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
 import { useFileDrop } from "./file-drop";
@@ -20,7 +20,17 @@ import { showToast } from "~/components/layout/toaster";
  * refusal keeps the row with the server's reason. Finished rows clear one second after every upload
  * has finished; the uploaded list stays until the member removes a file, and travels with the post
  * as hidden `uploadedFiles` inputs.
+ * Publish tapped while files upload (`PublishGate`, docs/offline.md): the post waits for its files,
+ * says so with a Cancel, and goes by itself when they are in; a dropped link pauses the upload, which
+ * continues when the signal returns, and a publish that then finds no signal waits in the outbox
+ * with its finished uploads (ADR 0057).
  */
+
+/** The editor asks the widget whether a Publish must wait for files still on their way. */
+export type PublishGate = {
+  /** True: files are still uploading, so the post will go by itself once they are in (the submit is held). */
+  hold(form: HTMLFormElement): boolean;
+};
 
 export const UPLOAD_MESSAGES = {
   failedTitle: "Upload Failed",
@@ -32,7 +42,11 @@ export const UPLOAD_MESSAGES = {
   unauthorized: "Authentication required. Please log in again.",
   tooLarge: `File is too large. The limit is ${MAX_UPLOAD_LABEL} per file.`,
   wrongKind: "Only images, videos and audio files can be uploaded.",
-  stillUploading: "Please wait until your files finish uploading.",
+  willPublish: (left: number) =>
+    `Your post will publish by itself when ${left === 1 ? "the last file finishes" : `${left} files finish`} uploading.`,
+  willPublishPaused: "The connection dropped. Your files continue when the signal returns, then your post publishes.",
+  publishCancelled: "Not published: a file could not be uploaded. Remove it or try again, then publish.",
+  cancelPublish: "Don't publish yet",
   pausedTitle: "Upload paused",
   paused: (file: string, percent: number) =>
     `The connection dropped while sending ${file} (${percent}% sent). Resume to continue from there.`,
@@ -74,6 +88,7 @@ export function MediaUpload({
   fileInputName = "files",
   initialFiles = [],
   pendingFiles = [],
+  gate,
 }: {
   /** Field carrying the stored files' URLs (postInputSchema.uploadedFiles). */
   name?: string;
@@ -83,6 +98,8 @@ export function MediaUpload({
   initialFiles?: UploadedFile[];
   /** Files chosen in the plain file input before JavaScript took over: they upload at once. */
   pendingFiles?: File[];
+  /** Filled in here: the editor's Publish asks it before sending (publish while files upload). */
+  gate?: MutableRefObject<PublishGate | null>;
 }) {
   const hydrated = useHydrated();
   const inputId = useId();
@@ -106,18 +123,47 @@ export function MediaUpload({
     void unfinishedUploads().then(setUnfinished);
   }, []);
 
-  // Publishing while a file is still on its way would leave it behind: hold the form until done.
+  // Publish tapped while a file is still on its way: the post waits for its files and goes by
+  // itself when they are in (the form is sent again, so the uploads travel as hidden inputs).
+  const [waitingForm, setWaitingForm] = useState<HTMLFormElement | null>(null);
+  const unfinishedCount = progress.filter((p) => p.status === "uploading" || p.status === "paused").length;
+  const paused = progress.some((p) => p.status === "paused");
+  const refused = progress.some((p) => p.status === "failed");
+  const busy = unfinishedCount > 0;
+  const busyRef = useRef(busy);
+  busyRef.current = busy;
   useEffect(() => {
-    const form = rootRef.current?.closest("form");
-    if (!form || !uploading) return;
-    const hold = (event: Event) => {
-      event.preventDefault();
-      event.stopImmediatePropagation();
-      showToast({ title: "Uploads in progress", description: UPLOAD_MESSAGES.stillUploading, type: "info" });
+    if (!gate) return;
+    gate.current = {
+      hold: (form) => {
+        if (!busyRef.current) return false;
+        setWaitingForm(form);
+        return true;
+      },
     };
-    form.addEventListener("submit", hold, true);
-    return () => form.removeEventListener("submit", hold, true);
-  }, [uploading]);
+    return () => {
+      gate.current = null;
+    };
+  }, [gate]);
+  useEffect(() => {
+    if (!waitingForm) return;
+    if (refused) {
+      setWaitingForm(null);
+      showToast({ title: UPLOAD_MESSAGES.failedTitle, description: UPLOAD_MESSAGES.publishCancelled, type: "error" });
+    } else if (!busy) {
+      setWaitingForm(null);
+      waitingForm.requestSubmit();
+    }
+  }, [waitingForm, busy, refused]);
+  // While the post waits, a paused upload (the link dropped) continues by itself when the signal returns.
+  useEffect(() => {
+    if (!waitingForm || !paused) return;
+    const resumeAll = () => {
+      for (const p of progress) if (p.status === "paused") resume(p.id);
+    };
+    window.addEventListener("online", resumeAll);
+    return () => window.removeEventListener("online", resumeAll);
+  });
 
   // Leaving the page stops what is still uploading; the server keeps what arrived, to resume later.
   useEffect(() => {
@@ -270,6 +316,19 @@ export function MediaUpload({
         <p className="mt-2 text-xs text-stone-600" data-testid="unfinished-uploads">
           {UPLOAD_MESSAGES.unfinished(unfinished.join(", "))}
         </p>
+      ) : null}
+
+      {waitingForm ? (
+        <div
+          role="status"
+          className="mt-3 flex flex-wrap items-center justify-between gap-2 rounded-md border border-field-500 bg-stone-50 p-3 text-sm text-bark-900"
+          data-testid="publish-waiting"
+        >
+          <span>{paused ? UPLOAD_MESSAGES.willPublishPaused : UPLOAD_MESSAGES.willPublish(unfinishedCount)}</span>
+          <button type="button" className="btn-secondary px-2 py-1 text-xs" onClick={() => setWaitingForm(null)}>
+            {UPLOAD_MESSAGES.cancelPublish}
+          </button>
+        </div>
       ) : null}
 
       <UploadProgressList
