@@ -81,8 +81,8 @@ async function supervise(child: ChildProcess, port: number, ready: string): Prom
   };
 }
 
-/** The app on `file`, as deployed behind one proxy (TRUST_PROXY=1), rate limits off. */
-export async function startApp(file: string, port: number): Promise<Running> {
+/** The app on `file`, as deployed behind one proxy (TRUST_PROXY=1), rate limits off; `env` on top (S3). */
+export async function startApp(file: string, port: number, env: Record<string, string> = {}): Promise<Running> {
   const child = spawn(path.join(ROOT, "node_modules/.bin/remix-serve"), [SERVER_BUILD], {
     env: {
       ...process.env,
@@ -95,6 +95,7 @@ export async function startApp(file: string, port: number): Promise<Running> {
       RATE_LIMITS: "off",
       SEED_DEMO: "0",
       TRUST_PROXY: "1",
+      ...env,
     },
     stdio: ["ignore", "ignore", "pipe"],
   });

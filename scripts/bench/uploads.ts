@@ -4,7 +4,7 @@
  * own upload widget sends a file. Bytes sent are what crossed the emulated link towards the server
  * (HTTP framing included), so a chunk sent twice counts twice.
  *
- * `tsx scripts/bench/uploads.ts` runs these rows alone against a small fresh database (after
+ * Each row runs on the local store and on S3 (s3rver). `tsx scripts/bench/uploads.ts` runs these rows alone against a small fresh database (after
  * `npm run build`, or with BENCH_SERVER_BUILD); `npm run bench` runs them after its other rows.
  */
 import crypto from "node:crypto";
@@ -12,6 +12,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { startCuttingProxy, type Link } from "../../tests/fixtures/cutting-proxy";
+import { startS3rver } from "../../tests/fixtures/media";
 import { ROOT, SERVER_BUILD, benchPort, seed, signIn, startApp } from "./servers";
 
 const MB = 1024 * 1024;
@@ -118,39 +119,67 @@ export type UploadBudget = { name: string; figure: string; pass: boolean };
 
 const mb = (bytes: number) => `${(bytes / MB).toFixed(2)} MB`;
 
-/** The two rows of issue 28, printed, and their budgets. */
-export async function uploadRows(appPort: number, cookie: string): Promise<UploadBudget[]> {
+/** The two rows of issue 28 against one app (`store` names its store), printed, and their budgets. */
+async function rowsOn(browser: Browser, store: string, appPort: number, cookie: string): Promise<UploadBudget[]> {
+  const half = await widgetUpload(browser, appPort, cookie, 8 * MB, { cutAfter: 4 * MB }, 120_000);
+  console.log(
+    `  ${store}: 8 MB cut once at half: ${half.finished ? "finished" : "NOT finished"}, ${mb(half.sent)} sent (${(half.sent / half.size).toFixed(3)}×), ${half.creates} upload(s) started, ${half.resumes} Resume taps, ${(half.ms / 1000).toFixed(1)} s`,
+  );
+  const rate = UPLINK_BYTES_PER_S * UPLINK_SCALE;
+  const dropMs = DROP_EVERY_MS / UPLINK_SCALE;
+  // Bounded: four times what the bytes alone need on the emulated link, plus a minute. A drop every
+  // 3 s leaves the widget's unscaled 1 s retry delay a third of each interval, and a busy machine
+  // slows the server's share (measured alone: 131 s local, 142 s S3; 177 s local at load 10).
+  const bound = ((20 * MB) / rate) * 4000 + 60_000;
+  const slow = await widgetUpload(browser, appPort, cookie, 20 * MB, { bytesPerSecond: rate, dropEveryMs: dropMs }, bound);
+  // On the real link: the run's time × the scale (an upper bound: the widget's 1 s retry delay
+  // after each drop and every round trip are scaled too), and what the bytes alone take.
+  const real = (slow.ms * UPLINK_SCALE) / 60_000;
+  const wire = slow.sent / UPLINK_BYTES_PER_S / 60;
+  console.log(
+    `  ${store}: 20 MB over 100 kbit/s dropping every 60 s (run ${UPLINK_SCALE}× faster: ${((rate * 8) / 1000).toFixed(0)} kbit/s, a drop every ${(dropMs / 1000).toFixed(1)} s): ${slow.finished ? "finished" : "NOT finished"} in ${(slow.ms / 1000).toFixed(1)} s, ${mb(slow.sent)} sent (${(slow.sent / slow.size).toFixed(3)}×), ${slow.cuts} drops, ${slow.creates} upload(s) started, ${slow.resumes} Resume taps; on the real link ≤ ${real.toFixed(1)} min (the bytes alone ${wire.toFixed(1)} min)`,
+  );
+  return [
+    {
+      name: `8 MB upload cut at half (${store}): sent ≤ 1.1× its size`,
+      figure: `${mb(half.sent)}, ${(half.sent / half.size).toFixed(3)}×${half.finished ? "" : ", not finished"}`,
+      pass: half.finished && half.sent <= 1.1 * half.size,
+    },
+    {
+      name: `20 MB, 100 kbit/s dropping every 60 s (${store}): finishes`,
+      figure: `${slow.finished ? "finished" : "not finished"}, ≤ ${real.toFixed(1)} min real, ${mb(slow.sent)} sent, ${slow.cuts} drops`,
+      pass: slow.finished,
+    },
+  ];
+}
+
+/**
+ * The rows on the local store (the app at `appPort`), then on S3: s3rver (with the ListParts that
+ * tests/fixtures/media.ts adds) and a second app on the same database `dbFile`, at `s3AppPort`.
+ */
+export async function uploadRows(appPort: number, cookie: string, dbFile: string, s3AppPort: number): Promise<UploadBudget[]> {
   const browser = await launchChromium();
   try {
     console.log(`\n== Resumable uploads with the page's widget in Chromium, through a cutting proxy (issue 28)`);
-    const half = await widgetUpload(browser, appPort, cookie, 8 * MB, { cutAfter: 4 * MB }, 120_000);
-    console.log(
-      `  8 MB cut once at half: ${half.finished ? "finished" : "NOT finished"}, ${mb(half.sent)} sent (${(half.sent / half.size).toFixed(3)}×), ${half.creates} upload(s) started, ${half.resumes} Resume taps, ${(half.ms / 1000).toFixed(1)} s`,
-    );
-    const rate = UPLINK_BYTES_PER_S * UPLINK_SCALE;
-    const dropMs = DROP_EVERY_MS / UPLINK_SCALE;
-    // Bounded: twice the time the bytes alone need on the emulated link, plus a minute.
-    const bound = ((20 * MB) / rate) * 2000 + 60_000;
-    const slow = await widgetUpload(browser, appPort, cookie, 20 * MB, { bytesPerSecond: rate, dropEveryMs: dropMs }, bound);
-    // On the real link: the run's time × the scale (an upper bound: the widget's 1 s retry delay
-    // after each drop and every round trip are scaled too), and what the bytes alone take.
-    const real = (slow.ms * UPLINK_SCALE) / 60_000;
-    const wire = slow.sent / UPLINK_BYTES_PER_S / 60;
-    console.log(
-      `  20 MB over 100 kbit/s dropping every 60 s (run ${UPLINK_SCALE}× faster: ${((rate * 8) / 1000).toFixed(0)} kbit/s, a drop every ${(dropMs / 1000).toFixed(1)} s): ${slow.finished ? "finished" : "NOT finished"} in ${(slow.ms / 1000).toFixed(1)} s, ${mb(slow.sent)} sent (${(slow.sent / slow.size).toFixed(3)}×), ${slow.cuts} drops, ${slow.creates} upload(s) started, ${slow.resumes} Resume taps; on the real link ≤ ${real.toFixed(1)} min (the bytes alone ${wire.toFixed(1)} min)`,
-    );
-    return [
-      {
-        name: "8 MB upload cut at half: sent ≤ 1.1× its size",
-        figure: `${mb(half.sent)}, ${(half.sent / half.size).toFixed(3)}×${half.finished ? "" : ", not finished"}`,
-        pass: half.finished && half.sent <= 1.1 * half.size,
-      },
-      {
-        name: "20 MB on 100 kbit/s dropping every 60 s finishes",
-        figure: `${slow.finished ? "finished" : "not finished"}, ≤ ${real.toFixed(1)} min real, ${mb(slow.sent)} sent, ${slow.cuts} drops`,
-        pass: slow.finished,
-      },
-    ];
+    const budgets = await rowsOn(browser, "local store", appPort, cookie);
+    const s3 = await startS3rver();
+    try {
+      const app = await startApp(dbFile, s3AppPort, {
+        S3_BUCKET: s3.bucket,
+        S3_ENDPOINT: s3.endpoint,
+        S3_REGION: "us-east-1",
+        S3_ACCESS_KEY_ID: "S3RVER",
+        S3_SECRET_ACCESS_KEY: "S3RVER",
+      });
+      try {
+        budgets.push(...(await rowsOn(browser, "S3, s3rver", app.port, cookie)));
+      } finally {
+        await app.stop();
+      }
+    } finally {
+      await s3.close();
+    }
+    return budgets;
   } finally {
     await browser.close();
   }
@@ -164,7 +193,7 @@ async function main() {
   seed(file, 5, 10);
   const app = await startApp(file, await benchPort(0));
   try {
-    const budgets = await uploadRows(app.port, await signIn(app.port, file));
+    const budgets = await uploadRows(app.port, await signIn(app.port, file), file, await benchPort(1));
     for (const b of budgets) console.log(`  ${b.pass ? "PASS" : "FAIL"}  ${b.name.padEnd(66)} ${b.figure}`);
     if (process.argv.includes("--check") && budgets.some((b) => !b.pass)) process.exitCode = 1;
   } finally {
