@@ -50,6 +50,9 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       RATE_LIMITS: "off",
       SEED_DEMO: "1",
+      // Render cache verify mode (docs/caching.md): every kept part is drawn in place as well and any
+      // difference fails the request. On for the whole suite in CI; RENDER_CACHE_VERIFY=1 turns it on here.
+      RENDER_CACHE_VERIFY: process.env.CI ? "1" : (process.env.RENDER_CACHE_VERIFY ?? ""),
     },
   },
 });

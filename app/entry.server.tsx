@@ -5,14 +5,14 @@ import { VIEWER_HEADER } from "~/offline/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
 import { viewerTag } from "~/web/session.server";
 import { drawDocument } from "~/web/draw-document.server";
-import { partDrawer } from "~/web/drawn-parts.server";
-import { setPartDrawer } from "~/components/ui/drawn-once";
+import { renderCacheStore } from "~/web/render-cache.server";
+import { setRenderCacheStore } from "~/components/ui/render-cache";
 import { logServerError } from "~/utils/logger.server";
 import { loggedPath } from "~/web/request-log.server";
 import "~/web/startup.server";
 
-// Feed cards are drawn once per what they show and kept (docs/decisions/0048).
-setPartDrawer(partDrawer);
+// The render cache: feed cards drawn once per what they show and kept (docs/caching.md).
+setRenderCacheStore(renderCacheStore);
 
 /**
  * Documents are drawn whole, then sent in one piece (docs/decisions/0032-validators-and-shared-

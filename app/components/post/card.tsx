@@ -1,7 +1,7 @@
 import { Link, useLocation } from "@remix-run/react";
-import { DrawnOnce } from "~/components/ui/drawn-once";
+import { RenderCached } from "~/components/ui/render-cache";
+import { renderCacheKeys } from "~/components/ui/render-cache-keys";
 import { useDataSaver } from "~/components/ui/data-saver";
-import { timeAgo } from "~/utils/time-ago";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
@@ -15,38 +15,29 @@ import type { WithPreview } from "~/utils/preview";
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
  * from this card (like, share) comes back to, at this card (#post-{id}).
  *
- * The server draws a card once for what it shows (useCardInputs) and keeps it (DrawnOnce,
- * docs/decisions/0048).
+ * The server draws a card once for what it shows (its cache key, useCardInputs) and keeps it in
+ * the render cache (RenderCached, docs/caching.md).
  */
 export function PostCard({ post, viewerId, redirectTo }: CardProps) {
   const cardInputs = useCardInputs();
   const attrs = { id: `post-${post.id}`, className: "post-card", "data-testid": "post-card", "aria-labelledby": `post-${post.id}-title` };
   return (
-    <DrawnOnce as="article" attrs={attrs} inputs={() => cardInputs({ post, viewerId, redirectTo })}>
+    <RenderCached as="article" attrs={attrs} cacheKey={() => cardInputs({ post, viewerId, redirectTo })}>
       <PostCardInside post={post} viewerId={viewerId} redirectTo={redirectTo} />
-    </DrawnOnce>
+    </RenderCached>
   );
 }
 
 type CardProps = { post: WithPreview<Post>; viewerId: number | null; redirectTo: string };
 
 /**
- * Everything a card shows, for DrawnOnce: its props, the URL (the club label and the dialog links
- * read it), data saver (pictures) and the clock ("3 hours ago"). A list of cards drawn once as a
- * whole (the home feed) keys itself on its cards' inputs.
+ * A card's render cache key (renderCacheKeys.card: everything a card shows). A list of cards kept as
+ * a whole (the home feed) keys itself on its cards' keys.
  */
 export function useCardInputs() {
   const { pathname, search } = useLocation();
   const dataSaver = useDataSaver();
-  return ({ post, viewerId, redirectTo }: CardProps) => [
-    post,
-    viewerId,
-    redirectTo,
-    pathname,
-    search,
-    dataSaver,
-    timeAgo(new Date(post.createdAt)),
-  ];
+  return (props: CardProps) => renderCacheKeys.card({ pathname, search, dataSaver }, props);
 }
 
 function PostCardInside({ post, viewerId, redirectTo }: CardProps) {

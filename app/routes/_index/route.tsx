@@ -5,7 +5,8 @@ import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
 import { FilterBar, feedHref } from "~/components/post/filter-bar";
 import { PostCard, useCardInputs } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
-import { DrawnOnce } from "~/components/ui/drawn-once";
+import { RenderCached } from "~/components/ui/render-cache";
+import { renderCacheKeys } from "~/components/ui/render-cache-keys";
 import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
@@ -78,13 +79,17 @@ export default function Home() {
             <Feed key={location.search} data={data} redirectTo={`${location.pathname}${location.search}`} />
           )}
         </div>
-        {/* The same for every viewer until trending changes: the server draws it once (docs/decisions/0048). */}
-        <DrawnOnce as="aside" attrs={{ id: "trending", className: "scroll-mt-16 space-y-6" }} inputs={() => ["sidebar", data.trending]}>
+        {/* The same for every viewer until trending changes: the server keeps it in the render cache (docs/caching.md). */}
+        <RenderCached
+          as="aside"
+          attrs={{ id: "trending", className: "scroll-mt-16 space-y-6" }}
+          cacheKey={() => renderCacheKeys.trending(data.trending)}
+        >
           <>
             <HotTracks posts={data.trending} />
             <PopularTopics />
           </>
-        </DrawnOnce>
+        </RenderCached>
       </div>
     </div>
   );
@@ -110,17 +115,17 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
     );
   }
 
-  // The server draws the page of cards once as a whole too, keyed on every card's inputs
-  // (docs/decisions/0048); pages appended in place are the browser's.
-  const inputs = () => [
-    "feed",
-    data.posts.map((post) => cardInputs({ post, viewerId: data.viewerId, redirectTo })),
-    data.filters,
-    data.nextCursor,
-    more,
-  ];
+  // The server keeps the page of cards as a whole in the render cache too, keyed on every card's key
+  // (docs/caching.md); pages appended in place are the browser's.
+  const cacheKey = () =>
+    renderCacheKeys.feed(
+      data.posts.map((post) => cardInputs({ post, viewerId: data.viewerId, redirectTo })),
+      data.filters,
+      data.nextCursor,
+      more,
+    );
   return (
-    <DrawnOnce as="div" attrs={{ className: "space-y-4", "data-testid": "feed" }} inputs={inputs}>
+    <RenderCached as="div" attrs={{ className: "space-y-4", "data-testid": "feed" }} cacheKey={cacheKey}>
       <>
         {data.posts.map((post) => (
           <PostCard key={post.id} post={post as WithPreview<Post>} viewerId={data.viewerId} redirectTo={redirectTo} />
@@ -138,7 +143,7 @@ function Feed({ data, redirectTo }: { data: HomeData; redirectTo: string }) {
         ))}
         {more.length === 0 && data.nextCursor ? <OlderPosts filters={data.filters} cursor={data.nextCursor} onOlder={append} /> : null}
       </>
-    </DrawnOnce>
+    </RenderCached>
   );
 }
 

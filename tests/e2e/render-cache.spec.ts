@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, hydrated, test, uniqueName } from "./fixtures";
 
 /**
- * Issue 13, a member's home twice as fast (docs/decisions/0048): the server draws each feed card
+ * Issue 13, a member's home twice as fast (docs/decisions/0048, docs/caching.md): the render cache draws each feed card
  * once for what it shows and keeps it. A kept card must still be each viewer's own (their like,
  * the author's menu), be drawn again when it changes, and hydrate as if drawn in place.
  */

@@ -13,8 +13,9 @@ import {
 import { CLIENT_RENDERED_BOUNDARY } from "./draw-document.server";
 
 /**
- * The server's drawer for `DrawnOnce` parts (components/ui/drawn-once.tsx; docs/decisions/0048):
- * each part's inside drawn once per distinct inputs and kept, most recently used first.
+ * The server's render cache store for `RenderCached` parts (components/ui/render-cache.tsx,
+ * docs/caching.md): each part's inside drawn once per distinct cache key (render-cache-keys.ts) and
+ * kept, most recently used first.
  *
  * A part is drawn on its own with `renderToString` (React supports a synchronous render inside
  * another) under the same router and Remix contexts the page gives it, so links, fetchers and
@@ -54,16 +55,54 @@ function useContexts(): unknown[] {
   ];
 }
 
+/**
+ * Verify mode (RENDER_CACHE_VERIFY=1; the e2e suite runs with it in CI): every hit is drawn afresh
+ * as well and compared with what was kept. A difference means the key leaves out something the part
+ * shows (render-cache-keys.ts), and the request fails loudly: the error names the key and where the
+ * two draws part, and the page is a 500.
+ */
+let verify = process.env.RENDER_CACHE_VERIFY === "1";
+
+/** Tests: turn verify mode on or off. */
+export function setRenderCacheVerify(on: boolean) {
+  verify = on;
+}
+
+export class RenderCacheMismatch extends Error {
+  constructor(key: string, kept: string, fresh: string) {
+    let at = 0;
+    while (at < kept.length && kept[at] === fresh[at]) at++;
+    const around = (html: string) => JSON.stringify(html.slice(Math.max(0, at - 60), at + 60));
+    super(
+      `Render cache verify: the part kept for key ${key.slice(0, 300)} differs from a fresh draw at character ${at}: ` +
+        `kept ${around(kept)}, fresh ${around(fresh)}. Its cache key leaves out something it shows (app/components/ui/render-cache-keys.ts).`,
+    );
+    this.name = "RenderCacheMismatch";
+  }
+}
+
+function render(element: ReactElement, contexts: unknown[]): string {
+  return renderToString(
+    CONTEXTS.reduceRight<ReactElement>((child, context, i) => createElement(context.Provider, { value: contexts[i] }, child), element),
+  );
+}
+
 function draw(key: string, element: ReactElement, contexts: unknown[]): string | null {
   const hit = kept.get(key);
   if (hit !== undefined) {
     kept.delete(key);
     kept.set(key, hit);
+    if (verify) {
+      const fresh = render(element, contexts);
+      if (fresh !== hit && !fresh.includes(CLIENT_RENDERED_BOUNDARY)) {
+        const error = new RenderCacheMismatch(key, hit, fresh);
+        console.error(error.message);
+        throw error;
+      }
+    }
     return hit;
   }
-  const html = renderToString(
-    CONTEXTS.reduceRight<ReactElement>((child, context, i) => createElement(context.Provider, { value: contexts[i] }, child), element),
-  );
+  const html = render(element, contexts);
   if (html.includes(CLIENT_RENDERED_BOUNDARY)) return null;
   keep(key, html);
   return html;
@@ -79,15 +118,15 @@ function keep(key: string, html: string) {
   }
 }
 
-export const partDrawer = { useContexts, draw };
+export const renderCacheStore = { useContexts, draw };
 
 /** Tests: forget every kept part. */
-export function forgetDrawnParts() {
+export function forgetRenderCache() {
   kept.clear();
   keptChars = 0;
 }
 
 /** Tests: how much is kept, in entries and characters. */
-export function keptDrawnParts() {
+export function renderCacheSize() {
   return { entries: kept.size, chars: keptChars };
 }

@@ -5,10 +5,10 @@ import { renderToString } from "react-dom/server";
 import { createMemoryRouter, Outlet, RouterProvider, useLoaderData, type RouteObject } from "react-router-dom";
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { DrawnOnce, setPartDrawer } from "~/components/ui/drawn-once";
+import { RenderCached, setRenderCacheStore } from "~/components/ui/render-cache";
 import { PostCard, useCardInputs } from "~/components/post/card";
 import type { Post } from "~/schemas/shapes";
-import { forgetDrawnParts, keptDrawnParts, partDrawer } from "~/web/drawn-parts.server";
+import { forgetRenderCache, renderCacheSize, renderCacheStore, setRenderCacheVerify } from "~/web/render-cache.server";
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -45,17 +45,30 @@ function Feed() {
   const { posts, viewerId } = useLoaderData() as PageData;
   const cardInputs = useCardInputs();
   return (
-    <DrawnOnce
+    <RenderCached
       as="div"
       attrs={{ "data-testid": "feed" }}
-      inputs={() => ["feed", posts.map((post) => cardInputs({ post, viewerId, redirectTo: "/" }))]}
+      cacheKey={() => ["feed", posts.map((post) => cardInputs({ post, viewerId, redirectTo: "/" }))]}
     >
       <>
         {posts.map((p) => (
           <PostCard key={p.id} post={p} viewerId={viewerId} redirectTo="/" />
         ))}
       </>
-    </DrawnOnce>
+    </RenderCached>
+  );
+}
+/** A part whose cache key leaves out the viewer, though the cards inside show the author's menu to the author. */
+function LeakyFeed() {
+  const { posts, viewerId } = useLoaderData() as PageData;
+  return (
+    <RenderCached as="div" attrs={{ "data-testid": "feed" }} cacheKey={() => ["leaky", posts.map((p) => p.id)]}>
+      <>
+        {posts.map((p) => (
+          <PostCard key={p.id} post={p} viewerId={viewerId} redirectTo="/leaky" />
+        ))}
+      </>
+    </RenderCached>
   );
 }
 const routes = (): RouteObject[] => [
@@ -67,6 +80,7 @@ const routes = (): RouteObject[] => [
     children: [
       { id: "feed", index: true, loader: () => page, element: <Feed /> },
       { id: "post", path: "post/:id", element: <p>the post</p> },
+      { id: "leaky", path: "leaky", loader: () => page, element: <LeakyFeed /> },
     ],
   },
 ];
@@ -86,7 +100,7 @@ async function serverHtml(url = "http://x.test/") {
 
 beforeEach(() => {
   vi.useFakeTimers({ now: NOW, toFake: ["Date"] });
-  forgetDrawnParts();
+  forgetRenderCache();
   page = {
     posts: [
       post(),
@@ -97,14 +111,15 @@ beforeEach(() => {
   };
 });
 afterEach(() => {
-  setPartDrawer(null);
+  setRenderCacheStore(null);
+  setRenderCacheVerify(false);
   vi.useRealTimers();
 });
 
-describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
+describe("feed cards drawn once (RenderCached with the server's render cache store)", () => {
   it("draws the page byte for byte as drawing each card in place does", async () => {
     const inPlace = (await serverHtml()).html;
-    setPartDrawer(partDrawer);
+    setRenderCacheStore(renderCacheStore);
     const drawn = (await serverHtml()).html;
     const kept = (await serverHtml()).html;
     expect(inPlace).toContain('data-testid="post-owner-menu"');
@@ -114,13 +129,13 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
   });
 
   it("draws a part once for the same inputs, and again when one changes", () => {
-    setPartDrawer(partDrawer);
+    setRenderCacheStore(renderCacheStore);
     renders = 0;
     const part = (inputs: unknown, label: string) =>
       renderToString(
-        <DrawnOnce as="div" attrs={{ className: "card" }} inputs={() => inputs}>
+        <RenderCached as="div" attrs={{ className: "card" }} cacheKey={() => inputs}>
           <Counted label={label} />
-        </DrawnOnce>,
+        </RenderCached>,
       );
     expect(part(["a", 1], "first")).toBe('<div class="card"><span>first</span></div>');
     expect(part(["a", 1], "not drawn")).toBe('<div class="card"><span>first</span></div>');
@@ -130,18 +145,18 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
   });
 
   it("keeps at most about 16 MB of parts, and lets the least recently used go first", () => {
-    setPartDrawer(partDrawer);
+    setRenderCacheStore(renderCacheStore);
     renders = 0;
     const big = "x".repeat(100_000);
     const part = (n: number) =>
       renderToString(
-        <DrawnOnce as="div" attrs={{}} inputs={() => ["big", n]}>
+        <RenderCached as="div" attrs={{}} cacheKey={() => ["big", n]}>
           <Counted label={big} />
-        </DrawnOnce>,
+        </RenderCached>,
       );
     for (let n = 0; n < 200; n++) part(n);
     expect(renders).toBe(200);
-    const { entries, chars } = keptDrawnParts();
+    const { entries, chars } = renderCacheSize();
     expect(chars).toBeLessThanOrEqual(16 * 1024 * 1024);
     expect(entries).toBeGreaterThan(100);
     expect(entries).toBeLessThan(200);
@@ -152,7 +167,7 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
   });
 
   it("draws a card again when what it shows changes: a like, another viewer, the URL, the clock", async () => {
-    setPartDrawer(partDrawer);
+    setRenderCacheStore(renderCacheStore);
     const first = (await serverHtml()).html;
     expect(first).toContain("about 3 hours ago");
     page.posts[0] = post({ likes: 5, isLiked: true });
@@ -168,10 +183,10 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
   });
 
   it("hydrates in the browser over the kept HTML without a mismatch, and its controls work", async () => {
-    setPartDrawer(partDrawer);
+    setRenderCacheStore(renderCacheStore);
     await serverHtml();
     const { html, context } = await serverHtml();
-    setPartDrawer(null);
+    setRenderCacheStore(null);
     const host = document.createElement("div");
     host.innerHTML = html;
     document.body.append(host);
@@ -192,5 +207,35 @@ describe("feed cards drawn once (DrawnOnce with the server's drawer)", () => {
     await act(async () => title.click());
     expect(router.state.location.pathname).toBe("/post/8");
     expect(host.textContent).toBe("the post");
+  });
+});
+
+describe("render cache verify mode (RENDER_CACHE_VERIFY=1)", () => {
+  it("fails the draw loudly when a key leaves out something the part shows (the viewer)", async () => {
+    setRenderCacheStore(renderCacheStore);
+    const asMe = (await serverHtml("http://x.test/leaky")).html;
+    expect(asMe.match(/post-owner-menu/g)).toHaveLength(1);
+    page.viewerId = 2;
+    // Without verify mode the kept part is served: "Me"'s Edit/Delete menu shown to Rosa.
+    expect((await serverHtml("http://x.test/leaky")).html).toBe(asMe);
+    setRenderCacheVerify(true);
+    const consoleError = vi.spyOn(console, "error").mockImplementation(() => {});
+    await expect(serverHtml("http://x.test/leaky")).rejects.toThrow(
+      /Render cache verify: the part kept for key \["leaky",\[7,8,9\]\] differs/,
+    );
+    expect(consoleError).toHaveBeenCalled();
+    consoleError.mockRestore();
+  });
+
+  it("passes every hit whose key names all the part shows (the home's feed and cards)", async () => {
+    setRenderCacheStore(renderCacheStore);
+    setRenderCacheVerify(true);
+    const first = (await serverHtml()).html;
+    expect((await serverHtml()).html).toBe(first);
+    page.viewerId = 2;
+    page.posts[0] = post({ likes: 5, isLiked: true });
+    const other = (await serverHtml()).html;
+    expect(other).not.toBe(first);
+    expect((await serverHtml()).html).toBe(other);
   });
 });

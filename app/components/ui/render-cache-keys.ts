@@ -1,0 +1,49 @@
+import { timeAgo } from "~/utils/time-ago";
+
+/**
+ * Every cache key in one list (docs/caching.md): what each part the render cache keeps
+ * (render-cache.tsx) shows, and what each page validator (web/conditional.server.ts) covers. A part
+ * or a page that shows something its key leaves out is served stale or to the wrong person: add
+ * the input here, in the same change that makes the part show it. Verify mode
+ * (RENDER_CACHE_VERIFY=1, on for the whole e2e suite in CI) draws every kept part in place as well
+ * and fails the request on any difference.
+ */
+
+/** What a card reads from the page around it: the URL (the club label and the dialog links), data saver (pictures). */
+export type CardPage = { pathname: string; search: string; dataSaver: boolean };
+/** A card's own props, as PostCard takes them. */
+export type CardKeyProps = { post: { id: number; createdAt: string }; viewerId: number | null; redirectTo: string };
+
+export const renderCacheKeys = {
+  /** A feed card: its props (the viewer decides the owner menu and the like button), the URL, data saver, the clock ("3 hours ago"). */
+  card: (page: CardPage, { post, viewerId, redirectTo }: CardKeyProps) => [
+    "card",
+    post,
+    viewerId,
+    redirectTo,
+    page.pathname,
+    page.search,
+    page.dataSaver,
+    timeAgo(new Date(post.createdAt)),
+  ],
+  /** The home's first page of cards as a whole: every card's key, the filters, the next page's cursor, pages appended in place. */
+  feed: (cards: unknown[], filters: unknown, nextCursor: unknown, more: unknown) => ["feed", cards, filters, nextCursor, more],
+  /** The home's trending sidebar: the same for every viewer until trending changes. */
+  trending: (trending: unknown) => ["trending", trending],
+} as const;
+
+/**
+ * What a page's validator (its weak ETag, web/conditional.server.ts) is a function of, in the order
+ * it hashes them: a page that shows anything else must add it here and there.
+ */
+export const PAGE_VALIDATOR_INPUTS = [
+  "build and non-secret configuration",
+  "data version (every committed write moves it on)",
+  "viewer: visitor, or member and session",
+  "path and query",
+  "Host header",
+  "X-Forwarded-Proto header",
+  "Save-Data header",
+  "Referer header, on pages whose back link follows it",
+  "clock minute (CLOCK_BUCKET_S)",
+] as const;
