@@ -5,13 +5,12 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  UNSAFE_RemixContext,
   useMatches,
   useLocation,
   useRouteLoaderData,
   useSearchParams,
 } from "@remix-run/react";
-import { useContext, useEffect, type ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
 import { OutboxNote, OutboxRevalidator } from "~/components/ui/outbox-note";
 import { Toaster } from "~/components/layout/toaster";
@@ -19,6 +18,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
+import { useBuildVersion } from "~/utils/framework-internals";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import stylesheet from "~/tailwind.css";
@@ -53,7 +53,7 @@ export function Layout({ children }: { children: ReactNode }) {
   // (a client-side visit already runs them), so hydration always meets scripts on both sides.
   const plain =
     typeof document === "undefined" && !data?.user && matches.some((m) => (m.handle as RouteHandle | undefined)?.plainForVisitors);
-  const build = useContext(UNSAFE_RemixContext)?.manifest.version ?? "dev";
+  const build = useBuildVersion();
   return (
     <html lang="en-US" data-scripts={plain ? "none" : undefined}>
       <head>

@@ -1,15 +1,6 @@
-import { UNSAFE_RemixContext } from "@remix-run/react";
-import { createElement, useContext, type Context, type ReactElement } from "react";
+import { createElement, useContext, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import {
-  UNSAFE_DataRouterContext,
-  UNSAFE_DataRouterStateContext,
-  UNSAFE_FetchersContext,
-  UNSAFE_LocationContext,
-  UNSAFE_NavigationContext,
-  UNSAFE_RouteContext,
-  UNSAFE_ViewTransitionContext,
-} from "react-router-dom";
+import { FRAMEWORK_CONTEXTS as CONTEXTS } from "~/utils/framework-internals";
 import { CLIENT_RENDERED_BOUNDARY } from "./draw-document.server";
 
 /**
@@ -22,16 +13,6 @@ import { CLIENT_RENDERED_BOUNDARY } from "./draw-document.server";
  * `useLocation` inside it answer as they would in place. A part that leaves a boundary for the
  * browser (a lazy part not loaded yet) is not kept: it is drawn in place instead.
  */
-const CONTEXTS: Array<Context<unknown>> = [
-  UNSAFE_RemixContext,
-  UNSAFE_DataRouterContext,
-  UNSAFE_DataRouterStateContext,
-  UNSAFE_FetchersContext,
-  UNSAFE_ViewTransitionContext,
-  UNSAFE_NavigationContext,
-  UNSAFE_LocationContext,
-  UNSAFE_RouteContext,
-] as Array<Context<unknown>>;
 
 /**
  * What is kept, keys and HTML together, is bounded in characters (about 16 MB as one-byte text): a
