@@ -7,12 +7,15 @@ import { viewerTag } from "~/web/session.server";
 import { drawDocument } from "~/web/draw-document.server";
 import { renderCacheStore } from "~/web/render-cache.server";
 import { setRenderCacheStore } from "~/components/ui/render-cache";
-import { logServerError } from "~/utils/logger.server";
+import { logger, logServerError } from "~/utils/logger.server";
+import { logFrameworkPatches } from "~/web/framework-patches.server";
 import { loggedPath } from "~/web/request-log.server";
 import "~/web/startup.server";
 
 // The render cache: feed cards drawn once per what they show and kept (docs/caching.md).
 setRenderCacheStore(renderCacheStore);
+// Whether the framework patches (patches/, docs/decisions/0058) are active in this node_modules.
+logFrameworkPatches(logger);
 
 /**
  * Documents are drawn whole, then sent in one piece (docs/decisions/0032-validators-and-shared-
