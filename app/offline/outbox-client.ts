@@ -1,21 +1,33 @@
 import { browserStorage, removeDraft } from "./drafts";
 import { IDEMPOTENCY_FIELD, markKeyUsed } from "~/utils/idempotency";
 import {
-  apiCallFor,
   closeOutbox,
   enqueue,
-  flush,
   idbOutboxStore,
   itemsOf,
   noteMember,
-  OUTBOX_FORMAT,
   OUTBOX_SYNC_TAG,
-  QUEUED_INTENTS,
-  replayRequest,
   type OutboxChangedMessage,
   type OutboxItem,
+  type OutboxRoute,
   type OutboxStore,
+  type StoredOutboxItem,
 } from "./outbox";
+
+export type { OutboxRoute };
+
+type Wire = typeof import("./outbox-wire");
+let wire: Promise<Wire> | null = null;
+/**
+ * What sends (outbox-wire.ts), out of every page's first load: fetched when the outbox starts for a
+ * member, so it is there (and kept by the service worker) before the signal drops; a fetch that
+ * failed is tried again on the next call.
+ */
+const loadWire = (): Promise<Wire> =>
+  (wire ??= import("./outbox-wire").catch((error: unknown) => {
+    wire = null;
+    throw error;
+  }));
 
 /**
  * The page's half of the outbox (docs/decisions/0034-outbox.md): keeps a send that found no
@@ -87,7 +99,7 @@ export function setOutboxStore(next: OutboxStore | null): void {
 }
 
 let memberId: number | null = null;
-let items: OutboxItem[] = [];
+let items: StoredOutboxItem[] = [];
 const listeners = new Set<() => void>();
 
 /** For useSyncExternalStore: the member's items, and a call when they change. */
@@ -96,7 +108,7 @@ export function subscribeOutbox(listener: () => void) {
   return () => void listeners.delete(listener);
 }
 export const outboxItems = () => items;
-const NONE: OutboxItem[] = [];
+const NONE: StoredOutboxItem[] = [];
 export const noOutboxItems = () => NONE;
 
 async function refresh(s: OutboxStore) {
@@ -104,61 +116,18 @@ async function refresh(s: OutboxStore) {
   for (const listener of listeners) listener();
 }
 
-/** What a route's client action needs to keep one of its sends (keepPageOnFailure's `outbox`). */
-export type OutboxRoute = {
-  /** The intent when the form has none (the create page's post). */
-  intent?: string;
-  /** What the note calls it. */
-  label: (form: FormData) => string;
-  /** The local draft the send makes obsolete once it arrives. */
-  draft?: (form: FormData) => string;
-};
-
-/** A form's fields for the outbox (null: it carries a chosen file, which is never kept). */
-function textFields(form: FormData): Array<[string, string]> | null {
-  const fields: Array<[string, string]> = [];
-  for (const [name, value] of form) {
-    if (typeof value === "string") fields.push([name, value]);
-    else if (value.size > 0 || value.name) return null;
-  }
-  return fields;
-}
-
-const randomKey = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
-
 /**
- * Keeps a send that found no signal, as the `/api/*` call it stands for (ADR 0057); false when it
- * cannot be kept (not a member, a file, nothing to send it as, no IndexedDB).
+ * Keeps a send that found no signal, as the `/api/*` call it stands for (ADR 0057, `itemFor` in
+ * outbox-wire.ts); false when it cannot be kept (not a member, a file, nothing to send it as, no
+ * IndexedDB).
  */
 export async function queueSend(request: Request, form: FormData, route: OutboxRoute, now = Date.now()): Promise<boolean> {
   const s = outboxStore();
-  const intent = String(form.get("intent") ?? route.intent ?? "");
-  if (!s || memberId === null || !(QUEUED_INTENTS as readonly string[]).includes(intent)) return false;
-  const fields = textFields(form);
-  if (!fields) return false;
-  const page = new URL(request.url).pathname;
-  const call = apiCallFor(intent, page, fields);
-  if (!call) return false;
-  let key = String(form.get(IDEMPOTENCY_FIELD) ?? "");
-  if (!key) {
-    key = randomKey();
-    fields.push([IDEMPOTENCY_FIELD, key]);
-  }
-  if (!form.has("intent")) fields.push(["intent", intent]);
+  if (!s || memberId === null) return false;
   try {
-    await enqueue(s, {
-      format: OUTBOX_FORMAT,
-      key,
-      memberId,
-      call,
-      fields,
-      intent,
-      page,
-      label: route.label(form),
-      draft: route.draft?.(form),
-      queuedAt: now,
-      state: "waiting",
-    });
+    const item = (await loadWire()).itemFor(request, form, route, { memberId, now, keyField: IDEMPOTENCY_FIELD });
+    if (!item) return false;
+    await enqueue(s, item);
   } catch {
     return false;
   }
@@ -177,6 +146,7 @@ export function replayOutbox(): Promise<void> {
   if (!s || memberId === null) return Promise.resolve();
   flushing ??= (async () => {
     try {
+      const { flush, replayRequest } = await loadWire();
       const report = await flush(s, (item) => fetch(replayRequest(item, location.origin)));
       sentItems(report.sent, true);
       await refresh(s);
@@ -241,6 +211,7 @@ export async function startOutbox(member: number | null): Promise<void> {
       void refresh(s);
     });
   }
+  if (member !== null) void loadWire().catch(() => undefined);
   try {
     await noteMember(s, member);
     await refresh(s);

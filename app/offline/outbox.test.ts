@@ -1,19 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  apiCallFor,
-  CANNOT_SEND,
-  closeOutbox,
-  enqueue,
-  flush,
-  itemsOf,
-  noteMember,
-  OUTBOX_MAX_AGE_MS,
-  replayRequest,
-  TOO_OLD,
-  upgradeItem,
-  type OutboxItem,
-  type OutboxItemV1,
-} from "./outbox";
+import { closeOutbox, enqueue, itemsOf, noteMember, OUTBOX_MAX_AGE_MS, type OutboxItem, type OutboxItemV1 } from "./outbox";
+import { apiCallFor, CANNOT_SEND, flush, replayRequest, TOO_OLD, upgradeItem } from "./outbox-wire";
 import { memoryStore } from "#tests/fixtures/outbox";
 
 /** The outbox's rules over an in-memory store (the browser's is IndexedDB; ADR 0034). */

@@ -4,7 +4,9 @@
  * again when the signal returns (the page's `online` event, Background Sync in the service worker,
  * the next page load). It is sent as the public `/api/*` call with an `Idempotency-Key` (ADR 0057,
  * docs/offline.md). Pure logic over an injected `OutboxStore`, so the page (outbox-client.ts), the
- * service worker (app/sw/) and the tests share it; `idbOutboxStore()` is the IndexedDB one.
+ * service worker (app/sw/) and the tests share it; `idbOutboxStore()` is the IndexedDB one. What
+ * keeps and shows items is here, in every page's first load; what sends them (the `/api` wire,
+ * reading older items, the answers) is outbox-wire.ts, fetched when there is something to send.
  * Exactly once: the server answers a repeat of a key as the first send (CONTRACT.md §6), so a
  * second sender (another tab, the worker) never doubles a comment or post.
  */
@@ -15,7 +17,7 @@ export type OutboxState = "waiting" | "sign-in" | "gave-up";
  * The wire format (docs/decisions/0057-outbox-speaks-the-public-api.md): a waiting send is kept as
  * the public `/api/*` call it stands for (CONTRACT.md §2, §6) with its `Idempotency-Key`, never as
  * Remix's internal `?_data=<route id>` request, which a renamed route file breaks. Format 1 (builds
- * before issue 28) kept that internal request; it is translated when read (`upgradeItem`).
+ * before issue 28) kept that internal request; it is translated when read (`upgradeItem`, outbox-wire.ts).
  */
 export const OUTBOX_FORMAT = 2;
 
@@ -51,81 +53,24 @@ export type OutboxItemV1 = Omit<OutboxItem, "format" | "call"> & { format?: unde
 export type StoredOutboxItem = OutboxItem | OutboxItemV1;
 
 const valueOf = (fields: Array<[string, string]>, name: string) => fields.find(([n]) => n === name)?.[1];
-const valuesOf = (fields: Array<[string, string]>, name: string) => fields.filter(([n]) => n === name).map(([, v]) => v);
-
-/**
- * The `/api/*` call a queued form stands for, read from the page it was sent on (its path, not a
- * route id, so a route file can be renamed) and its fields. Null: nothing this build can send.
- */
-export function apiCallFor(intent: string, page: string, fields: Array<[string, string]>): ApiCall | null {
-  const post = /^\/post\/(\d+)\/?$/.exec(page)?.[1];
-  const club = /^\/clubs\/(\d+)(?:\/|$)/.exec(page)?.[1];
-  const profile = /^\/profile\/([^/?#]+)\/?$/.exec(page)?.[1];
-  switch (intent) {
-    case "comment":
-      return post ? { method: "POST", path: `/api/posts/${post}/comments`, json: { content: valueOf(fields, "content") ?? "" } } : null;
-    case "like":
-    case "unlike":
-      return post ? { method: intent === "like" ? "POST" : "DELETE", path: `/api/posts/${post}/like` } : null;
-    case "follow":
-    case "unfollow":
-      return profile ? { method: intent === "follow" ? "POST" : "DELETE", path: `/api/users/${profile}/follow` } : null;
-    case "join": {
-      if (!club) return null;
-      const json: Record<string, unknown> = {};
-      const message = valueOf(fields, "message");
-      const inviteCode = valueOf(fields, "inviteCode");
-      if (message) json.message = message;
-      if (inviteCode) json.inviteCode = inviteCode;
-      return { method: "POST", path: `/api/clubs/${club}/join`, json };
-    }
-    case "create-post": {
-      const clubPage = /^\/clubs\/(\d+)\/create\/?$/.exec(page)?.[1];
-      if (page !== "/create" && !clubPage) return null;
-      // The form's fields as /api/posts reads them (postInputSchema): the server fetches the link
-      // preview itself, as it does for the form, so `urlMetadata` is not sent.
-      const json: Record<string, unknown> = {};
-      for (const name of ["title", "content", "type", "mediaUrl"]) {
-        const value = valueOf(fields, name);
-        if (value !== undefined) json[name] = value;
-      }
-      const tags = valuesOf(fields, "tags");
-      if (tags.length) json.tags = tags.length === 1 ? tags[0] : tags;
-      const files = valuesOf(fields, "uploadedFiles").filter(Boolean);
-      if (files.length) json.uploadedFiles = files;
-      const clubId = clubPage ?? valueOf(fields, "clubId");
-      if (clubId) json.clubId = Number(clubId);
-      return { method: "POST", path: "/api/posts", json };
-    }
-    default:
-      return null;
-  }
-}
-
-/** Shown for an older build's item that names nothing this build can send. */
-export const CANNOT_SEND = "This version of the site cannot send it. Copy your text before dismissing it.";
-
-/**
- * An item as this build sends it. An older build's (format 1, `?_data=`) is translated from the
- * page it was sent on, its intent and fields, keeping its key (a send that did arrive is answered
- * as the first one); one that names nothing sendable is given up, text kept, for the member to see.
- */
-export function upgradeItem(stored: StoredOutboxItem): OutboxItem {
-  if (stored.format === OUTBOX_FORMAT) return stored;
-  const { url, multipart: _multipart, format: _format, ...rest } = stored;
-  const page = new URL(url, "http://outbox.invalid").pathname;
-  const call = apiCallFor(stored.intent, page, stored.fields);
-  const item: OutboxItem = { ...rest, format: OUTBOX_FORMAT, call };
-  return call || item.state === "gave-up" ? item : { ...item, state: "gave-up", error: CANNOT_SEND };
-}
 
 /** What a member wrote in a waiting item (a comment, a post's text; a join request's message), to show it. */
-export function itemText(item: Pick<OutboxItem, "fields">): string {
+export function itemText(item: Pick<StoredOutboxItem, "fields">): string {
   return valueOf(item.fields, "content") ?? valueOf(item.fields, "message") ?? "";
 }
 
+/** What a route's client action needs to keep one of its sends (keepPageOnFailure's `outbox`). */
+export type OutboxRoute = {
+  /** The intent when the form has none (the create page's post). */
+  intent?: string;
+  /** What the note calls it. */
+  label: (form: FormData) => string;
+  /** The local draft the send makes obsolete once it arrives. */
+  draft?: (form: FormData) => string;
+};
+
 export interface OutboxStore {
-  /** Everything kept, as stored (read it through `allItems`, which upgrades older items). */
+  /** Everything kept, as stored (outbox-wire.ts `allItems` upgrades older items). */
   all(): Promise<StoredOutboxItem[]>;
   put(item: OutboxItem): Promise<void>;
   remove(key: string): Promise<void>;
@@ -136,11 +81,6 @@ export interface OutboxStore {
 
 /** An item still unsent after this long is given up, and the member told (the same bound as drafts). */
 export const OUTBOX_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-
-/** Every kept item in this build's format (older ones translated as they are read). */
-export async function allItems(store: OutboxStore): Promise<OutboxItem[]> {
-  return (await store.all()).map(upgradeItem);
-}
 
 /** Sends that may wait for the signal, by intent. Only text: a form with a file is never kept. */
 export const QUEUED_INTENTS = ["comment", "like", "unlike", "follow", "unfollow", "join", "create-post"] as const;
@@ -156,7 +96,7 @@ const toggleGroup = (intent: string) =>
  */
 export async function enqueue(store: OutboxStore, item: OutboxItem): Promise<void> {
   const group = toggleGroup(item.intent);
-  for (const old of await allItems(store)) {
+  for (const old of await store.all()) {
     if (old.key === item.key || old.memberId !== item.memberId || old.state === "gave-up") continue;
     const sameToggle = group !== null && old.page === item.page && toggleGroup(old.intent) === group;
     const sameDraft = item.draft !== undefined && old.draft === item.draft;
@@ -165,10 +105,13 @@ export async function enqueue(store: OutboxStore, item: OutboxItem): Promise<voi
   await store.put(item);
 }
 
-/** The items of one member, oldest first. */
-export async function itemsOf(store: OutboxStore, memberId: number | null): Promise<OutboxItem[]> {
+/**
+ * The items of one member, oldest first, as stored: an older build's too (what they show, the text,
+ * label, page and state, is the same in both formats; outbox-wire.ts translates them to send).
+ */
+export async function itemsOf(store: OutboxStore, memberId: number | null): Promise<StoredOutboxItem[]> {
   if (memberId === null) return [];
-  return (await allItems(store)).filter((item) => item.memberId === memberId).sort((a, b) => a.queuedAt - b.queuedAt);
+  return (await store.all()).filter((item) => item.memberId === memberId).sort((a, b) => a.queuedAt - b.queuedAt);
 }
 
 /**
@@ -185,104 +128,6 @@ export async function noteMember(store: OutboxStore, memberId: number | null): P
 export async function closeOutbox(store: OutboxStore): Promise<void> {
   await store.setMember(null);
   for (const item of await store.all()) await store.remove(item.key);
-}
-
-/** What one attempt came to. */
-export type SendOutcome = { sent: true } | { retry: true } | { signIn: true } | { refused: string };
-
-/**
- * The server's refusals that mean the key itself, not the send (web/idempotency.server.ts): the same
- * key still running elsewhere (409: try again later), and the key already used for another request
- * (422). The second is how the first send of an item answers: the page's own form send (a path and
- * fields, not this `/api/*` call) reached the server and was stored before its reply was lost, so
- * the item was sent. Only a successful answer keeps a key, so nothing was refused.
- */
-const KEY_IN_FLIGHT = /idempotency key is still in progress/i;
-const KEY_USED_FOR_OTHER = /idempotency key was already used for a different request/i;
-
-/** Reads the server's answer to a replayed send (an `/api/*` call; an older build's script request too). */
-export async function outcomeOf(response: Response): Promise<SendOutcome> {
-  const redirect = response.headers.get("X-Remix-Redirect");
-  if (redirect) return /^\/auth(\?|$)/.test(redirect) ? { signIn: true } : { sent: true };
-  if (response.status < 400) return { sent: true };
-  if (response.status === 401) return { signIn: true };
-  // Slowed down, or the server's trouble: try again later.
-  if (response.status === 408 || response.status === 429 || response.status >= 500) return { retry: true };
-  const body = (await response.json().catch(() => null)) as { error?: unknown; message?: unknown } | null;
-  const message = typeof body?.error === "string" ? body.error : typeof body?.message === "string" ? body.message : "";
-  if (response.status === 409 && (KEY_IN_FLIGHT.test(message) || !message)) return { retry: true };
-  if (response.status === 422 && KEY_USED_FOR_OTHER.test(message)) return { sent: true };
-  return { refused: message || "The server refused it." };
-}
-
-export const TOO_OLD = "Not sent: it waited more than 7 days for a signal.";
-
-/** What a flush did: the items sent, whether anything changed, whether it stopped for want of a signal. */
-export type FlushReport = { sent: OutboxItem[]; changed: boolean; stopped: boolean };
-
-/**
- * Sends the signed-in member's waiting items, oldest first, each with its key; stops at the first
- * that cannot reach the server (the rest would fail the same way). A sent item is removed; a
- * refused one (4xx) or one too old is kept as given up, to tell the member; an ended session keeps
- * it until the member signs in again.
- */
-export async function flush(
-  store: OutboxStore,
-  send: (item: OutboxItem) => Promise<Response>,
-  now: () => number = Date.now,
-): Promise<FlushReport> {
-  const report: FlushReport = { sent: [], changed: false, stopped: false };
-  const member = await store.member();
-  for (const item of await itemsOf(store, member)) {
-    if (item.state === "gave-up") continue;
-    if (!item.call) {
-      await store.put({ ...item, state: "gave-up", error: CANNOT_SEND });
-      report.changed = true;
-      continue;
-    }
-    if (now() - item.queuedAt > OUTBOX_MAX_AGE_MS) {
-      await store.put({ ...item, state: "gave-up", error: TOO_OLD });
-      report.changed = true;
-      continue;
-    }
-    let outcome: SendOutcome;
-    try {
-      outcome = await outcomeOf(await send(item));
-    } catch {
-      outcome = { retry: true };
-    }
-    // Signed out (or someone else signed in) while this was on its way: leave the rest.
-    if ((await store.member()) !== member) break;
-    if ("retry" in outcome) {
-      report.stopped = true;
-      break;
-    }
-    report.changed = true;
-    if ("sent" in outcome) {
-      await store.remove(item.key);
-      report.sent.push(item);
-    } else if ("signIn" in outcome) {
-      await store.put({ ...item, state: "sign-in" });
-      break;
-    } else {
-      await store.put({ ...item, state: "gave-up", error: outcome.refused });
-    }
-  }
-  return report;
-}
-
-/** The request that sends an item: its `/api/*` call, JSON, with the item's key as `Idempotency-Key`. */
-export function replayRequest(item: OutboxItem, origin: string): Request {
-  if (!item.call) throw new Error("Nothing to send");
-  const { method, path, json } = item.call;
-  const headers: Record<string, string> = { "Idempotency-Key": item.key, Accept: "application/json" };
-  if (json) headers["Content-Type"] = "application/json";
-  return new Request(new URL(path, origin), {
-    method,
-    headers,
-    body: json ? JSON.stringify(json) : undefined,
-    credentials: "same-origin",
-  });
 }
 
 const DB_NAME = "wp-outbox";

@@ -1,4 +1,5 @@
-import { closeOutbox, flush, idbOutboxStore, OUTBOX_SYNC_TAG, replayRequest, type OutboxChangedMessage } from "../offline/outbox";
+import { closeOutbox, idbOutboxStore, OUTBOX_SYNC_TAG, type OutboxChangedMessage } from "../offline/outbox";
+import { flush, replayRequest } from "../offline/outbox-wire";
 
 /**
  * The worker's half of the outbox (docs/decisions/0034-outbox.md): Background Sync, where the

@@ -371,7 +371,7 @@ test.describe("the outbox", () => {
       );
       await page.getByLabel("Account menu").click();
       await page.getByTestId("user-menu").getByRole("button", { name: "Log out" }).click();
-      expect(await asked).toContain("Comment: Queued by the first member, then logged out");
+      expect(await asked).toContain("• Comment: Queued by the first member, then logged out");
       await expect(page.getByTestId("toast")).toContainText("Logged out");
       await restore();
       await signIn(second.username, second.password);

@@ -1,6 +1,6 @@
 import { Link, useLocation, useRevalidator } from "@remix-run/react";
-import { useEffect, useRef, useSyncExternalStore } from "react";
-import { itemText, type OutboxItem } from "~/offline/outbox";
+import { useEffect, useSyncExternalStore } from "react";
+import { itemText, type StoredOutboxItem as OutboxItem } from "~/offline/outbox";
 import {
   dismissOutboxItem,
   noOutboxItems,
@@ -50,17 +50,6 @@ export function WaitingComments({ postId }: { postId: number }) {
   );
 }
 
-/** What the member wrote, shown while it waits and above all before it can be dismissed (ADR 0057). */
-function ItemText({ item }: { item: OutboxItem }) {
-  const text = itemText(item);
-  if (!text) return null;
-  return (
-    <p className="mt-1 max-h-24 overflow-y-auto whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="outbox-text">
-      {text}
-    </p>
-  );
-}
-
 function ItemStatus({ item }: { item: OutboxItem }) {
   if (item.state === "waiting") return <p className="mt-1 text-xs text-stone-500">{WAITING_TEXT}</p>;
   if (item.state === "sign-in")
@@ -88,20 +77,14 @@ function ItemStatus({ item }: { item: OutboxItem }) {
  * route's data is loaded again through it, and the outbox hears when that reload is over.
  */
 export function OutboxRevalidator() {
-  const revalidator = useRevalidator();
-  const { revalidate } = revalidator;
-  const wasLoading = useRef(false);
+  const { revalidate, state } = useRevalidator();
   useEffect(() => {
     setOutboxRevalidator(revalidate);
     return () => setOutboxRevalidator(null);
   }, [revalidate]);
   useEffect(() => {
-    if (revalidator.state === "loading") wasLoading.current = true;
-    else if (wasLoading.current) {
-      wasLoading.current = false;
-      outboxRevalidated();
-    }
-  }, [revalidator.state]);
+    if (state === "idle") outboxRevalidated();
+  }, [state]);
   return null;
 }
 
@@ -120,7 +103,10 @@ export function OutboxNote() {
         {items.map((item) => (
           <li key={item.key}>
             <span className="font-medium text-bark-900">{item.label}</span>
-            <ItemText item={item} />
+            {/* What the member wrote, shown while it waits and before it can be dismissed (ADR 0057). */}
+            <p className="whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="outbox-text">
+              {itemText(item)}
+            </p>
             <ItemStatus item={item} />
           </li>
         ))}
