@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Page } from "@playwright/test";
-import { CHUNK_BYTES } from "../../app/components/post/resumable-send";
+import { CHUNK_BYTES } from "../../app/offline/resumable-send";
 import { startCuttingProxy } from "../fixtures/cutting-proxy";
 import { startS3rver } from "../fixtures/media";
 import { expect, startServer, test } from "./fixtures";

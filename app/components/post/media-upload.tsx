@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useRef, useState, type MutableRefObject 
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UPLOAD_ACCEPT, type UploadedFile } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
 import { useFileDrop } from "./file-drop";
-import { sendResumable, unfinishedUploads, type ResumableUpload } from "./resumable-send";
+import { sendResumable, unfinishedUploads, type ResumableUpload } from "~/offline/resumable-send";
 import { UploadProgressList, type Progress } from "./upload-progress";
 import { showToast } from "~/components/layout/toaster";
 
@@ -13,7 +13,7 @@ import { showToast } from "~/components/layout/toaster";
  * files through the same checks and storage. Files a failed submission already stored come back as
  * checked boxes named `uploadedFiles` (untick to drop one).
  * With JavaScript: each chosen or dropped file goes to /api/uploads over the resumable tus protocol
- * (resumable-send.ts, docs/decisions/0035-resumable-uploads.md) with progress 0–100, can be
+ * (offline/resumable-send.ts, docs/decisions/0035-resumable-uploads.md) with progress 0–100, can be
  * cancelled while it uploads and removed afterwards. A dropped connection keeps the row with a
  * Resume button that continues from the last byte the server holds; after a reload, choosing the
  * same file again continues it, and files left unfinished are named so the member knows to. A
