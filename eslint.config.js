@@ -101,6 +101,21 @@ export default tseslint.config(
     },
   },
   {
+    // A forgotten `await` must not slip through (issue 25: the data layer is asynchronous, and a
+    // promise left floating is a write that may never happen, or a check that always passes).
+    // These three rules need the type checker, so they run with the project's tsconfig (the
+    // service worker has its own).
+    files: ["**/*.{ts,tsx}"],
+    ignores: ["app/sw/**"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/await-thenable": "error",
+      // An async event handler in JSX is fine: React ignores what a handler returns.
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+    },
+  },
+  {
     // Cycles are looked for where they matter (and where the search is cheap): the app's own modules.
     files: ["app/**/*.{ts,tsx}"],
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },

@@ -12,6 +12,8 @@ export default defineConfig({
   test: {
     include: ["app/**/*.test.{ts,tsx}", "db/**/*.test.ts", "tests/integration/**/*.test.{ts,tsx}"],
     setupFiles: ["tests/setup/env.ts"],
+    // With TEST_DATABASE_URL, every file runs on a PostgreSQL database of its own (CONTRACT.md §9).
+    globalSetup: ["tests/setup/postgres.ts"],
     environment: "node",
     pool: "forks",
     testTimeout: 20_000,

@@ -40,7 +40,7 @@ import type {
   POST_TYPES as SqlitePostTypes,
   REQUEST_STATUSES as SqliteRequestStatuses,
   StoredReply,
-} from "./schema";
+} from "./schema-sqlite";
 
 // The enums' values, checked against the SQLite schema's by their types (a type-only import: no
 // runtime cycle if db/schema.ts comes to pick between the engines' tables).

@@ -6,12 +6,15 @@
  * Every demo member's password is "whitetail".
  */
 import { sql } from "drizzle-orm";
-import type { BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import type { DB } from "../app/utils/db.server";
 import { hashPassword } from "../app/utils/password.server";
 import { tagKey } from "../app/utils/tags";
 import * as schema from "./schema";
 
-type DB = BetterSQLite3Database<typeof schema>;
+/** The transaction runner of the database the demo goes into (app/utils/db.server.ts `writeTransaction`). */
+type Transaction = <T>(work: (tx: DB) => Promise<T>) => Promise<T>;
+/** The id of the row an insert returned. */
+const insertedId = async (rows: Promise<{ id: number }[]>) => (await rows)[0].id;
 
 export const DEMO_PASSWORD = "whitetail";
 
@@ -151,58 +154,60 @@ const COMMENTS: Array<[post: number, author: number, text: string]> = [
   [3, 4, "Great episode. The collar data surprised me."],
 ];
 
-export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
-  const existing = db
-    .select({ n: sql<number>`count(*)` })
-    .from(schema.users)
-    .get();
-  if ((existing?.n ?? 0) > 0) return false;
+export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise<boolean> {
+  const [existing] = await db.select({ n: sql<number>`count(*)` }).from(schema.users);
+  if (Number(existing?.n ?? 0) > 0) return false;
 
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   const now = Date.now();
 
-  db.transaction((tx) => {
-    const userIds = MEMBERS.map(
-      (m, i) =>
-        tx
-          .insert(schema.users)
-          .values({ ...m, email: `${m.username}@example.com`, passwordHash, createdAt: new Date(now - (400 - i * 30) * DAY) })
-          .returning({ id: schema.users.id })
-          .get().id,
-    );
+  await transaction(async (tx) => {
+    const userIds: number[] = [];
+    for (const [i, m] of MEMBERS.entries()) {
+      userIds.push(
+        await insertedId(
+          tx
+            .insert(schema.users)
+            .values({ ...m, email: `${m.username}@example.com`, passwordHash, createdAt: new Date(now - (400 - i * 30) * DAY) })
+            .returning({ id: schema.users.id }),
+        ),
+      );
+    }
 
-    const publicClub = tx
-      .insert(schema.clubs)
-      .values({
-        name: "Big Woods Whitetail Club",
-        description: "Hunters of the northern big woods. Scouting reports, drive plans and camp stories. Everyone welcome.",
-        location: "Northern Minnesota",
-        imageUrl: "/demo/big-woods.webp",
-        isPrivate: false,
-        memberLimit: null,
-        tags: ["big woods", "rifle", "deer camp"],
-        rules: "Be respectful.\nNo sharing exact stand locations.\nBlaze orange on every drive.",
-        creatorId: userIds[4],
-        createdAt: new Date(now - 90 * DAY),
-      })
-      .returning({ id: schema.clubs.id })
-      .get().id;
-    const privateClub = tx
-      .insert(schema.clubs)
-      .values({
-        name: "Creek Bottom Lease",
-        description: "The members of the Creek Bottom lease in Pike County: plans, work days and harvest logs.",
-        location: "Pike County, IL",
-        imageUrl: "/demo/creek-bottom.webp",
-        isPrivate: true,
-        memberLimit: 12,
-        tags: ["lease", "bow hunting"],
-        rules: "Members and their guests only.\nLog every harvest.",
-        creatorId: userIds[3],
-        createdAt: new Date(now - 60 * DAY),
-      })
-      .returning({ id: schema.clubs.id })
-      .get().id;
+    const publicClub = await insertedId(
+      tx
+        .insert(schema.clubs)
+        .values({
+          name: "Big Woods Whitetail Club",
+          description: "Hunters of the northern big woods. Scouting reports, drive plans and camp stories. Everyone welcome.",
+          location: "Northern Minnesota",
+          imageUrl: "/demo/big-woods.webp",
+          isPrivate: false,
+          memberLimit: null,
+          tags: ["big woods", "rifle", "deer camp"],
+          rules: "Be respectful.\nNo sharing exact stand locations.\nBlaze orange on every drive.",
+          creatorId: userIds[4],
+          createdAt: new Date(now - 90 * DAY),
+        })
+        .returning({ id: schema.clubs.id }),
+    );
+    const privateClub = await insertedId(
+      tx
+        .insert(schema.clubs)
+        .values({
+          name: "Creek Bottom Lease",
+          description: "The members of the Creek Bottom lease in Pike County: plans, work days and harvest logs.",
+          location: "Pike County, IL",
+          imageUrl: "/demo/creek-bottom.webp",
+          isPrivate: true,
+          memberLimit: 12,
+          tags: ["lease", "bow hunting"],
+          rules: "Members and their guests only.\nLog every harvest.",
+          creatorId: userIds[3],
+          createdAt: new Date(now - 60 * DAY),
+        })
+        .returning({ id: schema.clubs.id }),
+    );
 
     const memberships: Array<[club: number, user: number, role: schema.ClubRole]> = [
       [publicClub, userIds[4], "owner"],
@@ -212,82 +217,78 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
       [privateClub, userIds[1], "member"],
     ];
     for (const [clubId, userId, role] of memberships) {
-      tx.insert(schema.clubMembers)
-        .values({ clubId, userId, role, joinedAt: new Date(now - 30 * DAY) })
-        .run();
+      await tx.insert(schema.clubMembers).values({ clubId, userId, role, joinedAt: new Date(now - 30 * DAY) });
     }
-    tx.update(schema.clubs)
+    await tx
+      .update(schema.clubs)
       .set({ memberCount: 3 })
-      .where(sql`${schema.clubs.id} = ${publicClub}`)
-      .run();
-    tx.update(schema.clubs)
+      .where(sql`${schema.clubs.id} = ${publicClub}`);
+    await tx
+      .update(schema.clubs)
       .set({ memberCount: 2 })
-      .where(sql`${schema.clubs.id} = ${privateClub}`)
-      .run();
-    tx.insert(schema.joinRequests)
-      .values({
-        clubId: privateClub,
-        userId: userIds[0],
-        message: "I hunt the next farm over and would love to help with work days.",
-        status: "pending",
-      })
-      .run();
+      .where(sql`${schema.clubs.id} = ${privateClub}`);
+    await tx.insert(schema.joinRequests).values({
+      clubId: privateClub,
+      userId: userIds[0],
+      message: "I hunt the next farm over and would love to help with work days.",
+      status: "pending",
+    });
 
-    const postIds = POSTS.map((p) => {
-      const id = tx
-        .insert(schema.posts)
-        .values({
-          authorId: userIds[p.author],
-          type: p.type,
-          title: p.title,
-          content: p.content,
-          tags: p.tags,
-          mediaUrl: p.mediaUrl ?? null,
-          clubId: p.club === "public" ? publicClub : p.club === "private" ? privateClub : null,
-          createdAt: new Date(now - p.daysAgo * DAY - p.author * 3_600_000),
-        })
-        .returning({ id: schema.posts.id })
-        .get().id;
+    const postIds: number[] = [];
+    for (const p of POSTS) {
+      const id = await insertedId(
+        tx
+          .insert(schema.posts)
+          .values({
+            authorId: userIds[p.author],
+            type: p.type,
+            title: p.title,
+            content: p.content,
+            tags: p.tags,
+            mediaUrl: p.mediaUrl ?? null,
+            clubId: p.club === "public" ? publicClub : p.club === "private" ? privateClub : null,
+            createdAt: new Date(now - p.daysAgo * DAY - p.author * 3_600_000),
+          })
+          .returning({ id: schema.posts.id }),
+      );
       for (const tag of p.tags) {
-        tx.insert(schema.postTags)
+        await tx
+          .insert(schema.postTags)
           .values({ postId: id, key: tagKey(tag) })
-          .onConflictDoNothing()
-          .run();
+          .onConflictDoNothing();
       }
-      tx.update(schema.users)
+      await tx
+        .update(schema.users)
         .set({ postsCount: sql`${schema.users.postsCount} + 1` })
-        .where(sql`${schema.users.id} = ${userIds[p.author]}`)
-        .run();
-      return id;
-    });
+        .where(sql`${schema.users.id} = ${userIds[p.author]}`);
+      postIds.push(id);
+    }
 
-    COMMENTS.forEach(([post, author, content], i) => {
-      tx.insert(schema.comments)
-        .values({
-          postId: postIds[post],
-          authorId: userIds[author],
-          content,
-          createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000),
-        })
-        .run();
-      tx.update(schema.posts)
+    for (const [i, [post, author, content]] of COMMENTS.entries()) {
+      await tx.insert(schema.comments).values({
+        postId: postIds[post],
+        authorId: userIds[author],
+        content,
+        createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000),
+      });
+      await tx
+        .update(schema.posts)
         .set({ commentsCount: sql`${schema.posts.commentsCount} + 1` })
-        .where(sql`${schema.posts.id} = ${postIds[post]}`)
-        .run();
-    });
+        .where(sql`${schema.posts.id} = ${postIds[post]}`);
+    }
 
     // Likes: the older and better posts collect more. Shares are rows too, so every counter equals
     // its rows (the counter check in db/seed.test.ts).
-    postIds.forEach((postId, i) => {
+    for (const [i, postId] of postIds.entries()) {
       const likers = userIds.filter((_, u) => (u + i) % 3 !== 0 && u !== POSTS[i].author).slice(0, 5 - (i % 4));
-      for (const userId of likers) tx.insert(schema.likes).values({ postId, userId }).run();
+      for (const userId of likers) await tx.insert(schema.likes).values({ postId, userId });
       const sharers = likers.slice(0, i % 3);
-      for (const userId of sharers) tx.insert(schema.shares).values({ postId, userId }).run();
-      tx.update(schema.posts)
+      for (const userId of sharers) await tx.insert(schema.shares).values({ postId, userId });
+      await tx
+        .update(schema.posts)
         .set({ likesCount: likers.length, sharesCount: sharers.length })
-        .where(sql`${schema.posts.id} = ${postId}`)
-        .run();
-    });
+        .where(sql`${schema.posts.id} = ${postId}`);
+    }
 
     const followPairs: Array<[number, number]> = [
       [0, 1],
@@ -300,15 +301,15 @@ export async function seedDemoIfEmpty(db: DB): Promise<boolean> {
       [1, 3],
     ];
     for (const [a, b] of followPairs) {
-      tx.insert(schema.follows).values({ followerId: userIds[a], followeeId: userIds[b] }).run();
-      tx.update(schema.users)
+      await tx.insert(schema.follows).values({ followerId: userIds[a], followeeId: userIds[b] });
+      await tx
+        .update(schema.users)
         .set({ followingCount: sql`${schema.users.followingCount} + 1` })
-        .where(sql`${schema.users.id} = ${userIds[a]}`)
-        .run();
-      tx.update(schema.users)
+        .where(sql`${schema.users.id} = ${userIds[a]}`);
+      await tx
+        .update(schema.users)
         .set({ followersCount: sql`${schema.users.followersCount} + 1` })
-        .where(sql`${schema.users.id} = ${userIds[b]}`)
-        .run();
+        .where(sql`${schema.users.id} = ${userIds[b]}`);
     }
   });
   return true;

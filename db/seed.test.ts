@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "./seed-demo";
-import { db as appDb } from "~/utils/db.server";
+import { db as appDb, writeTransaction } from "~/utils/db.server";
 
 /** Every stored counter equals its rows, clubs have their owner, club posts their members: each query counts what breaks it. */
 const COUNTER_CHECKS = [
@@ -66,7 +66,7 @@ describe("db/seed.ts", () => {
 /** The demo content (SEED_DEMO=1) holds the same checks (security review L15d: shares counted without rows). */
 describe("db/seed-demo.ts", () => {
   it("fills an empty database with counters equal to their rows", { timeout: 60_000 }, async () => {
-    expect(await seedDemoIfEmpty(appDb)).toBe(true);
+    expect(await seedDemoIfEmpty(appDb, writeTransaction)).toBe(true);
     const db = new Database(process.env.DATABASE_PATH!, { readonly: true });
     const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     expect(n(`SELECT count(*) AS n FROM shares`)).toBeGreaterThan(0);

@@ -28,7 +28,8 @@ async function main() {
     for (const search of ["deer", "#BowHunting", "#rut", "cedar swamp"]) {
       const ms = await p50(() => listFeed(null, { search, sortBy }));
       // A #hashtag newest first reads its halves page by page (app/models/feed-hashtag.server.ts).
-      const mode = search.startsWith("#") && sortBy === "recent" && "hashtagPage" in feed ? "halves" : (planSearch(search)?.mode ?? "");
+      const mode =
+        search.startsWith("#") && sortBy === "recent" && "hashtagPage" in feed ? "halves" : ((await planSearch(search))?.mode ?? "");
       console.log(`feed search ${JSON.stringify(search).padEnd(14)} ${sortBy.padEnd(8)} ${mode.padEnd(12)} p50 ${ms.toFixed(2)} ms`);
     }
   }

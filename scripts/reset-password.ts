@@ -15,7 +15,7 @@ import { isAppError } from "../app/utils/errors";
 
 const USAGE = "Usage: npm run reset-password -- <username or email> [--origin https://your-site.example]";
 
-function main(): number {
+async function main(): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ allowPositionals: true, options: { origin: { type: "string" } } });
@@ -34,7 +34,7 @@ function main(): number {
     return 2;
   }
   try {
-    const { username, link, expiresAt } = operatorResetLink(identifier, origin);
+    const { username, link, expiresAt } = await operatorResetLink(identifier, origin);
     console.log(`One-time password reset link for ${username} (works once, until ${expiresAt.toISOString()}):`);
     console.log(link);
     return 0;
@@ -45,4 +45,4 @@ function main(): number {
   }
 }
 
-process.exitCode = main();
+process.exitCode = await main();

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { clubMembers, clubs, type ClubRole } from "#db/schema";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { db, prepared, type DB } from "~/utils/db.server";
+import { db, first, queryRow, type DB } from "~/utils/db.server";
 import { forbidden, notFound, unauthorized } from "~/utils/errors";
 import type { Actor } from "./user.server";
 
@@ -10,16 +10,12 @@ import type { Actor } from "./user.server";
  * needs (private-club visibility) is written here as SQL and the TypeScript check runs that SQL, so
  * the two cannot drift apart.
  *
- * Sync or async, the rule for every domain function (app/models): a function that only touches the
- * database is synchronous (better-sqlite3 is synchronous, and a synchronous function can run
- * inside a transaction); a function is `async` only when it awaits other I/O: password hashing,
- * storage, a network fetch. (One exception until its caller changes: listFeed still returns a
- * Promise because routes/profile.$username/route.tsx chains `.catch` on it.)
+ * Every domain function that reads or writes the database is `async` (issue 25: the same models run
+ * on SQLite and PostgreSQL); pure rules (`requireSignedIn`, `canRevokeInvite`) stay synchronous.
  */
 
-type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
 /** A connection or an open transaction: the helpers below run inside either. */
-export type Queryable = DB | Tx;
+export type Queryable = DB;
 
 export type SignedIn = { id: number };
 type ClubRow = typeof clubs.$inferSelect;
@@ -34,12 +30,13 @@ export function requireSignedIn(actor: Actor, message?: string): SignedIn {
 // Clubs
 
 /** The member's place in a club, or null when they are not a member. */
-export function getMembership(clubId: number, userId: number, q: Queryable = db): { role: ClubRole } | null {
-  const row = q
-    .select({ role: clubMembers.role })
-    .from(clubMembers)
-    .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, userId)))
-    .get();
+export async function getMembership(clubId: number, userId: number, q: Queryable = db): Promise<{ role: ClubRole } | null> {
+  const row = first(
+    await q
+      .select({ role: clubMembers.role })
+      .from(clubMembers)
+      .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, userId))),
+  );
   return row ?? null;
 }
 
@@ -49,7 +46,7 @@ export function getMembership(clubId: number, userId: number, q: Queryable = db)
  * of 0 is nobody). The feed planner embeds it; canReadClub runs it.
  */
 export function clubReadableSql(clubId: string, viewer: string): string {
-  return `EXISTS (SELECT 1 FROM clubs c WHERE c.id = ${clubId} AND (c.is_private = 0
+  return `EXISTS (SELECT 1 FROM clubs c WHERE c.id = ${clubId} AND (NOT c.is_private
       OR EXISTS (SELECT 1 FROM club_members m WHERE m.club_id = c.id AND m.user_id = ${viewer})))`;
 }
 
@@ -58,36 +55,44 @@ export function clubReadableSql(clubId: string, viewer: string): string {
  * A club that does not exist: false (callers answer 404 either way, so a private club's existence
  * is not confirmed through its posts).
  */
-export function canReadClub(actor: Actor, clubId: number): boolean {
-  const row = prepared(`SELECT ${clubReadableSql("@clubId", "@viewer")} AS ok`).get({ clubId, viewer: actor?.id ?? 0 }) as { ok: number };
-  return row.ok === 1;
+export async function canReadClub(actor: Actor, clubId: number): Promise<boolean> {
+  const row = await queryRow<{ ok: number | boolean }>(`SELECT ${clubReadableSql("@clubId", "@viewer")} AS ok`, {
+    clubId,
+    viewer: actor?.id ?? 0,
+  });
+  // SQLite answers 1, PostgreSQL true.
+  return Boolean(row?.ok);
 }
 
-export function getClubRow(clubId: number, q: Queryable = db): ClubRow | undefined {
-  return q.select().from(clubs).where(eq(clubs.id, clubId)).get();
+export async function getClubRow(clubId: number, q: Queryable = db): Promise<ClubRow | undefined> {
+  return first(await q.select().from(clubs).where(eq(clubs.id, clubId)));
 }
 
 /** The club, or 404 'Club Not Found'. */
-export function requireClubRow(clubId: number, q: Queryable = db): ClubRow {
-  const row = getClubRow(clubId, q);
+export async function requireClubRow(clubId: number, q: Queryable = db): Promise<ClubRow> {
+  const row = await getClubRow(clubId, q);
   if (!row) throw notFound(CLUB_NOT_FOUND);
   return row;
 }
 
 /** 401 anonymous, 404 missing club, 403 non-members. */
-export function requireClubMember(actor: Actor, clubId: number, q: Queryable = db): { me: SignedIn; club: ClubRow; role: ClubRole } {
+export async function requireClubMember(
+  actor: Actor,
+  clubId: number,
+  q: Queryable = db,
+): Promise<{ me: SignedIn; club: ClubRow; role: ClubRole }> {
   const me = requireSignedIn(actor);
-  const club = requireClubRow(clubId, q);
-  const membership = getMembership(clubId, me.id, q);
+  const club = await requireClubRow(clubId, q);
+  const membership = await getMembership(clubId, me.id, q);
   if (!membership) throw forbidden("Only members of this club can do that");
   return { me, club, role: membership.role };
 }
 
 /** 401 anonymous, 404 missing club, 403 anyone but the owner. */
-export function requireClubOwner(actor: Actor, clubId: number, q: Queryable = db): { me: SignedIn; club: ClubRow } {
+export async function requireClubOwner(actor: Actor, clubId: number, q: Queryable = db): Promise<{ me: SignedIn; club: ClubRow }> {
   const me = requireSignedIn(actor);
-  const club = requireClubRow(clubId, q);
-  if (getMembership(clubId, me.id, q)?.role !== "owner") throw forbidden("Only the club owner can do that");
+  const club = await requireClubRow(clubId, q);
+  if ((await getMembership(clubId, me.id, q))?.role !== "owner") throw forbidden("Only the club owner can do that");
   return { me, club };
 }
 
@@ -95,11 +100,11 @@ export function requireClubOwner(actor: Actor, clubId: number, q: Queryable = db
  * May `actor` post in this club (or anywhere, for no club)? 401 signed out, 404 no such club, 403
  * not a member. createPost checks it, and the create form checks it before it stores a file.
  */
-export function requireMayPostIn(actor: Actor, clubId: number | undefined, q: Queryable = db): SignedIn {
+export async function requireMayPostIn(actor: Actor, clubId: number | undefined, q: Queryable = db): Promise<SignedIn> {
   const me = requireSignedIn(actor);
   if (clubId === undefined) return me;
-  if (!getClubRow(clubId, q)) throw notFound(CLUB_NOT_FOUND);
-  if (!getMembership(clubId, me.id, q)) throw forbidden("Only members can post in this club");
+  if (!(await getClubRow(clubId, q))) throw notFound(CLUB_NOT_FOUND);
+  if (!(await getMembership(clubId, me.id, q))) throw forbidden("Only members can post in this club");
   return me;
 }
 

@@ -21,12 +21,11 @@ const newcomer = (username: string) => {
   return { username, displayName: "New Hunter", email: `newcomer${n}_${Date.now()}@example.com`, password: "secret123" };
 };
 /** Move the hold's clock: the username was released `days` ago. */
-const releasedDaysAgo = (username: string, days: number) =>
-  db
+const releasedDaysAgo = async (username: string, days: number) =>
+  await db
     .update(releasedUsernames)
     .set({ releasedAt: new Date(Date.now() - days * DAY) })
-    .where(sql`${releasedUsernames.username} = ${username} COLLATE NOCASE`)
-    .run();
+    .where(sql`${releasedUsernames.username} = ${username} COLLATE NOCASE`);
 
 describe("a deleted account's username is held (security-2 N18)", () => {
   it("nobody can register it, in any case, for 30 days: 409 on the username with a clear message", async () => {
@@ -37,9 +36,9 @@ describe("a deleted account's username is held (security-2 N18)", () => {
       expect(refused.status).toBe(409);
       expect(refused.fieldErrors).toEqual({ username: [HELD] });
     }
-    releasedDaysAgo(me.username, 29);
+    await releasedDaysAgo(me.username, 29);
     expect((await errorOf(() => registerUser(newcomer(me.username)))).status).toBe(409);
-    releasedDaysAgo(me.username, 31);
+    await releasedDaysAgo(me.username, 31);
     const taken = await registerUser(newcomer(me.username));
     expect(taken.username).toBe(me.username);
   });
@@ -47,11 +46,10 @@ describe("a deleted account's username is held (security-2 N18)", () => {
   it("a wrong password deletes nothing and holds nothing; other usernames are free", async () => {
     const me = await createMember({ password: "danpass1" });
     await errorOf(() => deleteAccount(me, { password: "not-it" }));
-    const held = db
+    const held = await db
       .select()
       .from(releasedUsernames)
-      .where(sql`${releasedUsernames.username} = ${me.username} COLLATE NOCASE`)
-      .all();
+      .where(sql`${releasedUsernames.username} = ${me.username} COLLATE NOCASE`);
     expect(held).toEqual([]);
     const other = await registerUser(newcomer(`free_${Date.now() % 100000}`));
     expect(other.id).toBeGreaterThan(0);
@@ -60,15 +58,14 @@ describe("a deleted account's username is held (security-2 N18)", () => {
   it("a username deleted a second time is held from the second time", async () => {
     const first = await createMember({ username: `Twice_${Date.now() % 100000}`, password: "danpass1" });
     await deleteAccount(first, { password: "danpass1" });
-    releasedDaysAgo(first.username, 31);
+    await releasedDaysAgo(first.username, 31);
     const again = await createMember({ username: first.username.toLowerCase(), password: "danpass2" });
     await deleteAccount(again, { password: "danpass2" });
     expect((await errorOf(() => registerUser(newcomer(first.username)))).status).toBe(409);
-    const rows = db
+    const rows = await db
       .select()
       .from(releasedUsernames)
-      .where(sql`${releasedUsernames.username} = ${first.username} COLLATE NOCASE`)
-      .all();
+      .where(sql`${releasedUsernames.username} = ${first.username} COLLATE NOCASE`);
     expect(rows).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ import { errorOf } from "#tests/fixtures/errors";
 import { newClub as makeClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { count, postInput } from "#tests/fixtures/posts";
-import { db, sqlite } from "~/utils/db.server";
+import { db, sqlite, first } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { clubsOnAccountDeletion, deleteAccount, exportAccount, WRONG_PASSWORD } from "./account.server";
@@ -18,25 +18,23 @@ import { getProfile } from "./profile.server";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
-const userRow = (id: number) => db.select().from(users).where(eq(users.id, id)).get();
-const postRow = (id: number) => db.select().from(posts).where(eq(posts.id, id)).get();
-const clubRow = (id: number) => db.select().from(clubs).where(eq(clubs.id, id)).get();
+const userRow = async (id: number) => first(await db.select().from(users).where(eq(users.id, id)));
+const postRow = async (id: number) => first(await db.select().from(posts).where(eq(posts.id, id)));
+const clubRow = async (id: number) => first(await db.select().from(clubs).where(eq(clubs.id, id)));
 const newClub = (owner: Member, name: string, isPrivate = false) => makeClub(owner, { name, isPrivate });
 
-function addUpload(ownerId: number, key: string, postId: number | null = null) {
-  db.insert(media)
-    .values({
-      ownerId,
-      postId,
-      kind: "image",
-      storageKey: key,
-      url: `/media/${key}`,
-      name: "pic.jpg",
-      mimeType: "image/jpeg",
-      size: 10,
-      variants: [{ width: 320, height: 240, url: `/media/${key}-320`, key: `${key}-320` }],
-    })
-    .run();
+async function addUpload(ownerId: number, key: string, postId: number | null = null) {
+  await db.insert(media).values({
+    ownerId,
+    postId,
+    kind: "image",
+    storageKey: key,
+    url: `/media/${key}`,
+    name: "pic.jpg",
+    mimeType: "image/jpeg",
+    size: 10,
+    variants: [{ width: 320, height: 240, url: `/media/${key}-320`, key: `${key}-320` }],
+  });
 }
 
 /** A storage that records each deleted key, and whether the deleting transaction had committed by then. */
@@ -46,7 +44,7 @@ function recordingStorage(memberId: number) {
   setStorage({
     kind: "local",
     delete: async (key: string) => {
-      if (sqlite.inTransaction || userRow(memberId)) beforeCommit.push(key);
+      if (sqlite.inTransaction || (await userRow(memberId))) beforeCommit.push(key);
       deleted.push(key);
     },
   } as unknown as MediaStorage);
@@ -62,31 +60,31 @@ async function busyMember() {
   const bob = await createMember({ displayName: "Bob Other" });
   const myPost = await createPost(me, postInput({ title: "My stand", content: "Secret creek bottom notes" }));
   const annPost = await createPost(ann, postInput({ title: "Ann's post", content: "Ann's private thoughts on rubs" }));
-  addComment(me, annPost.id, { content: "Dan was here" });
-  addComment(me, annPost.id, { content: "Dan again" });
-  addComment(bob, annPost.id, { content: "Bob's remark" });
-  addComment(ann, myPost.id, { content: "Ann on Dan's post" });
-  likePost(me, annPost.id);
-  likePost(bob, annPost.id);
-  likePost(ann, myPost.id);
-  sharePost(me, annPost.id);
-  followUser(me, ann.username);
-  followUser(bob, me.username);
-  const annClub = newClub(ann, "Ann's Club");
-  joinClub(me, annClub.id);
-  const privateClub = newClub(bob, "Bob's Hideout", true);
-  joinClub(me, privateClub.id);
-  addUpload(me.id, `dan${me.id}/post.jpg`, myPost.id);
-  addUpload(me.id, `dan${me.id}/avatar.jpg`);
-  addUpload(ann.id, `ann${ann.id}/own.jpg`, annPost.id);
+  await addComment(me, annPost.id, { content: "Dan was here" });
+  await addComment(me, annPost.id, { content: "Dan again" });
+  await addComment(bob, annPost.id, { content: "Bob's remark" });
+  await addComment(ann, myPost.id, { content: "Ann on Dan's post" });
+  await likePost(me, annPost.id);
+  await likePost(bob, annPost.id);
+  await likePost(ann, myPost.id);
+  await sharePost(me, annPost.id);
+  await followUser(me, ann.username);
+  await followUser(bob, me.username);
+  const annClub = await newClub(ann, "Ann's Club");
+  await joinClub(me, annClub.id);
+  const privateClub = await newClub(bob, "Bob's Hideout", true);
+  await joinClub(me, privateClub.id);
+  await addUpload(me.id, `dan${me.id}/post.jpg`, myPost.id);
+  await addUpload(me.id, `dan${me.id}/avatar.jpg`);
+  await addUpload(ann.id, `ann${ann.id}/own.jpg`, annPost.id);
   return { me, ann, bob, myPost, annPost, annClub, privateClub };
 }
 
 describe("exportAccount", () => {
   it("holds the member's own data and nothing of anyone else beyond names", async () => {
     const { me, ann, bob, myPost, annPost, annClub, privateClub } = await busyMember();
-    const mine = newClub(me, "Dan's Club");
-    const data = exportAccount(me);
+    const mine = await newClub(me, "Dan's Club");
+    const data = await exportAccount(me);
 
     expect(data.profile).toMatchObject({ username: me.username, email: me.email, displayName: "Deleted Dan" });
     expect(data.posts.map((p) => [p.id, p.title, p.content])).toEqual([[myPost.id, "My stand", "Secret creek bottom notes"]]);
@@ -133,37 +131,37 @@ describe("clubsOnAccountDeletion", () => {
     const me = await createMember();
     const early = await createMember({ displayName: "Early Member" });
     const late = await createMember({ displayName: "Late Admin" });
-    const admins = newClub(me, "B Admins");
-    const members = newClub(me, "C Members");
-    const lonely = newClub(me, "A Lonely");
+    const admins = await newClub(me, "B Admins");
+    const members = await newClub(me, "C Members");
+    const lonely = await newClub(me, "A Lonely");
     for (const club of [admins, members]) {
-      joinClub(early, club.id);
-      joinClub(late, club.id);
-      db.update(clubMembers)
+      await joinClub(early, club.id);
+      await joinClub(late, club.id);
+      await db
+        .update(clubMembers)
         .set({ joinedAt: new Date(Date.now() - 60_000) })
-        .where(eq(clubMembers.userId, early.id))
-        .run();
+        .where(eq(clubMembers.userId, early.id));
     }
-    db.update(clubMembers)
+    await db
+      .update(clubMembers)
       .set({ role: "admin" })
-      .where(sql`${clubMembers.clubId} = ${admins.id} AND ${clubMembers.userId} = ${late.id}`)
-      .run();
+      .where(sql`${clubMembers.clubId} = ${admins.id} AND ${clubMembers.userId} = ${late.id}`);
 
-    expect(clubsOnAccountDeletion(me)).toEqual([
+    expect(await clubsOnAccountDeletion(me)).toEqual([
       { id: lonely.id, name: "A Lonely", heir: null },
       { id: admins.id, name: "B Admins", heir: { username: late.username, displayName: "Late Admin", role: "admin" } },
       { id: members.id, name: "C Members", heir: { username: early.username, displayName: "Early Member", role: "member" } },
     ]);
-    expect(clubsOnAccountDeletion(early)).toEqual([]);
+    expect(await clubsOnAccountDeletion(early)).toEqual([]);
     expect((await errorOf(() => clubsOnAccountDeletion(null))).status).toBe(401);
 
     const { deleted } = recordingStorage(me.id);
     await deleteAccount(me, { password: me.password });
-    expect(getClub(late, admins.id)).toMatchObject({ userRole: "owner", memberCount: 2 });
-    expect(getClub(late, members.id)).toMatchObject({ userRole: "member", memberCount: 2 });
-    expect(getClub(early, members.id)).toMatchObject({ userRole: "owner" });
-    expect(getClub(early, admins.id)).toMatchObject({ userRole: "member" });
-    expect(clubRow(lonely.id)).toBeUndefined();
+    expect(await getClub(late, admins.id)).toMatchObject({ userRole: "owner", memberCount: 2 });
+    expect(await getClub(late, members.id)).toMatchObject({ userRole: "member", memberCount: 2 });
+    expect(await getClub(early, members.id)).toMatchObject({ userRole: "owner" });
+    expect(await getClub(early, admins.id)).toMatchObject({ userRole: "member" });
+    expect(await clubRow(lonely.id)).toBeUndefined();
     expect(deleted).toEqual([]);
   });
 });
@@ -171,20 +169,18 @@ describe("clubsOnAccountDeletion", () => {
 describe("deleteAccount", () => {
   it("removes the member and everything of theirs, keeps counters right, then removes their files", async () => {
     const { me, ann, bob, myPost, annPost, annClub, privateClub } = await busyMember();
-    const lonely = newClub(me, "Dan's Lonely Club");
+    const lonely = await newClub(me, "Dan's Lonely Club");
     const lonelyPost = await createPost(me, postInput({ title: "Lonely club post", clubId: lonely.id }));
-    addUpload(me.id, `dan${me.id}/lonely.jpg`, lonelyPost.id);
-    db.insert(invites).values({ code: "dan-invite-code-1", clubId: annClub.id, createdById: me.id }).run();
-    db.insert(passwordResets)
-      .values({ tokenHash: "x".repeat(64), userId: me.id, expiresAt: new Date(Date.now() + 60_000) })
-      .run();
-    db.insert(idempotencyKeys).values({ userId: me.id, key: "k1", fingerprint: "POST /api/posts" }).run();
-    expect(postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3, sharesCount: 1 });
+    await addUpload(me.id, `dan${me.id}/lonely.jpg`, lonelyPost.id);
+    await db.insert(invites).values({ code: "dan-invite-code-1", clubId: annClub.id, createdById: me.id });
+    await db.insert(passwordResets).values({ tokenHash: "x".repeat(64), userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
+    await db.insert(idempotencyKeys).values({ userId: me.id, key: "k1", fingerprint: "POST /api/posts" });
+    expect(await postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3, sharesCount: 1 });
     const { deleted, beforeCommit } = recordingStorage(me.id);
 
     await deleteAccount(me, { password: "danpass1" });
 
-    expect(userRow(me.id)).toBeUndefined();
+    expect(await userRow(me.id)).toBeUndefined();
     for (const where of [
       "posts WHERE author_id = ?",
       "comments WHERE author_id = ?",
@@ -204,21 +200,21 @@ describe("deleteAccount", () => {
       expect(count(`SELECT count(*) AS n FROM ${where}`, me.id), where).toBe(0);
     }
     // Their post, with others' comments and likes on it, is gone; others' posts keep the right counts.
-    expect(postRow(myPost.id)).toBeUndefined();
+    expect(await postRow(myPost.id)).toBeUndefined();
     expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", myPost.id)).toBe(0);
     expect(count("SELECT count(*) AS n FROM likes WHERE post_id = ?", myPost.id)).toBe(0);
     expect((await errorOf(() => getPost(ann, myPost.id))).status).toBe(404);
     expect((await errorOf(() => getProfile(ann, me.username))).status).toBe(404);
     const found = sqlite.prepare("SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH 'secret'").all() as { id: number }[];
     expect(found.map((r) => r.id)).not.toContain(myPost.id);
-    expect(postRow(annPost.id)).toMatchObject({ likesCount: 1, commentsCount: 1, sharesCount: 1 });
-    const left = db.select({ content: comments.content }).from(comments).where(eq(comments.postId, annPost.id)).all();
+    expect(await postRow(annPost.id)).toMatchObject({ likesCount: 1, commentsCount: 1, sharesCount: 1 });
+    const left = await db.select({ content: comments.content }).from(comments).where(eq(comments.postId, annPost.id));
     expect(left.map((c) => c.content)).toEqual(["Bob's remark"]);
-    expect(userRow(ann.id)).toMatchObject({ followersCount: 0, followingCount: 0 });
-    expect(userRow(bob.id)).toMatchObject({ followersCount: 0, followingCount: 0 });
-    expect(clubRow(annClub.id)?.memberCount).toBe(1);
-    expect(clubRow(privateClub.id)?.memberCount).toBe(1);
-    expect(clubRow(lonely.id)).toBeUndefined();
+    expect(await userRow(ann.id)).toMatchObject({ followersCount: 0, followingCount: 0 });
+    expect(await userRow(bob.id)).toMatchObject({ followersCount: 0, followingCount: 0 });
+    expect((await clubRow(annClub.id))?.memberCount).toBe(1);
+    expect((await clubRow(privateClub.id))?.memberCount).toBe(1);
+    expect(await clubRow(lonely.id)).toBeUndefined();
     // Files: theirs (post, avatar, the lonely club's post) after the commit; Ann's stay.
     const files = ["avatar.jpg", "lonely.jpg", "post.jpg"].flatMap((name) => [`dan${me.id}/${name}`, `dan${me.id}/${name}-320`]);
     expect(deleted.sort()).toEqual(files.sort());
@@ -231,8 +227,8 @@ describe("deleteAccount", () => {
     const { deleted } = recordingStorage(me.id);
     const error = await errorOf(() => deleteAccount(me, { password: "wrong" }));
     expect([error.status, error.fieldErrors]).toEqual([400, { password: [WRONG_PASSWORD] }]);
-    expect(userRow(me.id)).toBeDefined();
-    expect(postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3 });
+    expect(await userRow(me.id)).toBeDefined();
+    expect(await postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3 });
     expect(count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", me.id)).toBe(1);
     expect(deleted).toEqual([]);
 
@@ -243,7 +239,7 @@ describe("deleteAccount", () => {
     } finally {
       setRateLimitsEnabled(false);
     }
-    expect(userRow(me.id)).toBeDefined();
+    expect(await userRow(me.id)).toBeDefined();
   });
 
   it("acts on the signed-in member only: anonymous is 401, and no one can name another member", async () => {
@@ -251,7 +247,7 @@ describe("deleteAccount", () => {
     expect((await errorOf(() => deleteAccount(null, { password: me.password }))).status).toBe(401);
     // Another member with the target's password still only reaches their own account, and is refused.
     expect((await errorOf(() => deleteAccount(ann, { password: "danpass1" }))).status).toBe(400);
-    expect(userRow(me.id)).toBeDefined();
-    expect(userRow(ann.id)).toBeDefined();
+    expect(await userRow(me.id)).toBeDefined();
+    expect(await userRow(ann.id)).toBeDefined();
   });
 });

@@ -29,9 +29,9 @@ const clubRef = { id: clubs.id, name: clubs.name };
  * (the clubs they belong to, the members they follow and who follow them); a like, comment or share
  * on someone else's post names the post by its id.
  */
-export function exportAccount(actor: Actor) {
+export async function exportAccount(actor: Actor) {
   const me = requireSignedIn(actor);
-  const row = getUserRowById(me.id);
+  const row = await getUserRowById(me.id);
   if (!row) throw unauthorized();
   const other = alias(users, "other");
   const person = { username: other.username, displayName: other.displayName };
@@ -40,69 +40,63 @@ export function exportAccount(actor: Actor) {
     site: APP_NAME,
     exportedAt: new Date().toISOString(),
     profile: toSelfUser(row) satisfies SelfUser,
-    posts: db
-      .select({ post: posts, club: clubRef })
-      .from(posts)
-      .leftJoin(clubs, eq(clubs.id, posts.clubId))
-      .where(eq(posts.authorId, id))
-      .orderBy(asc(posts.createdAt), asc(posts.id))
-      .all()
-      .map(({ post: p, club }) => ({
-        id: p.id,
-        type: p.type,
-        title: p.title,
-        content: p.content,
-        mediaUrl: p.mediaUrl,
-        urlMetadata: p.urlMetadata,
-        tags: p.tags ?? [],
-        club,
-        likes: p.likesCount,
-        comments: p.commentsCount,
-        shares: p.sharesCount,
-        createdAt: p.createdAt,
-        updatedAt: p.updatedAt,
-      })),
-    comments: db
+    posts: (
+      await db
+        .select({ post: posts, club: clubRef })
+        .from(posts)
+        .leftJoin(clubs, eq(clubs.id, posts.clubId))
+        .where(eq(posts.authorId, id))
+        .orderBy(asc(posts.createdAt), asc(posts.id))
+    ).map(({ post: p, club }) => ({
+      id: p.id,
+      type: p.type,
+      title: p.title,
+      content: p.content,
+      mediaUrl: p.mediaUrl,
+      urlMetadata: p.urlMetadata,
+      tags: p.tags ?? [],
+      club,
+      likes: p.likesCount,
+      comments: p.commentsCount,
+      shares: p.sharesCount,
+      createdAt: p.createdAt,
+      updatedAt: p.updatedAt,
+    })),
+    comments: await db
       .select({ id: comments.id, postId: comments.postId, content: comments.content, createdAt: comments.createdAt })
       .from(comments)
       .where(eq(comments.authorId, id))
-      .orderBy(asc(comments.createdAt), asc(comments.id))
-      .all(),
-    likes: db
+      .orderBy(asc(comments.createdAt), asc(comments.id)),
+    likes: await db
       .select({ postId: likes.postId, createdAt: likes.createdAt })
       .from(likes)
       .where(eq(likes.userId, id))
-      .orderBy(asc(likes.createdAt))
-      .all(),
-    shares: db
+      .orderBy(asc(likes.createdAt)),
+    shares: await db
       .select({ postId: shares.postId, createdAt: shares.createdAt })
       .from(shares)
       .where(eq(shares.userId, id))
-      .orderBy(asc(shares.createdAt))
-      .all(),
-    following: db
+      .orderBy(asc(shares.createdAt)),
+    following: await db
       .select({ ...person, since: follows.createdAt })
       .from(follows)
       .innerJoin(other, eq(other.id, follows.followeeId))
       .where(eq(follows.followerId, id))
-      .orderBy(asc(follows.createdAt))
-      .all(),
-    followers: db
+      .orderBy(asc(follows.createdAt)),
+    followers: await db
       .select({ ...person, since: follows.createdAt })
       .from(follows)
       .innerJoin(other, eq(other.id, follows.followerId))
       .where(eq(follows.followeeId, id))
-      .orderBy(asc(follows.createdAt))
-      .all(),
-    clubs: ownedClubs(db, id).map(({ club: { creatorId: _, ...club } }) => club),
-    memberships: db
+      .orderBy(asc(follows.createdAt)),
+    clubs: (await ownedClubs(db, id)).map(({ club: { creatorId: _, ...club } }) => club),
+    memberships: await db
       .select({ club: clubRef, role: clubMembers.role, joinedAt: clubMembers.joinedAt })
       .from(clubMembers)
       .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
       .where(eq(clubMembers.userId, id))
-      .orderBy(asc(clubMembers.joinedAt))
-      .all(),
-    joinRequests: db
+      .orderBy(asc(clubMembers.joinedAt)),
+    joinRequests: await db
       .select({
         club: clubRef,
         status: joinRequests.status,
@@ -113,9 +107,8 @@ export function exportAccount(actor: Actor) {
       .from(joinRequests)
       .innerJoin(clubs, eq(clubs.id, joinRequests.clubId))
       .where(eq(joinRequests.userId, id))
-      .orderBy(asc(joinRequests.createdAt))
-      .all(),
-    invites: db
+      .orderBy(asc(joinRequests.createdAt)),
+    invites: await db
       .select({
         club: clubRef,
         code: invites.code,
@@ -126,32 +119,24 @@ export function exportAccount(actor: Actor) {
       .from(invites)
       .innerJoin(clubs, eq(clubs.id, invites.clubId))
       .where(eq(invites.createdById, id))
-      .orderBy(asc(invites.createdAt))
-      .all(),
-    media: db
-      .select()
-      .from(media)
-      .where(eq(media.ownerId, id))
-      .orderBy(asc(media.createdAt), asc(media.id))
-      .all()
-      .map((m) => ({
-        url: m.url,
-        kind: m.kind,
-        name: m.name,
-        mimeType: m.mimeType,
-        size: m.size,
-        postId: m.postId,
-        variants: (m.variants ?? []).map((v) => v.url),
-        createdAt: m.createdAt,
-      })),
-    sessions: db
+      .orderBy(asc(invites.createdAt)),
+    media: (await db.select().from(media).where(eq(media.ownerId, id)).orderBy(asc(media.createdAt), asc(media.id))).map((m) => ({
+      url: m.url,
+      kind: m.kind,
+      name: m.name,
+      mimeType: m.mimeType,
+      size: m.size,
+      postId: m.postId,
+      variants: (m.variants ?? []).map((v) => v.url),
+      createdAt: m.createdAt,
+    })),
+    sessions: await db
       .select({ device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
-      .where(eq(sessions.userId, id))
-      .all(),
+      .where(eq(sessions.userId, id)),
   };
 }
-export type AccountExport = ReturnType<typeof exportAccount>;
+export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
 
 function ownedClubs(q: Queryable, userId: number) {
   return q
@@ -159,38 +144,39 @@ function ownedClubs(q: Queryable, userId: number) {
     .from(clubMembers)
     .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
     .where(and(eq(clubMembers.userId, userId), eq(clubMembers.role, "owner")))
-    .orderBy(asc(clubs.name), asc(clubs.id))
-    .all();
+    .orderBy(asc(clubs.name), asc(clubs.id));
 }
 
 /** Who takes a club over from a departing owner: its longest-standing admin, else longest-standing member. */
-function heirOf(q: Queryable, clubId: number, ownerId: number) {
-  return q
+async function heirOf(q: Queryable, clubId: number, ownerId: number) {
+  const [heir] = await q
     .select({ userId: clubMembers.userId, role: clubMembers.role, username: users.username, displayName: users.displayName })
     .from(clubMembers)
     .innerJoin(users, eq(users.id, clubMembers.userId))
     .where(and(eq(clubMembers.clubId, clubId), ne(clubMembers.userId, ownerId)))
     .orderBy(sql`CASE ${clubMembers.role} WHEN 'admin' THEN 0 ELSE 1 END`, asc(clubMembers.joinedAt), asc(clubMembers.id))
-    .limit(1)
-    .get();
+    .limit(1);
+  return heir;
 }
 
-function clubFates(q: Queryable, userId: number): (OwnedClubFate & { heirId: number | null })[] {
-  return ownedClubs(q, userId).map(({ club }) => {
-    const heir = heirOf(q, club.id, userId);
-    return {
+async function clubFates(q: Queryable, userId: number): Promise<(OwnedClubFate & { heirId: number | null })[]> {
+  const fates: (OwnedClubFate & { heirId: number | null })[] = [];
+  for (const { club } of await ownedClubs(q, userId)) {
+    const heir = await heirOf(q, club.id, userId);
+    fates.push({
       id: club.id,
       name: club.name,
       heirId: heir?.userId ?? null,
       heir: heir ? { username: heir.username, displayName: heir.displayName, role: heir.role === "admin" ? "admin" : "member" } : null,
-    };
-  });
+    });
+  }
+  return fates;
 }
 
 /** What deleting the account would do to each club the member owns (Settings › Privacy says it first). */
-export function clubsOnAccountDeletion(actor: Actor): OwnedClubFate[] {
+export async function clubsOnAccountDeletion(actor: Actor): Promise<OwnedClubFate[]> {
   const me = requireSignedIn(actor);
-  return clubFates(db, me.id).map(({ heirId: _, ...fate }) => fate);
+  return (await clubFates(db, me.id)).map(({ heirId: _, ...fate }) => fate);
 }
 
 /**
@@ -208,31 +194,30 @@ export function clubsOnAccountDeletion(actor: Actor): OwnedClubFate[] {
 export async function deleteAccount(actor: Actor, input: AccountDeletionInput, options: { storage?: MediaStorage } = {}): Promise<void> {
   const row = await requireOwnPassword(actor, input.password, "password", WRONG_PASSWORD);
   const id = row.id;
-  const { files, unfinished } = writeTransaction((tx) => {
-    if (!tx.select({ id: users.id }).from(users).where(eq(users.id, id)).get()) throw unauthorized();
+  const { files, unfinished } = await writeTransaction(async (tx) => {
+    if ((await tx.select({ id: users.id }).from(users).where(eq(users.id, id))).length === 0) throw unauthorized();
     const stored: MediaFiles[] = [];
-    for (const fate of clubFates(tx, id)) {
-      if (fate.heirId === null) stored.push(...removeClub(tx, fate.id));
+    for (const fate of await clubFates(tx, id)) {
+      if (fate.heirId === null) stored.push(...(await removeClub(tx, fate.id)));
       else
-        tx.update(clubMembers)
+        await tx
+          .update(clubMembers)
           .set({ role: "owner" })
-          .where(and(eq(clubMembers.clubId, fate.id), eq(clubMembers.userId, fate.heirId)))
-          .run();
+          .where(and(eq(clubMembers.clubId, fate.id), eq(clubMembers.userId, fate.heirId)));
     }
     const myPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.authorId, id));
     stored.push(
-      ...tx
+      ...(await tx
         .select({ storageKey: media.storageKey, variants: media.variants })
         .from(media)
-        .where(or(eq(media.ownerId, id), inArray(media.postId, myPosts)))
-        .all(),
+        .where(or(eq(media.ownerId, id), inArray(media.postId, myPosts)))),
     );
-    takeBackCounters(tx, id);
+    await takeBackCounters(tx, id);
     // Their records go with the member (cascade); their bytes go right after the commit.
-    const unfinished = unfinishedResumableIds(tx, id);
-    tx.delete(users).where(eq(users.id, id)).run();
+    const unfinished = await unfinishedResumableIds(tx, id);
+    await tx.delete(users).where(eq(users.id, id));
     // Nobody else may take the name at once (security-2 N18).
-    holdUsername(tx, row.username);
+    await holdUsername(tx, row.username);
     return { files: stored, unfinished };
   });
   await deleteMediaFiles(files, options.storage);
@@ -240,28 +225,28 @@ export async function deleteAccount(actor: Actor, input: AccountDeletionInput, o
 }
 
 /** The counters on other rows that the member's likes, comments, follows and memberships added to. */
-function takeBackCounters(tx: Queryable, id: number) {
-  tx.update(posts)
+async function takeBackCounters(tx: Queryable, id: number) {
+  await tx
+    .update(posts)
     .set({ likesCount: decrementCounter(posts.likesCount) })
-    .where(and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: likes.postId }).from(likes).where(eq(likes.userId, id)))))
-    .run();
+    .where(and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: likes.postId }).from(likes).where(eq(likes.userId, id)))));
   const mine = sql`(SELECT count(*) FROM comments c WHERE c.post_id = ${posts.id} AND c.author_id = ${id})`;
-  tx.update(posts)
+  await tx
+    .update(posts)
     .set({ commentsCount: sql`CASE WHEN ${posts.commentsCount} > ${mine} THEN ${posts.commentsCount} - ${mine} ELSE 0 END` })
     .where(
       and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: comments.postId }).from(comments).where(eq(comments.authorId, id)))),
-    )
-    .run();
-  tx.update(users)
+    );
+  await tx
+    .update(users)
     .set({ followersCount: decrementCounter(users.followersCount) })
-    .where(inArray(users.id, tx.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, id))))
-    .run();
-  tx.update(users)
+    .where(inArray(users.id, tx.select({ id: follows.followeeId }).from(follows).where(eq(follows.followerId, id))));
+  await tx
+    .update(users)
     .set({ followingCount: decrementCounter(users.followingCount) })
-    .where(inArray(users.id, tx.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, id))))
-    .run();
-  tx.update(clubs)
+    .where(inArray(users.id, tx.select({ id: follows.followerId }).from(follows).where(eq(follows.followeeId, id))));
+  await tx
+    .update(clubs)
     .set({ memberCount: decrementCounter(clubs.memberCount) })
-    .where(inArray(clubs.id, tx.select({ id: clubMembers.clubId }).from(clubMembers).where(eq(clubMembers.userId, id))))
-    .run();
+    .where(inArray(clubs.id, tx.select({ id: clubMembers.clubId }).from(clubMembers).where(eq(clubMembers.userId, id))));
 }

@@ -24,13 +24,13 @@ export type ClientOrigin = { ip: string; trusted?: boolean };
  */
 export async function signIn(input: LoginInput, { ip, trusted = true }: ClientOrigin): Promise<UserRow> {
   const nameKey = input.username.toLowerCase();
-  checkLimit("loginFailuresPerUsername", nameKey);
-  if (trusted) checkLimit("loginFailuresPerIp", ip);
+  await checkLimit("loginFailuresPerUsername", nameKey);
+  if (trusted) await checkLimit("loginFailuresPerIp", ip);
   try {
     return await verifyLogin(input);
   } catch (error) {
-    recordHit("loginFailuresPerUsername", nameKey);
-    if (trusted) recordHit("loginFailuresPerIp", ip);
+    await recordHit("loginFailuresPerUsername", nameKey);
+    if (trusted) await recordHit("loginFailuresPerIp", ip);
     throw error;
   }
 }
@@ -42,9 +42,9 @@ export async function signIn(input: LoginInput, { ip, trusted = true }: ClientOr
 export async function signUp(
   input: RegisterInput,
   { ip }: ClientOrigin,
-  inTransaction?: (user: UserRow, tx: Queryable) => void,
+  inTransaction?: (user: UserRow, tx: Queryable) => Promise<void>,
 ): Promise<UserRow> {
-  consumeLimit("registrationsPerIp", ip);
+  await consumeLimit("registrationsPerIp", ip);
   return registerUser(input, inTransaction);
 }
 
@@ -60,6 +60,14 @@ export async function signUpWithInvite(
   code: string | null | undefined,
 ): Promise<{ user: UserRow; clubId: number | null }> {
   let clubId: number | null = null;
-  const user = await signUp(input, from, code ? (row, tx) => void (clubId = joinNewMemberWithInvite(tx, code, row.id)) : undefined);
+  const user = await signUp(
+    input,
+    from,
+    code
+      ? async (row, tx) => {
+          clubId = await joinNewMemberWithInvite(tx, code, row.id);
+        }
+      : undefined,
+  );
   return { user, clubId };
 }

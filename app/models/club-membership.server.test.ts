@@ -14,134 +14,134 @@ beforeEach(async () => {
 });
 
 describe("joining (SPEC.md §4 Join request)", () => {
-  it("a public club admits directly and counts the member", () => {
-    const club = newClub(owner, { isPrivate: false });
-    expect(joinClub(alice, club.id)).toEqual({ status: "joined" });
-    expect(memberCount(club.id)).toBe(2);
-    expect(getMembership(club.id, alice.id)).toEqual({ role: "member" });
-    expectError(() => joinClub(alice, club.id), 409, "Already a member of this club");
-    expectError(() => joinClub(owner, club.id), 409, "Already a member of this club");
+  it("a public club admits directly and counts the member", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    expect(await joinClub(alice, club.id)).toEqual({ status: "joined" });
+    expect(await memberCount(club.id)).toBe(2);
+    expect(await getMembership(club.id, alice.id)).toEqual({ role: "member" });
+    await expectError(() => joinClub(alice, club.id), 409, "Already a member of this club");
+    await expectError(() => joinClub(owner, club.id), 409, "Already a member of this club");
   });
 
-  it("refuses visitors and missing clubs", () => {
-    const club = newClub(owner, { isPrivate: false });
-    expectError(() => joinClub(null, club.id), 401);
-    expectError(() => joinClub(alice, 999_999), 404, "Club Not Found");
+  it("refuses visitors and missing clubs", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    await expectError(() => joinClub(null, club.id), 401);
+    await expectError(() => joinClub(alice, 999_999), 404, "Club Not Found");
   });
 
-  it("none -> pending -> approved makes a member; a second request while pending is 409", () => {
-    const club = newClub(owner);
-    expect(joinClub(alice, club.id, { message: "I hunt the next farm over" })).toEqual({ status: "pending" });
-    expect(memberCount(club.id)).toBe(1);
-    expectError(() => joinClub(alice, club.id), 409, "Join request already pending");
-    expect(countPendingRequests(club.id)).toBe(1);
-    const [request] = listJoinRequests(owner, club.id);
+  it("none -> pending -> approved makes a member; a second request while pending is 409", async () => {
+    const club = await newClub(owner);
+    expect(await joinClub(alice, club.id, { message: "I hunt the next farm over" })).toEqual({ status: "pending" });
+    expect(await memberCount(club.id)).toBe(1);
+    await expectError(() => joinClub(alice, club.id), 409, "Join request already pending");
+    expect(await countPendingRequests(club.id)).toBe(1);
+    const [request] = await listJoinRequests(owner, club.id);
     expect(request).toMatchObject({ message: "I hunt the next farm over", user: { id: alice.id, username: alice.username } });
-    expect(decideJoinRequest(owner, club.id, request.id, "approve")).toEqual({ status: "approved" });
-    expect(memberCount(club.id)).toBe(2);
-    expect(countPendingRequests(club.id)).toBe(0);
-    expectError(() => decideJoinRequest(owner, club.id, request.id, "reject"), 409);
+    expect(await decideJoinRequest(owner, club.id, request.id, "approve")).toEqual({ status: "approved" });
+    expect(await memberCount(club.id)).toBe(2);
+    expect(await countPendingRequests(club.id)).toBe(0);
+    await expectError(() => decideJoinRequest(owner, club.id, request.id, "reject"), 409);
   });
 
-  it("pending -> rejected -> re-apply -> pending again, reusing the one request row", () => {
-    const club = newClub(owner);
-    joinClub(alice, club.id, { message: "first" });
-    const [request] = listJoinRequests(owner, club.id);
-    expect(decideJoinRequest(owner, club.id, request.id, "reject")).toEqual({ status: "rejected" });
-    expect(getClub(alice, club.id).requestStatus).toBe("rejected");
-    expect(getMembership(club.id, alice.id)).toBeNull();
-    expect(listJoinRequests(owner, club.id)).toEqual([]);
-    expect(joinClub(alice, club.id, { message: "second try" })).toEqual({ status: "pending" });
-    const again = listJoinRequests(owner, club.id);
+  it("pending -> rejected -> re-apply -> pending again, reusing the one request row", async () => {
+    const club = await newClub(owner);
+    await joinClub(alice, club.id, { message: "first" });
+    const [request] = await listJoinRequests(owner, club.id);
+    expect(await decideJoinRequest(owner, club.id, request.id, "reject")).toEqual({ status: "rejected" });
+    expect((await getClub(alice, club.id)).requestStatus).toBe("rejected");
+    expect(await getMembership(club.id, alice.id)).toBeNull();
+    expect(await listJoinRequests(owner, club.id)).toEqual([]);
+    expect(await joinClub(alice, club.id, { message: "second try" })).toEqual({ status: "pending" });
+    const again = await listJoinRequests(owner, club.id);
     expect(again).toHaveLength(1);
     expect(again[0]).toMatchObject({ id: request.id, message: "second try" });
-    expect(getClub(alice, club.id).requestStatus).toBe("pending");
+    expect((await getClub(alice, club.id)).requestStatus).toBe("pending");
   });
 
-  it("a full club refuses joins and requests with 'Club is full'", () => {
-    const pub = newClub(owner, { isPrivate: false, memberLimit: 2 });
-    joinClub(alice, pub.id);
-    expectError(() => joinClub(bob, pub.id), 409, "Club is full");
-    expect(memberCount(pub.id)).toBe(2);
-    const priv = newClub(owner, { memberLimit: 2 });
-    joinClub(alice, priv.id);
-    decideJoinRequest(owner, priv.id, listJoinRequests(owner, priv.id)[0].id, "approve");
-    expectError(() => joinClub(bob, priv.id), 409, "Club is full");
+  it("a full club refuses joins and requests with 'Club is full'", async () => {
+    const pub = await newClub(owner, { isPrivate: false, memberLimit: 2 });
+    await joinClub(alice, pub.id);
+    await expectError(() => joinClub(bob, pub.id), 409, "Club is full");
+    expect(await memberCount(pub.id)).toBe(2);
+    const priv = await newClub(owner, { memberLimit: 2 });
+    await joinClub(alice, priv.id);
+    await decideJoinRequest(owner, priv.id, (await listJoinRequests(owner, priv.id))[0].id, "approve");
+    await expectError(() => joinClub(bob, priv.id), 409, "Club is full");
   });
 
-  it("approving into a full club is refused and the request stays pending", () => {
-    const club = newClub(owner, { memberLimit: 2 });
-    joinClub(alice, club.id);
-    joinClub(bob, club.id);
-    const [first, second] = listJoinRequests(owner, club.id);
-    decideJoinRequest(owner, club.id, first.id, "approve");
-    expectError(() => decideJoinRequest(owner, club.id, second.id, "approve"), 409, "Club is full");
-    expect(getClub(bob, club.id).requestStatus).toBe("pending");
-    expect(memberCount(club.id)).toBe(2);
+  it("approving into a full club is refused and the request stays pending", async () => {
+    const club = await newClub(owner, { memberLimit: 2 });
+    await joinClub(alice, club.id);
+    await joinClub(bob, club.id);
+    const [first, second] = await listJoinRequests(owner, club.id);
+    await decideJoinRequest(owner, club.id, first.id, "approve");
+    await expectError(() => decideJoinRequest(owner, club.id, second.id, "approve"), 409, "Club is full");
+    expect((await getClub(bob, club.id)).requestStatus).toBe("pending");
+    expect(await memberCount(club.id)).toBe(2);
     // Rejecting is still possible.
-    expect(decideJoinRequest(owner, club.id, second.id, "reject")).toEqual({ status: "rejected" });
+    expect(await decideJoinRequest(owner, club.id, second.id, "reject")).toEqual({ status: "rejected" });
   });
 });
 
 describe("requests: permissions (anonymous / non-member / pending / member / owner)", () => {
   it("only the owner lists and decides requests", async () => {
-    const club = newClub(owner);
+    const club = await newClub(owner);
     const member = await createMember();
-    joinClub(member, club.id);
-    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "approve");
-    joinClub(alice, club.id); // alice is pending
-    const [request] = listJoinRequests(owner, club.id);
+    await joinClub(member, club.id);
+    await decideJoinRequest(owner, club.id, (await listJoinRequests(owner, club.id))[0].id, "approve");
+    await joinClub(alice, club.id); // alice is pending
+    const [request] = await listJoinRequests(owner, club.id);
 
-    expectError(() => listJoinRequests(null, club.id), 401);
-    expectError(() => listJoinRequests(bob, club.id), 403);
-    expectError(() => listJoinRequests(alice, club.id), 403);
-    expectError(() => listJoinRequests(member, club.id), 403);
-    expectError(() => listJoinRequests(owner, 999_999), 404);
+    await expectError(() => listJoinRequests(null, club.id), 401);
+    await expectError(() => listJoinRequests(bob, club.id), 403);
+    await expectError(() => listJoinRequests(alice, club.id), 403);
+    await expectError(() => listJoinRequests(member, club.id), 403);
+    await expectError(() => listJoinRequests(owner, 999_999), 404);
 
-    expectError(() => decideJoinRequest(null, club.id, request.id, "approve"), 401);
-    expectError(() => decideJoinRequest(bob, club.id, request.id, "approve"), 403);
-    expectError(() => decideJoinRequest(alice, club.id, request.id, "approve"), 403);
-    expectError(() => decideJoinRequest(member, club.id, request.id, "approve"), 403);
-    expect(getClub(alice, club.id).requestStatus).toBe("pending");
+    await expectError(() => decideJoinRequest(null, club.id, request.id, "approve"), 401);
+    await expectError(() => decideJoinRequest(bob, club.id, request.id, "approve"), 403);
+    await expectError(() => decideJoinRequest(alice, club.id, request.id, "approve"), 403);
+    await expectError(() => decideJoinRequest(member, club.id, request.id, "approve"), 403);
+    expect((await getClub(alice, club.id)).requestStatus).toBe("pending");
 
     // A request of another club is not found through this one.
-    const other = newClub(owner);
-    expectError(() => decideJoinRequest(owner, other.id, request.id, "approve"), 404);
-    expectError(() => decideJoinRequest(owner, club.id, 999_999, "approve"), 404);
+    const other = await newClub(owner);
+    await expectError(() => decideJoinRequest(owner, other.id, request.id, "approve"), 404);
+    await expectError(() => decideJoinRequest(owner, club.id, 999_999, "approve"), 404);
   });
 });
 
 describe("leaving", () => {
-  it("a member leaves and the count drops; the owner cannot; others are told", () => {
-    const club = newClub(owner, { isPrivate: false });
-    joinClub(alice, club.id);
-    expect(memberCount(club.id)).toBe(2);
-    leaveClub(alice, club.id);
-    expect(memberCount(club.id)).toBe(1);
-    expect(getMembership(club.id, alice.id)).toBeNull();
-    expectError(() => leaveClub(owner, club.id), 400, "The club owner cannot leave the club");
-    expectError(() => leaveClub(bob, club.id), 400);
-    expectError(() => leaveClub(null, club.id), 401);
-    expectError(() => leaveClub(alice, 999_999), 404);
+  it("a member leaves and the count drops; the owner cannot; others are told", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    await joinClub(alice, club.id);
+    expect(await memberCount(club.id)).toBe(2);
+    await leaveClub(alice, club.id);
+    expect(await memberCount(club.id)).toBe(1);
+    expect(await getMembership(club.id, alice.id)).toBeNull();
+    await expectError(() => leaveClub(owner, club.id), 400, "The club owner cannot leave the club");
+    await expectError(() => leaveClub(bob, club.id), 400);
+    await expectError(() => leaveClub(null, club.id), 401);
+    await expectError(() => leaveClub(alice, 999_999), 404);
     // Leaving frees the place: they may come back.
-    expect(joinClub(alice, club.id)).toEqual({ status: "joined" });
+    expect(await joinClub(alice, club.id)).toEqual({ status: "joined" });
   });
 
-  it("a member who left a private club may ask again", () => {
-    const club = newClub(owner);
-    joinClub(alice, club.id);
-    decideJoinRequest(owner, club.id, listJoinRequests(owner, club.id)[0].id, "approve");
-    leaveClub(alice, club.id);
-    expect(getClub(alice, club.id)).toMatchObject({ isMember: false, requestStatus: "none" });
-    expect(joinClub(alice, club.id)).toEqual({ status: "pending" });
+  it("a member who left a private club may ask again", async () => {
+    const club = await newClub(owner);
+    await joinClub(alice, club.id);
+    await decideJoinRequest(owner, club.id, (await listJoinRequests(owner, club.id))[0].id, "approve");
+    await leaveClub(alice, club.id);
+    expect(await getClub(alice, club.id)).toMatchObject({ isMember: false, requestStatus: "none" });
+    expect(await joinClub(alice, club.id)).toEqual({ status: "pending" });
   });
 });
 
 describe("members", () => {
-  it("lists owner first, with roles and joined dates, to anyone", () => {
-    const club = newClub(owner, { isPrivate: false });
-    joinClub(alice, club.id);
-    const members = listMembers(club.id);
+  it("lists owner first, with roles and joined dates, to anyone", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    await joinClub(alice, club.id);
+    const members = await listMembers(club.id);
     expect(members.map((m) => [m.id, m.role])).toEqual([
       [owner.id, "owner"],
       [alice.id, "member"],
@@ -149,6 +149,6 @@ describe("members", () => {
     expect(members[0]).toMatchObject({ username: owner.username, displayName: owner.displayName });
     expect(members[0]).not.toHaveProperty("email");
     expect(Date.parse(members[1].joinedAt)).not.toBeNaN();
-    expectError(() => listMembers(999_999), 404);
+    await expectError(() => listMembers(999_999), 404);
   });
 });

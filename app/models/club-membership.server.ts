@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
-import { db, decrementCounter } from "~/utils/db.server";
+import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { badRequest, conflict, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { getMembership, requireClubOwner, requireClubRow, requireSignedIn, type Queryable } from "./access.server";
@@ -48,11 +48,10 @@ export type JoinRequest = {
 // ---------------------------------------------------------------------------------------------
 
 /** GET /api/clubs/{id}/members: visible to everyone (SPEC.md §2), owner first, then by joining date. */
-export function listMembers(clubId: number): ClubMember[] {
-  requireClubRow(clubId);
-  return memberListQuery(clubId)
-    .all()
-    .map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
+export async function listMembers(clubId: number): Promise<ClubMember[]> {
+  await requireClubRow(clubId);
+  const members = await memberListQuery(clubId);
+  return members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
 }
 
 /** The members statement (exported for the bench's EXPLAIN QUERY PLAN): bounded by the club's member limit (at most 1,000). */
@@ -73,9 +72,9 @@ export function memberListQuery(clubId: number) {
 }
 
 /** GET /api/clubs/{id}/requests: the owner sees pending requests, oldest first; anyone else 403. */
-export function listJoinRequests(actor: Actor, clubId: number): JoinRequest[] {
-  requireClubOwner(actor, clubId);
-  return db
+export async function listJoinRequests(actor: Actor, clubId: number): Promise<JoinRequest[]> {
+  await requireClubOwner(actor, clubId);
+  const rows = await db
     .select({
       id: joinRequests.id,
       message: joinRequests.message,
@@ -88,24 +87,22 @@ export function listJoinRequests(actor: Actor, clubId: number): JoinRequest[] {
     .from(joinRequests)
     .innerJoin(users, eq(users.id, joinRequests.userId))
     .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.status, "pending")))
-    .orderBy(joinRequests.createdAt, joinRequests.id)
-    .all()
-    .map((r) => ({
-      id: r.id,
-      message: r.message,
-      createdAt: r.createdAt.toISOString(),
-      user: { id: r.userId, username: r.username, displayName: r.displayName, avatar: r.avatar },
-    }));
+    .orderBy(joinRequests.createdAt, joinRequests.id);
+  return rows.map((r) => ({
+    id: r.id,
+    message: r.message,
+    createdAt: r.createdAt.toISOString(),
+    user: { id: r.userId, username: r.username, displayName: r.displayName, avatar: r.avatar },
+  }));
 }
 
 /** How many requests wait for the owner (the Requests tab's count). */
-export function countPendingRequests(clubId: number): number {
-  const row = db
+export async function countPendingRequests(clubId: number): Promise<number> {
+  const [row] = await db
     .select({ n: sql<number>`count(*)` })
     .from(joinRequests)
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.status, "pending")))
-    .get();
-  return row?.n ?? 0;
+    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.status, "pending")));
+  return Number(row?.n ?? 0);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -117,14 +114,15 @@ export function countPendingRequests(clubId: number): number {
  * someone who waits, issue 14). Returns the club and any earlier request row (rejected, pending, or
  * approved before a leave), which a new request reuses.
  */
-export function assertMayJoin(tx: Queryable, clubId: number, userId: number, { pendingMayJoin = false } = {}) {
-  const club = requireClubRow(clubId, tx);
-  if (getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
-  const request = tx
-    .select()
-    .from(joinRequests)
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId)))
-    .get();
+export async function assertMayJoin(tx: Queryable, clubId: number, userId: number, { pendingMayJoin = false } = {}) {
+  const club = await requireClubRow(clubId, tx);
+  if (await getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
+  const request = first(
+    await tx
+      .select()
+      .from(joinRequests)
+      .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId))),
+  );
   if (request?.status === "pending" && !pendingMayJoin) throw conflict(REQUEST_PENDING, undefined, "request_pending");
   return { club, request };
 }
@@ -134,19 +132,18 @@ export function assertMayJoin(tx: Queryable, clubId: number, userId: number, { p
  * a conditional UPDATE, so the limit holds however many connections race for the last place.
  * Any request the member had is marked approved.
  */
-export function admitMember(tx: Queryable, clubId: number, userId: number, role: ClubRole = "member"): void {
-  const taken = tx
+export async function admitMember(tx: Queryable, clubId: number, userId: number, role: ClubRole = "member"): Promise<void> {
+  const taken = await tx
     .update(clubs)
     .set({ memberCount: sql`${clubs.memberCount} + 1` })
     .where(and(eq(clubs.id, clubId), sql`(${clubs.memberLimit} IS NULL OR ${clubs.memberCount} < ${clubs.memberLimit})`))
-    .returning({ id: clubs.id })
-    .get();
-  if (!taken) throw conflict(CLUB_FULL);
-  tx.insert(clubMembers).values({ clubId, userId, role }).run();
-  tx.update(joinRequests)
+    .returning({ id: clubs.id });
+  if (taken.length === 0) throw conflict(CLUB_FULL);
+  await tx.insert(clubMembers).values({ clubId, userId, role });
+  await tx
+    .update(joinRequests)
     .set({ status: "approved", decidedAt: new Date() })
-    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId), inArray(joinRequests.status, ["pending", "rejected"])))
-    .run();
+    .where(and(eq(joinRequests.clubId, clubId), eq(joinRequests.userId, userId), inArray(joinRequests.status, ["pending", "rejected"])));
 }
 
 function isFull(club: typeof clubs.$inferSelect) {
@@ -162,30 +159,27 @@ export type JoinResult = { status: "joined" } | { status: "pending" };
  * Requests to one club are limited per member (`LIMITS.joinRequestsPerClub` a day, 429), which bounds
  * re-applying after a rejection (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md).
  */
-export function joinClub(actor: Actor, clubId: number, input: { message?: string } = {}): JoinResult {
+export function joinClub(actor: Actor, clubId: number, input: { message?: string } = {}): Promise<JoinResult> {
   const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      const { club, request } = assertMayJoin(tx, clubId, me.id);
-      if (!club.isPrivate) {
-        admitMember(tx, clubId, me.id);
-        return { status: "joined" as const };
-      }
-      if (isFull(club)) throw conflict(CLUB_FULL);
-      consumeLimit("joinRequestsPerClub", `${me.id}:${clubId}`);
-      const message = input.message?.trim() || null;
-      if (request) {
-        tx.update(joinRequests)
-          .set({ status: "pending", message, createdAt: new Date(), decidedAt: null })
-          .where(eq(joinRequests.id, request.id))
-          .run();
-      } else {
-        tx.insert(joinRequests).values({ clubId, userId: me.id, message, status: "pending" }).run();
-      }
-      return { status: "pending" as const };
-    },
-    { behavior: "immediate" },
-  );
+  return writeTransaction(async (tx): Promise<JoinResult> => {
+    const { club, request } = await assertMayJoin(tx, clubId, me.id);
+    if (!club.isPrivate) {
+      await admitMember(tx, clubId, me.id);
+      return { status: "joined" };
+    }
+    if (isFull(club)) throw conflict(CLUB_FULL);
+    await consumeLimit("joinRequestsPerClub", `${me.id}:${clubId}`);
+    const message = input.message?.trim() || null;
+    if (request) {
+      await tx
+        .update(joinRequests)
+        .set({ status: "pending", message, createdAt: new Date(), decidedAt: null })
+        .where(eq(joinRequests.id, request.id));
+    } else {
+      await tx.insert(joinRequests).values({ clubId, userId: me.id, message, status: "pending" });
+    }
+    return { status: "pending" };
+  });
 }
 
 /** POST /api/clubs/{id}/requests/{requestId} (owner only): approve admits (unless full), reject refuses. */
@@ -194,51 +188,42 @@ export function decideJoinRequest(
   clubId: number,
   requestId: number,
   action: RequestDecision,
-): { status: "approved" | "rejected" } {
+): Promise<{ status: "approved" | "rejected" }> {
   const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      requireClubOwner(me, clubId, tx);
-      const request = tx
-        .select()
-        .from(joinRequests)
-        .where(and(eq(joinRequests.id, requestId), eq(joinRequests.clubId, clubId)))
-        .get();
-      if (!request) throw notFound("Join request not found");
-      if (request.status !== "pending") throw conflict("This request has already been decided");
-      if (action === "reject") {
-        tx.update(joinRequests).set({ status: "rejected", decidedAt: new Date() }).where(eq(joinRequests.id, requestId)).run();
-        return { status: "rejected" as const };
-      }
-      if (getMembership(clubId, request.userId, tx)) {
-        // Joined meanwhile through an invite: the request is simply settled.
-        tx.update(joinRequests).set({ status: "approved", decidedAt: new Date() }).where(eq(joinRequests.id, requestId)).run();
-        return { status: "approved" as const };
-      }
-      admitMember(tx, clubId, request.userId);
-      return { status: "approved" as const };
-    },
-    { behavior: "immediate" },
-  );
+  return writeTransaction(async (tx): Promise<{ status: "approved" | "rejected" }> => {
+    await requireClubOwner(me, clubId, tx);
+    const [request] = await tx
+      .select()
+      .from(joinRequests)
+      .where(and(eq(joinRequests.id, requestId), eq(joinRequests.clubId, clubId)));
+    if (!request) throw notFound("Join request not found");
+    if (request.status !== "pending") throw conflict("This request has already been decided");
+    if (action === "reject") {
+      await tx.update(joinRequests).set({ status: "rejected", decidedAt: new Date() }).where(eq(joinRequests.id, requestId));
+      return { status: "rejected" };
+    }
+    if (await getMembership(clubId, request.userId, tx)) {
+      // Joined meanwhile through an invite: the request is simply settled.
+      await tx.update(joinRequests).set({ status: "approved", decidedAt: new Date() }).where(eq(joinRequests.id, requestId));
+      return { status: "approved" };
+    }
+    await admitMember(tx, clubId, request.userId);
+    return { status: "approved" };
+  });
 }
 
 /** POST /api/clubs/{id}/leave: any member but the owner (400). */
-export function leaveClub(actor: Actor, clubId: number): void {
+export async function leaveClub(actor: Actor, clubId: number): Promise<void> {
   const me = requireSignedIn(actor);
-  db.transaction(
-    (tx) => {
-      requireClubRow(clubId, tx);
-      const membership = getMembership(clubId, me.id, tx);
-      if (!membership) throw badRequest("You are not a member of this club");
-      if (membership.role === "owner") throw badRequest(OWNER_CANNOT_LEAVE);
-      tx.delete(clubMembers)
-        .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id)))
-        .run();
-      tx.update(clubs)
-        .set({ memberCount: decrementCounter(clubs.memberCount) })
-        .where(eq(clubs.id, clubId))
-        .run();
-    },
-    { behavior: "immediate" },
-  );
+  await writeTransaction(async (tx) => {
+    await requireClubRow(clubId, tx);
+    const membership = await getMembership(clubId, me.id, tx);
+    if (!membership) throw badRequest("You are not a member of this club");
+    if (membership.role === "owner") throw badRequest(OWNER_CANNOT_LEAVE);
+    await tx.delete(clubMembers).where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, me.id)));
+    await tx
+      .update(clubs)
+      .set({ memberCount: decrementCounter(clubs.memberCount) })
+      .where(eq(clubs.id, clubId));
+  });
 }

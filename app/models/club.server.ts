@@ -3,7 +3,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } from "#db/schema";
 import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
-import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
+import { containsIgnoringCase, db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";
@@ -89,10 +89,8 @@ function toClub(row: ClubSelectionRow): Club {
 }
 
 /** GET /api/clubs/{id}: any club, public or private, is visible by name and description. */
-export function getClub(actor: Actor, clubId: number, q: Queryable = db): Club {
-  const row = clubQuery(actor?.id ?? 0, q)
-    .where(eq(clubs.id, clubId))
-    .get();
+export async function getClub(actor: Actor, clubId: number, q: Queryable = db): Promise<Club> {
+  const row = first(await clubQuery(actor?.id ?? 0, q).where(eq(clubs.id, clubId)));
   if (!row) throw notFound(CLUB_NOT_FOUND);
   return toClub(row);
 }
@@ -115,21 +113,19 @@ function decodeCursor(cursor: string | undefined): { createdAt: number; id: numb
   return match ? { createdAt: Number(match[1]), id: Number(match[2]) } : null;
 }
 
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The statement of one page of the club list (exported for the bench's EXPLAIN QUERY PLAN). */
 export function clubListQuery(actor: Actor, options: ClubListOptions, limit: number) {
   const conditions: SQL[] = [];
   if (options.onlyPublic) conditions.push(eq(clubs.isPrivate, false));
   if (options.onlyMine) conditions.push(sql`${myMembership.id} IS NOT NULL`);
   if (options.search) {
-    const pattern = `%${escapeLike(options.search)}%`;
+    const text = options.search;
     conditions.push(
       or(
-        sql`${clubs.name} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${clubs.description} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${clubs.location} LIKE ${pattern} ESCAPE '\\'`,
-        sql`${clubs.tags} LIKE ${pattern} ESCAPE '\\'`,
+        containsIgnoringCase(clubs.name, text),
+        containsIgnoringCase(clubs.description, text),
+        containsIgnoringCase(clubs.location, text),
+        containsIgnoringCase(clubs.tags, text),
       )!,
     );
   }
@@ -149,10 +145,10 @@ export function clubListQuery(actor: Actor, options: ClubListOptions, limit: num
  * The club list, newest first, keyset-paginated on (created_at, id). Private clubs are listed too
  * (members must be able to find them to ask to join); their posts are not.
  */
-export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs: Club[]; nextCursor: string | null } {
+export async function listClubs(actor: Actor, options: ClubListOptions = {}): Promise<{ clubs: Club[]; nextCursor: string | null }> {
   if (options.onlyMine) requireSignedIn(actor);
   const limit = Math.max(1, Math.min(options.limit ?? CLUB_LIST_LIMIT_DEFAULT, 50));
-  const rows = clubListQuery(actor, options, limit).all();
+  const rows = await clubListQuery(actor, options, limit);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   return {
@@ -166,11 +162,11 @@ export function listClubs(actor: Actor, options: ClubListOptions = {}): { clubs:
 // ---------------------------------------------------------------------------------------------
 
 /** POST /api/clubs: the creator becomes the owner and first member. At most `LIMITS.clubsPerUser` a day (429). */
-export function createClub(actor: Actor, input: CreateClubInput): Club {
+export function createClub(actor: Actor, input: CreateClubInput): Promise<Club> {
   const me = requireSignedIn(actor);
-  return writeTransaction((tx) => {
-    consumeLimit("clubsPerUser", String(me.id));
-    const club = tx
+  return writeTransaction(async (tx) => {
+    await consumeLimit("clubsPerUser", String(me.id));
+    const [club] = await tx
       .insert(clubs)
       .values({
         name: input.name,
@@ -184,34 +180,30 @@ export function createClub(actor: Actor, input: CreateClubInput): Club {
         creatorId: me.id,
         memberCount: 1,
       })
-      .returning({ id: clubs.id })
-      .get();
-    tx.insert(clubMembers).values({ clubId: club.id, userId: me.id, role: "owner" }).run();
+      .returning({ id: clubs.id });
+    await tx.insert(clubMembers).values({ clubId: club.id, userId: me.id, role: "owner" });
     return getClub(me, club.id, tx);
   });
 }
 
 /** PUT /api/clubs/{id} (owner only). Fields left out keep their value. */
-export function updateClub(actor: Actor, clubId: number, input: EditClubInput): Club {
+export function updateClub(actor: Actor, clubId: number, input: EditClubInput): Promise<Club> {
   const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      const club = requireClubOwner(me, clubId, tx).club;
-      if (input.maxMembers != null && input.maxMembers < club.memberCount) {
-        throw invalid({ maxMembers: [`The club already has ${club.memberCount} members`] });
-      }
-      const changes: Partial<typeof clubs.$inferInsert> = { name: input.name, description: input.description };
-      if (input.imageUrl !== undefined) changes.imageUrl = input.imageUrl;
-      if (input.location !== undefined) changes.location = input.location;
-      if (input.maxMembers !== undefined) changes.memberLimit = input.maxMembers;
-      if (input.isPrivate !== undefined) changes.isPrivate = input.isPrivate;
-      if (input.tags !== undefined) changes.tags = input.tags;
-      if (input.rules !== undefined) changes.rules = input.rules;
-      tx.update(clubs).set(changes).where(eq(clubs.id, clubId)).run();
-      return getClub(me, clubId, tx);
-    },
-    { behavior: "immediate" },
-  );
+  return writeTransaction(async (tx) => {
+    const { club } = await requireClubOwner(me, clubId, tx);
+    if (input.maxMembers != null && input.maxMembers < club.memberCount) {
+      throw invalid({ maxMembers: [`The club already has ${club.memberCount} members`] });
+    }
+    const changes: Partial<typeof clubs.$inferInsert> = { name: input.name, description: input.description };
+    if (input.imageUrl !== undefined) changes.imageUrl = input.imageUrl;
+    if (input.location !== undefined) changes.location = input.location;
+    if (input.maxMembers !== undefined) changes.memberLimit = input.maxMembers;
+    if (input.isPrivate !== undefined) changes.isPrivate = input.isPrivate;
+    if (input.tags !== undefined) changes.tags = input.tags;
+    if (input.rules !== undefined) changes.rules = input.rules;
+    await tx.update(clubs).set(changes).where(eq(clubs.id, clubId));
+    return getClub(me, clubId, tx);
+  });
 }
 
 /**
@@ -222,13 +214,10 @@ export function updateClub(actor: Actor, clubId: number, input: EditClubInput): 
  */
 export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
   const me = requireSignedIn(actor);
-  const files = db.transaction(
-    (tx) => {
-      requireClubOwner(me, clubId, tx);
-      return removeClub(tx, clubId);
-    },
-    { behavior: "immediate" },
-  );
+  const files = await writeTransaction(async (tx) => {
+    await requireClubOwner(me, clubId, tx);
+    return removeClub(tx, clubId);
+  });
   await deleteMediaFiles(files);
 }
 
@@ -237,25 +226,23 @@ export async function deleteClub(actor: Actor, clubId: number): Promise<void> {
  * left to take over), correcting its posts' authors' counters. Returns its posts' media files, for
  * deleteMediaFiles once the transaction has committed.
  */
-export function removeClub(tx: Queryable, clubId: number): MediaFiles[] {
+export async function removeClub(tx: Queryable, clubId: number): Promise<MediaFiles[]> {
   const clubPosts = tx.select({ id: posts.id }).from(posts).where(eq(posts.clubId, clubId));
-  const stored = tx
+  const stored = await tx
     .select({ storageKey: media.storageKey, variants: media.variants })
     .from(media)
-    .where(inArray(media.postId, clubPosts))
-    .all();
-  const authors = tx
+    .where(inArray(media.postId, clubPosts));
+  const authors = await tx
     .select({ authorId: posts.authorId, n: sql<number>`count(*)` })
     .from(posts)
     .where(eq(posts.clubId, clubId))
-    .groupBy(posts.authorId)
-    .all();
+    .groupBy(posts.authorId);
   for (const { authorId, n } of authors) {
-    tx.update(users)
-      .set({ postsCount: decrementCounter(users.postsCount, n) })
-      .where(eq(users.id, authorId))
-      .run();
+    await tx
+      .update(users)
+      .set({ postsCount: decrementCounter(users.postsCount, Number(n)) })
+      .where(eq(users.id, authorId));
   }
-  tx.delete(clubs).where(eq(clubs.id, clubId)).run();
+  await tx.delete(clubs).where(eq(clubs.id, clubId));
   return stored;
 }

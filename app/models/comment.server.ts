@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
-import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
+import { db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
@@ -26,14 +26,15 @@ function commentQuery() {
     .innerJoin(users, eq(users.id, comments.authorId));
 }
 
-function toComment(r: ReturnType<ReturnType<typeof commentQuery>["all"]>[number]): Comment {
+function toComment(r: Awaited<ReturnType<typeof commentQuery>>[number]): Comment {
   return { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
 }
 
 /** A post's comments, oldest first (index comments_post): all of them, as `GET /api/posts/{id}/comments` without paging parameters answers. */
-export function listComments(actor: Actor, postId: number): Comment[] {
-  assertPostVisible(actor, postId);
-  return commentQuery().where(eq(comments.postId, postId)).orderBy(asc(comments.createdAt), asc(comments.id)).all().map(toComment);
+export async function listComments(actor: Actor, postId: number): Promise<Comment[]> {
+  await assertPostVisible(actor, postId);
+  const rows = await commentQuery().where(eq(comments.postId, postId)).orderBy(asc(comments.createdAt), asc(comments.id));
+  return rows.map(toComment);
 }
 
 /** Comments shown at once on the post page, and the default page of the API's paged form. */
@@ -73,10 +74,14 @@ export function commentPageQuery(postId: number, cursor: string | null | undefin
  * nothing: the first page). Comments added meanwhile land after every cursor already handed out, so
  * a page never repeats or skips one. `limit` is 1..COMMENT_MAX_PAGE.
  */
-export function listCommentPage(actor: Actor, postId: number, options: { cursor?: string | null; limit?: number } = {}): CommentPage {
-  assertPostVisible(actor, postId);
+export async function listCommentPage(
+  actor: Actor,
+  postId: number,
+  options: { cursor?: string | null; limit?: number } = {},
+): Promise<CommentPage> {
+  await assertPostVisible(actor, postId);
   const limit = Math.min(COMMENT_MAX_PAGE, Math.max(1, Math.trunc(options.limit ?? COMMENT_PAGE_SIZE) || COMMENT_PAGE_SIZE));
-  const rows = commentPageQuery(postId, options.cursor, limit).all();
+  const rows = await commentPageQuery(postId, options.cursor, limit);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const from = decodeCommentCursor(options.cursor) ? options.cursor! : null;
@@ -92,10 +97,10 @@ export function listCommentPage(actor: Actor, postId: number, options: { cursor?
  * comments up to it), or null when that is the first page: where a comment sent without JavaScript
  * lands. Reads at most a page of comments_post backwards.
  */
-export function pageEndingWith(postId: number, commentId: number): string | null {
-  const target = db.select({ at: comments.createdAt }).from(comments).where(eq(comments.id, commentId)).get();
+export async function pageEndingWith(postId: number, commentId: number): Promise<string | null> {
+  const target = first(await db.select({ at: comments.createdAt }).from(comments).where(eq(comments.id, commentId)));
   if (!target) return null;
-  const before = db
+  const before = await db
     .select({ at: comments.createdAt, id: comments.id })
     .from(comments)
     .where(
@@ -105,26 +110,28 @@ export function pageEndingWith(postId: number, commentId: number): string | null
       ),
     )
     .orderBy(desc(comments.createdAt), desc(comments.id))
-    .limit(COMMENT_PAGE_SIZE)
-    .all();
-  const first = before[COMMENT_PAGE_SIZE - 1];
-  return first ? encodeCommentCursor(first.at, first.id) : null;
+    .limit(COMMENT_PAGE_SIZE);
+  const start = before[COMMENT_PAGE_SIZE - 1];
+  return start ? encodeCommentCursor(start.at, start.id) : null;
 }
 
 /** Comment on a post (signed in; whitespace-only is refused; rate limited commentsPerUser). */
-export function addComment(actor: Actor, postId: number, input: CommentInput): Comment {
+export async function addComment(actor: Actor, postId: number, input: CommentInput): Promise<Comment> {
   const me = requireSignedIn(actor, SIGN_IN.comment);
   const parsed = commentSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
-  return writeTransaction((tx) => {
-    assertPostVisible(actor, postId);
-    consumeLimit("commentsPerUser", String(me.id));
-    const row = tx.insert(comments).values({ postId, authorId: me.id, content: parsed.data.content }).returning({ id: comments.id }).get();
-    tx.update(posts)
+  return writeTransaction(async (tx) => {
+    await assertPostVisible(actor, postId);
+    await consumeLimit("commentsPerUser", String(me.id));
+    const [row] = await tx
+      .insert(comments)
+      .values({ postId, authorId: me.id, content: parsed.data.content })
+      .returning({ id: comments.id });
+    await tx
+      .update(posts)
       .set({ commentsCount: sql`${posts.commentsCount} + 1` })
-      .where(eq(posts.id, postId))
-      .run();
-    return toComment(commentQuery().where(eq(comments.id, row.id)).get()!);
+      .where(eq(posts.id, postId));
+    return toComment(first(await commentQuery().where(eq(comments.id, row!.id)))!);
   });
 }
 
@@ -132,11 +139,13 @@ export function addComment(actor: Actor, postId: number, input: CommentInput): C
  * The comment an author may change, inside a write transaction: 404 when it is missing or its post
  * is hidden from the actor, 403 when the actor did not write it (not even the post's author may).
  */
-function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, verb: string) {
-  const row = tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)).get();
+async function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, verb: string) {
+  const row = first(
+    await tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)),
+  );
   if (!row) throw notFound(COMMENT_NOT_FOUND);
   try {
-    assertPostVisible(actor, row.postId);
+    await assertPostVisible(actor, row.postId);
   } catch {
     throw notFound(COMMENT_NOT_FOUND);
   }
@@ -145,28 +154,28 @@ function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, v
 }
 
 /** Edit a comment's text: its author only (401 signed out, 403 someone else, 404 missing; 400 blank or too long). */
-export function updateComment(actor: Actor, commentId: number, input: CommentInput): Comment {
+export async function updateComment(actor: Actor, commentId: number, input: CommentInput): Promise<Comment> {
   const me = requireSignedIn(actor, SIGN_IN.comment);
   const parsed = commentSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
-  return writeTransaction((tx) => {
-    ownComment(tx, actor, me.id, commentId, "edit");
-    tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId)).run();
-    return toComment(commentQuery().where(eq(comments.id, commentId)).get()!);
+  return writeTransaction(async (tx) => {
+    await ownComment(tx, actor, me.id, commentId, "edit");
+    await tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId));
+    return toComment(first(await commentQuery().where(eq(comments.id, commentId)))!);
   });
 }
 
 /** Delete a comment: its author only (401 signed out, 403 someone else, 404 missing). */
-export function deleteComment(actor: Actor, commentId: number): void {
+export async function deleteComment(actor: Actor, commentId: number): Promise<void> {
   const me = requireSignedIn(actor);
-  writeTransaction((tx) => {
-    const row = ownComment(tx, actor, me.id, commentId, "delete");
-    const removed = tx.delete(comments).where(eq(comments.id, commentId)).run();
-    if (removed.changes) {
-      tx.update(posts)
+  await writeTransaction(async (tx) => {
+    const row = await ownComment(tx, actor, me.id, commentId, "delete");
+    const removed = await tx.delete(comments).where(eq(comments.id, commentId)).returning({ id: comments.id });
+    if (removed.length) {
+      await tx
+        .update(posts)
         .set({ commentsCount: decrementCounter(posts.commentsCount) })
-        .where(eq(posts.id, row.postId))
-        .run();
+        .where(eq(posts.id, row.postId));
     }
   });
 }

@@ -8,7 +8,7 @@ import type { Actor } from "./user.server";
  * Settings › Privacy › Data saver (CONTRACT.md §6): the member's own setting, and only theirs.
  * Pages read it with the session (web/session.server.ts); Save-Data: on asks for the same per request.
  */
-export function setDataSaver(actor: Actor, on: boolean): void {
+export async function setDataSaver(actor: Actor, on: boolean): Promise<void> {
   const me = requireSignedIn(actor);
-  db.update(users).set({ dataSaver: on }).where(eq(users.id, me.id)).run();
+  await db.update(users).set({ dataSaver: on }).where(eq(users.id, me.id));
 }

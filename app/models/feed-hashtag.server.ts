@@ -1,4 +1,4 @@
-import { prepared } from "~/utils/db.server";
+import { queryColumn, queryRow, queryRows } from "~/utils/db.server";
 import { indexedBy, notIndexed, type HashtagParts } from "./feed-search.server";
 
 /**
@@ -45,10 +45,10 @@ export function hashtagGapSql(dir: HashtagDir, cursor: boolean, last: boolean): 
   if (cursor) where.push(`(created_at, id) ${before} (@cursorValue, @cursorId)`);
   if (last) {
     where.push(`(created_at, id) ${dir === "DESC" ? ">=" : "<="} (@lastValue, @lastId)`, "(id < @lo OR id > @hi)");
-    return `SELECT 1 FROM ${indexedBy("posts", "posts_feed_recent")} WHERE ${where.join(" AND ")} LIMIT 1`;
+    return `SELECT 1 AS gap FROM ${indexedBy("posts", "posts_feed_recent")} WHERE ${where.join(" AND ")} LIMIT 1`;
   }
   where.push(dir === "DESC" ? "id > @hi" : "id < @lo");
-  return `SELECT 1 FROM ${notIndexed("posts")} WHERE ${where.join(" AND ")} LIMIT 1`;
+  return `SELECT 1 AS gap FROM ${notIndexed("posts")} WHERE ${where.join(" AND ")} LIMIT 1`;
 }
 
 /** Past this many ids read from each half for one page, the set-based statement is cheaper. */
@@ -58,7 +58,7 @@ type Row = { id: number; sort_value: number };
 type Page = { parts: HashtagParts; dir: HashtagDir; type: string | null; cursor: { value: number; id: number } | null; limit: number };
 
 /** Up to `limit` + 1 rows of the page in the sort's order, or null when the caller must build the set. */
-export function hashtagPage({ parts, dir, type, cursor, limit }: Page): Row[] | null {
+export async function hashtagPage({ parts, dir, type, cursor, limit }: Page): Promise<Row[] | null> {
   const desc = dir === "DESC";
   const halves = hashtagHalves(dir);
   // Ids run in creation order, so the page after a cursor starts past the cursor's id (checked below).
@@ -69,8 +69,8 @@ export function hashtagPage({ parts, dir, type, cursor, limit }: Page): Row[] | 
   let exhausted = false;
   for (let n = 2 * wanted; ; n *= 4) {
     if (n > HASHTAG_READ_AT_MOST) return null;
-    const a = prepared(halves.tags).pluck().all({ tagKey: parts.tagKey, from, n }) as number[];
-    const b = prepared(halves.text).pluck().all({ fts: parts.fts, from, n }) as number[];
+    const a = await queryColumn<number>(halves.tags, { tagKey: parts.tagKey, from, n });
+    const b = await queryColumn<number>(halves.text, { fts: parts.fts, from, n });
     // Both halves are complete up to the nearer of their last ids when a half filled its LIMIT.
     const edges = [a.length === n ? a[n - 1]! : null, b.length === n ? b[n - 1]! : null].filter((e) => e !== null);
     exhausted = edges.length === 0;
@@ -79,7 +79,7 @@ export function hashtagPage({ parts, dir, type, cursor, limit }: Page): Row[] | 
     const params: Record<string, unknown> = { ids: JSON.stringify(ids) };
     if (type) params.type = type;
     if (cursor) Object.assign(params, { cursorValue: cursor.value, cursorId: cursor.id });
-    rows.push(...(prepared(hashtagRowsSql(dir, type !== null, cursor !== null)).all(params) as Row[]));
+    rows.push(...(await queryRows<Row>(hashtagRowsSql(dir, type !== null, cursor !== null), params)));
     if (edge !== null) from = edge;
     if (exhausted || rows.length >= wanted) break;
   }
@@ -94,6 +94,6 @@ export function hashtagPage({ parts, dir, type, cursor, limit }: Page): Row[] | 
   const params: Record<string, unknown> = { lo, hi };
   if (cursor) Object.assign(params, { cursorValue: cursor.value, cursorId: cursor.id });
   if (last) Object.assign(params, { lastValue: last.sort_value, lastId: last.id });
-  const gap = prepared(hashtagGapSql(dir, cursor !== null, last !== null)).get(params);
+  const gap = await queryRow<{ gap: number }>(hashtagGapSql(dir, cursor !== null, last !== null), params);
   return gap ? null : page;
 }

@@ -1,4 +1,4 @@
-import { prepared } from "~/utils/db.server";
+import { queryRow } from "~/utils/db.server";
 import { tagKey } from "~/utils/tags";
 
 /**
@@ -87,30 +87,32 @@ export const DENSE_SEARCH = 0.3;
 
 export type SearchPlan = { mode: "drive" | "filter-set" | "filter-probe"; set: SearchSet };
 
-export function planSearch(search: string): SearchPlan | null {
+export async function planSearch(search: string): Promise<SearchPlan | null> {
   const set = searchSet(search);
   if (!set) return null;
   if (!set.fts) {
     // A hashtag of one word (#rut) is its tag key or one FTS term, both cheap to probe per row; one
     // with a phrase (#BowHunting) is not (a phrase probe costs ~0.13 ms a row, more than the set).
     const oneWord = set.hashtag && !set.hashtag.fts.includes(" OR ");
-    if (oneWord && textProbe(set.hashtag!.fts).density >= DENSE_SEARCH) return { mode: "filter-probe", set };
-    const { n } = prepared(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1})`).get(set.params) as { n: number };
-    return { mode: n <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
+    if (oneWord && (await textProbe(set.hashtag!.fts)).density >= DENSE_SEARCH) return { mode: "filter-probe", set };
+    const row = await queryRow<{ n: number }>(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS s`, set.params);
+    return { mode: Number(row!.n) <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
   }
-  const probe = textProbe(set.params.fts!);
+  const probe = await textProbe(set.params.fts!);
   if (probe.n <= SEARCH_DRIVES_BELOW) return { mode: "drive", set };
   return { mode: probe.density >= DENSE_SEARCH ? "filter-probe" : "filter-set", set };
 }
 
 /** An FTS query's newest SEARCH_DRIVES_BELOW + 1 matches: how many, and their share of the ids they span. */
-function textProbe(fts: string): { n: number; density: number } {
-  const probe = prepared(
-    `SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1})`,
-  ).get({ fts }) as { n: number; lo: number | null };
-  if (probe.n <= SEARCH_DRIVES_BELOW) return { n: probe.n, density: 0 };
-  const { hi } = prepared(`SELECT max(id) AS hi FROM posts`).get() as { hi: number };
-  return { n: probe.n, density: probe.n / Math.max(1, hi - (probe.lo ?? 0) + 1) };
+async function textProbe(fts: string): Promise<{ n: number; density: number }> {
+  const probe = (await queryRow<{ n: number; lo: number | null }>(
+    `SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS m`,
+    { fts },
+  ))!;
+  const n = Number(probe.n);
+  if (n <= SEARCH_DRIVES_BELOW) return { n, density: 0 };
+  const { hi } = (await queryRow<{ hi: number }>(`SELECT max(id) AS hi FROM posts`))!;
+  return { n, density: n / Math.max(1, Number(hi) - Number(probe.lo ?? 0) + 1) };
 }
 
 /** The per-row FTS probe a dense search uses while the sort's index drives (`p` is the posts alias). */

@@ -95,11 +95,11 @@ describe("listFeed", () => {
     const page = await walk(fan, { following: true }, 50);
     expect(page.length).toBe(23);
     expect(page.every((p) => p.author.id === author.id)).toBe(true);
-    expect(planFeed(fan, { following: true }).sql).toContain("INDEXED BY posts_author_recent");
+    expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_author_recent");
     // A member who follows prolific authors: the feed index drives instead, same answer.
     sqlite.prepare(`UPDATE users SET posts_count = posts_count + 5000 WHERE id = ?`).run(author.id);
     try {
-      expect(planFeed(fan, { following: true }).sql).toContain("INDEXED BY posts_feed_recent");
+      expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_feed_recent");
       expect((await walk(fan, { following: true }, 7)).map((p) => p.id)).toEqual(page.map((p) => p.id));
       expect((await walk(fan, { following: true, sortBy: "popular" }, 50)).length).toBe(23);
     } finally {
@@ -168,11 +168,11 @@ describe("search with many matches: whichever side drives, the pages are the sam
   });
 
   it("a rare word: the match set drives (read by id, then sorted)", async () => {
-    expect(planFeed(null, { search: "zzyzx", sortBy: "popular" }).sql).toContain("NOT INDEXED");
+    expect((await planFeed(null, { search: "zzyzx", sortBy: "popular" })).sql).toContain("NOT INDEXED");
   });
 
   it("a dense word: the sort index drives and each row is checked against the FTS index", async () => {
-    const plan = planFeed(null, { search: "antler sheds", sortBy: "popular" });
+    const plan = await planFeed(null, { search: "antler sheds", sortBy: "popular" });
     expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
     expect(plan.sql).toContain("f.rowid = p.id AND posts_fts MATCH");
     await checkPages();
@@ -184,7 +184,7 @@ describe("search with many matches: whichever side drives, the pages are the sam
       for (let i = 0; i < 4000; i++)
         stmt.run(member.id, `Filler ${i}`, "Nothing to see in this one at all", i % 13, Date.UTC(2019, 6, 1) + i * 1000);
     })();
-    const plan = planFeed(null, { search: "antler sheds", sortBy: "popular" });
+    const plan = await planFeed(null, { search: "antler sheds", sortBy: "popular" });
     expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
     expect(plan.sql).toContain("p.id IN (SELECT rowid FROM posts_fts");
     expect(plan.sql).not.toContain("NOT INDEXED");

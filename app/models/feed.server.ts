@@ -1,5 +1,5 @@
 import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type TrendingItem } from "~/schemas/post";
-import { prepared } from "~/utils/db.server";
+import { queryRow, queryRows } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
 import { hashtagPage } from "./feed-hashtag.server";
@@ -81,7 +81,7 @@ const pageLimit = (query: ListFeedQuery) => Math.min(FEED_MAX_LIMIT, Math.max(1,
  * A `#hashtag` search of the home feed, newest or oldest first: read page by page from its two
  * halves in id order (feed-hashtag.server.ts). Null when another plan must answer.
  */
-function hashtagRows(query: ListFeedQuery): { id: number; sort_value: number }[] | null {
+async function hashtagRows(query: ListFeedQuery): Promise<{ id: number; sort_value: number }[] | null> {
   const sortBy: SortOption = query.sortBy ?? "recent";
   const home = query.authorId === undefined && query.clubId === undefined && !query.following;
   const parts = query.search ? searchSet(query.search)?.hashtag : undefined;
@@ -98,7 +98,7 @@ function hashtagRows(query: ListFeedQuery): { id: number; sort_value: number }[]
 type FeedPlan = { sql: string; params: Record<string, unknown> };
 
 /** Build the feed statement (it reads `id` and `sort_value`). Exported for the benchmark's EXPLAIN QUERY PLAN. */
-export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit: number; sortBy: SortOption } {
+export async function planFeed(actor: Actor, query: ListFeedQuery): Promise<FeedPlan & { limit: number; sortBy: SortOption }> {
   const sortBy: SortOption = query.sortBy ?? "recent";
   const type = query.type && query.type !== "all" ? query.type : null;
   const limit = pageLimit(query);
@@ -127,11 +127,13 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   if (query.following) {
     where.push("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = @viewer)");
     params.viewer = viewerOf(actor);
-    const { n } = prepared(
-      `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f CROSS JOIN users u ON u.id = f.followee_id WHERE f.follower_id = ?`,
-    ).get(viewerOf(actor)) as { n: number };
+    const followed = await queryRow<{ n: number }>(
+      `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f CROSS JOIN users u ON u.id = f.followee_id WHERE f.follower_id = @viewer`,
+      { viewer: viewerOf(actor) },
+    );
     // Few posts by followed members: read them through their author index and sort that handful.
-    if (n <= FOLLOWING_DRIVES_BELOW) {
+    // (Number: PostgreSQL's sum of integers is a bigint, which arrives as a string.)
+    if (Number(followed?.n ?? 0) <= FOLLOWING_DRIVES_BELOW) {
       from = indexedBy("posts p", "posts_author_recent");
       authorDrives = true;
     }
@@ -142,7 +144,7 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
   }
 
   if (query.search) {
-    const search = planSearch(query.search);
+    const search = await planSearch(query.search);
     if (!search) {
       where.push("p.id < 0");
     } else {
@@ -174,28 +176,27 @@ export function planFeed(actor: Actor, query: ListFeedQuery): FeedPlan & { limit
 /**
  * The home feed, a member's posts (authorId), a club's posts (clubId) or the posts of members the
  * caller follows (following), filtered by type and search, one keyset page at a time.
- * (Async only for a caller that chains `.catch` on it: see the rule in access.server.ts.)
  */
 export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise<FeedPage> {
   if (query.following) requireSignedIn(actor, "Sign in to see posts from members you follow");
   if (query.clubId !== undefined) {
-    if (!getClubRow(query.clubId)) throw notFound("Club Not Found");
-    if (!canReadClub(actor, query.clubId)) throw forbidden("Only members can see this club's posts");
+    if (!(await getClubRow(query.clubId))) throw notFound("Club Not Found");
+    if (!(await canReadClub(actor, query.clubId))) throw forbidden("Only members can see this club's posts");
   }
   // A search with no words in it ("!!!") matches nothing.
   if (query.search && !searchSet(query.search)) return { posts: [], nextCursor: null };
   const sortBy: SortOption = query.sortBy ?? "recent";
   const limit = pageLimit(query);
-  let rows = hashtagRows(query);
+  let rows = await hashtagRows(query);
   if (!rows) {
-    const plan = planFeed(actor, query);
-    rows = prepared(plan.sql).all(plan.params) as { id: number; sort_value: number }[];
+    const plan = await planFeed(actor, query);
+    rows = await queryRows<{ id: number; sort_value: number }>(plan.sql, plan.params);
   }
   const more = rows.length > limit;
   const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return {
-    posts: loadPosts(
+    posts: await loadPosts(
       actor,
       page.map((r) => r.id),
     ),
@@ -218,9 +219,9 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
 export const TRENDING = { size: 5, newest: 1000, mostLiked: 100, mostDiscussed: 100, gravity: 1.5, offsetHours: 2 };
 
 export const TRENDING_SQL = `WITH cand(id) AS (
-    SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_recent")} WHERE club_id IS NULL ORDER BY created_at DESC, id DESC LIMIT ${TRENDING.newest})
-    UNION SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_popular")} WHERE club_id IS NULL ORDER BY likes_count DESC, id DESC LIMIT ${TRENDING.mostLiked})
-    UNION SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_discussed")} WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT ${TRENDING.mostDiscussed})
+    SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_recent")} WHERE club_id IS NULL ORDER BY created_at DESC, id DESC LIMIT ${TRENDING.newest}) AS newest
+    UNION SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_popular")} WHERE club_id IS NULL ORDER BY likes_count DESC, id DESC LIMIT ${TRENDING.mostLiked}) AS most_liked
+    UNION SELECT id FROM (SELECT id FROM ${indexedBy("posts", "posts_feed_discussed")} WHERE club_id IS NULL ORDER BY comments_count DESC, id DESC LIMIT ${TRENDING.mostDiscussed}) AS most_discussed
   ), scored AS (
     SELECT p.id,
       (p.likes_count + 2.0 * p.comments_count + 3.0 * p.shares_count)
@@ -230,19 +231,19 @@ export const TRENDING_SQL = `WITH cand(id) AS (
   )
   SELECT s.id FROM scored s ORDER BY s.score DESC, s.id DESC LIMIT ${TRENDING.size}`;
 
-const rankTrending = (now: number) => (prepared(TRENDING_SQL).all({ now }) as { id: number }[]).map((r) => r.id);
+const rankTrending = async (now: number) => (await queryRows<{ id: number }>(TRENDING_SQL, { now })).map((r) => r.id);
 
 /**
  * Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. The ranking is
  * shared by every viewer and kept for a minute (trending-cache.server.ts); the posts are read fresh.
  */
-export function listTrending(actor: Actor, now = Date.now()): Post[] {
-  return loadPosts(actor, rankedTrending(now, rankTrending));
+export async function listTrending(actor: Actor, now = Date.now()): Promise<Post[]> {
+  return loadPosts(actor, await rankedTrending(now, rankTrending));
 }
 
 /** Hot Tracks as the home page shows them (the same for every viewer): cached per ranking and data version. */
-export function listTrendingItems(now = Date.now()): TrendingItem[] {
-  return drawnTrending(now, rankTrending, (ids) =>
-    loadPosts(null, ids).map((p) => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
+export function listTrendingItems(now = Date.now()): Promise<TrendingItem[]> {
+  return drawnTrending(now, rankTrending, async (ids) =>
+    (await loadPosts(null, ids)).map((p) => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
   );
 }

@@ -14,67 +14,70 @@ import type { FollowPage } from "~/schemas/shapes";
 
 export type FollowState = { following: boolean; followersCount: number };
 
-function requireFollowee(actor: Actor, username: string) {
+async function requireFollowee(actor: Actor, username: string) {
   const me = requireSignedIn(actor, "Please sign in to follow members");
-  const target = requireUserRow(username);
+  const target = await requireUserRow(username);
   if (target.id === me.id) throw badRequest("You can't follow yourself");
   return { me, target };
 }
 
-function followersCountOf(tx: Pick<typeof db, "select">, id: number): number {
-  return tx.select({ n: users.followersCount }).from(users).where(eq(users.id, id)).get()?.n ?? 0;
+async function followersCountOf(tx: Pick<typeof db, "select">, id: number): Promise<number> {
+  const [row] = await tx.select({ n: users.followersCount }).from(users).where(eq(users.id, id));
+  return row?.n ?? 0;
 }
 
 /** Follow a member (idempotent). `now` is when the follow happened (lists are newest first). */
-export function followUser(actor: Actor, username: string, now = new Date()): FollowState {
-  return writeTransaction((tx) => {
-    const { me, target } = requireFollowee(actor, username);
+export function followUser(actor: Actor, username: string, now = new Date()): Promise<FollowState> {
+  return writeTransaction(async (tx) => {
+    const { me, target } = await requireFollowee(actor, username);
     const followerId = me.id;
-    const inserted = tx.insert(follows).values({ followerId, followeeId: target.id, createdAt: now }).onConflictDoNothing().run();
-    if (inserted.changes > 0) {
-      tx.update(users)
+    const inserted = await tx
+      .insert(follows)
+      .values({ followerId, followeeId: target.id, createdAt: now })
+      .onConflictDoNothing()
+      .returning({ id: follows.followerId });
+    if (inserted.length > 0) {
+      await tx
+        .update(users)
         .set({ followersCount: sql`${users.followersCount} + 1` })
-        .where(eq(users.id, target.id))
-        .run();
-      tx.update(users)
+        .where(eq(users.id, target.id));
+      await tx
+        .update(users)
         .set({ followingCount: sql`${users.followingCount} + 1` })
-        .where(eq(users.id, followerId))
-        .run();
+        .where(eq(users.id, followerId));
     }
-    return { following: true, followersCount: followersCountOf(tx, target.id) };
+    return { following: true, followersCount: await followersCountOf(tx, target.id) };
   });
 }
 
-export function unfollowUser(actor: Actor, username: string): FollowState {
-  return writeTransaction((tx) => {
-    const { me, target } = requireFollowee(actor, username);
+export function unfollowUser(actor: Actor, username: string): Promise<FollowState> {
+  return writeTransaction(async (tx) => {
+    const { me, target } = await requireFollowee(actor, username);
     const followerId = me.id;
-    const removed = tx
+    const removed = await tx
       .delete(follows)
       .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, target.id)))
-      .run();
-    if (removed.changes > 0) {
-      tx.update(users)
+      .returning({ id: follows.followerId });
+    if (removed.length > 0) {
+      await tx
+        .update(users)
         .set({ followersCount: decrementCounter(users.followersCount) })
-        .where(eq(users.id, target.id))
-        .run();
-      tx.update(users)
+        .where(eq(users.id, target.id));
+      await tx
+        .update(users)
         .set({ followingCount: decrementCounter(users.followingCount) })
-        .where(eq(users.id, followerId))
-        .run();
+        .where(eq(users.id, followerId));
     }
-    return { following: false, followersCount: followersCountOf(tx, target.id) };
+    return { following: false, followersCount: await followersCountOf(tx, target.id) };
   });
 }
 
-export function isFollowing(followerId: number, followeeId: number): boolean {
-  return Boolean(
-    db
-      .select({ one: sql`1` })
-      .from(follows)
-      .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)))
-      .get(),
-  );
+export async function isFollowing(followerId: number, followeeId: number): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(follows)
+    .where(and(eq(follows.followerId, followerId), eq(follows.followeeId, followeeId)));
+  return rows.length > 0;
 }
 
 export const FOLLOW_PAGE_SIZE = 30;
@@ -92,14 +95,14 @@ type ListOptions = { cursor?: string | null; limit?: number };
  * Who follows `username`, most recent first. Served by the follows_followee index
  * (followee_id, created_at, follower_id); ties on the same millisecond are ordered by follower id.
  */
-export function listFollowers(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
-  const target = requireUserRow(username);
+export async function listFollowers(actor: Actor, username: string, options: ListOptions = {}): Promise<FollowPage> {
+  const target = await requireUserRow(username);
   return listPage(actor, "followers", target.id, options);
 }
 
 /** Whom `username` follows, most recent first. Served by the follows_follower index (follower_id, created_at, followee_id). */
-export function listFollowing(actor: Actor, username: string, options: ListOptions = {}): FollowPage {
-  const target = requireUserRow(username);
+export async function listFollowing(actor: Actor, username: string, options: ListOptions = {}): Promise<FollowPage> {
+  const target = await requireUserRow(username);
   return listPage(actor, "following", target.id, options);
 }
 
@@ -132,14 +135,19 @@ export function followPageQuery(which: "followers" | "following", userId: number
     .limit(size + 1);
 }
 
-function listPage(actor: Actor, which: "followers" | "following", userId: number, { cursor, limit }: ListOptions): FollowPage {
+async function listPage(
+  actor: Actor,
+  which: "followers" | "following",
+  userId: number,
+  { cursor, limit }: ListOptions,
+): Promise<FollowPage> {
   const size = Math.min(MAX_FOLLOW_PAGE, Math.max(1, Math.trunc(limit ?? FOLLOW_PAGE_SIZE)));
-  const rows = followPageQuery(which, userId, cursor, size).all();
+  const rows = await followPageQuery(which, userId, cursor, size);
 
   const page = rows.slice(0, size);
   const followed = new Set<number>();
   if (actor && page.length) {
-    for (const r of db
+    for (const r of await db
       .select({ id: follows.followeeId })
       .from(follows)
       .where(
@@ -150,8 +158,7 @@ function listPage(actor: Actor, which: "followers" | "following", userId: number
             page.map((p) => p.id),
           ),
         ),
-      )
-      .all()) {
+      )) {
       followed.add(r.id);
     }
   }

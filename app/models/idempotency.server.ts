@@ -1,6 +1,6 @@
 import { and, asc, count, eq, gt, lt } from "drizzle-orm";
 import { idempotencyKeys, type StoredReply } from "#db/schema";
-import { writeTransaction } from "~/utils/db.server";
+import { db, writeTransaction } from "~/utils/db.server";
 
 /**
  * The store behind idempotency keys (CONTRACT.md §6 and §10, docs/decisions/0030-idempotency-keys.md,
@@ -38,64 +38,49 @@ const sameRequest = (stored: string, fingerprint: string) =>
  * already holds KEYS_PER_MEMBER live ones is `full` (nothing stored), with the time until their
  * oldest expires. Expired rows go in the same transaction.
  */
-export function claimKey(userId: number, key: string, fingerprint: string, now = Date.now()): Claim {
-  return writeTransaction((tx) => {
+export function claimKey(userId: number, key: string, fingerprint: string, now = Date.now()): Promise<Claim> {
+  return writeTransaction(async (tx): Promise<Claim> => {
     const oldest = new Date(now - KEY_LIFETIME_MS);
-    tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, oldest)).run();
-    const row = tx
+    await tx.delete(idempotencyKeys).where(lt(idempotencyKeys.createdAt, oldest));
+    const [row] = await tx
       .select()
       .from(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-      .get();
+      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
     if (row) {
       if (!sameRequest(row.fingerprint, fingerprint)) return { kind: "mismatch", fingerprint: row.fingerprint };
       if (row.status !== null && row.response) return { kind: "replay", answer: { status: row.status, reply: row.response } };
       if (row.createdAt.getTime() > now - ABANDONED_AFTER_MS) return { kind: "in-flight" };
-      tx.delete(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-        .run();
+      await tx.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
     } else {
-      const held = tx
+      const [held] = await tx
         .select({ n: count() })
         .from(idempotencyKeys)
-        .where(and(eq(idempotencyKeys.userId, userId), gt(idempotencyKeys.createdAt, oldest)))
-        .get();
+        .where(and(eq(idempotencyKeys.userId, userId), gt(idempotencyKeys.createdAt, oldest)));
       if ((held?.n ?? 0) >= KEYS_PER_MEMBER) {
-        const first = tx
+        const [first] = await tx
           .select({ createdAt: idempotencyKeys.createdAt })
           .from(idempotencyKeys)
           .where(eq(idempotencyKeys.userId, userId))
           .orderBy(asc(idempotencyKeys.createdAt))
-          .limit(1)
-          .get();
+          .limit(1);
         const frees = (first?.createdAt.getTime() ?? now) + KEY_LIFETIME_MS;
         return { kind: "full", retryAfterMs: Math.max(1_000, frees - now) };
       }
     }
-    tx.insert(idempotencyKeys)
-      .values({ userId, key, fingerprint, createdAt: new Date(now) })
-      .run();
+    await tx.insert(idempotencyKeys).values({ userId, key, fingerprint, createdAt: new Date(now) });
     return { kind: "claimed" };
   });
 }
 
 /** The claimed request answered: keep its answer for repeats. */
-export function recordAnswer(userId: number, key: string, answer: StoredAnswer): void {
-  writeTransaction((tx) =>
-    tx
-      .update(idempotencyKeys)
-      .set({ status: answer.status, response: answer.reply })
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-      .run(),
-  );
+export async function recordAnswer(userId: number, key: string, answer: StoredAnswer): Promise<void> {
+  await db
+    .update(idempotencyKeys)
+    .set({ status: answer.status, response: answer.reply })
+    .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
 }
 
 /** The claimed request changed nothing (it failed): the key is free for a retry. */
-export function releaseKey(userId: number, key: string): void {
-  writeTransaction((tx) =>
-    tx
-      .delete(idempotencyKeys)
-      .where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)))
-      .run(),
-  );
+export async function releaseKey(userId: number, key: string): Promise<void> {
+  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key)));
 }

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { clubs, invites, users } from "#db/schema";
 import type { InviteInput } from "~/schemas/club";
-import { db } from "~/utils/db.server";
+import { db, isUniqueViolation, writeTransaction } from "~/utils/db.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { badRequest, forbidden, notFound } from "~/utils/errors";
 import { canRevokeInvite, getClubRow, getMembership, requireClubMember, requireSignedIn, type Queryable } from "./access.server";
@@ -76,13 +76,13 @@ function inviteView(
  * POST /api/clubs/{id}/invites (members only): default unlimited uses and no expiry. At most
  * `LIMITS.invitesPerUser` a day per member (429).
  */
-export function createInvite(actor: Actor, clubId: number, input: InviteInput, now = new Date()): Invite {
-  const { me, club } = requireClubMember(actor, clubId);
-  consumeLimit("invitesPerUser", String(me.id), now.getTime());
+export async function createInvite(actor: Actor, clubId: number, input: InviteInput, now = new Date()): Promise<Invite> {
+  const { me, club } = await requireClubMember(actor, clubId);
+  await consumeLimit("invitesPerUser", String(me.id), now.getTime());
   const expiresAt = input.expiresIn ? new Date(now.getTime() + input.expiresIn * 3_600_000) : null;
   for (let attempt = 0; ; attempt++) {
     try {
-      const row = db
+      const [row] = await db
         .insert(invites)
         .values({
           code: newInviteCode(),
@@ -92,34 +92,32 @@ export function createInvite(actor: Actor, clubId: number, input: InviteInput, n
           expiresAt,
           createdAt: now,
         })
-        .returning()
-        .get();
+        .returning();
       return inviteView(row, club);
     } catch (error) {
       // A 96-bit collision is astronomically unlikely; retry rather than fail if it ever happens.
-      if (attempt < 2 && error instanceof Error && /UNIQUE constraint failed/.test(error.message)) continue;
+      if (attempt < 2 && isUniqueViolation(error)) continue;
       throw error;
     }
   }
 }
 
 /** GET /api/invites/{code} and the invite page: invalid, revoked, expired, used up or its maker gone is 404. */
-export function getInvite(code: string, now = new Date()): Invite {
+export async function getInvite(code: string, now = new Date()): Promise<Invite> {
   if (!CODE_PATTERN.test(code)) throw notFound(INVALID_INVITE);
-  const row = db
+  const [row] = await db
     .select({ invite: invites, club: clubs })
     .from(invites)
     .innerJoin(clubs, eq(clubs.id, invites.clubId))
-    .where(and(eq(invites.code, code), usable(now)))
-    .get();
+    .where(and(eq(invites.code, code), usable(now)));
   if (!row) throw notFound(INVALID_INVITE);
   return inviteView(row.invite, row.club);
 }
 
 /** The club's active invites, newest first (members only). */
-export function listInvites(actor: Actor, clubId: number, now = new Date()): ClubInvite[] {
-  const { me, role } = requireClubMember(actor, clubId);
-  return db
+export async function listInvites(actor: Actor, clubId: number, now = new Date()): Promise<ClubInvite[]> {
+  const { me, role } = await requireClubMember(actor, clubId);
+  const rows = await db
     .select({
       id: invites.id,
       code: invites.code,
@@ -133,58 +131,54 @@ export function listInvites(actor: Actor, clubId: number, now = new Date()): Clu
     .from(invites)
     .innerJoin(users, eq(users.id, invites.createdById))
     .where(and(eq(invites.clubId, clubId), usable(now)))
-    .orderBy(desc(invites.createdAt), desc(invites.id))
-    .all()
-    .map((r) => ({
-      id: r.id,
-      inviteCode: r.code,
-      usesRemaining: r.usesRemaining,
-      expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
-      createdAt: r.createdAt.toISOString(),
-      createdBy: { id: r.creatorId, username: r.creatorUsername, displayName: r.creatorDisplayName },
-      canRevoke: canRevokeInvite({ createdById: r.creatorId }, me, role),
-    }));
+    .orderBy(desc(invites.createdAt), desc(invites.id));
+  return rows.map((r) => ({
+    id: r.id,
+    inviteCode: r.code,
+    usesRemaining: r.usesRemaining,
+    expiresAt: r.expiresAt ? r.expiresAt.toISOString() : null,
+    createdAt: r.createdAt.toISOString(),
+    createdBy: { id: r.creatorId, username: r.creatorUsername, displayName: r.creatorDisplayName },
+    canRevoke: canRevokeInvite({ createdById: r.creatorId }, me, role),
+  }));
 }
 
 /** Revoke an invite: the member who made it, or the club owner. */
-export function revokeInvite(actor: Actor, clubId: number, inviteId: number, now = new Date()): void {
+export async function revokeInvite(actor: Actor, clubId: number, inviteId: number, now = new Date()): Promise<void> {
   const me = requireSignedIn(actor);
-  const invite = db
+  const [invite] = await db
     .select()
     .from(invites)
-    .where(and(eq(invites.id, inviteId), eq(invites.clubId, clubId)))
-    .get();
+    .where(and(eq(invites.id, inviteId), eq(invites.clubId, clubId)));
   if (!invite) throw notFound("Invite not found");
-  if (!canRevokeInvite(invite, me, getMembership(clubId, me.id)?.role))
+  if (!canRevokeInvite(invite, me, (await getMembership(clubId, me.id))?.role))
     throw forbidden("Only the member who made this invite or the club owner can revoke it");
   if (invite.revokedAt) return;
-  db.update(invites).set({ revokedAt: now }).where(eq(invites.id, inviteId)).run();
+  await db.update(invites).set({ revokedAt: now }).where(eq(invites.id, inviteId));
 }
 
 /**
  * Take one use of a usable invite, in the caller's transaction; returns its club. The check and the
  * decrement are one statement, so concurrent redemptions cannot both take the last use.
  */
-function takeInviteUse(tx: Queryable, code: string, now: Date): number {
+async function takeInviteUse(tx: Queryable, code: string, now: Date): Promise<number> {
   if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
-  const row = tx
+  const [row] = await tx
     .update(invites)
     .set({ usesRemaining: sql`CASE WHEN ${invites.usesRemaining} IS NULL THEN NULL ELSE ${invites.usesRemaining} - 1 END` })
     .where(and(eq(invites.code, code), usable(now)))
-    .returning({ clubId: invites.clubId })
-    .get();
+    .returning({ clubId: invites.clubId });
   if (!row) throw badRequest(INVALID_INVITE);
   return row.clubId;
 }
 
 /** The club an invite code belongs to and who made it, if the code is usable (without taking a use). */
-function usableInvite(tx: Queryable, code: string, now: Date): { clubId: number; createdById: number } {
+async function usableInvite(tx: Queryable, code: string, now: Date): Promise<{ clubId: number; createdById: number }> {
   if (!CODE_PATTERN.test(code)) throw badRequest(INVALID_INVITE);
-  const row = tx
+  const [row] = await tx
     .select({ clubId: invites.clubId, createdById: invites.createdById })
     .from(invites)
-    .where(and(eq(invites.code, code), usable(now)))
-    .get();
+    .where(and(eq(invites.code, code), usable(now)));
   if (!row) throw badRequest(INVALID_INVITE);
   return row;
 }
@@ -198,29 +192,32 @@ function usableInvite(tx: Queryable, code: string, now: Date): { clubId: number;
  * only by an invite the owner made; another member's invite is 403 (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md). Nothing
  * is consumed unless the member is admitted.
  */
-export function acceptInvite(actor: Actor, code: string, expectedClubId?: number, now = new Date()): { status: "joined"; clubId: number } {
+export function acceptInvite(
+  actor: Actor,
+  code: string,
+  expectedClubId?: number,
+  now = new Date(),
+): Promise<{ status: "joined"; clubId: number }> {
   const me = requireSignedIn(actor);
-  return db.transaction(
-    (tx) => {
-      if (expectedClubId !== undefined && !getClubRow(expectedClubId, tx)) throw notFound(CLUB_NOT_FOUND);
-      const { clubId, createdById } = usableInvite(tx, code, now);
-      if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
-      const { request } = assertMayJoin(tx, clubId, me.id, { pendingMayJoin: true });
-      if (request?.status === "rejected" && getMembership(clubId, createdById, tx)?.role !== "owner") throw forbidden(REJECTED_NEEDS_OWNER);
-      takeInviteUse(tx, code, now);
-      admitMember(tx, clubId, me.id);
-      return { status: "joined" as const, clubId };
-    },
-    { behavior: "immediate" },
-  );
+  return writeTransaction(async (tx) => {
+    if (expectedClubId !== undefined && !(await getClubRow(expectedClubId, tx))) throw notFound(CLUB_NOT_FOUND);
+    const { clubId, createdById } = await usableInvite(tx, code, now);
+    if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
+    const { request } = await assertMayJoin(tx, clubId, me.id, { pendingMayJoin: true });
+    if (request?.status === "rejected" && (await getMembership(clubId, createdById, tx))?.role !== "owner")
+      throw forbidden(REJECTED_NEEDS_OWNER);
+    await takeInviteUse(tx, code, now);
+    await admitMember(tx, clubId, me.id);
+    return { status: "joined" as const, clubId };
+  });
 }
 
 /**
  * register-with-invite: run inside the new account's transaction (signUp's callback), so a bad,
  * used-up or expired code — or a full club — rolls the account back.
  */
-export function joinNewMemberWithInvite(tx: Queryable, code: string, userId: number, now = new Date()): number {
-  const clubId = takeInviteUse(tx, code, now);
-  admitMember(tx, clubId, userId);
+export async function joinNewMemberWithInvite(tx: Queryable, code: string, userId: number, now = new Date()): Promise<number> {
+  const clubId = await takeInviteUse(tx, code, now);
+  await admitMember(tx, clubId, userId);
   return clubId;
 }

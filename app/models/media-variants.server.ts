@@ -60,7 +60,7 @@ async function backfillRow(row: MediaRow, storage: MediaStorage): Promise<boolea
   }
   const order = (v: StoredVariant) => VARIANT_TARGETS.findIndex((t) => v.key === variantKey(base, t));
   variants.sort((a, b) => order(a) - order(b));
-  const updated = db.update(media).set({ variants }).where(eq(media.id, row.id)).returning({ id: media.id }).all();
+  const updated = await db.update(media).set({ variants }).where(eq(media.id, row.id)).returning({ id: media.id });
   // Deleted (with its post) while the variants were made: they belong to nothing.
   if (!updated.length) await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
   return updated.length > 0;
@@ -68,7 +68,7 @@ async function backfillRow(row: MediaRow, storage: MediaStorage): Promise<boolea
 
 /** Every stored image row, brought up to date one at a time. Returns how many changed. */
 export async function backfillVariants(storage: MediaStorage = getStorage()): Promise<number> {
-  const rows = db.select().from(media).where(eq(media.kind, "image")).all();
+  const rows = await db.select().from(media).where(eq(media.kind, "image"));
   let changed = 0;
   for (const row of rows) {
     try {

@@ -8,7 +8,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { media, users, type MediaKind } from "#db/schema";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL } from "~/schemas/media";
 import type { MediaVariant, UploadedFile } from "~/schemas/media-options";
-import { db, prepared } from "~/utils/db.server";
+import { db, first, queryRow } from "~/utils/db.server";
 import { badRequest, isAppError, tooLarge, unsupportedMedia } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type ImageWork, type SniffedFormat } from "~/utils/media-processing.server";
@@ -124,12 +124,14 @@ function newKeyBase(): string {
  * to a post in a private club? /media serves those with `private` caching, so no shared cache keeps
  * them (docs/decisions/0022-what-a-private-club-shows-visitors.md). Read through the `media_url` index.
  */
-export function isPrivateClubMedia(key: string, storage: MediaStorage = getStorage()): boolean {
+export async function isPrivateClubMedia(key: string, storage: MediaStorage = getStorage()): Promise<boolean> {
   const lo = storage.publicUrl(/^\d{4}\/\d{2}\/[0-9a-f]{32}/.exec(key)?.[0] ?? key);
-  const row = prepared(
-    `SELECT 1 FROM media m JOIN posts p ON p.id = m.post_id JOIN clubs c ON c.id = p.club_id
-     WHERE m.url >= @lo AND m.url < @hi AND c.is_private = 1 LIMIT 1`,
-  ).get({ lo, hi: `${lo}/` });
+  // `= TRUE` (not `= 1`): SQLite's 0/1 and PostgreSQL's boolean alike, and SQLite's plan unchanged.
+  const row = await queryRow<{ hit: number }>(
+    `SELECT 1 AS hit FROM media m JOIN posts p ON p.id = m.post_id JOIN clubs c ON c.id = p.club_id
+     WHERE m.url >= @lo AND m.url < @hi AND c.is_private = TRUE LIMIT 1`,
+    { lo, hi: `${lo}/` },
+  );
   return row !== undefined;
 }
 
@@ -164,7 +166,7 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
   const me = requireSignedIn(actor, "Authentication required. Please log in again.");
   const storage = options.storage ?? getStorage();
   const countedAt = Date.now();
-  if (!options.counted) consumeLimit("uploadsPerUser", String(me.id), countedAt);
+  if (!options.counted) await consumeLimit("uploadsPerUser", String(me.id), countedAt);
 
   const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
   const head = await source.head(SNIFF_BYTES);
@@ -181,17 +183,18 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
         ? await storeImage(storage, source, head, format, base, written, { owner: me.id, signal: options.signal })
         : await storeStream(storage, source, head, format, base, written);
     if (options.signal?.aborted) throw new AbandonedError();
-    const row = db
-      .insert(media)
-      .values({ ownerId: me.id, postId: null, kind: format.kind, name, ...values })
-      .returning()
-      .get();
+    const row = first(
+      await db
+        .insert(media)
+        .values({ ownerId: me.id, postId: null, kind: format.kind, name, ...values })
+        .returning(),
+    )!;
     return toUploadedFile(row);
   } catch (error) {
     await Promise.all(written.map((key) => storage.delete(key).catch(() => undefined)));
     // Not taken by the image queue (busy, the member's share full, the client gone): it does not count.
     if (!options.counted && isAppError(error) && (error.status === 429 || error.status === 503)) {
-      refundHit("uploadsPerUser", String(me.id), countedAt);
+      await refundHit("uploadsPerUser", String(me.id), countedAt);
     }
     // Storage clients wrap or replace a failing body's error (S3's multipart abort, for one).
     throw source.refusal ?? error;
@@ -278,14 +281,13 @@ function uniqueUrls(urls: readonly string[] | null | undefined): string[] {
  * The actor's own, not yet attached uploads among `urls`: what a create form that failed
  * validation shows again so nothing is lost. Anything else is silently left out.
  */
-export function ownPendingUploads(actor: Actor, urls: readonly string[] | null | undefined): StoredMedia[] {
+export async function ownPendingUploads(actor: Actor, urls: readonly string[] | null | undefined): Promise<StoredMedia[]> {
   const wanted = uniqueUrls(urls);
   if (!actor || wanted.length === 0) return [];
-  const rows = db
+  const rows = await db
     .select()
     .from(media)
-    .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)))
-    .all();
+    .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)));
   const order = new Map(wanted.map((url, i) => [url, i]));
   return rows.sort((a, b) => order.get(a.url)! - order.get(b.url)!).map(toUploadedFile);
 }
@@ -293,8 +295,8 @@ export function ownPendingUploads(actor: Actor, urls: readonly string[] | null |
 /** The storage objects of these media rows (the picture and its variants), for deleteMediaFiles. */
 export type MediaFiles = Pick<MediaRow, "storageKey" | "variants">;
 
-export function mediaFilesOfPost(postId: number): MediaFiles[] {
-  return db.select({ storageKey: media.storageKey, variants: media.variants }).from(media).where(eq(media.postId, postId)).all();
+export function mediaFilesOfPost(postId: number): Promise<MediaFiles[]> {
+  return db.select({ storageKey: media.storageKey, variants: media.variants }).from(media).where(eq(media.postId, postId));
 }
 
 /**
@@ -326,12 +328,11 @@ export async function discardUploads(
 ): Promise<void> {
   const wanted = uniqueUrls(urls);
   if (!actor || wanted.length === 0) return;
-  const rows = db
+  const rows = await db
     .delete(media)
     .where(and(inArray(media.url, wanted), eq(media.ownerId, actor.id), isNull(media.postId)))
-    .returning({ storageKey: media.storageKey, variants: media.variants, createdAt: media.createdAt })
-    .all();
-  if (refund) for (const row of rows) refundHit("uploadsPerUser", String(actor.id), row.createdAt.getTime());
+    .returning({ storageKey: media.storageKey, variants: media.variants, createdAt: media.createdAt });
+  if (refund) for (const row of rows) await refundHit("uploadsPerUser", String(actor.id), row.createdAt.getTime());
   await deleteMediaFiles(rows, storage);
 }
 
@@ -345,7 +346,7 @@ export async function pruneAbandonedUploads(
   now = Date.now(),
 ): Promise<number> {
   const cutoff = new Date(now - olderThanMs);
-  const rows = db
+  const rows = await db
     .delete(media)
     .where(
       and(
@@ -354,8 +355,7 @@ export async function pruneAbandonedUploads(
         sql`${media.url} NOT IN (SELECT ${users.avatar} FROM ${users} WHERE ${users.avatar} IS NOT NULL)`,
       ),
     )
-    .returning({ storageKey: media.storageKey, variants: media.variants })
-    .all();
+    .returning({ storageKey: media.storageKey, variants: media.variants });
   await deleteMediaFiles(rows, storage);
   return rows.length;
 }

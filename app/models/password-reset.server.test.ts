@@ -21,71 +21,71 @@ import {
 
 const ORIGIN = "https://pulse.example.org";
 const tokenOf = (link: string) => link.split("/").pop()!;
-const resetsOf = (userId: number) => db.select().from(passwordResets).where(eq(passwordResets.userId, userId)).all();
-const accountLimitHits = (userId: number) =>
-  db
-    .select()
-    .from(rateLimits)
-    .where(eq(rateLimits.key, `passwordResetsPerAccount:${userId}`))
-    .all()
-    .reduce((n, row) => n + row.count, 0);
-const sessionsOf = (userId: number) => db.select().from(sessions).where(eq(sessions.userId, userId)).all();
+const resetsOf = async (userId: number) => await db.select().from(passwordResets).where(eq(passwordResets.userId, userId));
+const accountLimitHits = async (userId: number) =>
+  (
+    await db
+      .select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `passwordResetsPerAccount:${userId}`))
+  ).reduce((n, row) => n + row.count, 0);
+const sessionsOf = async (userId: number) => await db.select().from(sessions).where(eq(sessions.userId, userId));
 
 describe("password reset links", () => {
   it("finds the account by username in any case or by email", async () => {
     const member = await createMember({ username: "Doe_Finder" });
-    expect(findAccount("doe_finder")?.id).toBe(member.id);
-    expect(findAccount(` ${member.email.toUpperCase()} `)?.id).toBe(member.id);
-    expect(findAccount("nobody_here")).toBeUndefined();
-    expect(findAccount("")).toBeUndefined();
+    expect((await findAccount("doe_finder"))?.id).toBe(member.id);
+    expect((await findAccount(` ${member.email.toUpperCase()} `))?.id).toBe(member.id);
+    expect(await findAccount("nobody_here")).toBeUndefined();
+    expect(await findAccount("")).toBeUndefined();
   });
 
   it("stores only the SHA-256 of a 256-bit token, and a new link replaces the unused older one", async () => {
     const member = await createMember();
-    const first = issueResetToken(member.id);
+    const first = await issueResetToken(member.id);
     expect(first).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const [row] = resetsOf(member.id);
+    const [row] = await resetsOf(member.id);
     expect(row!.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(row!.tokenHash).not.toContain(first);
-    const second = issueResetToken(member.id);
-    expect(resetsOf(member.id)).toHaveLength(1);
-    expect(resetLinkOwner(first)).toBeNull();
-    expect(resetLinkOwner(second)).toEqual({ username: member.username });
+    const second = await issueResetToken(member.id);
+    expect(await resetsOf(member.id)).toHaveLength(1);
+    expect(await resetLinkOwner(first)).toBeNull();
+    expect(await resetLinkOwner(second)).toEqual({ username: member.username });
   });
 
   it("works for an hour", async () => {
     const member = await createMember();
     const now = Date.now();
-    const token = issueResetToken(member.id, now);
-    expect(resetLinkOwner(token, now + RESET_LIFETIME_MS - 1)).not.toBeNull();
-    expect(resetLinkOwner(token, now + RESET_LIFETIME_MS)).toBeNull();
+    const token = await issueResetToken(member.id, now);
+    expect(await resetLinkOwner(token, now + RESET_LIFETIME_MS - 1)).not.toBeNull();
+    expect(await resetLinkOwner(token, now + RESET_LIFETIME_MS)).toBeNull();
     expect((await errorOf(() => resetPassword(token, "brandnew1", now + RESET_LIFETIME_MS))).status).toBe(404);
   });
 
   it("sets the password once, ends every session, and the link is used up", async () => {
     const member = await createMember({ password: "oldpass1" });
-    createSession(member.id, "Chrome on Android");
-    const token = issueResetToken(member.id);
+    await createSession(member.id, "Chrome on Android");
+    const token = await issueResetToken(member.id);
     const updated = await resetPassword(token, "brandnew1");
     expect(await verifyPassword("brandnew1", updated.passwordHash)).toBe(true);
-    expect(sessionsOf(member.id)).toHaveLength(0);
-    expect(resetsOf(member.id)).toHaveLength(0);
+    expect(await sessionsOf(member.id)).toHaveLength(0);
+    expect(await resetsOf(member.id)).toHaveLength(0);
     expect((await errorOf(() => resetPassword(token, "another1"))).status).toBe(404);
-    expect(resetLinkOwner(token)).toBeNull();
+    expect(await resetLinkOwner(token)).toBeNull();
   });
 
   it("refuses unknown and malformed tokens without changing anything", async () => {
-    expect(resetLinkOwner("x".repeat(43))).toBeNull();
-    expect(resetLinkOwner("../../etc")).toBeNull();
+    expect(await resetLinkOwner("x".repeat(43))).toBeNull();
+    expect(await resetLinkOwner("../../etc")).toBeNull();
     expect((await errorOf(() => resetPassword("nope", "brandnew1"))).status).toBe(404);
   });
 
   it("gives the operator a link on the given origin, or 404 for no such account", async () => {
     const member = await createMember();
-    const { link, username } = operatorResetLink(member.email, `${ORIGIN}/ignored/path`);
+    const { link, username } = await operatorResetLink(member.email, `${ORIGIN}/ignored/path`);
     expect(username).toBe(member.username);
     expect(link).toMatch(new RegExp(`^${ORIGIN}/reset-password/[A-Za-z0-9_-]{43}$`));
-    expect(resetLinkOwner(tokenOf(link))).toEqual({ username: member.username });
+    expect(await resetLinkOwner(tokenOf(link))).toEqual({ username: member.username });
     expect((await errorOf(() => operatorResetLink("no_such_member", ORIGIN))).status).toBe(404);
   });
 });
@@ -105,25 +105,25 @@ describe("requestPasswordReset", () => {
   it("sends nothing and issues nothing where mail is not configured", async () => {
     const member = await createMember();
     setMailSettings(null);
-    expect(requestPasswordReset(member.username, { ip: "192.0.2.1" }).delivery).toBeNull();
+    expect((await requestPasswordReset(member.username, { ip: "192.0.2.1" })).delivery).toBeNull();
     setMailSettings({ smtpUrl: sink.url, from: "Pulse <pulse@example.org>", publicUrl: ORIGIN });
-    expect(resetsOf(member.id)).toHaveLength(0);
+    expect(await resetsOf(member.id)).toHaveLength(0);
   });
 
   it("mails the member a link on PUBLIC_URL, in plain text and HTML", async () => {
     const member = await createMember();
-    const { delivery } = requestPasswordReset(member.email, { ip: "192.0.2.2" });
+    const { delivery } = await requestPasswordReset(member.email, { ip: "192.0.2.2" });
     await delivery;
     const mail = await sink.next();
     expect(mail.to).toEqual([member.email]);
     expect(mail.raw).toMatch(/Content-Type: text\/plain/);
     expect(mail.raw).toMatch(/Content-Type: text\/html/);
     expect(mail.raw).toContain(`${ORIGIN}/reset-password/`);
-    expect(resetsOf(member.id)).toHaveLength(1);
+    expect(await resetsOf(member.id)).toHaveLength(1);
   });
 
   it("answers the same for an unknown account, and sends nothing", async () => {
-    const { delivery } = requestPasswordReset("no_such_member", { ip: "192.0.2.3" });
+    const { delivery } = await requestPasswordReset("no_such_member", { ip: "192.0.2.3" });
     expect(delivery).toBeInstanceOf(Promise);
     await delivery;
     expect(sink.received).toHaveLength(0);
@@ -132,32 +132,34 @@ describe("requestPasswordReset", () => {
   it("answers before any work that depends on the account, for a known and an unknown one alike (security-2 N14)", async () => {
     setRateLimitsEnabled(true);
     const member = await createMember();
-    const known = requestPasswordReset(member.username, { ip: "192.0.2.4" });
-    const unknown = requestPasswordReset("no_such_member", { ip: "192.0.2.5" });
+    const known = await requestPasswordReset(member.username, { ip: "192.0.2.4" });
+    const unknown = await requestPasswordReset("no_such_member", { ip: "192.0.2.5" });
     // When the call returns, the account has not been looked up, limited, given a token or mailed:
     // the answer's work is the same whoever was named.
-    expect(resetsOf(member.id)).toHaveLength(0);
-    expect(accountLimitHits(member.id)).toBe(0);
+    expect(await resetsOf(member.id)).toHaveLength(0);
+    expect(await accountLimitHits(member.id)).toBe(0);
     expect(known.delivery).toBeInstanceOf(Promise);
     expect(unknown.delivery).toBeInstanceOf(Promise);
     await Promise.all([known.delivery, unknown.delivery]);
-    expect(resetsOf(member.id)).toHaveLength(1);
-    expect(accountLimitHits(member.id)).toBe(1);
+    expect(await resetsOf(member.id)).toHaveLength(1);
+    expect(await accountLimitHits(member.id)).toBe(1);
     expect((await sink.next()).to).toEqual([member.email]);
   });
 
   it("limits per trusted address (429) and per account (silently: nothing more is sent)", async () => {
     setRateLimitsEnabled(true);
     const member = await createMember();
-    for (let i = 0; i < 3; i++) await requestPasswordReset(member.username, { ip: `192.0.2.${10 + i}` }).delivery;
+    for (let i = 0; i < 3; i++) await (await requestPasswordReset(member.username, { ip: `192.0.2.${10 + i}` })).delivery;
     for (let i = 0; i < 3; i++) await sink.next();
-    await requestPasswordReset(member.username, { ip: "192.0.2.20" }).delivery;
-    for (let i = 0; i < 10; i++) requestPasswordReset("no_such_member", { ip: "198.51.100.7" });
+    await (
+      await requestPasswordReset(member.username, { ip: "192.0.2.20" })
+    ).delivery;
+    for (let i = 0; i < 10; i++) await requestPasswordReset("no_such_member", { ip: "198.51.100.7" });
     const refused = await errorOf(() => requestPasswordReset("no_such_member", { ip: "198.51.100.7" }));
     expect(refused.status).toBe(429);
     expect(refused.message).toMatch(/Too many reset requests from your address/);
     // An address the server cannot tell apart (an unknown proxy) is not one shared bucket.
-    for (let i = 0; i < 12; i++) requestPasswordReset("no_such_member", { ip: "unknown", trusted: false });
+    for (let i = 0; i < 12; i++) await requestPasswordReset("no_such_member", { ip: "unknown", trusted: false });
     expect(sink.received).toHaveLength(0);
   });
 });

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, eq, gt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, lte, or } from "drizzle-orm";
 import { passwordResets, users } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
-import { db, writeTransaction } from "~/utils/db.server";
+import { db, equalsIgnoringCase, first, writeTransaction } from "~/utils/db.server";
 import { isAppError, notFound } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
@@ -32,26 +32,25 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 export const resetByMail = (): boolean => mailSettings() !== null;
 
 /** The account a username (any case) or email names, if any. */
-export function findAccount(identifier: string): UserRow | undefined {
+export async function findAccount(identifier: string): Promise<UserRow | undefined> {
   const value = identifier.trim();
   if (!value) return undefined;
-  return db
-    .select()
-    .from(users)
-    .where(value.includes("@") ? eq(users.email, value.toLowerCase()) : sql`${users.username} = ${value} COLLATE NOCASE`)
-    .get();
+  return first(
+    await db
+      .select()
+      .from(users)
+      .where(value.includes("@") ? eq(users.email, value.toLowerCase()) : equalsIgnoringCase(users.username, value)),
+  );
 }
 
 /** A new link's token for the member; the member's older link (and any expired ones) stop working. */
-export function issueResetToken(userId: number, now: number = Date.now()): string {
+export async function issueResetToken(userId: number, now: number = Date.now()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  writeTransaction((tx) => {
-    tx.delete(passwordResets)
-      .where(or(eq(passwordResets.userId, userId), lte(passwordResets.expiresAt, new Date(now))))
-      .run();
-    tx.insert(passwordResets)
-      .values({ tokenHash: hashToken(token), userId, createdAt: new Date(now), expiresAt: new Date(now + RESET_LIFETIME_MS) })
-      .run();
+  await writeTransaction(async (tx) => {
+    await tx.delete(passwordResets).where(or(eq(passwordResets.userId, userId), lte(passwordResets.expiresAt, new Date(now))));
+    await tx
+      .insert(passwordResets)
+      .values({ tokenHash: hashToken(token), userId, createdAt: new Date(now), expiresAt: new Date(now + RESET_LIFETIME_MS) });
   });
   return token;
 }
@@ -68,10 +67,14 @@ export function resetLink(origin: string, token: string): string {
  * `delivery` settles when that work is done (a failure is logged, never thrown); null where mail is
  * not configured (nothing is done at all).
  */
-export function requestPasswordReset(identifier: string, from: ClientOrigin, now: number = Date.now()): { delivery: Promise<void> | null } {
+export async function requestPasswordReset(
+  identifier: string,
+  from: ClientOrigin,
+  now: number = Date.now(),
+): Promise<{ delivery: Promise<void> | null }> {
   const mail = mailSettings();
   if (!mail) return { delivery: null };
-  if (from.trusted !== false) consumeLimit("passwordResetsPerIp", from.ip, now);
+  if (from.trusted !== false) await consumeLimit("passwordResetsPerIp", from.ip, now);
   const delivery = afterThisTurn()
     .then(() => mailResetLink(identifier, mail.publicUrl, now))
     .catch((error: unknown) => {
@@ -85,40 +88,42 @@ const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 /** The per-account half of a request: nothing for no such account, or one over its limit. */
 async function mailResetLink(identifier: string, publicUrl: string, now: number): Promise<void> {
-  const row = findAccount(identifier);
+  const row = await findAccount(identifier);
   if (!row) return;
   try {
-    consumeLimit("passwordResetsPerAccount", String(row.id), now);
+    await consumeLimit("passwordResetsPerAccount", String(row.id), now);
   } catch (error) {
     if (isAppError(error) && error.status === 429) return;
     throw error;
   }
-  const link = resetLink(publicUrl, issueResetToken(row.id, now));
+  const link = resetLink(publicUrl, await issueResetToken(row.id, now));
   await sendMail(resetMail(row, link)).catch((error: unknown) => {
     logger.error({ err: error, member: row.id }, "password-reset mail failed");
   });
 }
 
 /** The operator command: a link for the account, printed for the operator to pass on. */
-export function operatorResetLink(identifier: string, origin: string, now: number = Date.now()) {
-  const row = findAccount(identifier);
+export async function operatorResetLink(identifier: string, origin: string, now: number = Date.now()) {
+  const row = await findAccount(identifier);
   if (!row) throw notFound(NO_SUCH_ACCOUNT);
-  return { username: row.username, link: resetLink(origin, issueResetToken(row.id, now)), expiresAt: new Date(now + RESET_LIFETIME_MS) };
+  const token = await issueResetToken(row.id, now);
+  return { username: row.username, link: resetLink(origin, token), expiresAt: new Date(now + RESET_LIFETIME_MS) };
 }
 
-function liveReset(token: string, now: number) {
+async function liveReset(token: string, now: number) {
   if (!TOKEN.test(token)) return undefined;
-  return db
-    .select({ userId: passwordResets.userId, username: users.username })
-    .from(passwordResets)
-    .innerJoin(users, eq(users.id, passwordResets.userId))
-    .where(and(eq(passwordResets.tokenHash, hashToken(token)), gt(passwordResets.expiresAt, new Date(now))))
-    .get();
+  return first(
+    await db
+      .select({ userId: passwordResets.userId, username: users.username })
+      .from(passwordResets)
+      .innerJoin(users, eq(users.id, passwordResets.userId))
+      .where(and(eq(passwordResets.tokenHash, hashToken(token)), gt(passwordResets.expiresAt, new Date(now)))),
+  );
 }
 
 /** Whose link this is, for the new-password form; null for an unknown, used or expired one. Changes nothing. */
-export function resetLinkOwner(token: string, now: number = Date.now()): { username: string } | null {
-  const found = liveReset(token, now);
+export async function resetLinkOwner(token: string, now: number = Date.now()): Promise<{ username: string } | null> {
+  const found = await liveReset(token, now);
   return found ? { username: found.username } : null;
 }
 
@@ -128,15 +133,15 @@ export function resetLinkOwner(token: string, now: number = Date.now()): { usern
  * unknown, used or expired. The caller signs the device in with a fresh session.
  */
 export async function resetPassword(token: string, newPassword: string, now: number = Date.now()): Promise<UserRow> {
-  if (!liveReset(token, now)) throw notFound(RESET_LINK_INVALID);
+  if (!(await liveReset(token, now))) throw notFound(RESET_LINK_INVALID);
   const passwordHash = await hashPassword(newPassword);
-  return writeTransaction((tx) => {
-    const reset = liveReset(token, now);
+  return writeTransaction(async (tx) => {
+    const reset = await liveReset(token, now);
     if (!reset) throw notFound(RESET_LINK_INVALID);
-    tx.delete(passwordResets).where(eq(passwordResets.userId, reset.userId)).run();
-    const updated = tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId)).returning().get();
+    await tx.delete(passwordResets).where(eq(passwordResets.userId, reset.userId));
+    const [updated] = await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId)).returning();
     if (!updated) throw notFound(RESET_LINK_INVALID);
-    endSessions({ id: updated.id }, { except: null });
+    await endSessions({ id: updated.id }, { except: null });
     return updated;
   });
 }

@@ -49,10 +49,10 @@ const filesQuery = preparedOnce(() =>
 
 const postRecords = (ids: readonly number[], viewer: number) => postRecordsQuery().all({ ids: JSON.stringify(ids), viewer });
 
-type PostRecord = ReturnType<typeof postRecords>[number];
+type PostRecord = Awaited<ReturnType<typeof postRecords>>[number];
 
-function filesOf(ids: readonly number[]): Map<number, UploadedFile[]> {
-  const rows = filesQuery().all({ ids: JSON.stringify(ids) });
+async function filesOf(ids: readonly number[]): Promise<Map<number, UploadedFile[]>> {
+  const rows = await filesQuery().all({ ids: JSON.stringify(ids) });
   const files = new Map<number, UploadedFile[]>();
   for (const { postId, width, height, variants, ...file } of rows) {
     const f: UploadedFile = file;
@@ -87,10 +87,10 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
 }
 
 /** The posts with these ids, in this order, as `actor` sees them (likes), with their clubs and media: two queries. */
-export function loadPosts(actor: Actor, ids: readonly number[]): Post[] {
+export async function loadPosts(actor: Actor, ids: readonly number[]): Promise<Post[]> {
   if (ids.length === 0) return [];
-  const records = new Map(postRecords(ids, actor?.id ?? 0).map((r) => [r.post.id, r]));
-  const files = filesOf(ids);
+  const [recordRows, files] = await Promise.all([postRecords(ids, actor?.id ?? 0), filesOf(ids)]);
+  const records = new Map(recordRows.map((r) => [r.post.id, r]));
   return ids.flatMap((id) => {
     const record = records.get(id);
     return record ? [toPost(record, files.get(id) ?? [])] : [];

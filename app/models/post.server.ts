@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
+import { db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
@@ -34,22 +34,22 @@ export type { UploadedFile } from "./post-view.server";
  * The post as `actor` may see it: a missing post, or a private club's post for a non-member, is the
  * same 404 (its existence is not confirmed).
  */
-function visiblePostOrThrow(actor: Actor, id: number) {
-  const row = db.select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId }).from(posts).where(eq(posts.id, id)).get();
+async function visiblePostOrThrow(actor: Actor, id: number) {
+  const row = first(await db.select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId }).from(posts).where(eq(posts.id, id)));
   if (!row) throw notFound(POST_NOT_FOUND);
-  if (row.clubId !== null && !canReadClub(actor, row.clubId)) throw notFound(POST_NOT_FOUND);
+  if (row.clubId !== null && !(await canReadClub(actor, row.clubId))) throw notFound(POST_NOT_FOUND);
   return row;
 }
 
 /** For the comments domain: the post exists and `actor` may read it (404 otherwise). */
-export function assertPostVisible(actor: Actor, id: number): void {
-  visiblePostOrThrow(actor, id);
+export async function assertPostVisible(actor: Actor, id: number): Promise<void> {
+  await visiblePostOrThrow(actor, id);
 }
 
 /** One post, as `actor` sees it (404 'Post Not Found', also for a private club's post to outsiders). */
-export function getPost(actor: Actor, id: number): Post {
-  visiblePostOrThrow(actor, id);
-  const [post] = loadPosts(actor, [id]);
+export async function getPost(actor: Actor, id: number): Promise<Post> {
+  await visiblePostOrThrow(actor, id);
+  const [post] = await loadPosts(actor, [id]);
   if (!post) throw notFound(POST_NOT_FOUND);
   return post;
 }
@@ -63,13 +63,10 @@ function parseOrThrow<S extends typeof postInputSchema | typeof postUpdateSchema
   return parsed.data;
 }
 
-function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
-  tx.delete(postTags).where(eq(postTags.postId, postId)).run();
+async function writeTags(tx: Tx, postId: number, tags: string[] | null | undefined) {
+  await tx.delete(postTags).where(eq(postTags.postId, postId));
   const keys = new Set((tags ?? []).map(tagKey).filter(Boolean));
-  if (keys.size)
-    tx.insert(postTags)
-      .values([...keys].map((key) => ({ postId, key })))
-      .run();
+  if (keys.size) await tx.insert(postTags).values([...keys].map((key) => ({ postId, key })));
 }
 
 /** Where a post's link preview comes from: the server fetches it (SSRF-guarded, cached, time-boxed). */
@@ -98,15 +95,16 @@ const serverPreview =
 export async function createPost(actor: Actor, input: PostInput, { preview }: { preview?: PreviewPort } = {}): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
-  requireMayPostIn(author, data.clubId);
+  await requireMayPostIn(author, data.clubId);
   const tags = data.tags?.length ? data.tags : null;
   const mediaUrl = data.mediaUrl ?? null;
   const urlMetadata = mediaUrl ? await (preview ?? serverPreview(author.id))(mediaUrl) : null;
-  const id = writeTransaction((tx) => {
+  // The preview was fetched before the transaction: nothing but database work happens inside it.
+  const id = await writeTransaction(async (tx) => {
     // Again, under the write lock: the club may have gone while the preview was fetched.
-    requireMayPostIn(author, data.clubId);
-    consumeLimit("postsPerUser", String(author.id));
-    const { id: postId } = tx
+    await requireMayPostIn(author, data.clubId, tx);
+    await consumeLimit("postsPerUser", String(author.id));
+    const [inserted] = await tx
       .insert(posts)
       .values({
         authorId: author.id,
@@ -118,13 +116,13 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
         urlMetadata,
         tags,
       })
-      .returning({ id: posts.id })
-      .get();
-    writeTags(tx, postId, tags);
+      .returning({ id: posts.id });
+    const postId = inserted!.id;
+    await writeTags(tx, postId, tags);
     for (const url of new Set(data.uploadedFiles ?? [])) {
       // The member's current avatar is an upload too; it never becomes part of a post (deleting the
       // post would delete the avatar's file).
-      const attached = tx
+      const attached = await tx
         .update(media)
         .set({ postId })
         .where(
@@ -135,15 +133,15 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
             sql`NOT EXISTS (SELECT 1 FROM ${users} WHERE ${users.id} = ${media.ownerId} AND ${users.avatar} = ${media.url})`,
           ),
         )
-        .run();
-      if (attached.changes !== 1) {
+        .returning({ id: media.id });
+      if (attached.length !== 1) {
         throw invalid({ uploadedFiles: ["That upload is not yours or is already part of a post. Upload it again."] });
       }
     }
-    tx.update(users)
+    await tx
+      .update(users)
       .set({ postsCount: sql`${users.postsCount} + 1` })
-      .where(eq(users.id, author.id))
-      .run();
+      .where(eq(users.id, author.id));
     return postId;
   });
   forgetTrending();
@@ -151,15 +149,16 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
 }
 
 /** Edit a post: its author only (401 signed out, 403 someone else, 404 missing). A new media URL drops the old preview. */
-export function updatePost(actor: Actor, id: number, input: PostUpdateInput): Post {
+export async function updatePost(actor: Actor, id: number, input: PostUpdateInput): Promise<Post> {
   const me = requireSignedIn(actor);
   const data = parseOrThrow(postUpdateSchema, input) as PostUpdateInput;
-  writeTransaction((tx) => {
-    const row = visiblePostOrThrow(actor, id);
+  await writeTransaction(async (tx) => {
+    const row = await visiblePostOrThrow(actor, id);
     if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
-    const current = tx.select({ mediaUrl: posts.mediaUrl }).from(posts).where(eq(posts.id, id)).get();
+    const current = first(await tx.select({ mediaUrl: posts.mediaUrl }).from(posts).where(eq(posts.id, id)));
     const mediaUrl = data.mediaUrl ?? null;
-    tx.update(posts)
+    await tx
+      .update(posts)
       .set({
         title: data.title,
         content: data.content,
@@ -169,9 +168,8 @@ export function updatePost(actor: Actor, id: number, input: PostUpdateInput): Po
         tags: data.tags ?? null,
         updatedAt: new Date(),
       })
-      .where(eq(posts.id, id))
-      .run();
-    writeTags(tx, id, data.tags);
+      .where(eq(posts.id, id));
+    await writeTags(tx, id, data.tags);
   });
   return getPost(actor, id);
 }
@@ -183,15 +181,15 @@ export function updatePost(actor: Actor, id: number, input: PostUpdateInput): Po
  */
 export async function deletePost(actor: Actor, id: number): Promise<void> {
   const me = requireSignedIn(actor);
-  const files = writeTransaction((tx) => {
-    const row = visiblePostOrThrow(actor, id);
+  const files = await writeTransaction(async (tx) => {
+    const row = await visiblePostOrThrow(actor, id);
     if (row.authorId !== me.id) throw forbidden("Only the author can delete this post");
-    const stored = mediaFilesOfPost(id);
-    tx.delete(posts).where(eq(posts.id, id)).run();
-    tx.update(users)
+    const stored = await mediaFilesOfPost(id);
+    await tx.delete(posts).where(eq(posts.id, id));
+    await tx
+      .update(users)
       .set({ postsCount: decrementCounter(users.postsCount) })
-      .where(eq(users.id, row.authorId))
-      .run();
+      .where(eq(users.id, row.authorId));
     return stored;
   });
   forgetTrending();
@@ -200,40 +198,40 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
 
 type LikeState = { likes: number; isLiked: boolean };
 
-function countersOf(tx: Tx, id: number) {
-  return tx.select({ likes: posts.likesCount, shares: posts.sharesCount }).from(posts).where(eq(posts.id, id)).get()!;
+async function countersOf(tx: Tx, id: number) {
+  return first(await tx.select({ likes: posts.likesCount, shares: posts.sharesCount }).from(posts).where(eq(posts.id, id)))!;
 }
 
 /** Like a post (signed in). Idempotent: a second like changes nothing. */
-export function likePost(actor: Actor, id: number): LikeState {
+export async function likePost(actor: Actor, id: number): Promise<LikeState> {
   const me = requireSignedIn(actor, SIGN_IN.like);
-  return writeTransaction((tx) => {
-    visiblePostOrThrow(actor, id);
-    const added = tx.insert(likes).values({ postId: id, userId: me.id }).onConflictDoNothing().run();
-    if (added.changes)
-      tx.update(posts)
+  return writeTransaction(async (tx) => {
+    await visiblePostOrThrow(actor, id);
+    const added = await tx.insert(likes).values({ postId: id, userId: me.id }).onConflictDoNothing().returning({ postId: likes.postId });
+    if (added.length)
+      await tx
+        .update(posts)
         .set({ likesCount: sql`${posts.likesCount} + 1` })
-        .where(eq(posts.id, id))
-        .run();
-    return { likes: countersOf(tx, id).likes, isLiked: true };
+        .where(eq(posts.id, id));
+    return { likes: (await countersOf(tx, id)).likes, isLiked: true };
   });
 }
 
 /** Take a like back. Idempotent. */
-export function unlikePost(actor: Actor, id: number): LikeState {
+export async function unlikePost(actor: Actor, id: number): Promise<LikeState> {
   const me = requireSignedIn(actor, SIGN_IN.like);
-  return writeTransaction((tx) => {
-    visiblePostOrThrow(actor, id);
-    const removed = tx
+  return writeTransaction(async (tx) => {
+    await visiblePostOrThrow(actor, id);
+    const removed = await tx
       .delete(likes)
       .where(and(eq(likes.postId, id), eq(likes.userId, me.id)))
-      .run();
-    if (removed.changes)
-      tx.update(posts)
+      .returning({ postId: likes.postId });
+    if (removed.length)
+      await tx
+        .update(posts)
         .set({ likesCount: decrementCounter(posts.likesCount) })
-        .where(eq(posts.id, id))
-        .run();
-    return { likes: countersOf(tx, id).likes, isLiked: false };
+        .where(eq(posts.id, id));
+    return { likes: (await countersOf(tx, id)).likes, isLiked: false };
   });
 }
 
@@ -241,23 +239,24 @@ export function unlikePost(actor: Actor, id: number): LikeState {
  * Record a share (signed in). A member's shares of one post count once, so clicking Share again
  * (or a script) cannot push a post up the trending list (docs/decisions/0005-trending-formula.md).
  */
-export function sharePost(actor: Actor, id: number): { shares: number } {
+export async function sharePost(actor: Actor, id: number): Promise<{ shares: number }> {
   const me = requireSignedIn(actor, SIGN_IN.share);
-  return writeTransaction((tx) => {
-    visiblePostOrThrow(actor, id);
-    const already = tx
-      .select({ id: shares.id })
-      .from(shares)
-      .where(and(eq(shares.postId, id), eq(shares.userId, me.id)))
-      .limit(1)
-      .get();
+  return writeTransaction(async (tx) => {
+    await visiblePostOrThrow(actor, id);
+    const already = first(
+      await tx
+        .select({ id: shares.id })
+        .from(shares)
+        .where(and(eq(shares.postId, id), eq(shares.userId, me.id)))
+        .limit(1),
+    );
     if (!already) {
-      tx.insert(shares).values({ postId: id, userId: me.id }).run();
-      tx.update(posts)
+      await tx.insert(shares).values({ postId: id, userId: me.id });
+      await tx
+        .update(posts)
         .set({ sharesCount: sql`${posts.sharesCount} + 1` })
-        .where(eq(posts.id, id))
-        .run();
+        .where(eq(posts.id, id));
     }
-    return { shares: countersOf(tx, id).shares };
+    return { shares: (await countersOf(tx, id)).shares };
   });
 }

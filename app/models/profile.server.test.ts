@@ -4,7 +4,7 @@ import { media, passwordResets, sessions, users } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
 import { decodedBody, startMailSink } from "#tests/fixtures/mail-sink";
 import { createMember } from "#tests/fixtures/members";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { setMailSettings } from "~/utils/mail.server";
 import { verifyPassword } from "~/utils/password.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
@@ -12,23 +12,21 @@ import { followUser } from "./follow.server";
 import { issueResetToken } from "./password-reset.server";
 import { changePassword, getProfile, updateAvatar, updateProfile } from "./profile.server";
 
-const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
-const resetsOf = (id: number) => db.select().from(passwordResets).where(eq(passwordResets.userId, id)).all();
-const sessionCountOf = (id: number) => db.select().from(sessions).where(eq(sessions.userId, id)).all().length;
+const rowOf = async (id: number) => first(await db.select().from(users).where(eq(users.id, id)))!;
+const resetsOf = async (id: number) => await db.select().from(passwordResets).where(eq(passwordResets.userId, id));
+const sessionCountOf = async (id: number) => (await db.select().from(sessions).where(eq(sessions.userId, id))).length;
 
-function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
-  db.insert(media)
-    .values({
-      ownerId,
-      url,
-      kind,
-      postId,
-      storageKey: url,
-      name: "pic.jpg",
-      mimeType: kind === "image" ? "image/jpeg" : "video/mp4",
-      size: 10,
-    })
-    .run();
+async function addMedia(ownerId: number, url: string, kind: "image" | "video" = "image", postId: number | null = null) {
+  await db.insert(media).values({
+    ownerId,
+    url,
+    kind,
+    postId,
+    storageKey: url,
+    name: "pic.jpg",
+    mimeType: kind === "image" ? "image/jpeg" : "video/mp4",
+    size: 10,
+  });
 }
 
 describe("getProfile", () => {
@@ -36,18 +34,18 @@ describe("getProfile", () => {
     const owner = await createMember();
     const other = await createMember();
 
-    const self = getProfile({ id: owner.id }, owner.username);
+    const self = await getProfile({ id: owner.id }, owner.username);
     expect(self.email).toBe(owner.email);
     expect(self.isFollowing).toBe(false);
 
-    const seen = getProfile({ id: other.id }, owner.username.toUpperCase());
+    const seen = await getProfile({ id: other.id }, owner.username.toUpperCase());
     expect(seen).not.toHaveProperty("email");
     expect(seen.username).toBe(owner.username);
     expect(seen.isFollowing).toBe(false);
-    followUser({ id: other.id }, owner.username);
-    expect(getProfile({ id: other.id }, owner.username)).toMatchObject({ isFollowing: true, followersCount: 1 });
+    await followUser({ id: other.id }, owner.username);
+    expect(await getProfile({ id: other.id }, owner.username)).toMatchObject({ isFollowing: true, followersCount: 1 });
 
-    const anon = getProfile(null, owner.username);
+    const anon = await getProfile(null, owner.username);
     expect(anon).not.toHaveProperty("email");
     expect(JSON.stringify(anon)).not.toMatch(/password|sessionVersion/i);
   });
@@ -69,10 +67,10 @@ describe("updateProfile", () => {
     expect(user).toMatchObject({ displayName: "Buck Hunter", bio: "Bowhunter", location: "Buffalo County, WI" });
 
     await updateProfile({ id: owner.id }, owner.username, { displayName: "Buck" });
-    expect(rowOf(owner.id)).toMatchObject({ displayName: "Buck", bio: "Bowhunter", location: "Buffalo County, WI" });
+    expect(await rowOf(owner.id)).toMatchObject({ displayName: "Buck", bio: "Bowhunter", location: "Buffalo County, WI" });
 
     await updateProfile({ id: owner.id }, owner.username, { bio: "", location: null });
-    expect(rowOf(owner.id)).toMatchObject({ bio: null, location: null });
+    expect(await rowOf(owner.id)).toMatchObject({ bio: null, location: null });
   });
 
   it("refuses anonymous (401), another member (403) and unknown members (404), changing nothing", async () => {
@@ -81,14 +79,14 @@ describe("updateProfile", () => {
     expect((await errorOf(() => updateProfile(null, owner.username, { displayName: "X" }))).status).toBe(401);
     expect((await errorOf(() => updateProfile({ id: other.id }, owner.username, { displayName: "X" }))).status).toBe(403);
     expect((await errorOf(() => updateProfile({ id: other.id }, "no_such_member", { displayName: "X" }))).status).toBe(404);
-    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+    expect((await rowOf(owner.id)).displayName).toBe(owner.displayName);
   });
 
   it("stores a new email lower-cased and refuses one another member has (409 on email)", async () => {
     const owner = await createMember();
     const other = await createMember();
     await updateProfile({ id: owner.id }, owner.username, { email: "New.Address@Example.com", currentPassword: owner.password });
-    expect(rowOf(owner.id).email).toBe("new.address@example.com");
+    expect((await rowOf(owner.id)).email).toBe("new.address@example.com");
 
     const error = await errorOf(() =>
       updateProfile({ id: owner.id }, owner.username, {
@@ -99,7 +97,7 @@ describe("updateProfile", () => {
     );
     expect(error.status).toBe(409);
     expect(error.fieldErrors).toEqual({ email: ["Email is already registered"] });
-    expect(rowOf(owner.id)).toMatchObject({ email: "new.address@example.com", displayName: owner.displayName });
+    expect(await rowOf(owner.id)).toMatchObject({ email: "new.address@example.com", displayName: owner.displayName });
 
     // Keeping one's own address is not a conflict.
     expect((await updateProfile({ id: owner.id }, owner.username, { email: "new.address@example.com" })).email).toBe(
@@ -131,7 +129,7 @@ describe("changing the email needs the current password (security-2 N4)", () => 
     const wrong = await errorOf(() => updateProfile({ id: owner.id }, owner.username, { ...change, currentPassword: "guess1" }));
     expect(wrong.status).toBe(400);
     expect(wrong.fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
     expect(sink.received).toHaveLength(0);
   });
 
@@ -158,11 +156,11 @@ describe("changing the email needs the current password (security-2 N4)", () => 
 
   it("with the right password: changed, the old address is told, and pending reset links end (N15)", async () => {
     const owner = await createMember({ password: "oldpass1" });
-    issueResetToken(owner.id);
-    expect(resetsOf(owner.id)).toHaveLength(1);
+    await issueResetToken(owner.id);
+    expect(await resetsOf(owner.id)).toHaveLength(1);
     const user = await updateProfile({ id: owner.id }, owner.username, { email: "New.Box@Example.com", currentPassword: "oldpass1" });
     expect(user.email).toBe("new.box@example.com");
-    expect(resetsOf(owner.id)).toHaveLength(0);
+    expect(await resetsOf(owner.id)).toHaveLength(0);
     const told = await sink.next();
     expect(told.to).toEqual([owner.email]);
     const text = decodedBody(told.raw);
@@ -196,7 +194,7 @@ describe("changing the email needs the current password (security-2 N4)", () => 
     } finally {
       setRateLimitsEnabled(false);
     }
-    expect(rowOf(owner.id).email).toBe(owner.email);
+    expect((await rowOf(owner.id)).email).toBe(owner.email);
   });
 });
 
@@ -204,38 +202,38 @@ describe("updateAvatar", () => {
   it("accepts only an unattached image the member uploaded", async () => {
     const owner = await createMember();
     const other = await createMember();
-    addMedia(owner.id, `/media/${owner.id}-a.jpg`);
-    addMedia(other.id, `/media/${other.id}-b.jpg`);
-    addMedia(owner.id, `/media/${owner.id}-c.mp4`, "video");
+    await addMedia(owner.id, `/media/${owner.id}-a.jpg`);
+    await addMedia(other.id, `/media/${other.id}-b.jpg`);
+    await addMedia(owner.id, `/media/${owner.id}-c.mp4`, "video");
 
-    expect(updateAvatar({ id: owner.id }, owner.username, `/media/${owner.id}-a.jpg`).avatar).toBe(`/media/${owner.id}-a.jpg`);
+    expect((await updateAvatar({ id: owner.id }, owner.username, `/media/${owner.id}-a.jpg`)).avatar).toBe(`/media/${owner.id}-a.jpg`);
 
     for (const url of [`/media/${other.id}-b.jpg`, `/media/${owner.id}-c.mp4`, "https://evil.example/pixel.gif", "javascript:alert(1)"]) {
       const error = await errorOf(() => updateAvatar({ id: owner.id }, owner.username, url));
       expect(error.status).toBe(400);
       expect(error.fieldErrors).toEqual({ avatar: ["Choose an image you uploaded"] });
     }
-    expect(rowOf(owner.id).avatar).toBe(`/media/${owner.id}-a.jpg`);
+    expect((await rowOf(owner.id)).avatar).toBe(`/media/${owner.id}-a.jpg`);
 
     expect((await errorOf(() => updateAvatar({ id: other.id }, owner.username, `/media/${other.id}-b.jpg`))).status).toBe(403);
     expect((await errorOf(() => updateAvatar(null, owner.username, null))).status).toBe(401);
 
-    expect(updateAvatar({ id: owner.id }, owner.username, null).avatar).toBeNull();
+    expect((await updateAvatar({ id: owner.id }, owner.username, null)).avatar).toBeNull();
   });
 });
 
 describe("changePassword", () => {
   it("checks the current password, stores the new one and ends the member's sessions", async () => {
     const owner = await createMember({ password: "oldpass1" });
-    const before = rowOf(owner.id);
+    const before = await rowOf(owner.id);
 
     const wrong = await errorOf(() =>
       changePassword({ id: owner.id }, { currentPassword: "not-it", newPassword: "newpass1", confirmPassword: "newpass1" }),
     );
     expect(wrong.status).toBe(400);
     expect(wrong.fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
-    expect(rowOf(owner.id)).toMatchObject({ passwordHash: before.passwordHash });
-    expect(sessionCountOf(owner.id)).toBe(1);
+    expect(await rowOf(owner.id)).toMatchObject({ passwordHash: before.passwordHash });
+    expect(await sessionCountOf(owner.id)).toBe(1);
 
     const mismatch = await errorOf(() =>
       changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass2" }),
@@ -248,8 +246,8 @@ describe("changePassword", () => {
     );
     expect(sessionsEnded).toBe(1);
     expect(user).not.toHaveProperty("passwordHash");
-    const after = rowOf(owner.id);
-    expect(sessionCountOf(owner.id)).toBe(0);
+    const after = await rowOf(owner.id);
+    expect(await sessionCountOf(owner.id)).toBe(0);
     expect(await verifyPassword("newpass1", after.passwordHash)).toBe(true);
     expect(await verifyPassword("oldpass1", after.passwordHash)).toBe(false);
   });
@@ -257,11 +255,11 @@ describe("changePassword", () => {
   it("ends the member's pending reset links (security-2 N15)", async () => {
     const owner = await createMember({ password: "oldpass1" });
     const other = await createMember();
-    issueResetToken(owner.id);
-    issueResetToken(other.id);
+    await issueResetToken(owner.id);
+    await issueResetToken(other.id);
     await changePassword({ id: owner.id }, { currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" });
-    expect(resetsOf(owner.id)).toHaveLength(0);
-    expect(resetsOf(other.id)).toHaveLength(1);
+    expect(await resetsOf(owner.id)).toHaveLength(0);
+    expect(await resetsOf(other.id)).toHaveLength(1);
   });
 
   it("is 401 signed out", async () => {

@@ -2,7 +2,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import { media, passwordResets, users } from "#db/schema";
 import { EMAIL_CHANGE_NEEDS_PASSWORD, type PasswordChangeInput, type ProfilePatchInput } from "~/schemas/profile";
 import { APP_NAME } from "~/utils/brand";
-import { db, prepared, writeTransaction } from "~/utils/db.server";
+import { db, isUniqueViolation, queryRow, writeTransaction } from "~/utils/db.server";
+import { indexedBy } from "./feed-search.server";
 import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
@@ -20,13 +21,13 @@ export { requireUserRow };
 export const EMAIL_TAKEN = "Email is already registered";
 export const WRONG_CURRENT_PASSWORD = "Current password is incorrect";
 
-export function getProfile(actor: Actor, username: string): Profile {
-  const row = requireUserRow(username);
+export async function getProfile(actor: Actor, username: string): Promise<Profile> {
+  const row = await requireUserRow(username);
   const self = actor?.id === row.id;
   return {
     ...(self ? toSelfUser(row) : toPublicUser(row)),
-    postsCount: visiblePostsCount(actor, row.id),
-    isFollowing: actor && !self ? isFollowing(actor.id, row.id) : false,
+    postsCount: await visiblePostsCount(actor, row.id),
+    isFollowing: actor && !self ? await isFollowing(actor.id, row.id) : false,
   };
 }
 
@@ -35,18 +36,19 @@ export function getProfile(actor: Actor, username: string): Profile {
  * (feed.server.ts), so a private club's posts are counted only for its members (security review L11).
  * `users.posts_count` stays the member's total; this is read through the author index.
  */
-export function visiblePostsCount(actor: Actor, authorId: number): number {
-  const row = prepared(
-    `SELECT count(*) AS n FROM posts p INDEXED BY posts_author_recent
+export async function visiblePostsCount(actor: Actor, authorId: number): Promise<number> {
+  const row = await queryRow<{ n: number }>(
+    `SELECT count(*) AS n FROM ${indexedBy("posts p", "posts_author_recent")}
      WHERE p.author_id = @authorId AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})`,
-  ).get({ authorId, viewer: actor?.id ?? 0 }) as { n: number };
-  return row.n;
+    { authorId, viewer: actor?.id ?? 0 },
+  );
+  return row?.n ?? 0;
 }
 
 /** Only the member edits their own profile: 401 signed out, 404 no such member, 403 anyone else. */
-export function requireSelf(actor: Actor, username: string): UserRow {
+export async function requireSelf(actor: Actor, username: string): Promise<UserRow> {
   const me = requireSignedIn(actor);
-  const row = requireUserRow(username);
+  const row = await requireUserRow(username);
   if (row.id !== me.id) throw forbidden("You can only edit your own profile");
   return row;
 }
@@ -60,12 +62,11 @@ export const AVATAR_NOT_YOURS = "Choose an image you uploaded";
  * deletion removes its files), so a profile can never point at someone else's file, at a tracking
  * pixel elsewhere or at a `javascript:` URL (docs/decisions/0010-profiles-avatars-and-follows.md).
  */
-function assertOwnImage(ownerId: number, url: string) {
-  const file = db
+async function assertOwnImage(ownerId: number, url: string) {
+  const [file] = await db
     .select({ id: media.id })
     .from(media)
-    .where(and(eq(media.url, url), eq(media.ownerId, ownerId), eq(media.kind, "image"), isNull(media.postId)))
-    .get();
+    .where(and(eq(media.url, url), eq(media.ownerId, ownerId), eq(media.kind, "image"), isNull(media.postId)));
   if (!file) throw invalid({ avatar: [AVATAR_NOT_YOURS] }, AVATAR_NOT_YOURS);
 }
 
@@ -83,7 +84,7 @@ type ProfileChanges = Partial<Pick<UserRow, "displayName" | "email" | "bio" | "l
  * reset links (N15) in the same transaction, and the old address is told by mail.
  */
 export async function updateProfile(actor: Actor, username: string, input: ProfilePatchInput): Promise<SelfUser> {
-  const row = requireSelf(actor, username);
+  const row = await requireSelf(actor, username);
   const changes: ProfileChanges = {};
   if (input.displayName !== undefined) changes.displayName = input.displayName.trim();
   const bio = blankToNull(input.bio);
@@ -92,7 +93,7 @@ export async function updateProfile(actor: Actor, username: string, input: Profi
   if (location !== undefined) changes.location = location;
   if (input.avatar !== undefined) {
     const avatar = input.avatar?.trim() || null;
-    if (avatar !== null) assertOwnImage(row.id, avatar);
+    if (avatar !== null) await assertOwnImage(row.id, avatar);
     changes.avatar = avatar;
   }
   if (input.email !== undefined) {
@@ -100,30 +101,30 @@ export async function updateProfile(actor: Actor, username: string, input: Profi
     if (email !== row.email) {
       if (!input.currentPassword) throw invalid({ currentPassword: [EMAIL_CHANGE_NEEDS_PASSWORD] }, EMAIL_CHANGE_NEEDS_PASSWORD);
       await requireOwnPassword(actor, input.currentPassword, "currentPassword", WRONG_CURRENT_PASSWORD);
-      const owner = db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+      const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.email, email));
       if (owner && owner.id !== row.id) throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
       changes.email = email;
     }
   }
   if (Object.keys(changes).length === 0) return toSelfUser(row);
-  const updated = saveProfile(row, changes);
+  const updated = await saveProfile(row, changes);
   if (changes.email !== undefined) tellOldAddress(row, updated.email);
   return toSelfUser(updated);
 }
 
 /** One statement (with the member's reset links when the email changes); a raced-for email is 409. */
-function saveProfile(row: UserRow, changes: ProfileChanges): UserRow {
+async function saveProfile(row: UserRow, changes: ProfileChanges): Promise<UserRow> {
   try {
-    return writeTransaction((tx) => {
-      const updated = tx.update(users).set(changes).where(eq(users.id, row.id)).returning().get();
+    return await writeTransaction(async (tx) => {
+      const [updated] = await tx.update(users).set(changes).where(eq(users.id, row.id)).returning();
       if (!updated) throw unauthorized();
       // A link mailed to the old address must not outlive the change (security-2 N15).
-      if (changes.email !== undefined) tx.delete(passwordResets).where(eq(passwordResets.userId, row.id)).run();
+      if (changes.email !== undefined) await tx.delete(passwordResets).where(eq(passwordResets.userId, row.id));
       return updated;
     });
   } catch (error) {
-    // Two members raced for the same address: the unique index decides.
-    if (error instanceof Error && /UNIQUE constraint failed: users\.email/.test(error.message)) {
+    // Two members raced for the same address: the unique index decides (email is the only unique field here).
+    if (isUniqueViolation(error)) {
       throw conflict(EMAIL_TAKEN, { email: [EMAIL_TAKEN] });
     }
     throw error;
@@ -158,11 +159,11 @@ function emailChangedMail(row: UserRow, newEmail: string, security: string): Mai
 }
 
 /** Set (or, with null, remove) the member's avatar: the same rules as `updateProfile`'s avatar. */
-export function updateAvatar(actor: Actor, username: string, avatarUrl: string | null): SelfUser {
-  const row = requireSelf(actor, username);
+export async function updateAvatar(actor: Actor, username: string, avatarUrl: string | null): Promise<SelfUser> {
+  const row = await requireSelf(actor, username);
   const avatar = avatarUrl?.trim() || null;
-  if (avatar !== null) assertOwnImage(row.id, avatar);
-  return toSelfUser(saveProfile(row, { avatar }));
+  if (avatar !== null) await assertOwnImage(row.id, avatar);
+  return toSelfUser(await saveProfile(row, { avatar }));
 }
 
 /**
@@ -171,12 +172,12 @@ export function updateAvatar(actor: Actor, username: string, avatarUrl: string |
  * of the member's username, so a borrowed session cannot be used to guess it; over the limit: 429.
  */
 export async function requireOwnPassword(actor: Actor, password: string, field: string, message: string): Promise<UserRow> {
-  const row = getUserRowById(requireSignedIn(actor).id);
+  const row = await getUserRowById(requireSignedIn(actor).id);
   if (!row) throw unauthorized();
   const limitKey = row.username.toLowerCase();
-  checkLimit("loginFailuresPerUsername", limitKey);
+  await checkLimit("loginFailuresPerUsername", limitKey);
   if (!(await verifyPassword(password, row.passwordHash))) {
-    recordHit("loginFailuresPerUsername", limitKey);
+    await recordHit("loginFailuresPerUsername", limitKey);
     throw invalid({ [field]: [message] }, message);
   }
   return row;
@@ -195,11 +196,11 @@ export async function changePassword(actor: Actor, input: PasswordChangeInput): 
     throw invalid({ confirmPassword: ["Passwords don't match"] }, "Passwords don't match");
   }
   const passwordHash = await hashPassword(input.newPassword);
-  return writeTransaction(() => {
-    const updated = db.update(users).set({ passwordHash }).where(eq(users.id, row.id)).returning().get();
+  return writeTransaction(async (tx) => {
+    const [updated] = await tx.update(users).set({ passwordHash }).where(eq(users.id, row.id)).returning();
     if (!updated) throw unauthorized();
     // A reset link asked for before the change must not undo it (security-2 N15).
-    db.delete(passwordResets).where(eq(passwordResets.userId, row.id)).run();
-    return { user: toSelfUser(updated), sessionsEnded: endSessions(actor, { except: null }) };
+    await tx.delete(passwordResets).where(eq(passwordResets.userId, row.id));
+    return { user: toSelfUser(updated), sessionsEnded: await endSessions(actor, { except: null }) };
   });
 }

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { and, count, eq, isNull, lt, sum } from "drizzle-orm";
 import { media, resumableUploads } from "#db/schema";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
-import { db, writeTransaction } from "~/utils/db.server";
+import { db, first, writeTransaction } from "~/utils/db.server";
 import { conflict, forbidden, notFound, tooMany } from "~/utils/errors";
 import { runEvery } from "~/utils/jobs.server";
 import { checkLimit, consumeLimit, refundHit } from "~/utils/rate-limit.server";
@@ -46,19 +46,18 @@ const OPEN_RETRY_AFTER_S = 15 * 60;
  * May the actor start an upload now? A member only, and one who has not used up the hourly upload
  * limit: a check for the cheap early refusal before tus reads anything (recordResumable counts).
  */
-export function mayStartResumable(actor: Actor): SignedIn {
+export async function mayStartResumable(actor: Actor): Promise<SignedIn> {
   const me = requireSignedIn(actor, SIGN_IN);
-  checkLimit("uploadsPerUser", String(me.id));
+  await checkLimit("uploadsPerUser", String(me.id));
   return me;
 }
 
 /** A member's unfinished uploads: how many, and the bytes they declared. */
-export function openResumables(ownerId: number): { uploads: number; bytes: number } {
-  const row = db
+export async function openResumables(ownerId: number): Promise<{ uploads: number; bytes: number }> {
+  const [row] = await db
     .select({ uploads: count(), bytes: sum(resumableUploads.length) })
     .from(resumableUploads)
-    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)))
-    .get();
+    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)));
   return { uploads: row?.uploads ?? 0, bytes: Number(row?.bytes ?? 0) };
 }
 
@@ -70,31 +69,31 @@ export function openResumables(ownerId: number): { uploads: number; bytes: numbe
  * MAX_OPEN_RESUMABLE_BYTES together (429 past either). One IMMEDIATE transaction: parallel creates,
  * from any process, cannot slip past the caps together.
  */
-export function recordResumable(actor: Actor, id: string, length: number | undefined): void {
+export async function recordResumable(actor: Actor, id: string, length: number | undefined): Promise<void> {
   const me = requireSignedIn(actor, SIGN_IN);
   const declared = length ?? MAX_UPLOAD_BYTES;
-  writeTransaction(() => {
-    const open = openResumables(me.id);
+  await writeTransaction(async () => {
+    const open = await openResumables(me.id);
     if (open.uploads >= MAX_OPEN_RESUMABLES) throw tooMany(OPEN_RETRY_AFTER_S, TOO_MANY_OPEN);
     if (open.bytes + declared > MAX_OPEN_RESUMABLE_BYTES) throw tooMany(OPEN_RETRY_AFTER_S, TOO_MANY_BYTES);
-    consumeLimit("uploadsPerUser", String(me.id));
-    db.insert(resumableUploads).values({ id, ownerId: me.id, length: declared }).run();
+    await consumeLimit("uploadsPerUser", String(me.id));
+    await db.insert(resumableUploads).values({ id, ownerId: me.id, length: declared });
   });
 }
 
 /** The upload, if the actor started it: 401 for visitors, 404 when unknown, 403 for another member's. */
-export function requireOwnResumable(actor: Actor, id: string): Row {
+export async function requireOwnResumable(actor: Actor, id: string): Promise<Row> {
   const me = requireSignedIn(actor, SIGN_IN);
-  const row = db.select().from(resumableUploads).where(eq(resumableUploads.id, id)).get();
+  const row = first(await db.select().from(resumableUploads).where(eq(resumableUploads.id, id)));
   if (!row) throw notFound(GONE);
   if (row.ownerId !== me.id) throw forbidden(NOT_YOURS);
   return row;
 }
 
 /** The stored file a finished upload became (after a lost reply, the client asks for it again). */
-export function resumableResult(actor: Actor, id: string): StoredMedia {
-  const row = requireOwnResumable(actor, id);
-  const stored = row.mediaId ? db.select().from(media).where(eq(media.id, row.mediaId)).get() : undefined;
+export async function resumableResult(actor: Actor, id: string): Promise<StoredMedia> {
+  const row = await requireOwnResumable(actor, id);
+  const stored = row.mediaId ? first(await db.select().from(media).where(eq(media.id, row.mediaId))) : undefined;
   if (!stored) throw conflict("The upload is not finished yet.");
   return toUploadedFile(stored);
 }
@@ -111,21 +110,22 @@ export async function finishResumable(
   filename: string | null | undefined,
   store: ResumableStore = getResumableStore(),
 ): Promise<StoredMedia> {
-  const row = requireOwnResumable(actor, id);
-  const claimed = db
-    .update(resumableUploads)
-    .set({ finishing: true })
-    .where(and(eq(resumableUploads.id, row.id), eq(resumableUploads.finishing, false)))
-    .returning()
-    .get();
+  const row = await requireOwnResumable(actor, id);
+  const claimed = first(
+    await db
+      .update(resumableUploads)
+      .set({ finishing: true })
+      .where(and(eq(resumableUploads.id, row.id), eq(resumableUploads.finishing, false)))
+      .returning(),
+  );
   if (!claimed) return resumableResult(actor, id);
   try {
     // Counted against the upload limit when it was created (recordResumable).
     const stored = await storeUpload(actor, { filename, data: await store.read(id) }, { counted: true });
-    db.update(resumableUploads).set({ mediaId: stored.id }).where(eq(resumableUploads.id, id)).run();
+    await db.update(resumableUploads).set({ mediaId: stored.id }).where(eq(resumableUploads.id, id));
     return stored;
   } catch (error) {
-    db.delete(resumableUploads).where(eq(resumableUploads.id, id)).run();
+    await db.delete(resumableUploads).where(eq(resumableUploads.id, id));
     throw error;
   } finally {
     await store.remove(id).catch(() => undefined);
@@ -133,20 +133,19 @@ export async function finishResumable(
 }
 
 /** The member cancelled the upload (tus DELETE removed its bytes): it no longer counts either. */
-export function forgetResumable(actor: Actor, id: string): void {
-  const row = requireOwnResumable(actor, id);
-  db.delete(resumableUploads).where(eq(resumableUploads.id, id)).run();
-  if (!row.mediaId) refundHit("uploadsPerUser", String(row.ownerId), row.createdAt.getTime());
+export async function forgetResumable(actor: Actor, id: string): Promise<void> {
+  const row = await requireOwnResumable(actor, id);
+  await db.delete(resumableUploads).where(eq(resumableUploads.id, id));
+  if (!row.mediaId) await refundHit("uploadsPerUser", String(row.ownerId), row.createdAt.getTime());
 }
 
 /** A member's unfinished uploads, read in the transaction that deletes the member (and them with it). */
-export function unfinishedResumableIds(tx: Queryable, ownerId: number): string[] {
-  return tx
+export async function unfinishedResumableIds(tx: Queryable, ownerId: number): Promise<string[]> {
+  const rows = await tx
     .select({ id: resumableUploads.id })
     .from(resumableUploads)
-    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)))
-    .all()
-    .map((row) => row.id);
+    .where(and(eq(resumableUploads.ownerId, ownerId), isNull(resumableUploads.mediaId)));
+  return rows.map((row) => row.id);
 }
 
 /** Removes the waiting bytes of uploads whose records are gone: nothing waits a day for the sweep (N18). */
@@ -162,7 +161,7 @@ export async function removeResumableBytes(ids: readonly string[], store: Resuma
  */
 export async function pruneExpiredResumables(store: ResumableStore = getResumableStore(), now = Date.now()): Promise<number> {
   const cutoff = new Date(now - RESUMABLE_EXPIRES_MS);
-  const rows = db.delete(resumableUploads).where(lt(resumableUploads.createdAt, cutoff)).returning().all();
+  const rows = await db.delete(resumableUploads).where(lt(resumableUploads.createdAt, cutoff)).returning();
   for (const row of rows) if (!row.mediaId) await store.remove(row.id).catch(() => undefined);
   await store.deleteExpired().catch(() => 0);
   return rows.length;

@@ -29,13 +29,13 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 let lastPrune = 0;
 
 /** A new session for the member: 256 random bits, returned once as the cookie's token. */
-export function createSession(userId: number, device: string, now: number = Date.now()): { token: string; id: number } {
+export async function createSession(userId: number, device: string, now: number = Date.now()): Promise<{ token: string; id: number }> {
   if (now - lastPrune >= PRUNE_EVERY_MS) {
     lastPrune = now;
-    pruneExpiredSessions(now);
+    await pruneExpiredSessions(now);
   }
   const token = randomBytes(32).toString("base64url");
-  const row = db
+  const [row] = await db
     .insert(sessions)
     .values({
       tokenHash: hashToken(token),
@@ -45,8 +45,7 @@ export function createSession(userId: number, device: string, now: number = Date
       lastSeenAt: new Date(now),
       expiresAt: new Date(now + SESSION_LIFETIME_MS),
     })
-    .returning({ id: sessions.id })
-    .get();
+    .returning({ id: sessions.id });
   return { token, id: row.id };
 }
 
@@ -69,9 +68,9 @@ const liveSessionByToken = preparedOnce(() =>
  * issued, ended, expired). Using a session slides its expiry, written at most every few minutes so
  * that reading a page is not a write.
  */
-export function findSession(token: string, now: number = Date.now()): { session: SessionRow; user: UserRow } | undefined {
-  const found = sessionByToken().get({ hash: hashToken(token), now });
-  if (found && now - found.session.lastSeenAt.getTime() >= SESSION_TOUCH_EVERY_MS) touchSession(found.session.id, now);
+export async function findSession(token: string, now: number = Date.now()): Promise<{ session: SessionRow; user: UserRow } | undefined> {
+  const [found] = await sessionByToken().execute({ hash: hashToken(token), now });
+  if (found && now - found.session.lastSeenAt.getTime() >= SESSION_TOUCH_EVERY_MS) await touchSession(found.session.id, now);
   return found;
 }
 
@@ -80,70 +79,73 @@ export function findSession(token: string, now: number = Date.now()): { session:
  * (web/conditional.server.ts), with the member's data saver setting, which changes the page too.
  * Undefined when there is none.
  */
-export function liveSessionOf(token: string, now: number = Date.now()): { id: number; userId: number; dataSaver: boolean } | undefined {
-  return liveSessionByToken().get({ hash: hashToken(token), now });
+export async function liveSessionOf(
+  token: string,
+  now: number = Date.now(),
+): Promise<{ id: number; userId: number; dataSaver: boolean } | undefined> {
+  const [live] = await liveSessionByToken().execute({ hash: hashToken(token), now });
+  return live;
 }
 
 /** Move last-seen to now and the expiry to 30 days on (no-op when another request just did). */
-export function touchSession(id: number, now: number = Date.now()): void {
-  db.update(sessions)
+export async function touchSession(id: number, now: number = Date.now()): Promise<void> {
+  await db
+    .update(sessions)
     .set({ lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_LIFETIME_MS) })
-    .where(and(eq(sessions.id, id), lte(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_EVERY_MS))))
-    .run();
+    .where(and(eq(sessions.id, id), lte(sessions.lastSeenAt, new Date(now - SESSION_TOUCH_EVERY_MS))));
 }
 
 /** Logout: the session the cookie names ends (nothing happens for an unknown token). */
-export function endSessionByToken(token: string): void {
-  db.delete(sessions)
-    .where(eq(sessions.tokenHash, hashToken(token)))
-    .run();
+export async function endSessionByToken(token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
 }
 
 /** Settings › Security: end one of the member's own sessions; anyone else's is 404 and untouched. */
-export function endSession(actor: Actor, sessionId: number): void {
+export async function endSession(actor: Actor, sessionId: number): Promise<void> {
   const me = requireSignedIn(actor);
-  const ended = db
+  const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.id, sessionId), eq(sessions.userId, me.id)))
-    .run();
-  if (ended.changes === 0) throw notFound(SESSION_NOT_FOUND);
+    .returning({ id: sessions.id });
+  if (ended.length === 0) throw notFound(SESSION_NOT_FOUND);
 }
 
 /**
  * End the member's sessions, all of them or all but `except` (the device asking: "Sign out of all
  * other devices"); the number ended.
  */
-export function endSessions(actor: Actor, { except }: { except: number | null }): number {
+export async function endSessions(actor: Actor, { except }: { except: number | null }): Promise<number> {
   const me = requireSignedIn(actor);
   const others = except === null ? undefined : ne(sessions.id, except);
-  return db
+  const ended = await db
     .delete(sessions)
     .where(and(eq(sessions.userId, me.id), others))
-    .run().changes;
+    .returning({ id: sessions.id });
+  return ended.length;
 }
 
 /** The member's live sessions, most recently used first, with the one asking marked. */
-export function listSessions(actor: Actor, currentSessionId: number | null, now: number = Date.now()): ActiveSession[] {
+export async function listSessions(actor: Actor, currentSessionId: number | null, now: number = Date.now()): Promise<ActiveSession[]> {
   const me = requireSignedIn(actor);
-  return db
+  const rows = await db
     .select()
     .from(sessions)
     .where(and(eq(sessions.userId, me.id), gt(sessions.expiresAt, new Date(now))))
-    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id))
-    .all()
-    .map((s) => ({
-      id: s.id,
-      device: s.device,
-      createdAt: s.createdAt.toISOString(),
-      lastSeenAt: s.lastSeenAt.toISOString(),
-      current: s.id === currentSessionId,
-    }));
+    .orderBy(desc(sessions.lastSeenAt), desc(sessions.id));
+  return rows.map((s) => ({
+    id: s.id,
+    device: s.device,
+    createdAt: s.createdAt.toISOString(),
+    lastSeenAt: s.lastSeenAt.toISOString(),
+    current: s.id === currentSessionId,
+  }));
 }
 
 /** Delete sessions past their expiry (they already read as signed out); the number deleted. */
-export function pruneExpiredSessions(now: number = Date.now()): number {
-  return db
+export async function pruneExpiredSessions(now: number = Date.now()): Promise<number> {
+  const pruned = await db
     .delete(sessions)
     .where(lte(sessions.expiresAt, new Date(now)))
-    .run().changes;
+    .returning({ id: sessions.id });
+  return pruned.length;
 }

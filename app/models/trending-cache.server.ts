@@ -16,23 +16,39 @@ export const TRENDING_TTL_MS = 60_000;
 type Ranked = { ids: number[]; at: number };
 let ranked: Ranked | null = null;
 let drawn: { ranked: Ranked; version: number; value: unknown } | null = null;
+/** Moves on with every forgetTrending: a ranking that was being read meanwhile is not kept. */
+let generation = 0;
+
+/** The ranking for `now`: the cached one when it is less than a minute old, else a fresh one. */
+async function ranking(now: number, rank: (now: number) => Promise<number[]>): Promise<Ranked> {
+  if (ranked && now >= ranked.at && now - ranked.at < TRENDING_TTL_MS) return ranked;
+  const started = generation;
+  const fresh = { ids: await rank(now), at: now };
+  // A post came or went while it was read: answer with it, but do not keep it.
+  if (generation === started) ranked = fresh;
+  return fresh;
+}
 
 /** The ranked ids, from the cache when it is less than a minute old for `now`. */
-export function rankedTrending(now: number, rank: (now: number) => number[]): number[] {
-  if (!ranked || now < ranked.at || now - ranked.at >= TRENDING_TTL_MS) ranked = { ids: rank(now), at: now };
-  return ranked.ids;
+export async function rankedTrending(now: number, rank: (now: number) => Promise<number[]>): Promise<number[]> {
+  return (await ranking(now, rank)).ids;
 }
 
 /**
  * What a page draws from the ranking (the same for every viewer), computed once per ranking and
  * data version.
  */
-export function drawnTrending<T>(now: number, rank: (now: number) => number[], draw: (ids: number[]) => T): T {
-  const ids = rankedTrending(now, rank);
-  const version = dataVersion();
-  if (drawn && drawn.ranked === ranked && drawn.version === version) return drawn.value as T;
-  const value = draw(ids);
-  drawn = { ranked: ranked!, version, value };
+export async function drawnTrending<T>(
+  now: number,
+  rank: (now: number) => Promise<number[]>,
+  draw: (ids: number[]) => Promise<T>,
+): Promise<T> {
+  const from = await ranking(now, rank);
+  const version = await dataVersion();
+  if (drawn && drawn.ranked === from && drawn.version === version) return drawn.value as T;
+  const value = await draw(from.ids);
+  // Kept only while its ranking is still the cached one (not forgotten or replaced meanwhile).
+  if (ranked === from) drawn = { ranked: from, version, value };
   return value;
 }
 
@@ -40,4 +56,5 @@ export function drawnTrending<T>(now: number, rank: (now: number) => number[], d
 export function forgetTrending(): void {
   ranked = null;
   drawn = null;
+  generation++;
 }

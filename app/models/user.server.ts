@@ -1,7 +1,7 @@
-import { and, eq, gt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gt, lte, or } from "drizzle-orm";
 import { releasedUsernames, users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
-import { db, writeTransaction } from "~/utils/db.server";
+import { db, equalsIgnoringCase, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
 import { conflict, notFound, unauthorized } from "~/utils/errors";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
@@ -30,27 +30,23 @@ export function toSelfUser(row: UserRow): SelfUser {
   return { ...toPublicUser(row), email: row.email };
 }
 
-export function getUserRowById(id: number): UserRow | undefined {
-  return db.select().from(users).where(eq(users.id, id)).get();
+export async function getUserRowById(id: number): Promise<UserRow | undefined> {
+  return first(await db.select().from(users).where(eq(users.id, id)));
 }
 
-export function getUserRowByUsername(username: string): UserRow | undefined {
-  return db
-    .select()
-    .from(users)
-    .where(sql`${users.username} = ${username} COLLATE NOCASE`)
-    .get();
+export async function getUserRowByUsername(username: string): Promise<UserRow | undefined> {
+  return first(await db.select().from(users).where(equalsIgnoringCase(users.username, username)));
 }
 
 /** The row behind /profile/{username}; usernames match regardless of case. 404 'Profile Not Found'. */
-export function requireUserRow(username: string): UserRow {
-  const row = getUserRowByUsername(username);
+export async function requireUserRow(username: string): Promise<UserRow> {
+  const row = await getUserRowByUsername(username);
   if (!row) throw notFound(PROFILE_NOT_FOUND);
   return row;
 }
 
-function usernameTaken(username: string) {
-  return Boolean(getUserRowByUsername(username));
+async function usernameTaken(username: string) {
+  return Boolean(await getUserRowByUsername(username));
 }
 
 /**
@@ -60,50 +56,50 @@ function usernameTaken(username: string) {
 export const USERNAME_HOLD_MS = 30 * 24 * 60 * 60 * 1000;
 export const USERNAME_RECENTLY_USED = "That username was recently used; choose another.";
 
-const sameUsername = (username: string) => sql`${releasedUsernames.username} = ${username} COLLATE NOCASE`;
+const sameUsername = (username: string) => equalsIgnoringCase(releasedUsernames.username, username);
 
-function usernameHeld(username: string, now = Date.now()) {
-  const held = db
+async function usernameHeld(username: string, now = Date.now()) {
+  const held = await db
     .select({ username: releasedUsernames.username })
     .from(releasedUsernames)
     .where(and(sameUsername(username), gt(releasedUsernames.releasedAt, new Date(now - USERNAME_HOLD_MS))))
-    .get();
-  return Boolean(held);
+    .limit(1);
+  return held.length > 0;
 }
 
 /**
  * Hold a deleted account's username from `now` (in the deletion's transaction); holds that have run
  * out are dropped on the way.
  */
-export function holdUsername(tx: Queryable, username: string, now = Date.now()): void {
-  tx.delete(releasedUsernames)
-    .where(or(sameUsername(username), lte(releasedUsernames.releasedAt, new Date(now - USERNAME_HOLD_MS))))
-    .run();
-  tx.insert(releasedUsernames)
-    .values({ username, releasedAt: new Date(now) })
-    .run();
+export async function holdUsername(tx: Queryable, username: string, now = Date.now()): Promise<void> {
+  await tx.delete(releasedUsernames).where(or(sameUsername(username), lte(releasedUsernames.releasedAt, new Date(now - USERNAME_HOLD_MS))));
+  await tx.insert(releasedUsernames).values({ username, releasedAt: new Date(now) });
 }
 
-function emailTaken(email: string) {
-  return Boolean(db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase())).get());
+async function emailTaken(email: string) {
+  const rows = await db.select({ id: users.id }).from(users).where(eq(users.email, email.toLowerCase()));
+  return rows.length > 0;
 }
 
 /**
  * Create an account. `inTransaction` lets register-with-invite join the club in the same
  * transaction (the clubs issue): if it throws, no account is created.
  */
-export async function registerUser(input: RegisterInput, inTransaction?: (user: UserRow, tx: Queryable) => void): Promise<UserRow> {
+export async function registerUser(
+  input: RegisterInput,
+  inTransaction?: (user: UserRow, tx: Queryable) => Promise<void>,
+): Promise<UserRow> {
   const email = input.email.toLowerCase();
   const fieldErrors: Record<string, string[]> = {};
-  if (usernameTaken(input.username)) fieldErrors.username = ["Username is already taken"];
-  else if (usernameHeld(input.username)) fieldErrors.username = [USERNAME_RECENTLY_USED];
-  if (emailTaken(email)) fieldErrors.email = ["Email is already registered"];
+  if (await usernameTaken(input.username)) fieldErrors.username = ["Username is already taken"];
+  else if (await usernameHeld(input.username)) fieldErrors.username = [USERNAME_RECENTLY_USED];
+  if (await emailTaken(email)) fieldErrors.email = ["Email is already registered"];
   if (Object.keys(fieldErrors).length) throw conflict("Username or email already in use", fieldErrors);
 
   const passwordHash = await hashPassword(input.password);
   try {
-    return writeTransaction((tx) => {
-      const row = tx
+    return await writeTransaction(async (tx) => {
+      const [row] = await tx
         .insert(users)
         .values({
           username: input.username,
@@ -113,14 +109,13 @@ export async function registerUser(input: RegisterInput, inTransaction?: (user: 
           bio: input.bio ?? null,
           location: input.location ?? null,
         })
-        .returning()
-        .get();
-      inTransaction?.(row, tx);
+        .returning();
+      await inTransaction?.(row, tx);
       return row;
     });
   } catch (error) {
     // Two registrations raced past the checks above: the unique indexes decide.
-    if (error instanceof Error && /UNIQUE constraint failed/.test(error.message)) {
+    if (isUniqueViolation(error)) {
       throw conflict("Username or email already in use");
     }
     throw error;
@@ -131,7 +126,7 @@ export const INVALID_LOGIN = "Invalid username or password";
 
 /** The same answer, after the same work, for an unknown name and a wrong password. */
 export async function verifyLogin(input: LoginInput): Promise<UserRow> {
-  const row = getUserRowByUsername(input.username);
+  const row = await getUserRowByUsername(input.username);
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
   if (!row || !ok) throw unauthorized(INVALID_LOGIN);
   return row;

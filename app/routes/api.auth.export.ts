@@ -7,4 +7,4 @@ import { requireActor } from "~/web/session.server";
  * GET /api/auth/export: the signed-in member's own data as a JSON file to save (CONTRACT.md §6), or
  * 401. Settings › Privacy's "Download my data" is a plain GET form to this address.
  */
-export const loader = apiLoader(async ({ request }) => exportResponse(exportAccount(await requireActor(request))));
+export const loader = apiLoader(async ({ request }) => exportResponse(await exportAccount(await requireActor(request))));

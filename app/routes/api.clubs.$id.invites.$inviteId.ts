@@ -10,7 +10,7 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const inviteId = idParam(params.inviteId, "Invite not found");
     const actor = await requireActor(request);
-    revokeInvite(actor, id, inviteId);
+    await revokeInvite(actor, id, inviteId);
     return new Response(null, { status: 204 });
   },
 });

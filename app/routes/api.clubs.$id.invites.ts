@@ -10,7 +10,7 @@ import { requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await requireActor(request);
-  return json(listInvites(actor, id), NO_STORE);
+  return json(await listInvites(actor, id), NO_STORE);
 });
 
 /** POST /api/clubs/{id}/invites {usesRemaining?, expiresIn? (hours)} → 201 {inviteCode, usesRemaining, expiresAt, …}. */
@@ -19,6 +19,6 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, inviteSchema);
-    return json(createInvite(actor, id, input), { status: 201 });
+    return json(await createInvite(actor, id, input), { status: 201 });
   },
 });

@@ -17,10 +17,10 @@ export const action = apiAction({
     const actor = await requireActor(request);
     const input = await readJson(request, joinSchema);
     if (input.inviteCode) {
-      acceptInvite(actor, input.inviteCode, id);
+      await acceptInvite(actor, input.inviteCode, id);
       return json({ status: "joined" }, { status: 200 });
     }
-    const result = joinClub(actor, id, { message: input.message });
+    const result = await joinClub(actor, id, { message: input.message });
     return json(result, { status: result.status === "joined" ? 200 : 201 });
   },
 });

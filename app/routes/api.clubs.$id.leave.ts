@@ -9,7 +9,7 @@ export const action = apiAction({
   POST: async ({ request, params }) => {
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
-    leaveClub(actor, id);
+    await leaveClub(actor, id);
     return new Response(null, { status: 204 });
   },
 });

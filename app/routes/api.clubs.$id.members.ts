@@ -7,5 +7,5 @@ import { idParam } from "~/web/params.server";
 /** GET /api/clubs/{id}/members → 200 the members (visible to everyone, SPEC.md §2), owner first. */
 export const loader = apiLoader(async ({ params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
-  return json(listMembers(id));
+  return json(await listMembers(id));
 });

@@ -12,7 +12,7 @@ export const action = apiAction({
     const requestId = idParam(params.requestId, "Join request not found");
     const actor = await requireActor(request);
     const { action } = await readJson(request, requestDecisionSchema);
-    return json(decideJoinRequest(actor, id, requestId, action));
+    return json(await decideJoinRequest(actor, id, requestId, action));
   },
 });
 

@@ -9,5 +9,5 @@ import { requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await requireActor(request);
-  return json(listJoinRequests(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+  return json(await listJoinRequests(actor, id), { headers: { "Cache-Control": "private, no-store" } });
 });

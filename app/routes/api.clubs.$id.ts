@@ -9,7 +9,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await getSessionUser(request);
-  return json(getClub(actor, id));
+  return json(await getClub(actor, id));
 });
 
 export const action = apiAction({
@@ -18,7 +18,7 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, editClubSchema);
-    return json(updateClub(actor, id, input));
+    return json(await updateClub(actor, id, input));
   },
   /** DELETE /api/clubs/{id} → 204 (owner); members, requests, invites and posts go with it. */
   DELETE: async ({ request, params }) => {

@@ -12,7 +12,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request }) => {
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
-  const page = listClubs(actor, parseClubListQuery(url.searchParams));
+  const page = await listClubs(actor, parseClubListQuery(url.searchParams));
   return listPageResponse(url, page.clubs, page.nextCursor);
 });
 
@@ -21,7 +21,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const actor = await requireActor(request);
     const input = await readJson(request, createClubSchema);
-    const club = createClub(actor, input);
+    const club = await createClub(actor, input);
     return json(club, { status: 201, headers: { Location: `/api/clubs/${club.id}` } });
   },
 });

@@ -7,5 +7,5 @@ import { notFound } from "~/utils/errors";
 /** GET /api/invites/{code} → 200 the invite; invalid, revoked, expired or used up → 404. */
 export const loader = apiLoader(async ({ params }) => {
   if (!params.code) throw notFound(INVALID_INVITE);
-  return json(getInvite(params.code), NO_STORE);
+  return json(await getInvite(params.code), NO_STORE);
 });

@@ -19,7 +19,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   const cursor = url.searchParams.get("cursor");
   const limit = url.searchParams.get("limit");
   if (cursor === null && limit === null) return json(await listComments(actor, id));
-  const page = listCommentPage(actor, id, { cursor, limit: limit === null ? undefined : Number(limit) });
+  const page = await listCommentPage(actor, id, { cursor, limit: limit === null ? undefined : Number(limit) });
   return listPageResponse(url, page.comments, page.nextCursor);
 });
 

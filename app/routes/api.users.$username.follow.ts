@@ -8,8 +8,8 @@ import { getSessionUser } from "~/web/session.server";
  * Idempotent; following oneself is 400; signed out is 401. No body is read.
  */
 export const action = apiAction({
-  POST: async ({ request, params }) => json(followUser(await getSessionUser(request), params.username ?? "")),
-  DELETE: async ({ request, params }) => json(unfollowUser(await getSessionUser(request), params.username ?? "")),
+  POST: async ({ request, params }) => json(await followUser(await getSessionUser(request), params.username ?? "")),
+  DELETE: async ({ request, params }) => json(await unfollowUser(await getSessionUser(request), params.username ?? "")),
 });
 
 export const loader = methodNotAllowed;

@@ -11,7 +11,7 @@ import { getSessionUser } from "~/web/session.server";
  */
 export const loader = apiLoader(async ({ request, params }) => {
   const actor = await getSessionUser(request);
-  const author = requireUserRow(params.username ?? "");
+  const author = await requireUserRow(params.username ?? "");
   const url = new URL(request.url);
   const { following: _ignored, ...query } = parseFeedQuery(url.searchParams);
   const page = await listFeed(actor, { ...query, authorId: author.id });

@@ -16,7 +16,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
  */
 export const loader = apiLoader(async ({ request, params }) => {
   const actor = await getSessionUser(request);
-  const profile = getProfile(actor, params.username ?? "");
+  const profile = await getProfile(actor, params.username ?? "");
   return json(profile, "email" in profile ? NO_STORE : undefined);
 });
 
@@ -25,7 +25,7 @@ export const action = apiAction({
     const actor = await requireActor(request);
     const username = params.username ?? "";
     if (!username) throw notFound(PROFILE_NOT_FOUND);
-    requireSelf(actor, username); // someone else's profile is 403 whatever the body says
+    await requireSelf(actor, username); // someone else's profile is 403 whatever the body says
     return json(await updateProfile(actor, username, await readJson(request, profilePatchSchema)));
   },
 });

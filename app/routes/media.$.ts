@@ -49,7 +49,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
   const headers = new Headers({
     "Content-Type": info.contentType,
-    "Cache-Control": isPrivateClubMedia(key, storage) ? PRIVATE_CACHE_CONTROL : CACHE_CONTROL,
+    "Cache-Control": (await isPrivateClubMedia(key, storage)) ? PRIVATE_CACHE_CONTROL : CACHE_CONTROL,
     ETag: info.etag,
     "Last-Modified": info.lastModified.toUTCString(),
     "Accept-Ranges": "bytes",

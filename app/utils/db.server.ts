@@ -1,84 +1,127 @@
-import fs from "node:fs";
-import path from "node:path";
-import Database from "better-sqlite3";
-import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
-import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import * as schema from "#db/schema";
-import { installDataVersion, readDataVersion } from "./data-version.server";
+import type Database from "better-sqlite3";
+import type { DB, Engine, EngineName, Params } from "./db-engine.server";
+import { openPostgres } from "./db-postgres.server";
+import { openSqlite, type SqliteEngine } from "./db-sqlite.server";
 import { env } from "./env.server";
 
-export type DB = BetterSQLite3Database<typeof schema>;
-
-/** Open a connection with the pragmas every connection needs, and bring the schema up to date. */
-export function openDatabase(file: string): { sqlite: Database.Database; db: DB } {
-  if (file !== ":memory:") fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("foreign_keys = ON");
-  sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("synchronous = NORMAL");
-  const db = drizzle(sqlite, { schema });
-  // Migrations are idempotent: drizzle records what it applied in __drizzle_migrations.
-  migrate(db, { migrationsFolder: path.resolve(process.cwd(), "db/migrations") });
-  // Every write moves the data version on (page validators, data-version.server.ts).
-  installDataVersion(sqlite);
-  return { sqlite, db };
-}
-
-declare global {
-  var __whitetailDb: { sqlite: Database.Database; db: DB } | undefined;
-}
-
-// One connection per process, kept across dev rebuilds.
-const connection = (globalThis.__whitetailDb ??= openDatabase(env.DATABASE_PATH));
-
-export const db = connection.db;
-export const sqlite = connection.sqlite;
-
-/** The database's data version: it moves on with every write any process commits (data-version.server.ts). */
-export const dataVersion = () => readDataVersion(sqlite);
-
-/** An open transaction, as drizzle hands it to a transaction's callback. */
-export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
+export type { DB, Params } from "./db-engine.server";
+/** An open transaction, as `writeTransaction` hands it to its work. */
+export type Tx = DB;
 
 /**
- * A transaction that reads and then writes. It is IMMEDIATE: it takes the write lock before its first
- * read (waiting up to busy_timeout for it), so what it checked (the post is there, the limit is not
- * used up) still holds when it writes, even with another process on the same file. A deferred one
- * fails at once with SQLITE_BUSY_SNAPSHOT when another process commits between its read and its
- * write (security review H3; STACK.md), and a row deleted in between would surface as a
- * foreign-key failure instead of the domain's 404. Inside another transaction it is a savepoint.
+ * The database (issue 25, CONTRACT.md §9, docs/decisions/0061-one-data-layer-two-engines.md): the
+ * embedded SQLite file at DATABASE_PATH, or PostgreSQL when DATABASE_URL is set. Every query is
+ * awaited. Models use `db`, `writeTransaction` and the hand-written query helpers below; nothing else
+ * knows which engine answers.
  */
-export function writeTransaction<T>(work: (tx: Tx) => T): T {
-  return db.transaction(work, { behavior: "immediate" });
+
+declare global {
+  var __whitetailDb: Engine | undefined;
 }
 
-const statements = new Map<string, Database.Statement>();
-/** A statement prepared once per distinct SQL text on the process's connection (the models' raw SQL). */
-export function prepared(source: string): Database.Statement {
-  let s = statements.get(source);
-  if (!s) {
-    s = sqlite.prepare(source);
-    statements.set(source, s);
+/** A PostgreSQL that cannot be reached at start-up stops the server with one line, not a stack. */
+async function openEngine(): Promise<Engine> {
+  if (!env.DATABASE_URL) return openSqlite(env.DATABASE_PATH);
+  try {
+    return await openPostgres(env.DATABASE_URL, env.DATABASE_POOL_SIZE);
+  } catch (error) {
+    const where = new URL(env.DATABASE_URL);
+    console.error(
+      `Cannot open the PostgreSQL database at ${where.hostname}:${where.port || 5432}${where.pathname}: ${(error as Error).message}`,
+    );
+    process.exit(1);
   }
-  return s;
+}
+
+// One engine per process, kept across dev rebuilds.
+const engine = (globalThis.__whitetailDb ??= await openEngine());
+
+/** Which engine answers (GET /healthz). */
+export const databaseEngine = (): EngineName => engine.name;
+
+/**
+ * The handle every query goes through. Inside `writeTransaction` it is that transaction's (a model
+ * that checks something through `db` while another writes through `tx` still reads what the
+ * transaction sees); anywhere else, the engine's own.
+ */
+export const db: DB = new Proxy({} as DB, {
+  get(_, property) {
+    const target = engine.current();
+    const value = Reflect.get(target, property, target) as unknown;
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  },
+});
+
+/**
+ * The raw SQLite connection, for scripts, tests and maintenance on the embedded file (backup,
+ * checkpoint), never for a request's queries. Undefined on PostgreSQL.
+ */
+export const sqlite = (engine as Partial<SqliteEngine>).sqlite as Database.Database;
+
+/**
+ * A transaction that reads and then writes: what it checked (the post is there, the limit is not
+ * used up) still holds when it writes, on either engine and with any number of processes. SQLite
+ * takes the write lock first (BEGIN IMMEDIATE); PostgreSQL runs it SERIALIZABLE and runs `work` again
+ * when the server refuses it for a conflict with another transaction. So `work` must do nothing but
+ * database work, and be safe to run twice: no fetches, files or mail inside (and on SQLite every
+ * other request's queries wait while it runs). Inside another transaction it is a savepoint.
+ */
+export function writeTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return engine.transaction(work);
+}
+
+/**
+ * Rows of SQL written by hand in a model (a query the builder cannot say well: keyset plans,
+ * full-text search). Named parameters are `@name`; rows come back as objects keyed by the column
+ * aliases (write aliases in snake_case or double quotes: PostgreSQL folds bare ones to lower case).
+ */
+export function queryRows<T>(source: string, params: Params = []): Promise<T[]> {
+  return engine.rows<T>(source, params);
+}
+
+/** The first row of a hand-written query, or undefined. */
+export async function queryRow<T>(source: string, params: Params = []): Promise<T | undefined> {
+  return (await engine.rows<T>(source, params))[0];
+}
+
+/** The first column of every row of a hand-written query. */
+export async function queryColumn<T>(source: string, params: Params = []): Promise<T[]> {
+  const rows = await engine.rows<Record<string, T>>(source, params);
+  return rows.map((row) => Object.values(row)[0] as T);
+}
+
+/** The first row of a builder query's result (`.get()` is SQLite's alone). */
+export const first = <T>(rows: T[]): T | undefined => rows[0];
+
+/** The database's data version: it moves on with every write any process or node commits (data-version.server.ts). */
+export function dataVersion(): Promise<number> {
+  return engine.dataVersion();
+}
+
+/** Checkpoint (SQLite) and close the connections (graceful shutdown). */
+export function closeDatabase(): Promise<void> {
+  return engine.close();
 }
 
 /**
  * A drizzle query built and prepared on first use, then reused: the hot reads of every page (the
- * session, a page of posts) would otherwise rebuild their SQL and re-prepare their statement on each
- * request (docs/decisions/0043-visitor-page-cache-and-prepared-reads.md). Values go in through
- * `sql.placeholder(name)`; a list of ids through `idsIn`.
+ * session, a page of posts) would otherwise rebuild their SQL on each request
+ * (docs/decisions/0043-visitor-page-cache-and-prepared-reads.md). Values go in through
+ * `sql.placeholder(name)`; a list of ids through `idsIn`. Prepared on the engine's own handle, so
+ * it runs outside any transaction: use it for reads only.
  */
 export function preparedOnce<T>(build: () => T): () => T {
   let query: T | undefined;
-  return () => (query ??= build());
+  return () => (query ??= engine.outside(build));
 }
 
 /** The placeholder a list of ids is passed through to a prepared query: `inArray(col, idsIn("ids"))`, then `{ ids: JSON.stringify(ids) }`. */
-export const idsIn = (name: string): SQL => sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
+export const idsIn = (name: string): SQL =>
+  engine.name === "postgres"
+    ? sql`(SELECT value::integer FROM json_array_elements_text(${sql.placeholder(name)}::json))`
+    : sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
 
 /**
  * A counter column less `by`, never below 0, as a portable SQL expression (no SQLite-only
@@ -86,3 +129,25 @@ export const idsIn = (name: string): SQL => sql`(SELECT value FROM json_each(${s
  */
 export const decrementCounter = (column: AnySQLiteColumn, by: number = 1): SQL =>
   sql`CASE WHEN ${column} > ${by} THEN ${column} - ${by} ELSE 0 END`;
+
+/**
+ * `column = value` without regard to case (usernames): SQLite's NOCASE collation, PostgreSQL's
+ * lower() on both sides; each engine has an index on exactly that expression.
+ */
+export const equalsIgnoringCase = (column: AnySQLiteColumn, value: string): SQL =>
+  engine.name === "postgres" ? sql`lower(${column}) = lower(${value})` : sql`${column} = ${value} COLLATE NOCASE`;
+
+/** A write refused by a unique index (two requests raced past the checks before it). */
+export function isUniqueViolation(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return (error as { code?: string }).code === "23505" || /UNIQUE constraint failed/.test(error.message);
+}
+
+/** `column` contains `text` (any case; `%`, `_` and `\` in it match themselves), for small lists' search boxes. */
+export function containsIgnoringCase(column: AnySQLiteColumn, text: string): SQL {
+  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  // SQLite's LIKE ignores case already; PostgreSQL needs ILIKE, and a text view of JSON columns (tags).
+  return engine.name === "postgres"
+    ? sql`CAST(${column} AS TEXT) ILIKE ${pattern} ESCAPE '\\'`
+    : sql`${column} LIKE ${pattern} ESCAPE '\\'`;
+}

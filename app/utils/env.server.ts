@@ -20,6 +20,13 @@ const schema = z
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     DATABASE_PATH: z.string().min(1).default("./data/app.db"),
+    /** CONTRACT.md §9: `postgres://user:password@host:port/database` runs the site on PostgreSQL; unset, the SQLite file at DATABASE_PATH. */
+    DATABASE_URL: z
+      .url({ protocol: /^postgres(?:ql)?$/, error: "must be postgres://user:password@host:port/database (or unset for the SQLite file)" })
+      .optional()
+      .or(z.literal("").transform(() => undefined)),
+    /** Connections each process keeps open to PostgreSQL. */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
     UPLOAD_DIR: z.string().min(1).default("./data/uploads"),
     SESSION_SECRET: z.string().optional(),
     S3_BUCKET: z.string().optional(),

@@ -1,19 +1,22 @@
-import type Database from "better-sqlite3";
-
 /**
- * `GET /healthz` (CONTRACT.md §6): the database answers a real read, or the reason it does not.
- * No session, no rate limit, nothing cached; a process that is shutting down says so, so a proxy
- * or load balancer stops sending it requests (docs/decisions/0040-health-logs-backups-shutdown.md).
+ * `GET /healthz` (CONTRACT.md §6, §9): the database answers a real read, or the reason it does not,
+ * and which engine answers. No session, no rate limit, nothing cached; a process that is shutting
+ * down says so, so a proxy or load balancer stops sending it requests
+ * (docs/decisions/0040-health-logs-backups-shutdown.md).
  */
-export type Health = { ok: true } | { ok: false; reason: string };
+export type Engine = "sqlite" | "postgres";
+export type Health = { ok: true; database: Engine } | { ok: false; database: Engine; reason: string };
 
-export function checkHealth(sqlite: Database.Database, shuttingDown = false): Health {
-  if (shuttingDown) return { ok: false, reason: "shutting down" };
+/** A read every site's database can answer: the query a health check runs. */
+export const HEALTH_PROBE = "SELECT id FROM users LIMIT 1";
+
+export async function checkHealth(database: Engine, read: () => Promise<unknown>, shuttingDown = false): Promise<Health> {
+  if (shuttingDown) return { ok: false, database, reason: "shutting down" };
   try {
-    sqlite.prepare("SELECT id FROM users LIMIT 1").all();
-    return { ok: true };
+    await read();
+    return { ok: true, database };
   } catch (error) {
-    return { ok: false, reason: `database: ${(error as Error).message}` };
+    return { ok: false, database, reason: `database: ${(error as Error).message}` };
   }
 }
 

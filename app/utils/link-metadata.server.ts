@@ -14,7 +14,7 @@ import { logger } from "./logger.server";
 import { linkPreviews, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
 import { toStorableText } from "~/schemas/text";
-import { db } from "./db.server";
+import { db, first } from "./db.server";
 import { isHttpUrl } from "./urls";
 
 /**
@@ -307,7 +307,7 @@ const inFlight = new Map<string, Promise<LinkMetadata>>();
  * in-flight preview): the per-member limit on outbound fetches (`linkPreviewsPerUser`) is counted
  * there, and a refusal it throws is thrown from `getLinkMetadata`.
  */
-export type PreviewFetchHooks = { beforeFetch?: () => void };
+export type PreviewFetchHooks = { beforeFetch?: () => void | Promise<void> };
 
 /**
  * The preview for a URL, from the cache when fresh (a day; a failure ten minutes), otherwise
@@ -325,21 +325,24 @@ export async function getLinkMetadata(
   } catch {
     return { error: "Invalid URL format" };
   }
-  const cached = db.select().from(linkPreviews).where(eq(linkPreviews.url, key)).get();
+  const cached = first(await db.select().from(linkPreviews).where(eq(linkPreviews.url, key)));
   if (cached) {
     const age = Date.now() - cached.fetchedAt.getTime();
     if (age < (cached.data.error ? FRESH_ERROR_MS : FRESH_MS)) return cached.data;
   }
   const pending = inFlight.get(key);
   if (pending) return pending;
-  beforeFetch?.();
+  await beforeFetch?.();
+  // Another request may have started the same fetch while this one read the cache.
+  const started = inFlight.get(key);
+  if (started) return started;
   const job = fetchLinkMetadata(key, options)
-    .then((data) => {
+    .then(async (data) => {
       const fetchedAt = new Date();
-      db.insert(linkPreviews)
+      await db
+        .insert(linkPreviews)
         .values({ url: key, data, fetchedAt })
-        .onConflictDoUpdate({ target: linkPreviews.url, set: { data, fetchedAt } })
-        .run();
+        .onConflictDoUpdate({ target: linkPreviews.url, set: { data, fetchedAt } });
       return data;
     })
     .finally(() => inFlight.delete(key));

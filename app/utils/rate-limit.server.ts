@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rateLimits } from "#db/schema";
-import { db, decrementCounter, writeTransaction } from "./db.server";
+import { db, decrementCounter, first, writeTransaction } from "./db.server";
 import { env } from "./env.server";
 import { tooMany } from "./errors";
 
@@ -70,14 +70,15 @@ function windowOf(name: LimitName, now: number) {
 }
 
 /** Throws 429 if `key` has already used its allowance in the current window. Counts nothing. */
-export function checkLimit(name: LimitName, key: string, now = Date.now()): void {
+export async function checkLimit(name: LimitName, key: string, now = Date.now()): Promise<void> {
   if (!enabled) return;
   const { windowStart, retryAfter } = windowOf(name, now);
-  const row = db
-    .select({ count: rateLimits.count })
-    .from(rateLimits)
-    .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)))
-    .get();
+  const row = first(
+    await db
+      .select({ count: rateLimits.count })
+      .from(rateLimits)
+      .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart))),
+  );
   if (row && row.count >= LIMITS[name].limit) throw tooMany(retryAfter, limitMessage(name, retryAfter));
 }
 
@@ -98,21 +99,18 @@ export function tryAgainIn(seconds: number): string {
 /** Counts one use for `key`. */
 const sqlIncrement = sql`${rateLimits.count} + 1`;
 
-export function recordHit(name: LimitName, key: string, now = Date.now()): void {
+export async function recordHit(name: LimitName, key: string, now = Date.now()): Promise<void> {
   if (!enabled) return;
   const { windowStart } = windowOf(name, now);
-  db.insert(rateLimits)
+  await db
+    .insert(rateLimits)
     .values({ key: `${name}:${key}`, windowStart, count: 1 })
     .onConflictDoUpdate({
       target: [rateLimits.key, rateLimits.windowStart],
       set: { count: sqlIncrement },
-    })
-    .run();
+    });
   // Old windows are useless: drop them now and then.
-  if (Math.random() < 0.01)
-    db.delete(rateLimits)
-      .where(lt(rateLimits.windowStart, now - 24 * 3_600_000))
-      .run();
+  if (Math.random() < 0.01) await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 24 * 3_600_000));
 }
 
 /**
@@ -120,11 +118,11 @@ export function recordHit(name: LimitName, key: string, now = Date.now()): void 
  * read and the write are one IMMEDIATE transaction (a savepoint inside a caller's): another process
  * cannot slip a hit in between.
  */
-export function consumeLimit(name: LimitName, key: string, now = Date.now()): void {
+export async function consumeLimit(name: LimitName, key: string, now = Date.now()): Promise<void> {
   if (!enabled) return;
-  writeTransaction(() => {
-    checkLimit(name, key, now);
-    recordHit(name, key, now);
+  await writeTransaction(async () => {
+    await checkLimit(name, key, now);
+    await recordHit(name, key, now);
   });
 }
 
@@ -132,12 +130,12 @@ export function consumeLimit(name: LimitName, key: string, now = Date.now()): vo
  * Takes back one use counted at `at` (an upload whose post was refused after all), never below
  * zero. A use from a window that has passed is left alone: that window no longer limits anyone.
  */
-export function refundHit(name: LimitName, key: string, at: number, now = Date.now()): void {
+export async function refundHit(name: LimitName, key: string, at: number, now = Date.now()): Promise<void> {
   if (!enabled) return;
   const { windowStart } = windowOf(name, at);
   if (windowStart !== windowOf(name, now).windowStart) return;
-  db.update(rateLimits)
+  await db
+    .update(rateLimits)
     .set({ count: decrementCounter(rateLimits.count) })
-    .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)))
-    .run();
+    .where(and(eq(rateLimits.key, `${name}:${key}`), eq(rateLimits.windowStart, windowStart)));
 }

@@ -33,7 +33,7 @@ authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const parsed = loginSchema.safeParse(Object.fromEntries(form));
     if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
-    return signIn(parsed.data, clientAddress(request));
+    return await signIn(parsed.data, clientAddress(request));
   }),
   "form",
 );

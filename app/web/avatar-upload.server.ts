@@ -17,7 +17,7 @@ export const AVATAR_FIELD = "avatar";
  * 401/403/404 are thrown on, for withPageErrors to answer.
  */
 export async function handleAvatarUpload(request: Request, actor: Actor, username: string, fallbackReturnTo: string) {
-  requireSelf(actor, username);
+  await requireSelf(actor, username);
   const failed = (returnTo: string, description: string) =>
     redirectWithToast(returnTo, { title: "Error", description: description || "Failed to update avatar", type: "error" });
 
@@ -38,7 +38,7 @@ export async function handleAvatarUpload(request: Request, actor: Actor, usernam
   const url = formData.get(AVATAR_FIELD);
   if (typeof url !== "string" || !url) return failed(returnTo, "Choose an image to upload.");
   try {
-    updateAvatar(actor, username, url);
+    await updateAvatar(actor, username, url);
   } catch (error) {
     await discardUploads(actor, stored);
     if (!isAppError(error) || isRefusal(error)) throw error;

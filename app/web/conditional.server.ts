@@ -66,7 +66,7 @@ async function pageValidator(request: Request, now: number): Promise<PageValidat
   const h = request.headers;
   const parts = [
     buildId(),
-    dataVersion(),
+    await dataVersion(),
     viewer,
     url.pathname + url.search,
     h.get("Host") ?? "",

@@ -13,13 +13,13 @@ export async function loadFollowList({ request, params }: LoaderFunctionArgs, wh
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
   return withLoaderErrors(request, async () => {
-    const profile = getProfile(actor, params.username ?? "");
+    const profile = await getProfile(actor, params.username ?? "");
     if (profile.username !== params.username) {
       throw redirect(`/profile/${encodeURIComponent(profile.username)}/${which}${url.search}`);
     }
     const cursor = url.searchParams.get("cursor");
     const list = which === "followers" ? listFollowers : listFollowing;
-    const page = list(actor, profile.username, { cursor });
+    const page = await list(actor, profile.username, { cursor });
     return json({ profile, ...page, firstPage: !cursor }, "email" in profile ? NO_STORE : undefined);
   });
 }

@@ -144,7 +144,7 @@ export async function idempotent<R extends Response>(
   const key = isForm ? keyOrForm.key : keyOrForm;
   const digest = isForm ? formDigest(keyOrForm.form) : await bodyDigest(request);
   const fingerprint = `${request.method.toUpperCase()} ${new URL(request.url).pathname} sha256=${digest}`;
-  const claim = claimKey(memberId, key, fingerprint);
+  const claim = await claimKey(memberId, key, fingerprint);
   if (claim.kind === "replay") return replay(claim.answer) as R;
   if (claim.kind === "in-flight") throw conflict("A request with this idempotency key is still in progress. Try again shortly.");
   if (claim.kind === "mismatch") {
@@ -167,16 +167,16 @@ export async function idempotent<R extends Response>(
   try {
     response = await run();
   } catch (error) {
-    releaseKey(memberId, key);
+    await releaseKey(memberId, key);
     throw error;
   }
   if (response.status >= 400) {
-    releaseKey(memberId, key);
+    await releaseKey(memberId, key);
     return response;
   }
   const { body, omitted } = keptBody(response.status === 204 ? "" : await response.clone().text());
   const headers = keptHeaders(response.headers);
   if (omitted.length) headers.push(["Idempotent-Omitted", omitted.join(", ").slice(0, 512)]);
-  recordAnswer(memberId, key, { status: response.status, reply: { headers, body } });
+  await recordAnswer(memberId, key, { status: response.status, reply: { headers, body } });
   return response;
 }

@@ -59,11 +59,12 @@ async function readPostFormAndUploads(request: Request, actor: Actor): Promise<{
 }
 
 /** Files this form already stored: shown again, ticked, when the form comes back with an error. */
-function pendingUploads(actor: Actor, formData: FormData) {
-  return ownPendingUploads(
+async function pendingUploads(actor: Actor, formData: FormData) {
+  const files = await ownPendingUploads(
     actor,
     formData.getAll("uploadedFiles").filter((v): v is string => typeof v === "string"),
-  ).map(({ id: _id, ...file }) => file);
+  );
+  return files.map(({ id: _id, ...file }) => file);
 }
 
 /**
@@ -75,7 +76,7 @@ function pendingUploads(actor: Actor, formData: FormData) {
 export async function createPostFromForm(request: Request, actor: Actor, options: { clubId?: number } = {}) {
   // What can be refused before a byte is stored is refused first (security.md L12): a club the
   // member may not post in is 403/404 with the files unread.
-  requireMayPostIn(actor, options.clubId);
+  await requireMayPostIn(actor, options.clubId);
   let formData: FormData;
   let stored: string[];
   try {
@@ -89,7 +90,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     return json(
       {
         ...submission.reply({ formErrors: [`Failed to upload ${error.fileName ?? "a file"}: ${error.message}`] }),
-        uploads: pendingUploads(actor, error.formData),
+        uploads: await pendingUploads(actor, error.formData),
       },
       { status: error.status, headers },
     );
@@ -102,7 +103,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
 async function createFromForm(actor: Actor, formData: FormData, stored: string[]) {
   const submission = parseWithZod(formData, { schema: postInputSchema });
   if (submission.status !== "success") {
-    return json({ ...submission.reply(), uploads: pendingUploads(actor, formData) }, { status: 400 });
+    return json({ ...submission.reply(), uploads: await pendingUploads(actor, formData) }, { status: 400 });
   }
   // The form has no preview field: whatever arrives as `urlMetadata` is not ours, so it is left out
   // and createPost fetches the media URL's preview on the server (cards then show it without
@@ -117,7 +118,7 @@ async function createFromForm(actor: Actor, formData: FormData, stored: string[]
     // form keeps them, shown again ticked, so the member need not upload them twice.
     if (isRefusal(error)) await discardUploads(actor, stored, undefined, { refund: true });
     const { result, init } = submissionFailure(submission, { error });
-    return json({ ...result, uploads: pendingUploads(actor, formData) }, init);
+    return json({ ...result, uploads: await pendingUploads(actor, formData) }, init);
   }
   return redirectWithToast(post.clubId ? `/clubs/${post.clubId}` : `/post/${post.id}`, {
     title: "Post created!",

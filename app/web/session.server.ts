@@ -82,7 +82,7 @@ export function readSession(request: Request): Promise<{ signedIn: SignedIn | nu
 
 async function lookUpSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
   const { sent, token } = await cookieToken(request);
-  const found = token ? findSession(token) : undefined;
+  const found = token ? await findSession(token) : undefined;
   if (found) {
     noteMember(found.user.id);
     return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver }, dropCookie: null };
@@ -103,7 +103,7 @@ export async function sentSessionToken(request: Request): Promise<boolean> {
 export async function viewerKey(request: Request, now: number = Date.now()): Promise<string | null> {
   const { sent, token } = await cookieToken(request);
   if (!sent) return "v";
-  const live = token ? liveSessionOf(token, now) : undefined;
+  const live = token ? await liveSessionOf(token, now) : undefined;
   if (!live) return null;
   noteMember(live.userId);
   // Data saver draws the member's pages differently (images as placeholders): a new validator when it flips.
@@ -161,7 +161,7 @@ export async function requireActor(request: Request, message?: string): Promise<
  * the Set-Cookie that carries its token. Every sign-in gets its own session and token.
  */
 export async function commitUserSession(user: { id: number }, request?: Request): Promise<string> {
-  const { token } = createSession(user.id, deviceLabel(request?.headers.get("User-Agent")));
+  const { token } = await createSession(user.id, deviceLabel(request?.headers.get("User-Agent")));
   return sessionCookie.serialize(token);
 }
 
@@ -170,7 +170,7 @@ const clearedCookie = () => sessionCookie.serialize("", { maxAge: 0, expires: ne
 /** Log out: the request's session ends on the server, and the browser is told to drop the cookie. */
 export async function destroyUserSession(request: Request): Promise<string> {
   const { token } = await cookieToken(request);
-  if (token) endSessionByToken(token);
+  if (token) await endSessionByToken(token);
   sessionOfRequest.delete(request);
   return clearedCookie();
 }

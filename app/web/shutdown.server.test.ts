@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { captureLog } from "#tests/fixtures/log";
 import { installRequestLog, isDraining } from "./request-log.server";
+import { openSqlite } from "~/utils/db-sqlite.server";
 import { shutDown } from "./shutdown.server";
 
 describe("shutDown", () => {
@@ -17,8 +18,9 @@ describe("shutDown", () => {
     installRequestLog();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-shutdown-"));
     const file = path.join(dir, "app.db");
-    const sqlite = new Database(file);
-    sqlite.pragma("journal_mode = WAL");
+    // The engine the server runs on (WAL mode, migrated), closed through its own close.
+    const engine = openSqlite(file);
+    const sqlite = engine.sqlite;
     sqlite.exec("CREATE TABLE t (x)");
     // Keep the pages in the WAL until the shutdown's checkpoint.
     sqlite.pragma("wal_autocheckpoint = 0");
@@ -35,7 +37,7 @@ describe("shutDown", () => {
 
     const exit = vi.fn();
     const stopJobs = vi.fn();
-    const stopping = shutDown("SIGTERM", { sqlite, stopJobs, exit, graceMs: 5_000 });
+    const stopping = shutDown("SIGTERM", { closeDatabase: engine.close, stopJobs, exit, graceMs: 5_000 });
     expect(isDraining()).toBe(true);
     expect(stopJobs).toHaveBeenCalled();
     await new Promise((r) => setTimeout(r, 100));

@@ -1,4 +1,3 @@
-import type Database from "better-sqlite3";
 import { logger } from "~/utils/logger.server";
 import { isDraining, requestsInFlight, startDraining, whenIdle } from "./request-log.server";
 
@@ -6,20 +5,24 @@ import { isDraining, requestsInFlight, startDraining, whenIdle } from "./request
  * A clean stop on SIGTERM or SIGINT (docs/decisions/0040-health-logs-backups-shutdown.md).
  * remix-serve's own handler closes its server (no new connections); this one makes every answer
  * from now on close its connection, lets `/healthz` say 503 so a proxy stops sending, waits for the
- * requests in flight to be answered (up to `graceMs`), then checkpoints the WAL into the database
- * file, closes the database and exits 0. A second signal while waiting stops at once.
+ * requests in flight to be answered (up to `graceMs`), then closes the database (on SQLite, after
+ * checkpointing the WAL into the file) and exits 0. A second signal while waiting stops at once.
  */
 export const SHUTDOWN_GRACE_MS = 10_000;
 
 export type ShutdownDeps = {
-  sqlite: Database.Database;
+  /** Close the database: db.server.ts `closeDatabase`. */
+  closeDatabase: () => Promise<void>;
   /** Timers and jobs to stop first (scheduled backups, upload pruning). */
   stopJobs?: () => void;
   graceMs?: number;
   exit?: (code: number) => void;
 };
 
-export async function shutDown(signal: string, { sqlite, stopJobs, graceMs = SHUTDOWN_GRACE_MS, exit = process.exit }: ShutdownDeps) {
+export async function shutDown(
+  signal: string,
+  { closeDatabase, stopJobs, graceMs = SHUTDOWN_GRACE_MS, exit = process.exit }: ShutdownDeps,
+) {
   // remix-serve's own handler for the same signal closes its server to new connections.
   startDraining();
   logger.info({ signal, inFlight: requestsInFlight() }, "shutting down");
@@ -27,12 +30,11 @@ export async function shutDown(signal: string, { sqlite, stopJobs, graceMs = SHU
   const idle = await whenIdle(graceMs);
   if (!idle) logger.warn({ inFlight: requestsInFlight(), graceMs }, "requests still in flight after the grace period");
   try {
-    if (sqlite.open) sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    await closeDatabase();
   } catch (error) {
-    // Another process on the same file may hold a reader: its own stop checkpoints what is left.
-    logger.warn({ err: error }, "WAL checkpoint on shutdown incomplete");
+    // SQLite: another process on the same file may hold a reader, and its own stop checkpoints what is left.
+    logger.warn({ err: error }, "database close on shutdown incomplete");
   }
-  if (sqlite.open) sqlite.close();
   logger.info({ signal }, "stopped");
   logger.flush();
   exit(0);

@@ -4,7 +4,7 @@ import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
-import { db, sqlite } from "~/utils/db.server";
+import { closeDatabase, db, sqlite, writeTransaction } from "~/utils/db.server";
 import { env, listenAddress } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { installHttpEdge } from "./http-edge.server";
@@ -27,7 +27,7 @@ announceListenAddress();
 installRequestLog();
 
 if (env.SEED_DEMO) {
-  const seeded = await seedDemoIfEmpty(db);
+  const seeded = await seedDemoIfEmpty(db, writeTransaction);
   if (seeded) logger.info("Seeded demo content (SEED_DEMO=1).");
 }
 
@@ -39,7 +39,7 @@ const stopBackups = scheduleBackups(sqlite, env, {
   failed: (error) => logServerError(error, { path: "backup" }),
 });
 installShutdown({
-  sqlite,
+  closeDatabase,
   stopJobs: () => {
     stopPruning();
     stopResumablePruning();

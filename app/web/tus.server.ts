@@ -90,7 +90,7 @@ function serverFor(actor: Actor, checkedId: string | null): Server {
     getFileIdFromRequest: (_req, id) => (id !== undefined && id === checkedId ? id : undefined),
     async onUploadCreate(_req, upload: Upload) {
       try {
-        recordResumable(actor, upload.id, upload.size);
+        await recordResumable(actor, upload.id, upload.size);
       } catch (error) {
         tusError(error);
       }
@@ -131,14 +131,14 @@ export async function handleTus(request: Request): Promise<Response> {
       if (method !== "POST" && method !== "OPTIONS") {
         return json({ error: `Method ${method} is not allowed here` }, { status: 405, headers: { Allow: "POST" } });
       }
-      if (method === "POST") mayStartResumable(actor);
+      if (method === "POST") await mayStartResumable(actor);
     } else {
       if (method === "POST") return json({ error: "Method POST is not allowed here" }, { status: 405 });
-      if (method === "GET") return json(resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
-      if (method !== "OPTIONS") requireOwnResumable(actor, id);
+      if (method === "GET") return json(await resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
+      if (method !== "OPTIONS") await requireOwnResumable(actor, id);
     }
     const response = await serverFor(actor, id).handleWeb(tusRequest(request) as unknown as Request);
-    if (method === "DELETE" && id && response.status === 204) forgetResumable(actor, id);
+    if (method === "DELETE" && id && response.status === 204) await forgetResumable(actor, id);
     response.headers.set("Cache-Control", "no-store");
     return response;
   } catch (error) {

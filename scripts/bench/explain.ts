@@ -63,7 +63,7 @@ export async function explainMode(file: string) {
     out.push({ label, detail, problems });
   };
   for (const [label, query] of cases) {
-    const plan = planFeed(viewer, query);
+    const plan = await planFeed(viewer, query);
     // A temp B-tree sort is accepted only where the set it sorts is bounded by construction: a
     // search with at most SEARCH_DRIVES_BELOW matches, a few followed members' posts, one author's
     // or one club's posts.

@@ -6,7 +6,7 @@ import { action as registerApi, loader as registerGet } from "~/routes/api.auth.
 import { loader as userApi } from "~/routes/api.auth.user";
 import { action as logoutPage, loader as logoutGet } from "~/routes/logout/route";
 import { loader as rootLoader } from "~/root";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { sessions, users } from "#db/schema";
 import { eq } from "drizzle-orm";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
@@ -44,7 +44,7 @@ describe("POST /api/auth/register", () => {
   it("stores a slow salted hash, not the password", async () => {
     const body = newcomer();
     await call(registerApi, makeRequest("/api/auth/register", { json: body }));
-    const row = db.select().from(users).where(eq(users.username, body.username)).get()!;
+    const row = first(await db.select().from(users).where(eq(users.username, body.username)))!;
     expect(row.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
     expect(row.passwordHash).not.toContain(body.password);
   });
@@ -165,7 +165,7 @@ describe("sessions", () => {
 
   it("ends a session whose row is gone (password change)", async () => {
     const member = await createMember();
-    db.delete(sessions).where(eq(sessions.userId, member.id)).run();
+    await db.delete(sessions).where(eq(sessions.userId, member.id));
     expect((await call(userApi, makeRequest("/api/auth/user", { cookie: member.cookie }))).status).toBe(401);
   });
 

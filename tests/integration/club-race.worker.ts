@@ -13,9 +13,9 @@ import { acceptInvite } from "~/models/invite.server";
 const [mode, target, userId] = process.argv.slice(2);
 const actor = { id: Number(userId) };
 
-function attempt() {
+async function attempt() {
   try {
-    const result = mode === "join" ? joinClub(actor, Number(target)) : acceptInvite(actor, target!);
+    const result = mode === "join" ? await joinClub(actor, Number(target)) : await acceptInvite(actor, target!);
     return { ok: true, result };
   } catch (error) {
     const e = error as { status?: number; message?: string; code?: string };
@@ -26,6 +26,8 @@ function attempt() {
 // Tell the parent this racer is loaded, then fire the moment it says "go" (sent to all at once).
 process.stdout.write("ready\n");
 process.stdin.once("data", () => {
-  process.stdout.write(`${JSON.stringify(attempt())}\n`);
-  process.exit(0);
+  void attempt().then((outcome) => {
+    process.stdout.write(`${JSON.stringify(outcome)}\n`);
+    process.exit(0);
+  });
 });

@@ -14,7 +14,7 @@ import * as requestsApi from "~/routes/api.clubs.$id.requests";
 import * as decideApi from "~/routes/api.clubs.$id.requests.$requestId";
 import * as getInviteApi from "~/routes/api.invites.$code";
 import * as apiUser from "~/routes/api.auth.user";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { clubCast, type Member } from "../fixtures/clubs";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
@@ -418,11 +418,7 @@ describe("invites", () => {
 describe("POST /api/auth/register-with-invite", () => {
   const register = (json: Record<string, unknown>) =>
     call(registerWithInvite.action, makeRequest("/api/auth/register-with-invite", { json }));
-  const userCount = () =>
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(users)
-      .get()!.n;
+  const userCount = async () => first(await db.select({ n: sql<number>`count(*)` }).from(users))!.n;
 
   it("201: the new member is signed in and in the club, one use taken", async () => {
     const club = await makeClub();
@@ -445,7 +441,7 @@ describe("POST /api/auth/register-with-invite", () => {
   });
 
   it("400 and no account for a bad, used-up or missing code", async () => {
-    const before = userCount();
+    const before = await userCount();
     for (const inviteCode of ["not-a-real-invite", undefined]) {
       const res = await register({
         username: "invited_bad",
@@ -456,8 +452,8 @@ describe("POST /api/auth/register-with-invite", () => {
       });
       expect(res.status).toBe(400);
     }
-    expect(userCount()).toBe(before);
-    expect(db.select().from(users).where(eq(users.username, "invited_bad")).get()).toBeUndefined();
+    expect(await userCount()).toBe(before);
+    expect(first(await db.select().from(users).where(eq(users.username, "invited_bad")))).toBeUndefined();
   });
 });
 
@@ -657,6 +653,6 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
     const bad = await call(authPage.action, makeRequest("/auth?mode=register", { form: form("form_badcode", "bogus-code-xyz") }));
     expect(bad.status).toBe(400);
     expect(JSON.stringify(await bad.json())).toContain("This invite link is invalid or has expired.");
-    expect(db.select().from(users).where(eq(users.username, "form_badcode")).get()).toBeUndefined();
+    expect(first(await db.select().from(users).where(eq(users.username, "form_badcode")))).toBeUndefined();
   });
 });

@@ -9,7 +9,7 @@ import { createPost } from "~/models/post.server";
 
 const [userId] = process.argv.slice(2);
 process.stdout.write("ready\n");
-process.stdin.once("data", async () => {
+async function write() {
   const post = await createPost(
     { id: Number(userId) },
     { title: "Written by the other process", content: "A write the first process never made.", type: "article" },
@@ -17,4 +17,5 @@ process.stdin.once("data", async () => {
   );
   process.stdout.write(`${JSON.stringify({ postId: post.id })}\n`);
   process.exit(0);
-});
+}
+process.stdin.once("data", () => void write());

@@ -46,7 +46,7 @@ const loginForm = (username: string, password: string, headers: Record<string, s
 describe("registration limit per client address", () => {
   it("a new X-Forwarded-For on every request does not get past it (TRUST_PROXY=0: the socket's address counts)", async () => {
     const client = "203.0.113.20";
-    for (let i = 0; i < LIMITS.registrationsPerIp.limit - 2; i++) recordHit("registrationsPerIp", client);
+    for (let i = 0; i < LIMITS.registrationsPerIp.limit - 2; i++) await recordHit("registrationsPerIp", client);
     expect((await register(peer(client, { "X-Forwarded-For": "198.51.100.1" }))).status).toBe(201);
     expect((await register(peer(client, { "X-Forwarded-For": "198.51.100.2", "X-Real-IP": "198.51.100.3" }))).status).toBe(201);
     const refused = await register(peer(client, { "X-Forwarded-For": "198.51.100.4" }));
@@ -63,7 +63,7 @@ describe("registration limit per client address", () => {
     env.TRUST_PROXY = 1;
     const proxy = "10.0.0.2";
     const client = "198.51.100.50";
-    for (let i = 0; i < LIMITS.registrationsPerIp.limit - 1; i++) recordHit("registrationsPerIp", client);
+    for (let i = 0; i < LIMITS.registrationsPerIp.limit - 1; i++) await recordHit("registrationsPerIp", client);
     expect((await register(peer(proxy, { "X-Forwarded-For": `192.0.2.1, ${client}` }))).status).toBe(201);
     expect((await register(peer(proxy, { "X-Forwarded-For": `192.0.2.2, ${client}` }))).status).toBe(429);
     expect((await register(peer(proxy, { "X-Forwarded-For": client }))).status).toBe(429);
@@ -145,7 +145,7 @@ describe("limits on clubs, invites and join requests (L8)", () => {
 
   it("invite creation: LIMITS.invitesPerUser a day per member, then 429", async () => {
     const owner = await createMember();
-    const club = newClub(owner);
+    const club = await newClub(owner);
     const invite = () =>
       call(invitesApi.action, makeRequest(`/api/clubs/${club.id}/invites`, { json: {}, cookie: owner.cookie }), { id: String(club.id) });
     for (let i = 0; i < LIMITS.invitesPerUser.limit; i++) expect((await invite()).status).toBe(201);
@@ -157,21 +157,21 @@ describe("limits on clubs, invites and join requests (L8)", () => {
   it("re-applying after rejection: LIMITS.joinRequestsPerClub requests a day to one club, then 429", async () => {
     const owner = await createMember();
     const hopeful = await createMember();
-    const club = newClub(owner, { isPrivate: true });
+    const club = await newClub(owner, { isPrivate: true });
     const request = () =>
       call(joinApi.action, makeRequest(`/api/clubs/${club.id}/join`, { json: {}, cookie: hopeful.cookie }), { id: String(club.id) });
     for (let i = 0; i < LIMITS.joinRequestsPerClub.limit; i++) {
       const answer = await request();
       expect(answer.status).toBe(201);
       expect(await answer.json()).toEqual({ status: "pending" });
-      const [pending] = pendingOf(owner, club.id);
-      decideJoinRequest(owner, club.id, pending!, "reject");
+      const [pending] = await pendingOf(owner, club.id);
+      await decideJoinRequest(owner, club.id, pending!, "reject");
     }
     const refused = await request();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     // Another club is another count.
-    expect(joinClub(hopeful, newClub(owner, { isPrivate: true }).id)).toEqual({ status: "pending" });
+    expect(await joinClub(hopeful, (await newClub(owner, { isPrivate: true })).id)).toEqual({ status: "pending" });
   });
 });
 
@@ -180,15 +180,15 @@ describe("an invite from an ordinary member does not undo the owner's rejection 
     const owner = await createMember();
     const member = await createMember();
     const rejected = await createMember();
-    const club = newClub(owner, { isPrivate: true });
-    joinClub(member, club.id);
-    const [memberRequest] = pendingOf(owner, club.id);
-    decideJoinRequest(owner, club.id, memberRequest!, "approve");
-    joinClub(rejected, club.id);
-    const [rejectedRequest] = pendingOf(owner, club.id);
-    decideJoinRequest(owner, club.id, rejectedRequest!, "reject");
+    const club = await newClub(owner, { isPrivate: true });
+    await joinClub(member, club.id);
+    const [memberRequest] = await pendingOf(owner, club.id);
+    await decideJoinRequest(owner, club.id, memberRequest!, "approve");
+    await joinClub(rejected, club.id);
+    const [rejectedRequest] = await pendingOf(owner, club.id);
+    await decideJoinRequest(owner, club.id, rejectedRequest!, "reject");
 
-    const code = createInvite(member, club.id, {}).inviteCode;
+    const code = (await createInvite(member, club.id, {})).inviteCode;
     const api = await call(
       joinApi.action,
       makeRequest(`/api/clubs/${club.id}/join`, { json: { inviteCode: code }, cookie: rejected.cookie }),
@@ -203,7 +203,7 @@ describe("an invite from an ordinary member does not undo the owner's rejection 
     });
     expect(page.status).toBe(403);
 
-    const ownersCode = createInvite(owner, club.id, {}).inviteCode;
+    const ownersCode = (await createInvite(owner, club.id, {})).inviteCode;
     const admitted = await call(
       joinApi.action,
       makeRequest(`/api/clubs/${club.id}/join`, { json: { inviteCode: ownersCode }, cookie: rejected.cookie }),
@@ -214,6 +214,6 @@ describe("an invite from an ordinary member does not undo the owner's rejection 
   });
 });
 
-function pendingOf(owner: { id: number }, clubId: number): number[] {
-  return listJoinRequests(owner, clubId).map((r) => r.id);
+async function pendingOf(owner: { id: number }, clubId: number): Promise<number[]> {
+  return (await listJoinRequests(owner, clubId)).map((r) => r.id);
 }

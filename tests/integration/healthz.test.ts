@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loader } from "~/routes/healthz";
+import { databaseEngine } from "~/utils/db.server";
 import { validatedPath } from "~/web/conditional.server";
 import { call, makeRequest } from "#tests/fixtures/members";
 
@@ -7,7 +8,7 @@ describe("GET /healthz", () => {
   it("reads the database and answers 200 {ok:true}, not stored, with no cookie", async () => {
     const res = await call(loader, makeRequest("/healthz", { cookie: "__session=whatever" }));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true });
+    expect(await res.json()).toEqual({ ok: true, database: databaseEngine() });
     expect(res.headers.get("Cache-Control")).toBe("no-store");
     expect(res.headers.get("Set-Cookie")).toBeNull();
   });

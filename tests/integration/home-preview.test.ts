@@ -76,20 +76,20 @@ describe("trending, ranked once a minute and shared", () => {
     };
     const first = await make("first", 50);
     const second = await make("second", 10);
-    expect(listTrending(null, now).map((p) => p.id)).toEqual([first, second]);
+    expect((await listTrending(null, now)).map((p) => p.id)).toEqual([first, second]);
 
     // Within the minute: the order stays (no new ranking), the counts and titles are read afresh.
     sqlite.prepare(`UPDATE posts SET likes_count = 500, title = 'second, renamed' WHERE id = ?`).run(second);
-    expect(listTrending(null, now + 1_000).map((p) => p.id)).toEqual([first, second]);
-    const items = listTrendingItems(now + 1_000);
+    expect((await listTrending(null, now + 1_000)).map((p) => p.id)).toEqual([first, second]);
+    const items = await listTrendingItems(now + 1_000);
     expect(items.map((i) => i.id)).toEqual([first, second]);
     expect(items[1]).toMatchObject({ title: "second, renamed", likes: 500 });
     // A minute on, ranked again.
-    expect(listTrending(null, now + TRENDING_TTL_MS).map((p) => p.id)).toEqual([second, first]);
+    expect((await listTrending(null, now + TRENDING_TTL_MS)).map((p) => p.id)).toEqual([second, first]);
 
     // A deleted post leaves at once (the ranking is forgotten, not just filtered).
     await deletePost({ id: author.id }, second);
-    expect(listTrending(null, now + TRENDING_TTL_MS + 1_000).map((p) => p.id)).toEqual([first]);
-    expect(listTrendingItems(now + TRENDING_TTL_MS + 1_000).map((i) => i.id)).toEqual([first]);
+    expect((await listTrending(null, now + TRENDING_TTL_MS + 1_000)).map((p) => p.id)).toEqual([first]);
+    expect((await listTrendingItems(now + TRENDING_TTL_MS + 1_000)).map((i) => i.id)).toEqual([first]);
   });
 });

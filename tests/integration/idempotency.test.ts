@@ -178,7 +178,7 @@ describe("idempotencyKey on the forms that create something", () => {
   });
 
   it("a join request and an invite, resent, are made once", async () => {
-    const club = newClub(alice, { name: `Private Lease ${n}`, isPrivate: true });
+    const club = await newClub(alice, { name: `Private Lease ${n}`, isPrivate: true });
     const joinKey = uniqueKey();
     const join = { intent: "join", message: "Hunted the creek for years", idempotencyKey: joinKey };
     const first = await call(clubPage.action, formPost(`/clubs/${club.id}`, bob, join), { id: String(club.id) });

@@ -6,7 +6,7 @@ import { jpegWithGps, png } from "#tests/fixtures/media";
 import { setDataSaver } from "~/models/data-saver.server";
 import { storeUpload } from "~/models/media.server";
 import { backfillVariants, variantWork } from "~/models/media-variants.server";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { getStorage } from "~/utils/storage.server";
 import { dataSaverFor, saveDataRequested } from "~/web/data-saver.server";
 import { readSession, viewerKey } from "~/web/session.server";
@@ -27,7 +27,7 @@ async function* bytes(data: Buffer) {
   yield new Uint8Array(data);
 }
 const upload = async (data: Buffer, filename: string) => storeUpload(alice, { filename, data: bytes(data) });
-const rowOf = (url: string) => db.select().from(media).where(eq(media.url, url)).get()!;
+const rowOf = async (url: string) => first(await db.select().from(media).where(eq(media.url, url)))!;
 
 describe("image variants", () => {
   it("an upload gets 480 / 1080 / 1440 WebP variants with their sizes, never wider than the picture", async () => {
@@ -38,32 +38,32 @@ describe("image variants", () => {
 
     const small = await upload(await png(300, 200), "small.png");
     expect(small.variants?.map((v) => v.width)).toEqual([300, 300, 300]);
-    expect(variantWork(rowOf(small.url))).toEqual({ missing: [], unsized: false });
+    expect(variantWork(await rowOf(small.url))).toEqual({ missing: [], unsized: false });
   });
 
   it("the backfill makes what an older upload lacks (a width, a size) and leaves finished ones alone", async () => {
     const storage = getStorage();
     const old = await upload(await jpegWithGps(1600, 1200), "old.jpg");
     // As stored before ADR 0036: 480 and 1080 only, without sizes.
-    const row = rowOf(old.url);
+    const row = await rowOf(old.url);
     const [v480, v1080, v1440] = row.variants!;
     await storage.delete(v1440!.key);
     const before = [v480!, v1080!].map(({ width, height, url, key }) => ({ width, height, url, key }));
-    db.update(media).set({ variants: before }).where(eq(media.id, row.id)).run();
+    await db.update(media).set({ variants: before }).where(eq(media.id, row.id));
     // And a small picture that had none at all.
     const tiny = await upload(await png(300, 200), "tiny.png");
-    const tinyRow = rowOf(tiny.url);
+    const tinyRow = await rowOf(tiny.url);
     for (const v of tinyRow.variants!) await storage.delete(v.key);
-    db.update(media).set({ variants: null }).where(eq(media.id, tinyRow.id)).run();
-    expect(variantWork(rowOf(old.url))).toEqual({ missing: [1440], unsized: true });
+    await db.update(media).set({ variants: null }).where(eq(media.id, tinyRow.id));
+    expect(variantWork(await rowOf(old.url))).toEqual({ missing: [1440], unsized: true });
 
     expect(await backfillVariants(storage)).toBe(2);
-    const after = rowOf(old.url).variants!;
+    const after = (await rowOf(old.url)).variants!;
     expect(after.map((v) => v.width)).toEqual([480, 1080, 1440]);
     expect(after.every((v) => (v.size ?? 0) > 0)).toBe(true);
     expect((await storage.stat(after[2]!.key))?.size).toBe(after[2]!.size);
-    expect(rowOf(tiny.url).variants!.map((v) => v.width)).toEqual([300, 300, 300]);
-    for (const v of rowOf(tiny.url).variants!) expect(await storage.stat(v.key)).not.toBeNull();
+    expect((await rowOf(tiny.url)).variants!.map((v) => v.width)).toEqual([300, 300, 300]);
+    for (const v of (await rowOf(tiny.url)).variants!) expect(await storage.stat(v.key)).not.toBeNull();
 
     expect(await backfillVariants(storage)).toBe(0);
   });
@@ -86,16 +86,16 @@ describe("data saver", () => {
     const keyOff = await viewerKey(asBob());
     expect(dataSaverFor(asBob(), (await readSession(asBob())).signedIn)).toBe(false);
 
-    setDataSaver(bob, true);
+    await setDataSaver(bob, true);
     expect((await readSession(asBob())).signedIn?.dataSaver).toBe(true);
     expect(dataSaverFor(asBob(), (await readSession(asBob())).signedIn)).toBe(true);
     const keyOn = await viewerKey(asBob());
     expect(keyOn).not.toBe(keyOff);
     // Alice's is untouched; a visitor cannot set one.
     expect((await readSession(request({ Cookie: alice.cookie }))).signedIn?.dataSaver).toBe(false);
-    expect(() => setDataSaver(null, true)).toThrow();
+    await expect(setDataSaver(null, true)).rejects.toThrow();
 
-    setDataSaver(bob, false);
+    await setDataSaver(bob, false);
     expect(await viewerKey(asBob())).toBe(keyOff);
   });
 });

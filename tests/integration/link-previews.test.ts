@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { linkPreviews, posts } from "#db/schema";
 import { action as fetchMetadataAction } from "~/routes/api.fetch-url-metadata";
 import * as postsRoute from "~/routes/api.posts";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 
@@ -31,8 +31,8 @@ const ATTACKER = {
 let n = 0;
 const uniqueUrl = (host = "evil.example") => `https://${host}/page-${++n}-${Math.random().toString(36).slice(2)}`;
 
-function cachePreview(url: string, data: Record<string, string>) {
-  db.insert(linkPreviews).values({ url, data, fetchedAt: new Date() }).run();
+async function cachePreview(url: string, data: Record<string, string>) {
+  await db.insert(linkPreviews).values({ url, data, fetchedAt: new Date() });
 }
 
 async function createViaApi(member: Member, mediaUrl: string, urlMetadata: unknown = ATTACKER) {
@@ -45,7 +45,7 @@ async function createViaApi(member: Member, mediaUrl: string, urlMetadata: unkno
   );
   expect(res.status).toBe(201);
   const post = (await res.json()) as { id: number; urlMetadata: unknown };
-  const stored = db.select({ urlMetadata: posts.urlMetadata }).from(posts).where(eq(posts.id, post.id)).get()!;
+  const stored = first(await db.select({ urlMetadata: posts.urlMetadata }).from(posts).where(eq(posts.id, post.id)))!;
   return { answered: post.urlMetadata, stored: stored.urlMetadata };
 }
 
@@ -53,7 +53,7 @@ describe("POST /api/posts ignores the client's urlMetadata", () => {
   it("stores the server's own (cached) preview of the URL, not the attacker's title, site or tracking image", async () => {
     const url = uniqueUrl();
     const real = { title: "Buy cheap trail cams", domain: "evil.example" };
-    cachePreview(url, real);
+    await cachePreview(url, real);
     const { answered, stored } = await createViaApi(alice, url);
     expect(stored).toEqual(real);
     expect(answered).toEqual(real);
@@ -62,7 +62,7 @@ describe("POST /api/posts ignores the client's urlMetadata", () => {
 
   it("stores no preview when the server's fetch failed; the post is still created", async () => {
     const url = uniqueUrl();
-    cachePreview(url, { error: "The page could not be fetched" });
+    await cachePreview(url, { error: "The page could not be fetched" });
     const { answered, stored } = await createViaApi(alice, url);
     expect(stored).toBeNull();
     expect(answered).toBeNull();
@@ -94,7 +94,7 @@ describe("link-preview fetches are limited per member", () => {
 
     // A preview the server already has costs no fetch: still answered.
     const cached = uniqueUrl("deercamp.example");
-    cachePreview(cached, { title: "Rattling sequences", domain: "deercamp.example" });
+    await cachePreview(cached, { title: "Rattling sequences", domain: "deercamp.example" });
     const reused = await fetchPreview(member, cached);
     expect(reused.status).toBe(200);
     expect(await reused.json()).toEqual({ title: "Rattling sequences", domain: "deercamp.example" });
@@ -103,7 +103,7 @@ describe("link-preview fetches are limited per member", () => {
     // row appears) and the post is published without a preview; a cached preview is still used.
     const fresh = uniqueUrl("deercamp.example");
     expect((await createViaApi(member, fresh, undefined)).stored).toBeNull();
-    expect(db.select().from(linkPreviews).where(eq(linkPreviews.url, fresh)).get()).toBeUndefined();
+    expect(first(await db.select().from(linkPreviews).where(eq(linkPreviews.url, fresh)))).toBeUndefined();
     expect((await createViaApi(member, cached, undefined)).stored).toEqual({ title: "Rattling sequences", domain: "deercamp.example" });
 
     // Another member has their own allowance.

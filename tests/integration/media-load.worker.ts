@@ -31,7 +31,7 @@ function control(url: string): unknown {
   return imageQueue.load;
 }
 
-const server = http.createServer(async (req, res) => {
+async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
   if (req.url?.startsWith("/test/")) {
     res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(control(req.url)));
     return;
@@ -63,7 +63,9 @@ const server = http.createServer(async (req, res) => {
   } catch (error) {
     res.writeHead(500).end(String(error));
   }
-});
+}
+
+const server = http.createServer((req, res) => void handle(req, res));
 
 // The idle timeout remix-serve's server gets (server-timeouts.server.ts): a connection where no byte moves is closed.
 server.timeout = env.IDLE_TIMEOUT_MS;

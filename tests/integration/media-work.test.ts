@@ -28,7 +28,7 @@ beforeAll(async () => {
   alice = await createMember();
 });
 
-const mediaCount = () => db.select().from(media).all().length;
+const mediaCount = async () => (await db.select().from(media)).length;
 
 /** The text fields of the post editor. */
 const postFields = (title: string, content = "Straight off the trail camera card.") => [
@@ -42,7 +42,7 @@ const HOSTILE = () => hostileGif(2000, 2000, 24);
 
 describe("hostile animations are refused before they cost anything", () => {
   it("POST /api/upload answers 413 with the reason read from the header, storing nothing", async () => {
-    const [rows, files] = [mediaCount(), storedFiles().length];
+    const [rows, files] = [await mediaCount(), storedFiles().length];
     const { request } = multipartRequest(
       "/api/upload",
       [{ name: "file", filename: "anim96mp.gif", contentType: "image/gif", data: HOSTILE() }],
@@ -53,11 +53,11 @@ describe("hostile animations are refused before they cost anything", () => {
     const response = await call(uploadAction, request);
     expect(response.status).toBe(413);
     expect((await response.json()).error).toMatch(/24 frames of 2000×2000 add up to more than 50 megapixels/);
-    expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+    expect([await mediaCount(), storedFiles().length]).toEqual([rows, files]);
   });
 
   it("an avatar takes the same path: refused with a toast, nothing stored", async () => {
-    const rows = mediaCount();
+    const rows = await mediaCount();
     const { request } = multipartRequest(
       "/settings",
       [
@@ -69,7 +69,7 @@ describe("hostile animations are refused before they cost anything", () => {
     const response = await call(settingsAction, request);
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/settings?tab=profile");
-    expect(mediaCount()).toBe(rows);
+    expect(await mediaCount()).toBe(rows);
   });
 });
 
@@ -162,36 +162,29 @@ describe("file names with '=' upload fine (security.md L13)", () => {
     const response = await call(createAction, request);
     expect(response.status).toBe(302);
     const postId = Number(response.headers.get("Location")!.split("/").pop());
-    expect(
-      db
-        .select()
-        .from(media)
-        .where(eq(media.postId, postId))
-        .all()
-        .map((m) => m.name),
-    ).toEqual(["my=photo.jpg"]);
+    expect((await db.select().from(media).where(eq(media.postId, postId))).map((m) => m.name)).toEqual(["my=photo.jpg"]);
   });
 });
 
 describe("a post refused after all keeps none of its files (security.md L12)", () => {
   const fields = postFields("Not my club", "Trying to post where I am no member.");
-  const uploadsCounted = (member: Member) =>
-    db
-      .select({ count: rateLimits.count })
-      .from(rateLimits)
-      .where(eq(rateLimits.key, `uploadsPerUser:${member.id}`))
-      .all()
-      .reduce((n, r) => n + r.count, 0);
+  const uploadsCounted = async (member: Member) =>
+    (
+      await db
+        .select({ count: rateLimits.count })
+        .from(rateLimits)
+        .where(eq(rateLimits.key, `uploadsPerUser:${member.id}`))
+    ).reduce((n, r) => n + r.count, 0);
 
   let clubId: number;
   beforeAll(async () => {
-    clubId = newClub(await createMember()).id;
+    clubId = (await newClub(await createMember())).id;
   });
   afterEach(() => setRateLimitsEnabled(false));
 
   it("/clubs/:id/create by a non-member: 403 before the file is read, nothing stored or counted", async () => {
     setRateLimitsEnabled(true);
-    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const [rows, files, counted] = [await mediaCount(), storedFiles().length, await uploadsCounted(alice)];
     const photo = await jpegWithGps(1600, 1200);
     const { request, bytesPulled } = multipartRequest(
       `/clubs/${clubId}/create`,
@@ -202,13 +195,13 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
     );
     const response = await call(clubCreateAction, request, { id: String(clubId) });
     expect(response.status).toBe(403);
-    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+    expect([await mediaCount(), storedFiles().length, await uploadsCounted(alice)]).toEqual([rows, files, counted]);
     expect(bytesPulled()).toBeLessThan(photo.byteLength);
   });
 
   it("/create naming that club after the file: 403, and the stored file is removed and not counted", async () => {
     setRateLimitsEnabled(true);
-    const [rows, files, counted] = [mediaCount(), storedFiles().length, uploadsCounted(alice)];
+    const [rows, files, counted] = [await mediaCount(), storedFiles().length, await uploadsCounted(alice)];
     const { request } = multipartRequest(
       "/create",
       [...fields, { name: "files", filename: "stand.jpg", data: await jpegWithGps(1600, 1200) }, { name: "clubId", value: String(clubId) }],
@@ -217,12 +210,12 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
     const response = await call(createAction, request);
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ message: "Only members can post in this club" });
-    expect([mediaCount(), storedFiles().length, uploadsCounted(alice)]).toEqual([rows, files, counted]);
+    expect([await mediaCount(), storedFiles().length, await uploadsCounted(alice)]).toEqual([rows, files, counted]);
   });
 
   it("an invalid form still keeps its files (and their count), so the member need not upload them again", async () => {
     setRateLimitsEnabled(true);
-    const [rows, counted] = [mediaCount(), uploadsCounted(alice)];
+    const [rows, counted] = [await mediaCount(), await uploadsCounted(alice)];
     const { request } = multipartRequest(
       "/create",
       [...postFields("", "short"), { name: "files", filename: "kept.png", data: await png(40, 40) }],
@@ -231,7 +224,7 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
     const response = await call(createAction, request);
     expect(response.status).toBe(400);
     expect((await response.json()).uploads).toEqual([expect.objectContaining({ name: "kept.png" })]);
-    expect([mediaCount(), uploadsCounted(alice)]).toEqual([rows + 1, counted + 1]);
+    expect([await mediaCount(), await uploadsCounted(alice)]).toEqual([rows + 1, counted + 1]);
   });
 });
 
@@ -269,7 +262,7 @@ describe("the image queue takes each member in turn (security-2 N7)", () => {
     const starts = recordStarts();
     const gates = holdQueue();
     try {
-      const rows = mediaCount();
+      const rows = await mediaCount();
       const alices = Array.from({ length: IMAGE_QUEUE.perMember }, (_, i) =>
         storeUpload(alice, { filename: `a${i}.png`, data: bytes(picture) }),
       );
@@ -299,7 +292,7 @@ describe("the image queue takes each member in turn (security-2 N7)", () => {
       expect(order.indexOf(`member:${bob.id}`)).toBeLessThan(order.lastIndexOf(`member:${alice.id}`));
       expect(order.indexOf(`member:${bob.id}`)).toBeLessThanOrEqual(IMAGE_QUEUE.concurrency);
       // Every taken upload is stored; the refused one is not.
-      expect(mediaCount()).toBe(rows + IMAGE_QUEUE.perMember + 1);
+      expect(await mediaCount()).toBe(rows + IMAGE_QUEUE.perMember + 1);
     } finally {
       starts.restore();
       for (const gate of gates) gate.open();
@@ -316,7 +309,7 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
     const gates = holdQueue();
     const open = () => gates.forEach((gate) => gate.open());
     try {
-      const [rows, files] = [mediaCount(), storedFiles().length];
+      const [rows, files] = [await mediaCount(), storedFiles().length];
       const controller = new AbortController();
       const settled = start(controller.signal).catch((error: Error) => error);
       await vi.waitFor(() => expect(imageQueue.load.waiting).toBe(1));
@@ -324,7 +317,7 @@ describe("an upload whose request is gone is not stored (security-2 N10)", () =>
       open();
       await Promise.all(gates.map((gate) => gate.done));
       const outcome = await settled;
-      expect([mediaCount(), storedFiles().length]).toEqual([rows, files]);
+      expect([await mediaCount(), storedFiles().length]).toEqual([rows, files]);
       return outcome;
     } finally {
       open();
@@ -370,7 +363,7 @@ describe("a queued upload is answered before the idle timeout, and one whose cli
           signal,
         });
       };
-      const rows = mediaCount();
+      const rows = await mediaCount();
       await control("hold");
 
       const answered = await upload().then(
@@ -393,7 +386,7 @@ describe("a queued upload is answered before the idle timeout, and one whose cli
 
       await control("release");
       await vi.waitFor(async () => expect(await control("load")).toEqual({ running: 0, waiting: 0 }));
-      expect(mediaCount()).toBe(rows);
+      expect(await mediaCount()).toBe(rows);
     } finally {
       server.stop();
     }

@@ -10,7 +10,7 @@ import { action as fetchMetadataAction } from "~/routes/api.fetch-url-metadata";
 import { action as uploadAction } from "~/routes/api.upload";
 import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
@@ -42,7 +42,7 @@ beforeAll(async () => {
   bob = await createMember();
 });
 
-const mediaCount = () => db.select().from(media).all().length;
+const mediaCount = async () => (await db.select().from(media)).length;
 
 async function upload(
   parts: Parameters<typeof multipartRequest>[1],
@@ -68,7 +68,7 @@ describe("POST /api/upload", () => {
     expect(body.url).toMatch(/^\/media\/\d{4}\/\d{2}\/[\w-]+\.jpg$/);
     expect(body.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080, 1440]);
 
-    const row = db.select().from(media).where(eq(media.url, body.url)).get()!;
+    const row = first(await db.select().from(media).where(eq(media.url, body.url)))!;
     expect(row).toMatchObject({ ownerId: alice.id, postId: null, kind: "image", mimeType: "image/jpeg" });
 
     const served = await getMedia(body.url);
@@ -87,12 +87,12 @@ describe("POST /api/upload", () => {
     expect(video.body).toMatchObject({ type: "video", name: "clip.jpg" });
     expect(video.body.url).toMatch(/\.mp4$/);
 
-    const before = mediaCount();
+    const before = await mediaCount();
     const files = storedFiles().length;
     const pdf = await upload([{ name: "file", filename: "song.mp3", contentType: "audio/mpeg", data: pdfHead() }]);
     expect(pdf.response.status).toBe(415);
     expect(pdf.body.error).toMatch(/Unsupported file type/);
-    expect(mediaCount()).toBe(before);
+    expect(await mediaCount()).toBe(before);
     expect(storedFiles().length).toBe(files);
 
     const audio = await upload([{ name: "file", filename: "grunt.mp3", data: mp3Head() }]);
@@ -132,13 +132,13 @@ describe("POST /api/upload", () => {
   });
 
   it("refuses a 51 MB stream with 413 while it streams, keeping nothing and holding little memory", async () => {
-    const before = mediaCount();
+    const before = await mediaCount();
     const files = storedFiles().length;
     const { response, body, bytesPulled } = await upload([{ name: "file", filename: "long.mp4", data: lazyBytes(mp4Head(), 51 * MB) }]);
     expect(response.status).toBe(413);
     expect(body.error).toBe("File is too large. The limit is 50MB per file.");
     expect(bytesPulled()).toBeGreaterThan(50 * MB);
-    expect(mediaCount()).toBe(before);
+    expect(await mediaCount()).toBe(before);
     expect(storedFiles().length).toBe(files);
   });
 
@@ -153,7 +153,7 @@ describe("POST /api/upload", () => {
     clearInterval(sampler);
     peak = Math.max(peak, process.memoryUsage().rss);
     expect(response.status).toBe(201);
-    const row = db.select().from(media).where(eq(media.url, body.url)).get()!;
+    const row = first(await db.select().from(media).where(eq(media.url, body.url)))!;
     expect(row.size).toBe(50 * MB);
     const growth = (peak - baseline) / MB;
     console.log(`RSS growth while streaming 50 MB: ${growth.toFixed(1)} MB`);
@@ -254,17 +254,17 @@ describe("ownership and attachment", () => {
   it("createPost attaches only the author's own, unattached uploads", async () => {
     const mine = await uploadAs(alice);
     const theirs = await uploadAs(bob);
-    const postsBefore = db.select().from(posts).all().length;
+    const postsBefore = (await db.select().from(posts)).length;
 
     // Someone else's upload: refused, and the whole post with it (nothing half-attached).
     await expect(createPost(alice, postInput([mine, theirs]))).rejects.toMatchObject({ status: 400 });
     await expect(createPost(alice, postInput(["/media/2026/01/made-up.jpg"]))).rejects.toMatchObject({ status: 400 });
-    expect(db.select().from(posts).all().length).toBe(postsBefore);
-    expect(db.select().from(media).where(eq(media.url, mine)).get()!.postId).toBeNull();
+    expect((await db.select().from(posts)).length).toBe(postsBefore);
+    expect(first(await db.select().from(media).where(eq(media.url, mine)))!.postId).toBeNull();
 
     const post = await createPost(alice, postInput([mine]));
     expect(post.uploadedFiles).toEqual([expect.objectContaining({ url: mine, type: "image", name: "p.png" })]);
-    expect(db.select().from(media).where(eq(media.url, mine)).get()!.postId).toBe(post.id);
+    expect(first(await db.select().from(media).where(eq(media.url, mine)))!.postId).toBe(post.id);
 
     // Already part of a post: not again.
     await expect(createPost(alice, postInput([mine]))).rejects.toMatchObject({ status: 400 });
@@ -273,16 +273,16 @@ describe("ownership and attachment", () => {
   it("lists a member's pending uploads for a form shown again, and nobody else's", async () => {
     const mine = await uploadAs(alice);
     const theirs = await uploadAs(bob);
-    expect(ownPendingUploads(alice, [mine, theirs]).map((f) => f.url)).toEqual([mine]);
-    expect(ownPendingUploads(null, [mine])).toEqual([]);
+    expect((await ownPendingUploads(alice, [mine, theirs])).map((f) => f.url)).toEqual([mine]);
+    expect(await ownPendingUploads(null, [mine])).toEqual([]);
   });
 
   it("discards only the actor's own unattached uploads, files included", async () => {
     const mine = await uploadAs(alice);
     const theirs = await uploadAs(bob);
     await discardUploads(alice, [mine, theirs]);
-    expect(db.select().from(media).where(eq(media.url, mine)).get()).toBeUndefined();
-    expect(db.select().from(media).where(eq(media.url, theirs)).get()).toBeDefined();
+    expect(first(await db.select().from(media).where(eq(media.url, mine)))).toBeUndefined();
+    expect(first(await db.select().from(media).where(eq(media.url, theirs)))).toBeDefined();
     expect((await getMedia(mine)).status).toBe(404);
     expect((await getMedia(theirs)).status).toBe(200);
   });
@@ -298,14 +298,14 @@ describe("ownership and attachment", () => {
     for (const url of urls) expect((await getMedia(url)).status).toBe(200);
 
     await deletePost(alice, post.id);
-    expect(db.select().from(media).where(eq(media.url, body.url)).get()).toBeUndefined();
+    expect(first(await db.select().from(media).where(eq(media.url, body.url)))).toBeUndefined();
     for (const url of urls) expect((await getMedia(url)).status, url).toBe(404);
   });
 
   it("deleteMediaFiles removes a post's pictures and their variants from storage", async () => {
     const { body } = await upload([{ name: "file", filename: "big.jpg", data: await jpegWithGps(1200, 800) }]);
     const post = await createPost(alice, postInput([body.url]));
-    const files = mediaFilesOfPost(post.id);
+    const files = await mediaFilesOfPost(post.id);
     expect(files).toHaveLength(1);
     expect(files[0]!.variants).toHaveLength(3);
     await deleteMediaFiles(files);
@@ -336,7 +336,7 @@ describe("readPostForm (the create page without JavaScript)", () => {
   });
 
   it("on a refused file, keeps every typed field, stores nothing and names the file", async () => {
-    const before = mediaCount();
+    const before = await mediaCount();
     const { request } = multipartRequest(
       "/create",
       [
@@ -357,7 +357,7 @@ describe("readPostForm (the create page without JavaScript)", () => {
     expect(refused.formData.get("content")).toBe("Typed after the file");
     expect(refused.formData.get("tags")).toBe("rut, bow hunting");
     expect(refused.formData.getAll("files")).toEqual([]);
-    expect(mediaCount()).toBe(before);
+    expect(await mediaCount()).toBe(before);
   });
 
   it("keeps typed fields after an oversized file too (413)", async () => {
@@ -387,7 +387,7 @@ describe("the create page's action (/create)", () => {
     { name: "type", value: "article" },
     { name: "content", value: content },
   ];
-  const latestPost = () => db.select().from(posts).orderBy(desc(posts.id)).get()!;
+  const latestPost = async () => first(await db.select().from(posts).orderBy(desc(posts.id)))!;
 
   it("stores the plain form's files and attaches them to the new post", async () => {
     const { request } = multipartRequest(
@@ -397,15 +397,15 @@ describe("the create page's action (/create)", () => {
     );
     const response = await call(createAction, request);
     expect(response.status).toBe(302);
-    const post = latestPost();
+    const post = await latestPost();
     expect(response.headers.get("Location")).toBe(`/post/${post.id}`);
-    const files = db.select().from(media).where(eq(media.postId, post.id)).all();
+    const files = await db.select().from(media).where(eq(media.postId, post.id));
     expect(files.map((f) => [f.name, f.kind, f.ownerId])).toEqual([["plot.jpg", "image", alice.id]]);
   });
 
   it("answers a refused file with everything typed and the reason, storing nothing", async () => {
-    const before = mediaCount();
-    const postsBefore = db.select().from(posts).all().length;
+    const before = await mediaCount();
+    const postsBefore = (await db.select().from(posts)).length;
     const { request } = multipartRequest(
       "/create",
       [...fields("Refused but kept"), { name: "files", filename: "map.pdf", data: pdfHead() }, { name: "tags", value: "scouting" }],
@@ -416,8 +416,8 @@ describe("the create page's action (/create)", () => {
     const body = await response.json();
     expect(body.error[""]).toEqual([expect.stringMatching(/^Failed to upload map\.pdf: Unsupported file type/)]);
     expect(body.initialValue).toMatchObject({ title: "Refused but kept", tags: "scouting" });
-    expect(mediaCount()).toBe(before);
-    expect(db.select().from(posts).all().length).toBe(postsBefore);
+    expect(await mediaCount()).toBe(before);
+    expect((await db.select().from(posts)).length).toBe(postsBefore);
   });
 
   it("gives back the files it stored when the rest of the form is invalid", async () => {
@@ -438,7 +438,7 @@ describe("the create page's action (/create)", () => {
       { cookie: alice.cookie },
     );
     expect((await call(createAction, again)).status).toBe(302);
-    expect(db.select().from(media).where(eq(media.url, body.uploads[0].url)).get()!.postId).toBe(latestPost().id);
+    expect(first(await db.select().from(media).where(eq(media.url, body.uploads[0].url)))!.postId).toBe((await latestPost()).id);
   });
 
   it("stores the media URL's preview with the post, fetched on the server", async () => {
@@ -451,7 +451,7 @@ describe("the create page's action (/create)", () => {
       domain: "deercamp.example",
     };
     // A fresh cache entry stands in for the site (the SSRF guard keeps tests off the network).
-    db.insert(linkPreviews).values({ url, data: metadata, fetchedAt: new Date() }).run();
+    await db.insert(linkPreviews).values({ url, data: metadata, fetchedAt: new Date() });
     const { request } = multipartRequest(
       "/create",
       [
@@ -462,7 +462,7 @@ describe("the create page's action (/create)", () => {
       { cookie: alice.cookie },
     );
     expect((await call(createAction, request)).status).toBe(302);
-    expect(latestPost().urlMetadata).toEqual(metadata);
+    expect((await latestPost()).urlMetadata).toEqual(metadata);
   });
 });
 

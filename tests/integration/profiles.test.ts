@@ -15,11 +15,11 @@ import * as profilePage from "~/routes/profile.$username/route";
 import * as followersPage from "~/routes/profile.$username_.followers";
 import * as followingPage from "~/routes/profile.$username_.following";
 import * as settingsPage from "~/routes/settings/route";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 
-const rowOf = (id: number) => db.select().from(users).where(eq(users.id, id)).get()!;
-const sessionCountOf = (id: number) => db.select().from(sessions).where(eq(sessions.userId, id)).all().length;
+const rowOf = async (id: number) => first(await db.select().from(users).where(eq(users.id, id)))!;
+const sessionCountOf = async (id: number) => (await db.select().from(sessions).where(eq(sessions.userId, id))).length;
 const body = async (res: Response) => (await res.json()) as Record<string, any>;
 
 async function newPost(authorId: number, title = "A post about the rut") {
@@ -63,7 +63,7 @@ describe("PATCH /api/users/{username}", () => {
     expect((await patch(owner.username, { displayName: "Hacked" })).status).toBe(401);
     expect((await patch(owner.username, { displayName: "Hacked" }, other.cookie)).status).toBe(403);
     expect((await patch(owner.username, { displayName: "" }, other.cookie)).status).toBe(403);
-    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+    expect((await rowOf(owner.id)).displayName).toBe(owner.displayName);
 
     const ok = await patch(owner.username, { displayName: "Ridge Walker", bio: "Bowhunter", location: "Vilas County, WI" }, owner.cookie);
     expect(ok.status).toBe(200);
@@ -89,7 +89,7 @@ describe("PATCH /api/users/{username}", () => {
       expect(res.status).toBe(400);
       expect((await body(res)).fieldErrors[field]).toEqual([message]);
     }
-    expect(rowOf(owner.id)).toMatchObject({ displayName: owner.displayName, bio: null, location: null });
+    expect(await rowOf(owner.id)).toMatchObject({ displayName: owner.displayName, bio: null, location: null });
     // Limits are inclusive.
     expect(
       (await patch(owner.username, { displayName: "x".repeat(50), bio: "x".repeat(500), location: "x".repeat(100) }, owner.cookie)).status,
@@ -105,7 +105,7 @@ describe("PATCH /api/users/{username}", () => {
       [owner.id, mine],
       [other.id, theirs],
     ] as const) {
-      db.insert(media).values({ ownerId, url, kind: "image", storageKey: url, name: "a.webp", mimeType: "image/webp", size: 1 }).run();
+      await db.insert(media).values({ ownerId, url, kind: "image", storageKey: url, name: "a.webp", mimeType: "image/webp", size: 1 });
     }
     for (const url of [theirs, "https://tracker.example/p.gif", "javascript:alert(1)"]) {
       const res = await patch(owner.username, { avatar: url }, owner.cookie);
@@ -131,7 +131,7 @@ describe("PATCH /api/users/{username}", () => {
       { username: owner.username },
     );
     expect(res.status).toBe(403);
-    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+    expect((await rowOf(owner.id)).displayName).toBe(owner.displayName);
   });
 });
 
@@ -167,7 +167,7 @@ describe("PUT /api/auth/profile", () => {
     const taken = await put({ displayName: "Name", email: other.email, currentPassword: owner.password }, owner.cookie);
     expect(taken.status).toBe(409);
     expect((await body(taken)).fieldErrors).toEqual({ email: ["Email is already registered"] });
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
   });
 });
 
@@ -189,13 +189,13 @@ describe("changing the email through the API needs the current password (securit
     const wrong = await put({ ...change, currentPassword: "guessed1" }, owner.cookie);
     expect(wrong.status).toBe(400);
     expect((await body(wrong)).fieldErrors).toEqual(WRONG);
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
 
     const same = await put({ displayName: "Still Me", email: owner.email, bio: null, location: null }, owner.cookie);
     expect(same.status).toBe(200);
     const ok = await put({ ...change, email: "mine@example.com", currentPassword: "oldpass1" }, owner.cookie);
     expect(ok.status).toBe(200);
-    expect(rowOf(owner.id).email).toBe("mine@example.com");
+    expect((await rowOf(owner.id)).email).toBe("mine@example.com");
   });
 
   it("PATCH /api/users/{username}: another member 403 even with a password; the owner needs theirs", async () => {
@@ -208,7 +208,7 @@ describe("changing the email through the API needs the current password (securit
     expect((await body(missing)).fieldErrors).toEqual(NEEDED);
     const wrong = await patch(owner.username, { email: "x@evil.example", currentPassword: "otherpass1" }, owner.cookie);
     expect((await body(wrong)).fieldErrors).toEqual(WRONG);
-    expect(rowOf(owner.id).email).toBe(owner.email);
+    expect((await rowOf(owner.id)).email).toBe(owner.email);
     // Fields other than the email need no password.
     expect((await patch(owner.username, { displayName: "Ridge Walker" }, owner.cookie)).status).toBe(200);
     const ok = await patch(owner.username, { email: "Ridge@Example.com", currentPassword: "oldpass1" }, owner.cookie);
@@ -238,7 +238,7 @@ describe("PUT /api/auth/password", () => {
     const wrong = await put({ currentPassword: "wrongpass", newPassword: "newpass1", confirmPassword: "newpass1" }, owner.cookie);
     expect(wrong.status).toBe(400);
     expect((await body(wrong)).fieldErrors).toEqual({ currentPassword: ["Current password is incorrect"] });
-    expect(sessionCountOf(owner.id)).toBe(1);
+    expect(await sessionCountOf(owner.id)).toBe(1);
     expect((await put({ currentPassword: "oldpass1", newPassword: "newpass1", confirmPassword: "newpass1" })).status).toBe(401);
   });
 
@@ -279,7 +279,7 @@ describe("POST / DELETE /api/users/{username}/follow", () => {
       expect(res.status).toBe(200);
       expect(await body(res)).toEqual({ following: true, followersCount: 1 });
     }
-    expect(rowOf(a.id).followingCount).toBe(1);
+    expect((await rowOf(a.id)).followingCount).toBe(1);
     const profile = await body(
       await call(apiUsers.loader, makeRequest(`/api/users/${b.username}`, { cookie: a.cookie }), { username: b.username }),
     );
@@ -290,7 +290,7 @@ describe("POST / DELETE /api/users/{username}/follow", () => {
       expect(res.status).toBe(200);
       expect(await body(res)).toEqual({ following: false, followersCount: 0 });
     }
-    expect(rowOf(a.id).followingCount).toBe(0);
+    expect((await rowOf(a.id)).followingCount).toBe(0);
   });
 
   it("401 signed out, 400 oneself, 404 unknown, 403 cross-site, 405 GET", async () => {
@@ -302,7 +302,7 @@ describe("POST / DELETE /api/users/{username}/follow", () => {
     expect((await body(self)).error).toBe("You can't follow yourself");
     expect((await follow("POST", "nobody_at_all", a.cookie)).status).toBe(404);
     expect((await follow("POST", b.username, a.cookie, { Origin: "https://evil.example" })).status).toBe(403);
-    expect(rowOf(b.id).followersCount).toBe(0);
+    expect((await rowOf(b.id)).followersCount).toBe(0);
     expect(apiFollow.loader().status).toBe(405);
   });
 });
@@ -392,7 +392,7 @@ describe("the profile page", () => {
     expect(plain.status).toBe(302);
     expect(plain.headers.get("Location")).toBe(`/profile/${b.username}`);
     expect(plain.headers.get("Set-Cookie")).toMatch(/__toast=/);
-    expect(rowOf(b.id).followersCount).toBe(1);
+    expect((await rowOf(b.id)).followersCount).toBe(1);
 
     // A fetcher's request, as the browser labels it (Remix strips ?_data= before the action).
     const script = await post(b.username, { intent: "unfollow" }, a.cookie, "", { "Sec-Fetch-Mode": "cors" });
@@ -403,7 +403,7 @@ describe("the profile page", () => {
     const anon = await post(b.username, { intent: "follow" });
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toMatch(/^\/auth\?/);
-    expect(rowOf(b.id).followersCount).toBe(0);
+    expect((await rowOf(b.id)).followersCount).toBe(0);
 
     const self = await post(a.username, { intent: "follow" }, a.cookie);
     expect(self.status).toBe(400);
@@ -420,7 +420,7 @@ describe("the profile page", () => {
     const anon = await post(owner.username, form);
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toMatch(/^\/auth\?/);
-    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+    expect((await rowOf(owner.id)).displayName).toBe(owner.displayName);
 
     const bad = await post(owner.username, { ...form, displayName: "", bio: "x".repeat(501), location: "y".repeat(101) }, owner.cookie);
     expect(bad.status).toBe(400);
@@ -433,16 +433,16 @@ describe("the profile page", () => {
     expect(result.initialValue).toMatchObject({ bio: "x".repeat(501), location: "y".repeat(101) });
     const long = await body(await post(owner.username, { ...form, displayName: "z".repeat(51) }, owner.cookie));
     expect(long.result.error).toEqual({ displayName: ["Display name too long"] });
-    expect(rowOf(owner.id).displayName).toBe(owner.displayName);
+    expect((await rowOf(owner.id)).displayName).toBe(owner.displayName);
 
     const ok = await post(owner.username, form, owner.cookie, "?edit=1");
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe(`/profile/${owner.username}`);
-    expect(rowOf(owner.id)).toMatchObject({ displayName: "Tall Timber", bio: "Still-hunter", location: "Itasca County, MN" });
+    expect(await rowOf(owner.id)).toMatchObject({ displayName: "Tall Timber", bio: "Still-hunter", location: "Itasca County, MN" });
 
     // Emptying bio and location clears them.
     await post(owner.username, { intent: "update-profile", displayName: "Tall Timber", bio: "", location: "" }, owner.cookie);
-    expect(rowOf(owner.id)).toMatchObject({ bio: null, location: null });
+    expect(await rowOf(owner.id)).toMatchObject({ bio: null, location: null });
   });
 
   it("uploads an avatar (multipart) for the owner only", async () => {
@@ -468,20 +468,20 @@ describe("the profile page", () => {
 
     const theirs = await upload(owner.username, other.cookie, new Blob([png], { type: "image/png" }));
     expect(theirs.status).toBe(403);
-    expect(db.select().from(media).where(eq(media.ownerId, other.id)).all()).toHaveLength(0);
+    expect(await db.select().from(media).where(eq(media.ownerId, other.id))).toHaveLength(0);
 
     const ok = await upload(owner.username, owner.cookie, new Blob([png], { type: "image/png" }));
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe(`/profile/${owner.username}?edit=1`);
-    const avatar = rowOf(owner.id).avatar;
+    const avatar = (await rowOf(owner.id)).avatar;
     expect(avatar).toBeTruthy();
-    expect(db.select().from(media).where(eq(media.url, avatar!)).get()).toMatchObject({ ownerId: owner.id, kind: "image" });
+    expect(first(await db.select().from(media).where(eq(media.url, avatar!)))).toMatchObject({ ownerId: owner.id, kind: "image" });
 
     // Not an image: refused with a toast, the avatar stays.
     const text = await upload(owner.username, owner.cookie, new Blob(["just some text, not a picture"], { type: "image/png" }), "fake.png");
     expect(text.status).toBe(302);
     expect(text.headers.get("Set-Cookie")).toMatch(/__toast=/);
-    expect(rowOf(owner.id).avatar).toBe(avatar);
+    expect((await rowOf(owner.id)).avatar).toBe(avatar);
   });
 });
 
@@ -544,12 +544,12 @@ describe("the settings page", () => {
     const takenBody = await body(taken);
     expect(takenBody.result.error).toEqual({ email: ["Email is already registered"] });
     expect(takenBody.result.initialValue).toMatchObject({ displayName: "New Name", email: other.email });
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName });
 
     const ok = await post(form, owner.cookie);
     expect(ok.status).toBe(302);
     expect(ok.headers.get("Location")).toBe("/settings?tab=profile");
-    expect(rowOf(owner.id)).toMatchObject({ email: "fresh@example.com", displayName: "New Name" });
+    expect(await rowOf(owner.id)).toMatchObject({ email: "fresh@example.com", displayName: "New Name" });
   });
 
   it("a new email needs the current password: the message is on its field, what was typed stays, the password is not sent back", async () => {
@@ -579,16 +579,16 @@ describe("the settings page", () => {
     expect(wrongResult.error).toEqual({ currentPassword: ["Current password is incorrect"] });
     expect(wrongResult.initialValue).toMatchObject({ displayName: "Typed Name", email: "typed@example.com" });
     expect(JSON.stringify(wrongResult)).not.toContain("guessed1");
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName, bio: null });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: owner.displayName, bio: null });
 
     // The same email: no password needed.
     const same = await post({ ...form, email: owner.email }, owner.cookie);
     expect(same.status).toBe(302);
-    expect(rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: "Typed Name", bio: "Typed bio" });
+    expect(await rowOf(owner.id)).toMatchObject({ email: owner.email, displayName: "Typed Name", bio: "Typed bio" });
 
     const ok = await post({ ...form, currentPassword: "oldpass1" }, owner.cookie);
     expect(ok.status).toBe(302);
-    expect(rowOf(owner.id).email).toBe("typed@example.com");
+    expect((await rowOf(owner.id)).email).toBe("typed@example.com");
   });
 
   it("changes the password: messages on the fields, other sessions end, this one stays", async () => {
@@ -615,7 +615,7 @@ describe("the settings page", () => {
     const wrong = await post({ ...form, currentPassword: "guessing" }, owner.cookie);
     expect(wrong.status).toBe(400);
     expect((await body(wrong)).result.error).toEqual({ currentPassword: ["Current password is incorrect"] });
-    expect(sessionCountOf(owner.id)).toBe(1);
+    expect(await sessionCountOf(owner.id)).toBe(1);
 
     const ok = await post(form, owner.cookie);
     expect(ok.status).toBe(302);

@@ -10,7 +10,7 @@ import { pruneExpiredResumables } from "~/models/resumable-upload.server";
 import { action as accountAction } from "~/routes/api.auth.account";
 import { action as createAction } from "~/routes/api.uploads";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api.uploads.$";
-import { db } from "~/utils/db.server";
+import { db, sqlite } from "~/utils/db.server";
 import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { createS3Storage, setStorage } from "~/utils/storage.server";
 import {
@@ -116,10 +116,10 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     expect(file.url).toMatch(/^\/media\/\d{4}\/\d{2}\/[0-9a-f]{32}\.jpg$/);
     expect(file.variants.map((v: { width: number }) => v.width)).toEqual([480, 1080, 1440]);
 
-    const row = db.select().from(media).where(eq(media.url, file.url)).get()!;
+    const row = (await db.select().from(media).where(eq(media.url, file.url)))[0]!;
     expect(row).toMatchObject({ ownerId: alice.id, postId: null, kind: "image" });
     // The same kind of record the post form takes.
-    expect(ownPendingUploads(alice, [file.url]).map((f) => f.url)).toEqual([file.url]);
+    expect((await ownPendingUploads(alice, [file.url])).map((f) => f.url)).toEqual([file.url]);
     const stored = fs.readFileSync(path.join(process.env.UPLOAD_DIR!, file.url.replace("/media/", "")));
     const meta = await sharp(stored).metadata();
     expect(exifHasGps(meta.exif)).toBe(false);
@@ -161,12 +161,11 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     expect((await remove(alice.cookie, url!)).status).toBe(204);
     expect((await head(alice.cookie, url!)).status).toBe(404);
     expect(
-      db
+      await db
         .select()
         .from(resumableUploads)
-        .where(eq(resumableUploads.id, idOf(url!)))
-        .get(),
-    ).toBeUndefined();
+        .where(eq(resumableUploads.id, idOf(url!))),
+    ).toEqual([]);
   });
 
   it("refuses a cross-site create (403)", async () => {
@@ -184,13 +183,13 @@ describe("resumable uploads (tus) at /api/uploads", () => {
   });
 
   it("sniffs the finished bytes: a PDF is refused (415) and nothing of it is kept", async () => {
-    const before = db.select().from(media).all().length;
+    const before = (await db.select().from(media)).length;
     const pdf = pdfHead();
     const { url } = await create(alice.cookie, pdf.length, "song.mp3");
     const last = await patch(alice.cookie, url!, 0, pdf);
     expect(last.status).toBe(415);
     expect((await last.json()).error).toMatch(/Unsupported file type/);
-    expect(db.select().from(media).all().length).toBe(before);
+    expect((await db.select().from(media)).length).toBe(before);
     expect((await head(alice.cookie, url!)).status).toBe(404);
     expect(fs.existsSync(path.join(resumableDirectory(), idOf(url!)))).toBe(false);
   });
@@ -199,7 +198,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     setRateLimitsEnabled(true);
     try {
       const carol = await createMember();
-      db.run(
+      sqlite.exec(
         `INSERT INTO rate_limits (key, window_start, count) VALUES ('uploadsPerUser:${carol.id}', ${Math.floor(Date.now() / 3_600_000) * 3_600_000}, ${LIMITS.uploadsPerUser.limit})`,
       );
       const { response } = await create(carol.cookie, 1000);
@@ -214,7 +213,8 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     try {
       const dave = await createMember();
       const used = () =>
-        db.get<{ count: number } | undefined>(`SELECT count FROM rate_limits WHERE key = 'uploadsPerUser:${dave.id}'`)?.count ?? 0;
+        (sqlite.prepare(`SELECT count FROM rate_limits WHERE key = 'uploadsPerUser:${dave.id}'`).get() as { count: number } | undefined)
+          ?.count ?? 0;
       const { response, url } = await create(dave.cookie, 4000);
       expect(response.status).toBe(201);
       expect(used()).toBe(1);
@@ -250,7 +250,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
 
     // Another member is not held back by it, and a cancelled upload frees a place.
     expect((await create(bob.cookie, 1000)).response.status).toBe(201);
-    const [first] = db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, erin.id)).all();
+    const [first] = await db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, erin.id));
     expect((await remove(erin.cookie, `/api/uploads/${first!.id}`)).status).toBe(204);
     expect((await create(erin.cookie, 1000)).response.status).toBe(201);
   });
@@ -258,9 +258,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
   it("holds at most 500 MB of unfinished bytes per member, deferred lengths counted as the largest file (N2)", async () => {
     const finn = await createMember();
     // Uploads declared before the cap (or from another process) already hold 480 MB.
-    db.insert(resumableUploads)
-      .values({ id: "_held-by-finn", ownerId: finn.id, length: 480 * MB })
-      .run();
+    await db.insert(resumableUploads).values({ id: "_held-by-finn", ownerId: finn.id, length: 480 * MB });
     expect((await create(finn.cookie, 30 * MB)).response.status).toBe(429);
     const deferred = await call(
       createAction,
@@ -268,7 +266,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     );
     expect(deferred.status).toBe(429);
     expect((await create(finn.cookie, 20 * MB)).response.status).toBe(201);
-    expect(db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, finn.id)).all()).toHaveLength(2);
+    expect(await db.select().from(resumableUploads).where(eq(resumableUploads.ownerId, finn.id))).toHaveLength(2);
   });
 
   it("removes a deleted member's unfinished upload bytes at once, not a day later (N18)", async () => {

@@ -28,7 +28,7 @@ const sessionCookie = (res: Response) =>
   cookiesFrom(res)
     .split("; ")
     .find((c) => c.startsWith("__session="))!;
-const sessionsOf = (userId: number) => db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sessions.id).all();
+const sessionsOf = async (userId: number) => await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(sessions.id);
 
 async function apiSignIn(member: { username: string; password: string }, headers: Record<string, string> = {}) {
   const res = await call(
@@ -71,7 +71,7 @@ describe("every sign-in is its own session", () => {
     expect(res.status).toBe(201);
     const { id } = (await res.json()) as { id: number };
     expect(await status(sessionCookie(res))).toBe(200);
-    expect(sessionsOf(id).map((s) => s.device)).toEqual(["Chrome on Android"]);
+    expect((await sessionsOf(id)).map((s) => s.device)).toEqual(["Chrome on Android"]);
   });
 });
 
@@ -105,7 +105,7 @@ describe("a password change ends the member's other sessions", () => {
     expect(res.status).toBe(204);
     expect(await status(phone)).toBe(401);
     expect(await status(sessionCookie(res))).toBe(200);
-    expect(sessionsOf(member.id)).toHaveLength(1);
+    expect(await sessionsOf(member.id)).toHaveLength(1);
   });
 
   it("form: the other session is 401, this device stays signed in (200)", async () => {
@@ -135,7 +135,7 @@ describe("Settings › Security", () => {
     const member = await createMember();
     const phone = await apiSignIn(member);
     const laptop = await apiSignIn(member);
-    const phoneId = sessionsOf(member.id).at(-2)!.id;
+    const phoneId = (await sessionsOf(member.id)).at(-2)!.id;
     const res = await settings({ intent: "end-session", sessionId: String(phoneId) }, laptop);
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe("/settings?tab=security");
@@ -158,7 +158,7 @@ describe("Settings › Security", () => {
   it("refuses another member's session (404) and bad ids (404), changing nothing", async () => {
     const member = await createMember();
     const stranger = await createMember();
-    const theirId = sessionsOf(stranger.id)[0]!.id;
+    const theirId = (await sessionsOf(stranger.id))[0]!.id;
     const res = await settings({ intent: "end-session", sessionId: String(theirId) }, member.cookie);
     expect(res.status).toBe(404);
     expect(await status(stranger.cookie)).toBe(200);
@@ -177,10 +177,10 @@ describe("Settings › Security", () => {
 describe("expiry and old cookies", () => {
   it("reads an expired session as signed out, and the page tells the browser to drop the cookie", async () => {
     const member = await createMember();
-    db.update(sessions)
+    await db
+      .update(sessions)
       .set({ expiresAt: new Date(Date.now() - 1000) })
-      .where(eq(sessions.userId, member.id))
-      .run();
+      .where(eq(sessions.userId, member.id));
     expect(await status(member.cookie)).toBe(401);
     const root = await call(rootLoader, makeRequest("/", { cookie: member.cookie }));
     expect(((await root.json()) as { user: unknown }).user).toBeNull();
@@ -190,18 +190,18 @@ describe("expiry and old cookies", () => {
   it("slides the expiry on with use (written at most every few minutes)", async () => {
     const member = await createMember();
     const longAgo = Date.now() - 10 * 24 * 60 * 60 * 1000;
-    db.update(sessions)
+    await db
+      .update(sessions)
       .set({ lastSeenAt: new Date(longAgo), expiresAt: new Date(longAgo + SESSION_LIFETIME_MS) })
-      .where(eq(sessions.userId, member.id))
-      .run();
+      .where(eq(sessions.userId, member.id));
     const before = Date.now();
     expect(await status(member.cookie)).toBe(200);
-    const [row] = sessionsOf(member.id);
+    const [row] = await sessionsOf(member.id);
     expect(row!.lastSeenAt.getTime()).toBeGreaterThanOrEqual(before);
     expect(row!.expiresAt.getTime()).toBeGreaterThanOrEqual(before + SESSION_LIFETIME_MS);
     // A second use right away reads without writing.
     expect(await status(member.cookie)).toBe(200);
-    expect(sessionsOf(member.id)[0]!.lastSeenAt.getTime()).toBe(row!.lastSeenAt.getTime());
+    expect((await sessionsOf(member.id))[0]!.lastSeenAt.getTime()).toBe(row!.lastSeenAt.getTime());
   });
 
   it("reads an old {userId, v} cookie, correctly signed, as signed out", async () => {

@@ -75,9 +75,9 @@ describe("a page's validator, without rendering it", () => {
 
   it("changes with every write (a post, a like, a sign-in elsewhere), not with a session's sliding expiry", async () => {
     const before = await etag("/", { cookie: member.cookie });
-    const version = dataVersion();
+    const version = await dataVersion();
     const written = await post(other);
-    expect(dataVersion()).toBeGreaterThan(version);
+    expect(await dataVersion()).toBeGreaterThan(version);
     const afterPost = await etag("/", { cookie: member.cookie });
     expect(afterPost).not.toBe(before);
 
@@ -86,9 +86,9 @@ describe("a page's validator, without rendering it", () => {
     expect(afterSignIn).not.toBe(afterPost);
 
     const { id: sessionId } = sqlite.prepare("SELECT id FROM sessions ORDER BY id DESC LIMIT 1").get() as { id: number };
-    const steady = dataVersion();
-    touchSession(sessionId, Date.now() + 3_600_000);
-    expect(dataVersion()).toBe(steady);
+    const steady = await dataVersion();
+    await touchSession(sessionId, Date.now() + 3_600_000);
+    expect(await dataVersion()).toBe(steady);
     expect(written.id).toBeGreaterThan(0);
   });
 

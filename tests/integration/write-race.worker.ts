@@ -24,13 +24,13 @@ setRateLimitsEnabled(true);
 
 const result = { ok: 0, refused: {} as Record<number, number>, failures: [] as string[] };
 
-const recent = () => db.select({ id: posts.id, authorId: posts.authorId }).from(posts).orderBy(desc(posts.id)).limit(8).all();
+const recent = () => db.select({ id: posts.id, authorId: posts.authorId }).from(posts).orderBy(desc(posts.id)).limit(8);
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)];
 const noPreview = async () => null;
 
 async function write(userId: number, step: number) {
   const me = { id: userId };
-  const target = pick(recent());
+  const target = pick(await recent());
   switch (step % 6) {
     case 0:
       return createPost(
@@ -47,7 +47,7 @@ async function write(userId: number, step: number) {
     case 4:
       return target && unlikePost(me, target.id);
     default: {
-      const mine = recent().find((p) => p.authorId === userId);
+      const mine = (await recent()).find((p) => p.authorId === userId);
       return mine && deletePost(me, mine.id);
     }
   }
@@ -67,9 +67,10 @@ async function writer(userId: number, deadline: number) {
 }
 
 process.stdout.write("ready\n");
-process.stdin.once("data", async () => {
+async function race() {
   const deadline = Date.now() + Number(ms);
   await Promise.all(userIds.map((id) => writer(id, deadline)));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
-});
+}
+process.stdin.once("data", () => void race());

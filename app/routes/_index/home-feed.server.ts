@@ -43,6 +43,6 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
     posts: feed.posts.map(withPreview),
     nextCursor: feed.nextCursor,
     // The same for every viewer, ranked once a minute (models/trending-cache.server.ts).
-    trending: listTrendingItems(),
+    trending: await listTrendingItems(),
   });
 }

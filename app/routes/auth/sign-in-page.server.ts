@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     inviteCode,
     // "You're joining <club>": a code that no longer works names nothing (registering says why).
-    inviteClub: inviteCode ? inviteClubName(inviteCode) : null,
+    inviteClub: inviteCode ? await inviteClubName(inviteCode) : null,
   });
 }
 
@@ -43,9 +43,9 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-function inviteClubName(code: string): string | null {
+async function inviteClubName(code: string): Promise<string | null> {
   try {
-    return getInvite(code).club.name;
+    return (await getInvite(code)).club.name;
   } catch (error) {
     if (isAppError(error) && error.status === 404) return null;
     throw error;
@@ -88,7 +88,7 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   return redirectSignedIn(user, request, target, {
     title: `Welcome to ${APP_NAME}`,
     description: clubId
-      ? `Your account has been created and you joined ${getClub(user, clubId).name}.`
+      ? `Your account has been created and you joined ${(await getClub(user, clubId)).name}.`
       : "Your account has been created successfully.",
   });
 }

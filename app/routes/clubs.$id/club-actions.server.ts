@@ -85,7 +85,7 @@ async function joinAction({ clubId, actor, formData }: Ctx) {
   if (!joined.ok) return joined.response;
   if (joined.value.status === "pending")
     return done(back, { title: "Request sent", description: "The club owner will review your request." });
-  return done(back, { title: "Joined club", description: `Welcome to ${getClub(actor, clubId).name}!` });
+  return done(back, { title: "Joined club", description: `Welcome to ${(await getClub(actor, clubId)).name}!` });
 }
 
 async function leaveAction({ clubId, actor }: Ctx) {
@@ -108,7 +108,7 @@ async function updateAction({ clubId, actor, formData }: Ctx) {
   const data = { intent: "update" as const };
   if (submission.status !== "success") return formReply(submission, { data });
   try {
-    updateClub(actor, clubId, submission.value);
+    await updateClub(actor, clubId, submission.value);
   } catch (error) {
     return formReply(submission, { error, data });
   }
@@ -127,7 +127,7 @@ async function inviteAction({ clubId, actor, formData }: Ctx) {
   if (submission.status !== "success") return formReply(submission, { data });
   let invite;
   try {
-    invite = createInvite(actor, clubId, submission.value);
+    invite = await createInvite(actor, clubId, submission.value);
   } catch (error) {
     return formReply(submission, { error, data });
   }

@@ -31,8 +31,8 @@ export async function clubLayoutLoader({ request, params }: LoaderFunctionArgs) 
     const tab = url.searchParams.get("tab");
     if (tab !== null && /^\/clubs\/[^/]+\/?$/.test(url.pathname)) throw redirect(tabHref(id, tab, url.searchParams));
     const user = await getSessionUser(request);
-    const club = getClub(user, id);
-    const pendingCount = club.userRole === "owner" ? countPendingRequests(id) : 0;
+    const club = await getClub(user, id);
+    const pendingCount = club.userRole === "owner" ? await countPendingRequests(id) : 0;
     // The tab links this viewer sees; a tab's own loader guards its data.
     const tabs: ClubTab[] = ["posts", "members"];
     if (club.rules) tabs.push("rules");
@@ -75,13 +75,13 @@ export async function clubPostsLoader(args: LoaderFunctionArgs) {
 
 /** /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). */
 export async function clubMembersLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId }) => json({ members: listMembers(clubId) }));
+  return clubTabLoader(args, async ({ clubId }) => json({ members: await listMembers(clubId) }));
 }
 
 /** /clubs/{id}/rules: a club without rules has no such tab, so its posts are shown instead. */
 export async function clubRulesLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user }) => {
-    const { rules } = getClub(user, clubId);
+  return clubTabLoader(args, async ({ clubId, user }) => {
+    const { rules } = await getClub(user, clubId);
     if (!rules) throw redirect(`/clubs/${clubId}`);
     return json({ rules });
   });
@@ -89,7 +89,7 @@ export async function clubRulesLoader(args: LoaderFunctionArgs) {
 
 /** /clubs/{id}/requests: the owner's pending join requests (anyone else sees the club's posts). */
 export async function clubRequestsLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user }) => json({ clubId, requests: listJoinRequests(user, clubId) }));
+  return clubTabLoader(args, async ({ clubId, user }) => json({ clubId, requests: await listJoinRequests(user, clubId) }));
 }
 
 /**
@@ -97,9 +97,9 @@ export async function clubRequestsLoader(args: LoaderFunctionArgs) {
  * link just made (`?generated=code`), and the active invites with their links.
  */
 export async function clubInvitesLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, ({ clubId, user, url, request }) => {
-    const invites = listInvites(user, clubId);
-    const { id, name } = getClub(user, clubId);
+  return clubTabLoader(args, async ({ clubId, user, url, request }) => {
+    const invites = await listInvites(user, clubId);
+    const { id, name } = await getClub(user, clubId);
     const code = url.searchParams.get("generated");
     const generated = code ? (invites.find((i) => i.inviteCode === code) ?? null) : null;
     return json({ club: { id, name }, invites, generated, origin: publicOrigin(request) }, NO_STORE);
@@ -113,7 +113,7 @@ export async function clubInvitesLoader(args: LoaderFunctionArgs) {
 export async function clubEditorLoader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   try {
-    const club = getClub(user, idParam(params.id, CLUB_NOT_FOUND));
+    const club = await getClub(user, idParam(params.id, CLUB_NOT_FOUND));
     if (!club.isMember) throw forbidden("Only members of this club can post in it.");
     return json({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
   } catch (error) {

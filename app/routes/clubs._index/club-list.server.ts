@@ -15,7 +15,7 @@ export async function loadClubList(request: Request) {
   const requested = url.searchParams.get("tab");
   const tab: ClubListTab = requested === "public" ? "public" : requested === "mine" && user ? "mine" : "all";
   const query = parseClubListQuery(url.searchParams);
-  const page = listClubs(user, {
+  const page = await listClubs(user, {
     search: query.search,
     cursor: query.cursor,
     onlyPublic: tab === "public",

@@ -27,7 +27,7 @@ export async function action(args: ActionFunctionArgs) {
 }
 
 /** Validate and create the club: 'Club created!' and its page, or the form back with what was typed. */
-function createClubFromForm(actor: { id: number }, form: FormData) {
+async function createClubFromForm(actor: { id: number }, form: FormData) {
   const submission = parseWithZod(form, { schema: createClubSchema });
   // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
   // limit (429): the form comes back with the message and what was typed; refusals go on to
@@ -35,7 +35,7 @@ function createClubFromForm(actor: { id: number }, form: FormData) {
   if (submission.status !== "success") return json(submission.reply(), { status: 400 });
   let club;
   try {
-    club = createClub(actor, submission.value);
+    club = await createClub(actor, submission.value);
   } catch (error) {
     const { result, init } = submissionFailure(submission, { error });
     return json(result, init);

@@ -19,7 +19,7 @@ export async function action(args: ActionFunctionArgs) {
     try {
       // Only the per-address limit is counted here: finding the account, its token and its mail come
       // after the answer, which neither waits for them nor says whether there was one (security-2 N14).
-      requestPasswordReset(submission.value.identifier, clientAddress(request));
+      await requestPasswordReset(submission.value.identifier, clientAddress(request));
     } catch (error) {
       return formReply(submission, { error });
     }

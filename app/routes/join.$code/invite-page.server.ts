@@ -12,9 +12,9 @@ import { INVITE_INVALID } from "~/schemas/messages";
 
 type Viewer = "signed-out" | "can-join";
 
-function findInvite(code: string): Invite | null {
+async function findInvite(code: string): Promise<Invite | null> {
   try {
-    return getInvite(code);
+    return await getInvite(code);
   } catch (error) {
     if (isAppError(error) && error.status === 404) return null;
     throw error;
@@ -28,12 +28,12 @@ function findInvite(code: string): Invite | null {
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const code = params.code ?? "";
-  const invite = findInvite(code);
+  const invite = await findInvite(code);
   if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404, ...NO_STORE });
   const user = await getSessionUser(request);
   let viewer: Viewer = "signed-out";
   if (user) {
-    if (getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
+    if (await getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
     viewer = "can-join"; // a pending requester too: the invite admits them (issue 14)
   }
   return json({ invite, code, viewer }, NO_STORE);
@@ -44,10 +44,10 @@ export async function action(args: ActionFunctionArgs) {
   return withPageErrors(args, async ({ request, params }) => {
     const code = params.code ?? "";
     const actor = await requireActor(request);
-    const invite = findInvite(code);
+    const invite = await findInvite(code);
     if (!invite) throw badRequest(INVITE_INVALID);
     try {
-      acceptInvite(actor, code);
+      await acceptInvite(actor, code);
     } catch (error) {
       if (isAppError(error) && error.code === "already_member") throw redirect(`/clubs/${invite.clubId}`);
       throw error;

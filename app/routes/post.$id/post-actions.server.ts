@@ -182,7 +182,7 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
   const comment = await addComment(actor, id, parsed.data);
   if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id, comment });
   // Without JavaScript the page that ends with the new comment, scrolled to it.
-  const page = pageEndingWith(id, comment.id);
+  const page = await pageEndingWith(id, comment.id);
   const to = page ? `/post/${id}?comments=${page}#comment-${comment.id}` : `/post/${id}#comments`;
   return redirectWithToast(to, { title: "Comment added", type: "success" });
 }

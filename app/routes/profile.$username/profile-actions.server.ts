@@ -24,7 +24,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const actor = await getSessionUser(request);
   const url = new URL(request.url);
   return withLoaderErrors(request, async () => {
-    const profile = getProfile(actor, params.username ?? "");
+    const profile = await getProfile(actor, params.username ?? "");
     // One address per member: /profile/RidgeRunner → /profile/ridgerunner.
     if (profile.username !== params.username) {
       throw redirect(`/profile/${encodeURIComponent(profile.username)}${url.search}`);
@@ -73,9 +73,9 @@ export async function profileAction({ request, params }: ActionFunctionArgs) {
 const profilePath = (username: string) => `/profile/${encodeURIComponent(username)}`;
 
 async function followAction(request: Request, actor: Actor, username: string, intent: "follow" | "unfollow") {
-  const state = intent === "follow" ? followUser(actor, username) : unfollowUser(actor, username);
+  const state = intent === "follow" ? await followUser(actor, username) : await unfollowUser(actor, username);
   if (isScriptRequest(request)) return json({ intent, ...state });
-  const { displayName } = getProfile(actor, username);
+  const { displayName } = await getProfile(actor, username);
   return redirectWithToast(
     profilePath(username),
     state.following
@@ -102,8 +102,8 @@ async function updateProfileAction(actor: Actor, username: string, formData: For
 }
 
 /** Edit Profile's 'Remove photo' (a plain form): the initial shows again. */
-function removeAvatarAction(actor: Actor, username: string, formData: FormData) {
-  updateAvatar(actor, username, null);
+async function removeAvatarAction(actor: Actor, username: string, formData: FormData) {
+  await updateAvatar(actor, username, null);
   const returnTo = safeRedirect(formData.get("returnTo"), `${profilePath(username)}?edit=1`);
   return redirectWithToast(returnTo, { title: "Avatar removed", description: "Your profile picture has been removed." });
 }

@@ -11,7 +11,7 @@ import { isAppError } from "~/utils/errors";
 /** /reset-password/{token}'s server side: the link's owner, and the new password (route.tsx re-exports it, docs/decisions/0045). */
 
 export async function loader({ params }: LoaderFunctionArgs) {
-  const owner = resetLinkOwner(params.token ?? "");
+  const owner = await resetLinkOwner(params.token ?? "");
   return json({ username: owner?.username ?? null }, { status: owner ? 200 : 404, ...NO_STORE });
 }
 

@@ -30,8 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // The member's email is on the page (cache-control.server.ts).
   if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
-  const sessions: ActiveSession[] = tab === "security" ? listSessions(user, sessionId) : [];
-  const ownedClubs: OwnedClubFate[] = tab === "privacy" ? clubsOnAccountDeletion(user) : [];
+  const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
+  const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs };
   return json({ user, tab, sessions, ...privacy }, NO_STORE);
 }
@@ -93,7 +93,7 @@ async function changePasswordAction(actor: SessionUser, request: Request, formDa
 /** Sign out one other device (only the member's own: anyone else's is 404), or all the others. */
 async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-session" | "end-other-sessions", formData: FormData) {
   if (intent === "end-other-sessions") {
-    const ended = endSessions(user, { except: sessionId });
+    const ended = await endSessions(user, { except: sessionId });
     const description = ended === 1 ? "1 other device has been signed out." : `${ended} other devices have been signed out.`;
     return redirectWithToast("/settings?tab=security", { title: "Signed out", description });
   }
@@ -101,14 +101,14 @@ async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-ses
   const id = idParam(typeof target === "string" ? target : undefined, SESSION_NOT_FOUND);
   // This device signs out through the avatar menu's Log out, which also drops the cookie.
   if (id === sessionId) throw badRequest("Use Log out to sign out of this device");
-  endSession(user, id);
+  await endSession(user, id);
   return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
 }
 
 /** Settings › Privacy › Data saver: the checkbox sends "on", or nothing when it is cleared. */
-function dataSaverAction(actor: SessionUser, formData: FormData) {
+async function dataSaverAction(actor: SessionUser, formData: FormData) {
   const on = formData.get("dataSaver") === "on";
-  setDataSaver(actor, on);
+  await setDataSaver(actor, on);
   return redirectWithToast("/settings?tab=privacy", {
     title: on ? "Data saver on" : "Data saver off",
     description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",

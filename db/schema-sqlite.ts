@@ -1,0 +1,431 @@
+/**
+ * The whole data model of Whitetail Pulse.
+ *
+ * Conventions:
+ * - Times are integer milliseconds since the epoch (`timestamp_ms`), so sorting and cursors are cheap.
+ * - Counters that lists show (likes, comments, shares, followers, members …) are stored on the row and
+ *   updated in the same transaction as the change they count, so no list counts rows per request.
+ * - Every list a page shows has an index that serves both its filter and its sort (see the
+ *   `EXPLAIN QUERY PLAN` checks in the benchmark). Home-feed indexes are partial on `club_id IS NULL`:
+ *   club posts live in their club (docs/decisions/0006-club-posts-stay-in-clubs.md).
+ * - The FTS5 table `posts_fts` and its triggers are created by a hand-written migration
+ *   (db/migrations/0001_posts_fts.sql) because drizzle-kit does not model virtual tables.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex, type AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "timestamp_ms" })
+    .notNull()
+    .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`);
+
+export const POST_TYPES = ["article", "opinion", "video", "podcast"] as const;
+export type PostType = (typeof POST_TYPES)[number];
+export const MEDIA_KINDS = ["image", "video", "audio"] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+export const CLUB_ROLES = ["owner", "admin", "member"] as const;
+export type ClubRole = (typeof CLUB_ROLES)[number];
+export const REQUEST_STATUSES = ["pending", "approved", "rejected"] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    username: text("username").notNull(),
+    displayName: text("display_name").notNull(),
+    /** Stored trimmed and lower-cased. Never sent to anyone but its owner. */
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    avatar: text("avatar"),
+    bio: text("bio"),
+    location: text("location"),
+    postsCount: integer("posts_count").notNull().default(0),
+    followersCount: integer("followers_count").notNull().default(0),
+    followingCount: integer("following_count").notNull().default(0),
+    /** Settings › Privacy: images as tap-to-load placeholders (CONTRACT.md §6 "Data saver"). */
+    dataSaver: integer("data_saver", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // Usernames are unique regardless of case ("BuckMaster" and "buckmaster" are the same member).
+    uniqueIndex("users_username_nocase").on(sql`${t.username} COLLATE NOCASE`),
+    uniqueIndex("users_email_unique").on(t.email),
+  ],
+);
+
+export const clubs = sqliteTable(
+  "clubs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    imageUrl: text("image_url"),
+    location: text("location"),
+    isPrivate: integer("is_private", { mode: "boolean" }).notNull().default(true),
+    /** null = unlimited. */
+    memberLimit: integer("member_limit"),
+    tags: text("tags", { mode: "json" })
+      .$type<string[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    rules: text("rules"),
+    creatorId: integer("creator_id").references(() => users.id, { onDelete: "set null" }),
+    memberCount: integer("member_count").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("clubs_created").on(t.createdAt, t.id), index("clubs_private_created").on(t.isPrivate, t.createdAt, t.id)],
+);
+
+export type LinkMetadata = {
+  title?: string | null;
+  description?: string | null;
+  image?: string | null;
+  siteName?: string | null;
+  domain?: string | null;
+  logo?: string | null;
+  error?: string;
+};
+
+export const posts = sqliteTable(
+  "posts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clubId: integer("club_id").references((): AnySQLiteColumn => clubs.id, { onDelete: "cascade" }),
+    type: text("type", { enum: POST_TYPES }).notNull(),
+    title: text("title").notNull(),
+    content: text("content").notNull(),
+    mediaUrl: text("media_url"),
+    urlMetadata: text("url_metadata", { mode: "json" }).$type<LinkMetadata>(),
+    /** Normalised (trimmed, lower-cased, unique) tags; null when there are none. */
+    tags: text("tags", { mode: "json" }).$type<string[]>(),
+    likesCount: integer("likes_count").notNull().default(0),
+    commentsCount: integer("comments_count").notNull().default(0),
+    sharesCount: integer("shares_count").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    // Home feed (club_id IS NULL), one index per sort, with and without a type filter.
+    index("posts_feed_recent")
+      .on(t.createdAt, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_popular")
+      .on(t.likesCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_discussed")
+      .on(t.commentsCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_recent")
+      .on(t.type, t.createdAt, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_popular")
+      .on(t.type, t.likesCount, t.id)
+      .where(sql`club_id IS NULL`),
+    index("posts_feed_type_discussed")
+      .on(t.type, t.commentsCount, t.id)
+      .where(sql`club_id IS NULL`),
+    // A member's posts and a club's posts, newest first.
+    index("posts_author_recent").on(t.authorId, t.createdAt, t.id),
+    index("posts_club_recent").on(t.clubId, t.createdAt, t.id),
+  ],
+);
+
+/** One row per (post, tag) with a key that ignores case and spaces, for `#BowHunting` searches. */
+export const postTags = sqliteTable(
+  "post_tags",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    /** lower(tag) with every space removed: "Bow Hunting" -> "bowhunting". */
+    key: text("key").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.key] }), index("post_tags_key").on(t.key, t.postId)],
+);
+
+/** Files a member uploaded; attached to a post when the post is published. */
+export const media = sqliteTable(
+  "media",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    postId: integer("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: MEDIA_KINDS }).notNull(),
+    /** Storage key of the original (images: the largest stripped variant). */
+    storageKey: text("storage_key").notNull(),
+    url: text("url").notNull(),
+    name: text("name").notNull(),
+    mimeType: text("mime_type").notNull(),
+    size: integer("size").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    /**
+     * Image variants, smallest first: [{ width, height, url, key, size }]. `size` (bytes) is on every
+     * variant made since ADR 0036 and filled in for older ones by the variant backfill.
+     */
+    variants: text("variants", { mode: "json" }).$type<{ width: number; height: number; url: string; key: string; size?: number }[]>(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("media_post").on(t.postId), index("media_owner").on(t.ownerId, t.createdAt), uniqueIndex("media_url").on(t.url)],
+);
+
+export const likes = sqliteTable(
+  "likes",
+  {
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index("likes_user").on(t.userId, t.postId)],
+);
+
+export const comments = sqliteTable(
+  "comments",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    content: text("content").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("comments_post").on(t.postId, t.createdAt, t.id), index("comments_author").on(t.authorId)],
+);
+
+export const shares = sqliteTable(
+  "shares",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    userId: integer("user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("shares_post").on(t.postId)],
+);
+
+export const follows = sqliteTable(
+  "follows",
+  {
+    followerId: integer("follower_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    followeeId: integer("followee_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  // Both follow lists are keyset pages over (created_at, the other member): followers walk
+  // follows_followee, following walks follows_follower (docs/decisions/0042-lists-in-pages.md).
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index("follows_followee").on(t.followeeId, t.createdAt, t.followerId),
+    index("follows_follower").on(t.followerId, t.createdAt, t.followeeId),
+  ],
+);
+
+export const clubMembers = sqliteTable(
+  "club_members",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    role: text("role", { enum: CLUB_ROLES }).notNull().default("member"),
+    joinedAt: integer("joined_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [
+    uniqueIndex("club_members_club_user").on(t.clubId, t.userId),
+    index("club_members_club_joined").on(t.clubId, t.joinedAt),
+    index("club_members_user").on(t.userId),
+  ],
+);
+
+export const joinRequests = sqliteTable(
+  "join_requests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    message: text("message"),
+    status: text("status", { enum: REQUEST_STATUSES }).notNull().default("pending"),
+    createdAt: createdAt(),
+    decidedAt: integer("decided_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    // One request row per member and club; re-applying after a rejection reuses it.
+    uniqueIndex("join_requests_club_user").on(t.clubId, t.userId),
+    index("join_requests_club_status").on(t.clubId, t.status, t.createdAt),
+  ],
+);
+
+export const invites = sqliteTable(
+  "invites",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    code: text("code").notNull(),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    createdById: integer("created_by_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** null = unlimited. */
+    usesRemaining: integer("uses_remaining"),
+    /** null = never expires. */
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }),
+    revokedAt: integer("revoked_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("invites_code").on(t.code), index("invites_club").on(t.clubId, t.createdAt)],
+);
+
+/** Fixed-window counters shared by every process that opens the database (CONTRACT.md §1, §5). */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window").on(t.windowStart)],
+);
+
+/**
+ * Server-side sessions, one per sign-in (docs/decisions/0017-server-side-sessions.md). The cookie
+ * holds the random token; only its SHA-256 is stored. `id` names a session in Settings › Security.
+ * `expires_at` slides: every use moves it to 30 days on, written at most every few minutes.
+ */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** "Chrome on Android": from the User-Agent at sign-in. */
+    device: text("device").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "timestamp_ms" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [
+    uniqueIndex("sessions_token_hash").on(t.tokenHash),
+    index("sessions_user_seen").on(t.userId, t.lastSeenAt),
+    index("sessions_expires").on(t.expiresAt),
+  ],
+);
+
+/**
+ * "Forgot password?" links (docs/decisions/0028-password-reset.md): one row per unused link, at most
+ * one per member (a new request replaces the old). The link carries 256 random bits; only their
+ * SHA-256 is stored. A row is deleted when it is used; an expired one reads as unknown.
+ */
+export const passwordResets = sqliteTable(
+  "password_resets",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    tokenHash: text("token_hash").notNull(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("password_resets_token_hash").on(t.tokenHash), uniqueIndex("password_resets_user").on(t.userId)],
+);
+
+/**
+ * Usernames of deleted accounts, held for a while so nobody else can register one at once and pass as
+ * the member who left (security-2 N18; `USERNAME_HOLD_MS` in user.server.ts). Stored as typed;
+ * compared without case, like `users.username`.
+ */
+export const releasedUsernames = sqliteTable(
+  "released_usernames",
+  {
+    username: text("username").notNull(),
+    releasedAt: integer("released_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [uniqueIndex("released_usernames_nocase").on(sql`${t.username} COLLATE NOCASE`)],
+);
+
+/** Link previews, cached per URL. */
+export const linkPreviews = sqliteTable("link_previews", {
+  url: text("url").primaryKey(),
+  data: text("data", { mode: "json" }).$type<LinkMetadata>().notNull(),
+  fetchedAt: integer("fetched_at", { mode: "timestamp_ms" }).notNull(),
+});
+
+/**
+ * Idempotency keys (CONTRACT.md §6, docs/decisions/0030-idempotency-keys.md): the first answer to a
+ * member's request that carried a key, replayed to a repeat with the same key for 24 hours.
+ * `status` is null while the first request is still running (a concurrent repeat gets 409).
+ * `fingerprint` is the method and path the key was first used with.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status"),
+    /** `{ headers: [name, value][], body }` of the first answer, once it is known. */
+    response: text("response", { mode: "json" }).$type<StoredReply>(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index("idempotency_keys_created").on(t.createdAt)],
+);
+
+export type StoredReply = { headers: [string, string][]; body: string };
+
+/**
+ * Resumable (tus) uploads in progress (docs/decisions/0035-resumable-uploads.md): who started each
+ * one, so only they may continue, inspect or cancel it, and when, so an unfinished one expires. The
+ * bytes live in the tus store (a folder beside UPLOAD_DIR, or the S3 bucket); once the last byte is in,
+ * the file goes through the same pipeline as /api/upload and `mediaId` names the stored media.
+ */
+export const resumableUploads = sqliteTable(
+  "resumable_uploads",
+  {
+    id: text("id").primaryKey(),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Set while the finished upload is being processed, so a repeated last PATCH does it once. */
+    finishing: integer("finishing", { mode: "boolean" }).notNull().default(false),
+    mediaId: integer("media_id").references(() => media.id, { onDelete: "set null" }),
+    /**
+     * The bytes the upload declared (`Upload-Length`; the most a file may be when it defers its
+     * length), so a member's unfinished bytes can be capped (CONTRACT.md §10, security-2 N2).
+     */
+    length: integer("length").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("resumable_uploads_owner").on(t.ownerId), index("resumable_uploads_created").on(t.createdAt)],
+);
