@@ -1,23 +1,35 @@
-import { queryRow } from "~/utils/db.server";
+import { databaseEngine, queryRow } from "~/utils/db.server";
 import { tagKey } from "~/utils/tags";
 
 /**
- * Search for the feed, and every piece of SQLite-only SQL the models use outside the migrations:
- * FTS5 queries (`posts_fts MATCH`), the planner that decides whether a search or a sort drives,
- * and the index hints (`INDEXED BY`, `NOT INDEXED`) the feed and trending need because production
- * runs without ANALYZE statistics (docs/decisions/0007-feed-pagination-and-indexes.md). A
- * PostgreSQL dialect later replaces this module (tsvector, no hints) and leaves the rest alone.
+ * Search for the feed, and every piece of engine-specific SQL the models write by hand, with both
+ * engines' variants side by side (ARCHITECTURE.md "One machine, and past it"): full-text search
+ * (SQLite's FTS5 `posts_fts MATCH`, PostgreSQL's stored English tsvector `posts.search @@
+ * to_tsquery`), the planner that decides whether a search or a sort drives, and the index hints
+ * (`INDEXED BY`, `NOT INDEXED`, `CROSS JOIN`) SQLite needs because production runs without ANALYZE
+ * statistics (docs/decisions/0007-feed-pagination-and-indexes.md); PostgreSQL plans with its own
+ * statistics and gets no hints.
  */
+const onPostgres = databaseEngine() === "postgres";
 
 /** `posts p INDEXED BY <index>`: make SQLite read a table through the named index. */
 export function indexedBy(table: string, index: string): string {
-  return `${table} INDEXED BY ${index}`;
+  return onPostgres ? table : `${table} INDEXED BY ${index}`;
 }
 
 /** `posts p NOT INDEXED`: make SQLite read rows by id (the search drives, the sort follows). */
 export function notIndexed(table: string): string {
-  return `${table} NOT INDEXED`;
+  return onPostgres ? table : `${table} NOT INDEXED`;
 }
+
+/** The join keyword that keeps the tables in the written order: SQLite's CROSS JOIN, a plain JOIN on PostgreSQL. */
+export const JOIN_IN_ORDER = onPostgres ? "JOIN" : "CROSS JOIN";
+
+/** The ids of the posts a full-text query (`@fts`) matches, as `id`. */
+export const TEXT_MATCH_IDS = onPostgres
+  ? `SELECT id FROM posts WHERE search @@ to_tsquery('english', @fts)`
+  : `SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH @fts`;
+const FTS_OR = onPostgres ? " | " : " OR ";
 
 /**
  * A search text as an FTS5 query: every word must appear (case and accents ignored, word forms
@@ -27,10 +39,9 @@ export function notIndexed(table: string): string {
 export function ftsQuery(text: string): string | null {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!words?.length) return null;
-  return words
-    .slice(0, 12)
-    .map((w) => `"${w}"`)
-    .join(" ");
+  // Letters and digits only, so neither engine's query syntax can be reached from the text.
+  const kept = words.slice(0, 12);
+  return onPostgres ? kept.join(" & ") : kept.map((w) => `"${w}"`).join(" ");
 }
 
 /** `#BowHunting`: the tag key, plus a text match on "bowhunting" or the phrase "bow hunting". */
@@ -39,7 +50,10 @@ export function hashtagFts(word: string): string | null {
   const split = word.replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, "$1 $2");
   const phraseWords = split.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!joined) return null;
-  if (phraseWords && phraseWords.length > 1) return `(${joined}) OR "${phraseWords.join(" ")}"`;
+  if (phraseWords && phraseWords.length > 1) {
+    const phrase = onPostgres ? `(${phraseWords.join(" <-> ")})` : `"${phraseWords.join(" ")}"`;
+    return `(${joined})${FTS_OR}${phrase}`;
+  }
   return joined;
 }
 
@@ -62,7 +76,7 @@ export function searchSet(search: string): SearchSet | null {
     if (!key) return null;
     if (!fts) return { sql: `SELECT post_id FROM post_tags WHERE key = @tagKey`, params: { tagKey: key }, fts: false };
     return {
-      sql: `SELECT post_id FROM post_tags WHERE key = @tagKey UNION SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`,
+      sql: `SELECT post_id FROM post_tags WHERE key = @tagKey UNION ${TEXT_MATCH_IDS}`,
       params: { tagKey: key, fts },
       fts: false,
       hashtag: { tagKey: key, fts },
@@ -70,7 +84,7 @@ export function searchSet(search: string): SearchSet | null {
   }
   const fts = ftsQuery(search);
   if (!fts) return null;
-  return { sql: `SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts`, params: { fts }, fts: true };
+  return { sql: TEXT_MATCH_IDS, params: { fts }, fts: true };
 }
 
 /**
@@ -93,7 +107,7 @@ export async function planSearch(search: string): Promise<SearchPlan | null> {
   if (!set.fts) {
     // A hashtag of one word (#rut) is its tag key or one FTS term, both cheap to probe per row; one
     // with a phrase (#BowHunting) is not (a phrase probe costs ~0.13 ms a row, more than the set).
-    const oneWord = set.hashtag && !set.hashtag.fts.includes(" OR ");
+    const oneWord = set.hashtag && !set.hashtag.fts.includes(FTS_OR);
     if (oneWord && (await textProbe(set.hashtag!.fts)).density >= DENSE_SEARCH) return { mode: "filter-probe", set };
     const row = await queryRow<{ n: number }>(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS s`, set.params);
     return { mode: Number(row!.n) <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
@@ -106,7 +120,7 @@ export async function planSearch(search: string): Promise<SearchPlan | null> {
 /** An FTS query's newest SEARCH_DRIVES_BELOW + 1 matches: how many, and their share of the ids they span. */
 async function textProbe(fts: string): Promise<{ n: number; density: number }> {
   const probe = (await queryRow<{ n: number; lo: number | null }>(
-    `SELECT count(*) AS n, min(rowid) AS lo FROM (SELECT rowid FROM posts_fts WHERE posts_fts MATCH @fts ORDER BY rowid DESC LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS m`,
+    `SELECT count(*) AS n, min(id) AS lo FROM (${TEXT_MATCH_IDS} ORDER BY id DESC LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS m`,
     { fts },
   ))!;
   const n = Number(probe.n);
@@ -116,7 +130,9 @@ async function textProbe(fts: string): Promise<{ n: number; density: number }> {
 }
 
 /** The per-row FTS probe a dense search uses while the sort's index drives (`p` is the posts alias). */
-export const FTS_ROW_PROBE = `EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`;
+export const FTS_ROW_PROBE = onPostgres
+  ? `p.search @@ to_tsquery('english', @fts)`
+  : `EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`;
 
 /** The per-row probe of a dense search: its FTS probe, or for a one-word hashtag its tag key or that. */
 export function rowProbe(set: SearchSet): string {

@@ -3,7 +3,7 @@ import { queryRow, queryRows } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
 import { hashtagPage } from "./feed-hashtag.server";
-import { indexedBy, notIndexed, planSearch, rowProbe, searchSet } from "./feed-search.server";
+import { indexedBy, JOIN_IN_ORDER, notIndexed, planSearch, rowProbe, searchSet } from "./feed-search.server";
 import { loadPosts } from "./post-view.server";
 import { drawnTrending, rankedTrending } from "./trending-cache.server";
 import type { Actor } from "./user.server";
@@ -128,7 +128,7 @@ export async function planFeed(actor: Actor, query: ListFeedQuery): Promise<Feed
     where.push("p.author_id IN (SELECT followee_id FROM follows WHERE follower_id = @viewer)");
     params.viewer = viewerOf(actor);
     const followed = await queryRow<{ n: number }>(
-      `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f CROSS JOIN users u ON u.id = f.followee_id WHERE f.follower_id = @viewer`,
+      `SELECT coalesce(sum(u.posts_count), 0) AS n FROM follows f ${JOIN_IN_ORDER} users u ON u.id = f.followee_id WHERE f.follower_id = @viewer`,
       { viewer: viewerOf(actor) },
     );
     // Few posts by followed members: read them through their author index and sort that handful.
@@ -226,7 +226,7 @@ export const TRENDING_SQL = `WITH cand(id) AS (
     SELECT p.id,
       (p.likes_count + 2.0 * p.comments_count + 3.0 * p.shares_count)
         / pow(CASE WHEN @now > p.created_at THEN (@now - p.created_at) / 3600000.0 ELSE 0 END + ${TRENDING.offsetHours}, ${TRENDING.gravity}) AS score
-    FROM cand CROSS JOIN posts p ON p.id = cand.id
+    FROM cand ${JOIN_IN_ORDER} posts p ON p.id = cand.id
     WHERE p.likes_count + p.comments_count + p.shares_count > 0
   )
   SELECT s.id FROM scored s ORDER BY s.score DESC, s.id DESC LIMIT ${TRENDING.size}`;

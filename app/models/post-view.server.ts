@@ -47,12 +47,12 @@ const filesQuery = preparedOnce(() =>
     .prepare(),
 );
 
-const postRecords = (ids: readonly number[], viewer: number) => postRecordsQuery().all({ ids: JSON.stringify(ids), viewer });
+const postRecords = (ids: readonly number[], viewer: number) => postRecordsQuery().execute({ ids: JSON.stringify(ids), viewer });
 
 type PostRecord = Awaited<ReturnType<typeof postRecords>>[number];
 
 async function filesOf(ids: readonly number[]): Promise<Map<number, UploadedFile[]>> {
-  const rows = await filesQuery().all({ ids: JSON.stringify(ids) });
+  const rows = await filesQuery().execute({ ids: JSON.stringify(ids) });
   const files = new Map<number, UploadedFile[]>();
   for (const { postId, width, height, variants, ...file } of rows) {
     const f: UploadedFile = file;

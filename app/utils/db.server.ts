@@ -110,7 +110,8 @@ export function closeDatabase(): Promise<void> {
  * session, a page of posts) would otherwise rebuild their SQL on each request
  * (docs/decisions/0043-visitor-page-cache-and-prepared-reads.md). Values go in through
  * `sql.placeholder(name)`; a list of ids through `idsIn`. Prepared on the engine's own handle, so
- * it runs outside any transaction: use it for reads only.
+ * it runs outside any transaction: use it for reads only. Run it with `.execute(values)`, which maps
+ * rows on both engines (PostgreSQL's `.all()` hands back the driver's rows unmapped).
  */
 export function preparedOnce<T>(build: () => T): () => T {
   let query: T | undefined;
