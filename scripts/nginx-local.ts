@@ -8,7 +8,9 @@
  * instead of being tested half-transformed:
  *   - the port-80 redirect server is dropped; the two `listen … 443 ssl http2` lines become one plain
  *     HTTP `listen 127.0.0.1:PORT` and the `ssl_*` lines go (TLS is nginx's, not the app's);
- *   - the upstream `server 127.0.0.1:3000` points at the app's port;
+ *   - the upstream `server 127.0.0.1:3000` points at the app's port, or becomes one `server` line per
+ *     port when several app nodes are given (nginx's default round-robin balances them: the
+ *     PostgreSQL e2e run, playwright.pg.config.ts, puts two nodes behind it);
  *   - the cache, temp files, pid and logs live in a directory of the caller's (the site's own access
  *     log, in its own masked format, is `DIR/access.log`);
  *   - it is wrapped in the main context a site file gets from /etc/nginx/nginx.conf (one worker).
@@ -34,15 +36,22 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
 }
 
 /** The shipped config, made runnable on 127.0.0.1:`port` in front of the app on `appPort`. */
-export function localNginxConfig(shipped: string, options: { port: number; appPort: number; dir: string }): string {
-  const { port, appPort, dir } = options;
+export function localNginxConfig(shipped: string, options: { port: number; appPort: number | readonly number[]; dir: string }): string {
+  const { port, dir } = options;
+  const appPorts = typeof options.appPort === "number" ? [options.appPort] : options.appPort;
+  if (appPorts.length === 0) throw new Error("localNginxConfig: no app port for the upstream");
   let site = shipped;
   // The port-80 server only redirects to HTTPS: drop the whole block.
   site = replaceOnce(site, /server\s*\{\s*listen 80;[^}]*\}\n?/, "", "port-80 redirect server");
   site = replaceOnce(site, /^(\s*)listen 443 ssl http2;\n/m, `$1listen 127.0.0.1:${port};\n`, "`listen 443 ssl http2`");
   site = replaceOnce(site, /^\s*listen \[::\]:443 ssl http2;\n/m, "", "`listen [::]:443 ssl http2`");
   site = replaceOnce(site, /^\s*ssl_[a-z_]+\s[^;]*;\n/gm, "", "ssl_* lines");
-  site = replaceOnce(site, /(\bserver\s+)127\.0\.0\.1:3000;/, `$1127.0.0.1:${appPort};`, "upstream 127.0.0.1:3000");
+  site = replaceOnce(
+    site,
+    /^([ \t]*)server\s+127\.0\.0\.1:3000;/m,
+    appPorts.map((appPort) => `$1server 127.0.0.1:${appPort};`).join("\n"),
+    "upstream 127.0.0.1:3000",
+  );
   site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
   site = replaceOnce(
     site,
@@ -86,10 +95,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Starts nginx (as a daemon of this user) with the shipped config on 127.0.0.1:`port` in front of
- * the app on `appPort`; `dir` is emptied and holds everything nginx writes. Waits at most
+ * the app on `appPort` (or the app nodes on each of several ports); `dir` is emptied and holds everything nginx writes. Waits at most
  * `timeoutMs` for it to answer; `stop` waits at most as long for it to exit.
  */
-export async function startNginx(options: { port: number; appPort: number; dir: string; timeoutMs?: number }): Promise<LocalNginx> {
+export async function startNginx(options: {
+  port: number;
+  appPort: number | readonly number[];
+  dir: string;
+  timeoutMs?: number;
+}): Promise<LocalNginx> {
   const { port, timeoutMs = 10_000 } = options;
   const dir = path.resolve(options.dir);
   if (!nginxAvailable()) throw new Error(`nginx is not installed at ${NGINX_BIN} (apt-get install nginx)`);

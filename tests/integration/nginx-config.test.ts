@@ -36,6 +36,15 @@ describe("the local nginx config derived from docs/deploy/nginx.conf", () => {
     expect(local).not.toMatch(/ssl|443|\blisten 80\b|\/var\//);
   });
 
+  it("balances several app nodes: one upstream `server` line per port, the rest of the upstream as shipped", () => {
+    const two = localNginxConfig(shipped, { port: 3999, appPort: [3997, 3998], dir });
+    const upstream = /upstream whitetail \{([^}]*)\}/.exec(two)?.[1] ?? "";
+    expect(directives(upstream)).toEqual(["server 127.0.0.1:3997;", "server 127.0.0.1:3998;", "keepalive 16;", "keepalive_timeout 4s;"]);
+    // Nothing else differs from the one-node config.
+    expect(two.replace(/\n[ \t]*server 127\.0\.0\.1:3997;/, "")).toBe(local);
+    expect(() => localNginxConfig(shipped, { port: 1, appPort: [], dir })).toThrow(/no app port/);
+  });
+
   it("refuses a deploy file it does not recognise", () => {
     expect(() => localNginxConfig(shipped.replace("listen 443 ssl http2;", "listen 8443;"), { port: 1, appPort: 2, dir })).toThrow(
       /docs\/deploy\/nginx.conf changed/,
