@@ -58,6 +58,19 @@ export function positional(source: string, params: Params): { text: string; valu
   return { text, values };
 }
 
+/**
+ * Apply db/migrations-pg on one connection, under an advisory lock so processes starting together
+ * apply each once. Used at start-up and by the move from SQLite (db-move.server.ts).
+ */
+export async function migratePostgres(client: pg.Client | pg.PoolClient): Promise<void> {
+  await client.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+  try {
+    await migrate(drizzle(client), { migrationsFolder: path.resolve(process.cwd(), "db/migrations-pg") });
+  } finally {
+    await client.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
+  }
+}
+
 export async function openPostgres(url: string, poolSize: number): Promise<Engine> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
   // An idle connection the server closed (a restart, a failover): the pool drops it and opens another when asked.
@@ -65,12 +78,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
 
   const setup = await pool.connect();
   try {
-    await setup.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
-    try {
-      await migrate(drizzle(setup), { migrationsFolder: path.resolve(process.cwd(), "db/migrations-pg") });
-    } finally {
-      await setup.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]);
-    }
+    await migratePostgres(setup);
   } finally {
     setup.release();
   }
