@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { fileURLToPath } from "node:url";
+import { PAGE_VALIDATOR_INPUTS, type PageValidatorInput } from "~/utils/render-cache-keys";
 import { dataVersion } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { MEMBER_VALUE, readsReferer, varyFor, VISITOR_PUBLIC_VALUE } from "./cache-control.server";
@@ -58,24 +59,34 @@ export async function validatorFor(request: Request, now: number = Date.now()): 
 /** A page's validator, and whether it is drawn for a visitor (the same for every visitor). */
 export type PageValidator = { etag: string; visitor: boolean };
 
+/** What a validator's inputs are read from. */
+type ValidatorContext = { request: Request; url: URL; viewer: string; now: number };
+
+/** One reader per declared input (PAGE_VALIDATOR_INPUTS): the hash takes them in the list's order. */
+const VALIDATOR_READERS: Record<PageValidatorInput, (c: ValidatorContext) => unknown> = {
+  build: () => buildId(),
+  data: () => dataVersion(),
+  viewer: (c) => c.viewer,
+  url: (c) => c.url.pathname + c.url.search,
+  host: (c) => c.request.headers.get("Host") ?? "",
+  proto: (c) => c.request.headers.get("X-Forwarded-Proto") ?? "",
+  saveData: (c) => c.request.headers.get("Save-Data") ?? "",
+  referer: (c) => (readsReferer(c.url.pathname) ? (c.request.headers.get("Referer") ?? "") : ""),
+  minute: (c) => Math.floor(c.now / (CLOCK_BUCKET_S * 1000)),
+};
+
+/** The hash of a validator's inputs, read in PAGE_VALIDATOR_INPUTS' order. */
+export async function validatorHash(context: ValidatorContext): Promise<string> {
+  const inputs = Object.keys(PAGE_VALIDATOR_INPUTS) as PageValidatorInput[];
+  const parts = await Promise.all(inputs.map((name) => VALIDATOR_READERS[name](context)));
+  return createHash("sha256").update(parts.map(String).join("\n")).digest("base64url").slice(0, 27);
+}
+
 async function pageValidator(request: Request, now: number): Promise<PageValidator | null> {
   if (await hasPendingToast(request)) return null;
   const viewer = await viewerKey(request, now);
   if (viewer === null) return null;
-  const url = new URL(request.url);
-  const h = request.headers;
-  const parts = [
-    buildId(),
-    await dataVersion(),
-    viewer,
-    url.pathname + url.search,
-    h.get("Host") ?? "",
-    h.get("X-Forwarded-Proto") ?? "",
-    h.get("Save-Data") ?? "",
-    readsReferer(url.pathname) ? (h.get("Referer") ?? "") : "",
-    Math.floor(now / (CLOCK_BUCKET_S * 1000)),
-  ];
-  const etag = `W/"${createHash("sha256").update(parts.join("\n")).digest("base64url").slice(0, 27)}"`;
+  const etag = `W/"${await validatorHash({ request, url: new URL(request.url), viewer, now })}"`;
   return { etag, visitor: viewer === "v" };
 }
 

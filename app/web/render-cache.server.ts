@@ -56,7 +56,7 @@ export class RenderCacheMismatch extends Error {
     const around = (html: string) => JSON.stringify(html.slice(Math.max(0, at - 60), at + 60));
     super(
       `Render cache verify: the part kept for key ${key.slice(0, 300)} differs from a fresh draw at character ${at}: ` +
-        `kept ${around(kept)}, fresh ${around(fresh)}. Its cache key leaves out something it shows (app/components/ui/render-cache-keys.ts).`,
+        `kept ${around(kept)}, fresh ${around(fresh)}. Its cache key leaves out something it shows (app/utils/render-cache-keys.ts).`,
     );
     this.name = "RenderCacheMismatch";
   }

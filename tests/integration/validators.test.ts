@@ -52,7 +52,7 @@ describe("If-None-Match", () => {
 });
 
 describe("a page's validator, without rendering it", () => {
-  it("stays while nothing changes, and differs by viewer, URL, Save-Data and the minute", async () => {
+  it("stays while nothing changes, and differs by viewer, URL, Host, X-Forwarded-Proto, Save-Data and the minute", async () => {
     const visitor = await etag("/");
     expect(visitor).toMatch(/^W\/"[\w-]+"$/);
     expect(await etag("/")).toBe(visitor);
@@ -63,6 +63,8 @@ describe("a page's validator, without rendering it", () => {
     expect(await etag("/?search=buck")).not.toBe(visitor);
     expect(await etag("/?_data=routes/_index")).not.toBe(visitor);
     expect(await etag("/", { headers: { "Save-Data": "on" } })).not.toBe(visitor);
+    expect(await etag("/", { headers: { Host: "pulse.example" } })).not.toBe(visitor);
+    expect(await etag("/", { headers: { "X-Forwarded-Proto": "https" } })).not.toBe(visitor);
     expect(await etag("/", {}, NOW + 60_000)).not.toBe(visitor);
   });
 

@@ -1,6 +1,6 @@
 import { Link, useLocation } from "@remix-run/react";
 import { RenderCached } from "~/components/ui/render-cache";
-import { renderCacheKeys } from "~/components/ui/render-cache-keys";
+import { renderCacheKeys } from "~/utils/render-cache-keys";
 import { useDataSaver } from "~/components/ui/data-saver";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";

@@ -6,7 +6,7 @@ import { FilterBar, feedHref } from "~/components/post/filter-bar";
 import { PostCard, useCardInputs } from "~/components/post/card";
 import { PostSkeletonList } from "~/components/post/skeleton";
 import { RenderCached } from "~/components/ui/render-cache";
-import { renderCacheKeys } from "~/components/ui/render-cache-keys";
+import { renderCacheKeys } from "~/utils/render-cache-keys";
 import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";

@@ -34,16 +34,20 @@ export const renderCacheKeys = {
 
 /**
  * What a page's validator (its weak ETag, web/conditional.server.ts) is a function of, in the order
- * it hashes them: a page that shows anything else must add it here and there.
+ * it hashes them. The validator is built from this list: each input here has its reader there (the
+ * type requires one per name), so a page that shows anything else adds it here, and the compiler
+ * then asks for the reader.
  */
-export const PAGE_VALIDATOR_INPUTS = [
-  "build and non-secret configuration",
-  "data version (every committed write moves it on)",
-  "viewer: visitor, or member and session",
-  "path and query",
-  "Host header",
-  "X-Forwarded-Proto header",
-  "Save-Data header",
-  "Referer header, on pages whose back link follows it",
-  "clock minute (CLOCK_BUCKET_S)",
-] as const;
+export const PAGE_VALIDATOR_INPUTS = {
+  build: "build and non-secret configuration",
+  data: "data version (every committed write moves it on)",
+  viewer: "viewer: visitor, or member and session",
+  url: "path and query",
+  host: "Host header",
+  proto: "X-Forwarded-Proto header",
+  saveData: "Save-Data header",
+  referer: "Referer header, on pages whose back link follows it",
+  minute: "clock minute (CLOCK_BUCKET_S)",
+} as const;
+
+export type PageValidatorInput = keyof typeof PAGE_VALIDATOR_INPUTS;
