@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { releasedUsernames } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
 import { createMember } from "#tests/fixtures/members";
-import { db } from "~/utils/db.server";
+import { db, equalsIgnoringCase } from "~/utils/db.server";
 import { deleteAccount } from "./account.server";
 import { registerUser } from "./user.server";
 
@@ -25,7 +24,7 @@ const releasedDaysAgo = async (username: string, days: number) =>
   await db
     .update(releasedUsernames)
     .set({ releasedAt: new Date(Date.now() - days * DAY) })
-    .where(sql`${releasedUsernames.username} = ${username} COLLATE NOCASE`);
+    .where(equalsIgnoringCase(releasedUsernames.username, username));
 
 describe("a deleted account's username is held (security-2 N18)", () => {
   it("nobody can register it, in any case, for 30 days: 409 on the username with a clear message", async () => {
@@ -49,7 +48,7 @@ describe("a deleted account's username is held (security-2 N18)", () => {
     const held = await db
       .select()
       .from(releasedUsernames)
-      .where(sql`${releasedUsernames.username} = ${me.username} COLLATE NOCASE`);
+      .where(equalsIgnoringCase(releasedUsernames.username, me.username));
     expect(held).toEqual([]);
     const other = await registerUser(newcomer(`free_${Date.now() % 100000}`));
     expect(other.id).toBeGreaterThan(0);
@@ -65,7 +64,7 @@ describe("a deleted account's username is held (security-2 N18)", () => {
     const rows = await db
       .select()
       .from(releasedUsernames)
-      .where(sql`${releasedUsernames.username} = ${first.username} COLLATE NOCASE`);
+      .where(equalsIgnoringCase(releasedUsernames.username, first.username));
     expect(rows).toHaveLength(1);
   });
 });
