@@ -1,14 +1,20 @@
-import { defineConfig } from "@playwright/test";
+import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `tmp/e2e-${PORT}`;
 const SERVER_BUILD = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
 
 /**
- * End-to-end tests against the production build on Debian's Chromium, once with JavaScript off
- * (every page must work as plain HTML) and once with it on. `npm test` builds first.
+ * Render cache verify mode (docs/caching.md): every kept part is drawn in place as well and any
+ * difference fails the request. On for the whole suite in CI; RENDER_CACHE_VERIFY=1 turns it on here.
  */
-export default defineConfig({
+export const RENDER_CACHE_VERIFY = process.env.CI ? "1" : (process.env.RENDER_CACHE_VERIFY ?? "");
+
+/**
+ * What every end-to-end run shares: this file's (one node on SQLite) and playwright.pg.config.ts's
+ * (two nodes on PostgreSQL behind nginx), which add their own baseURL and webServer.
+ */
+export const shared = {
   testDir: "tests/e2e",
   fullyParallel: true,
   workers: 2,
@@ -17,7 +23,6 @@ export default defineConfig({
   expect: { timeout: 7_000 },
   reporter: "list",
   use: {
-    baseURL: `http://localhost:${PORT}`,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -36,6 +41,15 @@ export default defineConfig({
     { name: "js-off", use: { javaScriptEnabled: false } },
     { name: "js-on", use: { javaScriptEnabled: true } },
   ],
+} satisfies PlaywrightTestConfig;
+
+/**
+ * End-to-end tests against the production build on Debian's Chromium, once with JavaScript off
+ * (every page must work as plain HTML) and once with it on. `npm test` builds first.
+ */
+export default defineConfig({
+  ...shared,
+  use: { ...shared.use, baseURL: `http://localhost:${PORT}` },
   webServer: {
     // The service worker is bundled here too, so a build made with `remix build` alone has one.
     command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/tsx scripts/build-sw.ts && node_modules/.bin/remix-serve ${SERVER_BUILD}`,
@@ -50,9 +64,7 @@ export default defineConfig({
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       RATE_LIMITS: "off",
       SEED_DEMO: "1",
-      // Render cache verify mode (docs/caching.md): every kept part is drawn in place as well and any
-      // difference fails the request. On for the whole suite in CI; RENDER_CACHE_VERIFY=1 turns it on here.
-      RENDER_CACHE_VERIFY: process.env.CI ? "1" : (process.env.RENDER_CACHE_VERIFY ?? ""),
+      RENDER_CACHE_VERIFY,
     },
   },
 });

@@ -11,6 +11,10 @@
  *   - the upstream `server 127.0.0.1:3000` points at the app's port, or becomes one `server` line per
  *     port when several app nodes are given (nginx's default round-robin balances them: the
  *     PostgreSQL e2e run, playwright.pg.config.ts, puts two nodes behind it);
+ *   - with `hostWithPort` (the browser-driven e2e run on PostgreSQL), `proxy_set_header Host $host`
+ *     sends `$host:$server_port`: the deploy listens on 443, where a browser's Origin has no port, so
+ *     `$host` is the site's origin there; on a local port the app would see another origin than the
+ *     browser's and refuse its form posts (CSRF check, origin.server.ts);
  *   - the cache, temp files, pid and logs live in a directory of the caller's (the site's own access
  *     log, in its own masked format, is `DIR/access.log`);
  *   - it is wrapped in the main context a site file gets from /etc/nginx/nginx.conf (one worker).
@@ -36,7 +40,10 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
 }
 
 /** The shipped config, made runnable on 127.0.0.1:`port` in front of the app on `appPort`. */
-export function localNginxConfig(shipped: string, options: { port: number; appPort: number | readonly number[]; dir: string }): string {
+export function localNginxConfig(
+  shipped: string,
+  options: { port: number; appPort: number | readonly number[]; dir: string; hostWithPort?: boolean },
+): string {
   const { port, dir } = options;
   const appPorts = typeof options.appPort === "number" ? [options.appPort] : options.appPort;
   if (appPorts.length === 0) throw new Error("localNginxConfig: no app port for the upstream");
@@ -52,6 +59,8 @@ export function localNginxConfig(shipped: string, options: { port: number; appPo
     appPorts.map((appPort) => `$1server 127.0.0.1:${appPort};`).join("\n"),
     "upstream 127.0.0.1:3000",
   );
+  if (options.hostWithPort)
+    site = replaceOnce(site, /^([ \t]*proxy_set_header Host )\$host;/m, "$1$host:$server_port;", "`proxy_set_header Host $host`");
   site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
   site = replaceOnce(
     site,
@@ -102,6 +111,7 @@ export async function startNginx(options: {
   port: number;
   appPort: number | readonly number[];
   dir: string;
+  hostWithPort?: boolean;
   timeoutMs?: number;
 }): Promise<LocalNginx> {
   const { port, timeoutMs = 10_000 } = options;

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
+import Database from "better-sqlite3";
+import pg from "pg";
 
 /**
  * The one place e2e specs get their tools from: `import { test, expect } from "./fixtures"`.
@@ -15,6 +17,36 @@ export type ApiPost = { id: number; title: string; content: string; tags: string
 
 /** The demo member that `SEED_DEMO=1` creates. */
 export const DEMO = { username: "ridgerunner", password: "whitetail", displayName: "Jake Holloway" };
+
+/**
+ * The suite's PostgreSQL database in the PostgreSQL run (playwright.pg.config.ts sets it); unset in
+ * the SQLite run. Servers a spec starts use it as DATABASE_URL: on PostgreSQL they share the suite's
+ * database (their `dataDir` still holds their uploads).
+ */
+export const suiteDatabaseUrl = process.env.E2E_DATABASE_URL;
+export const engine: "sqlite" | "postgres" = suiteDatabaseUrl ? "postgres" : "sqlite";
+
+/**
+ * Rows of a read-only query on the database a server started on `dataDir` uses: its `app.db` on
+ * SQLite, the suite's database on PostgreSQL. Write it in SQL both engines read the same.
+ */
+export async function queryDatabase<T>(dataDir: string, query: string): Promise<T[]> {
+  if (suiteDatabaseUrl) {
+    const client = new pg.Client({ connectionString: suiteDatabaseUrl });
+    await client.connect();
+    try {
+      return (await client.query(query)).rows as T[];
+    } finally {
+      await client.end();
+    }
+  }
+  const db = new Database(`${dataDir}/app.db`, { readonly: true });
+  try {
+    return db.prepare(query).all() as T[];
+  } finally {
+    db.close();
+  }
+}
 
 /**
  * A second production server beside the suite's own (same build and secret), with `env` on top:
@@ -34,6 +66,7 @@ export async function startServer(
       PORT: String(port),
       NODE_ENV: "production",
       DATABASE_PATH: `${dataDir}/app.db`,
+      ...(suiteDatabaseUrl ? { DATABASE_URL: suiteDatabaseUrl } : {}),
       UPLOAD_DIR: `${dataDir}/uploads`,
       SESSION_SECRET: "e2e-session-secret-0123456789abcdef",
       SEED_DEMO: "0",
