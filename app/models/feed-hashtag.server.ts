@@ -61,6 +61,9 @@ export function hashtagGapSql(dir: HashtagDir, cursor: boolean, last: boolean): 
 export const HASHTAG_READ_AT_MOST = 2000;
 
 type Row = { id: number; sort_value: number };
+
+/** Above every post id either engine hands out (PostgreSQL's ids are `integer`: a larger bound is out of range there). */
+const ABOVE_EVERY_ID = 2_147_483_647;
 type Page = { parts: HashtagParts; dir: HashtagDir; type: string | null; cursor: { value: number; id: number } | null; limit: number };
 
 /** Up to `limit` + 1 rows of the page in the sort's order, or null when the caller must build the set. */
@@ -68,7 +71,7 @@ export async function hashtagPage({ parts, dir, type, cursor, limit }: Page): Pr
   const desc = dir === "DESC";
   const halves = hashtagHalves(dir);
   // Ids run in creation order, so the page after a cursor starts past the cursor's id (checked below).
-  const start = cursor ? cursor.id : desc ? Number.MAX_SAFE_INTEGER : 0;
+  const start = cursor ? cursor.id : desc ? ABOVE_EVERY_ID : 0;
   const wanted = limit + 1;
   const rows: Row[] = [];
   let from = start;
@@ -94,7 +97,7 @@ export async function hashtagPage({ parts, dir, type, cursor, limit }: Page): Pr
   const page = rows.slice(0, wanted);
   // The ids read span [lo, hi]: from the start to the last edge (or to the end when the reads ran out).
   const lo = desc ? (exhausted ? 0 : from) : start;
-  const hi = desc ? start : exhausted ? Number.MAX_SAFE_INTEGER : from;
+  const hi = desc ? start : exhausted ? ABOVE_EVERY_ID : from;
   const last = page.length === wanted ? page[wanted - 1]! : null;
   if (!last && !cursor) return page;
   const params: Record<string, unknown> = { lo, hi };
