@@ -12,8 +12,9 @@ import { RENDER_CACHE_VERIFY, shared } from "./playwright.config";
  * that start servers of their own use E2E_PORT+1…+61, as in the SQLite run.
  *
  * Specs see the run through the environment this file sets (Playwright's workers load it too):
- * E2E_PORT, E2E_DATA_DIR (the shared media folder is its uploads/) and E2E_DATABASE_URL, which
- * tests/e2e/fixtures.ts's `startServer` hands extra servers as DATABASE_URL and `onDatabase` uses.
+ * E2E_PORT, E2E_DATA_DIR (the shared media folder is its uploads/), E2E_NODE_URL (the first node,
+ * not through nginx) and E2E_DATABASE_URL, which tests/e2e/fixtures.ts's `startServer` hands extra
+ * servers as DATABASE_URL and `queryDatabase` reads.
  */
 const PORT = Number(process.env.E2E_PORT ?? 3300);
 const NODE_PORTS = [PORT + 80, PORT + 81];
@@ -22,11 +23,15 @@ const DATABASE = `whitetail_e2e_${PORT}`;
 
 process.env.E2E_PORT = String(PORT);
 process.env.E2E_DATA_DIR = DATA_DIR;
+// The first node, for the specs that check what the app itself answers to requests nginx would not pass on as sent.
+process.env.E2E_NODE_URL = `http://127.0.0.1:${NODE_PORTS[0]}`;
 if (process.env.PG_TEST_URL)
   process.env.E2E_DATABASE_URL = Object.assign(new URL(process.env.PG_TEST_URL), { pathname: `/${DATABASE}` }).toString();
 
 export default defineConfig({
   ...shared,
+  // Its own: other runs (the SQLite suite, single specs) empty test-results/ when they start.
+  outputDir: `tmp/e2e-pg-results-${PORT}`,
   use: { ...shared.use, baseURL: `http://localhost:${PORT}` },
   webServer: {
     command: "node_modules/.bin/tsx scripts/build-sw.ts && node_modules/.bin/tsx scripts/e2e-pg-stack.ts",

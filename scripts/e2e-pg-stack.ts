@@ -13,7 +13,9 @@
  * - Both have the same SESSION_SECRET and one UPLOAD_DIR (`E2E_DATA_DIR/uploads`): media written
  *   through one node is served by the other.
  * - nginx (scripts/nginx-local.ts, docs/deploy/nginx.conf adapted to run here) listens on
- *   `E2E_PORT` and balances the two (round-robin) once both answer; each node's output goes to
+ *   `E2E_PORT` and balances the two (round-robin) once both answer. Its visitor cache is off: the
+ *   specs expect a write to show at once, which the app promises on every node and nginx's copy, by
+ *   design, only within the s-maxage (tests/e2e/nginx.spec.ts tests that copy); each node's output goes to
  *   `E2E_DATA_DIR/node-N.log`, nginx's to `E2E_DATA_DIR/nginx/`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -125,7 +127,7 @@ try {
   nodePorts.forEach((nodePort, index) => startNode(index, nodePort));
   // Both up (node 1 has seeded the demo by then) before nginx sends anyone to them.
   await Promise.all(nodePorts.map((nodePort) => answers(nodePort, 90_000)));
-  proxy = await startNginx({ port, appPort: nodePorts, dir: path.join(dataDir, "nginx"), hostWithPort: true });
+  proxy = await startNginx({ port, appPort: nodePorts, dir: path.join(dataDir, "nginx"), hostWithPort: true, visitorCache: false });
   console.log(`e2e on PostgreSQL: nginx http://127.0.0.1:${port} → nodes ${nodePorts.join(", ")} on database ${database}`);
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

@@ -15,6 +15,10 @@
  *     sends `$host:$server_port`: the deploy listens on 443, where a browser's Origin has no port, so
  *     `$host` is the site's origin there; on a local port the app would see another origin than the
  *     browser's and refuse its form posts (CSRF check, origin.server.ts);
+ *   - with `visitorCache: false` (the same run), nginx keeps no visitor pages (`proxy_cache off`) and
+ *     passes the client's If-None-Match on: the suite checks that a write shows at once, which the
+ *     app's own caches promise on every node; nginx's copy may lag by the s-maxage by design, and
+ *     tests/e2e/nginx.spec.ts tests that copy against this config with the cache on;
  *   - the cache, temp files, pid and logs live in a directory of the caller's (the site's own access
  *     log, in its own masked format, is `DIR/access.log`);
  *   - it is wrapped in the main context a site file gets from /etc/nginx/nginx.conf (one worker).
@@ -42,7 +46,7 @@ function replaceOnce(text: string, pattern: RegExp, replacement: string, what: s
 /** The shipped config, made runnable on 127.0.0.1:`port` in front of the app on `appPort`. */
 export function localNginxConfig(
   shipped: string,
-  options: { port: number; appPort: number | readonly number[]; dir: string; hostWithPort?: boolean },
+  options: { port: number; appPort: number | readonly number[]; dir: string; hostWithPort?: boolean; visitorCache?: boolean },
 ): string {
   const { port, dir } = options;
   const appPorts = typeof options.appPort === "number" ? [options.appPort] : options.appPort;
@@ -61,6 +65,10 @@ export function localNginxConfig(
   );
   if (options.hostWithPort)
     site = replaceOnce(site, /^([ \t]*proxy_set_header Host )\$host;/m, "$1$host:$server_port;", "`proxy_set_header Host $host`");
+  if (options.visitorCache === false) {
+    site = replaceOnce(site, /^([ \t]*)proxy_cache whitetail_pages;/m, "$1proxy_cache off;", "`proxy_cache whitetail_pages`");
+    site = replaceOnce(site, /^[ \t]*proxy_set_header If-None-Match \$whitetail_if_none_match;\n/m, "", "`proxy_set_header If-None-Match`");
+  }
   site = replaceOnce(site, /\/var\/cache\/nginx\/whitetail/, path.join(dir, "cache"), "proxy_cache_path");
   site = replaceOnce(
     site,
@@ -112,6 +120,7 @@ export async function startNginx(options: {
   appPort: number | readonly number[];
   dir: string;
   hostWithPort?: boolean;
+  visitorCache?: boolean;
   timeoutMs?: number;
 }): Promise<LocalNginx> {
   const { port, timeoutMs = 10_000 } = options;

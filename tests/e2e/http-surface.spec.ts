@@ -8,6 +8,13 @@ import { expect, test } from "./fixtures";
  */
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "HTTP only: runs in js-off");
 
+/**
+ * What express itself answers is checked on an app node directly: in the PostgreSQL run
+ * (playwright.pg.config.ts) the baseURL is nginx, which answers a broken percent-encoding or an
+ * absolute-form target itself (its own 400 page, or a normalised request) before the app sees it.
+ */
+const appURL = (baseURL: string) => process.env.E2E_NODE_URL ?? baseURL;
+
 /** One raw HTTP/1.1 exchange with the test server (headers a fetch client refuses to send). */
 function rawRequest(baseURL: string, head: string): Promise<string> {
   const { hostname, port } = new URL(baseURL);
@@ -22,9 +29,9 @@ function rawRequest(baseURL: string, head: string): Promise<string> {
   });
 }
 
-test("broken percent-encoding in an /api path is a JSON 400", async ({ request }) => {
+test("broken percent-encoding in an /api path is a JSON 400", async ({ request, baseURL }) => {
   for (const path of ["/api/users/%E0%A4%A", "/api/posts/%FF", "/api/posts/%FF/comments"]) {
-    const res = await request.get(path);
+    const res = await request.get(`${appURL(baseURL!)}${path}`);
     expect(res.status(), path).toBe(400);
     expect(res.headers()["content-type"]).toMatch(/^application\/json/);
     expect(await res.json()).toEqual({ error: "The address has a broken percent-encoding" });
@@ -78,9 +85,9 @@ test("a Host header that is not a host name gets a 400 and the server keeps answ
 });
 
 test("an absolute-form request target or `OPTIONS *` gets a 400, not a 500 (security-2 N17)", async ({ request, baseURL }) => {
-  const { host } = new URL(baseURL!);
+  const { host } = new URL(appURL(baseURL!));
   for (const target of [`GET http://${host}/clubs`, `POST http://${host}/api/posts`, "OPTIONS *"]) {
-    const answer = await rawRequest(baseURL!, `${target} HTTP/1.1\r\nHost: ${host}`);
+    const answer = await rawRequest(appURL(baseURL!), `${target} HTTP/1.1\r\nHost: ${host}`);
     expect(answer, target).toMatch(/^HTTP\/1\.1 400 /);
     expect(answer, target).toContain('{"error":"The request target must be a path"}');
   }
