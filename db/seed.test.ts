@@ -6,7 +6,7 @@ import Database from "better-sqlite3";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "./seed-demo";
-import { db as appDb, writeTransaction } from "~/utils/db.server";
+import { db as appDb, queryColumn, queryRow, writeTransaction } from "~/utils/db.server";
 
 /** Every stored counter equals its rows, clubs have their owner, club posts their members: each query counts what breaks it. */
 const COUNTER_CHECKS = [
@@ -27,9 +27,12 @@ const COUNTER_CHECKS = [
 describe("db/seed.ts", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-seed-"));
   const file = path.join(dir, "seed.db");
+  // The seed writes a SQLite file (PostgreSQL gets a copy with npm run db:move), so these run it
+  // without the PostgreSQL run's DATABASE_URL, on a file of their own, on either engine's run.
+  const { DATABASE_URL, ...sqliteEnv } = process.env;
   const run = (...args: string[]) =>
     execFileSync(path.resolve("node_modules/.bin/tsx"), ["db/seed.ts", ...args], {
-      env: { ...process.env, DATABASE_PATH: file, NODE_ENV: "development" },
+      env: { ...sqliteEnv, DATABASE_PATH: file, NODE_ENV: "development" },
       encoding: "utf8",
       stdio: "pipe",
     });
@@ -61,19 +64,30 @@ describe("db/seed.ts", () => {
   it("refuses unknown arguments", { timeout: 60_000 }, () => {
     expect(() => run("--posts", "lots")).toThrow(/Usage: npm run seed/);
   });
+
+  // Only the PostgreSQL run has a database to point it at.
+  it.skipIf(!DATABASE_URL)("refuses PostgreSQL with a sentence saying how to seed it, writing nothing", { timeout: 60_000 }, async () => {
+    const pgRun = () =>
+      execFileSync(path.resolve("node_modules/.bin/tsx"), ["db/seed.ts", "--users", "5", "--posts", "5"], {
+        env: { ...process.env, NODE_ENV: "development" },
+        encoding: "utf8",
+        stdio: "pipe",
+      });
+    expect(pgRun).toThrow(/fills the SQLite file at DATABASE_PATH: unset DATABASE_URL, seed, then copy the file into PostgreSQL with npm run db:move/);
+    expect(await queryRow<{ n: number }>(`SELECT count(*) AS n FROM users`)).toEqual({ n: 0 });
+  });
 });
 
 /** The demo content (SEED_DEMO=1) holds the same checks (security review L15d: shares counted without rows). */
 describe("db/seed-demo.ts", () => {
   it("fills an empty database with counters equal to their rows", { timeout: 60_000 }, async () => {
     expect(await seedDemoIfEmpty(appDb, writeTransaction)).toBe(true);
-    const db = new Database(process.env.DATABASE_PATH!, { readonly: true });
-    const n = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
-    expect(n(`SELECT count(*) AS n FROM shares`)).toBeGreaterThan(0);
-    for (const sql of COUNTER_CHECKS) expect(n(sql), sql).toBe(0);
+    // Read through the app's engine: the test's SQLite file, or its PostgreSQL database.
+    const n = async (sql: string) => (await queryRow<{ n: number }>(sql))!.n;
+    expect(await n(`SELECT count(*) AS n FROM shares`)).toBeGreaterThan(0);
+    for (const sql of COUNTER_CHECKS) expect(await n(sql), sql).toBe(0);
     // Every demo club has a picture of its own: a small WebP the server serves from public/ (issue 14, beyond SPEC #18).
-    const images = (db.prepare(`SELECT image_url AS url FROM clubs`).all() as { url: string | null }[]).map((r) => r.url);
-    db.close();
+    const images = await queryColumn<string | null>(`SELECT image_url AS url FROM clubs`);
     expect(images.length).toBeGreaterThan(0);
     expect(new Set(images).size).toBe(images.length);
     for (const url of images) {

@@ -11,7 +11,7 @@
  * triggers. Every seeded member's password is "whitetail". Deterministic for a given --seed.
  */
 import { hashPassword } from "../app/utils/password.server";
-import { sqlite } from "../app/utils/db.server";
+import { databaseEngine, sqlite } from "../app/utils/db.server";
 import { tagKey } from "../app/utils/tags";
 
 type Args = { users: number; posts: number; seed: number };
@@ -183,6 +183,12 @@ const DAY = 86_400_000;
 
 async function main() {
   const { users: U, posts: P, seed } = parseArgs(process.argv.slice(2));
+  // Raw better-sqlite3 statements and pragmas: the seed writes the SQLite file; PostgreSQL gets a copy of it.
+  if (databaseEngine() === "postgres") {
+    throw new Error(
+      "npm run seed fills the SQLite file at DATABASE_PATH: unset DATABASE_URL, seed, then copy the file into PostgreSQL with npm run db:move -- --to postgres://…",
+    );
+  }
   const rand = prng(seed);
   const int = (n: number) => Math.floor(rand() * n);
   const pick = <T>(list: readonly T[]) => list[int(list.length)]!;
