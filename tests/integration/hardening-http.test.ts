@@ -75,7 +75,7 @@ describe("redirect targets a client supplies stay on the site", () => {
   });
 
   it("joining a club from a card goes back to the club, not to a hostile redirectTo", async () => {
-    const clubId = makeClub(author.id);
+    const clubId = await makeClub(author.id);
     const res = await call(
       clubPage.action,
       makeRequest(`/clubs/${clubId}`, { form: { intent: "join", redirectTo: "/\n/evil.example" }, cookie: member.cookie }),

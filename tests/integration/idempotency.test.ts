@@ -7,7 +7,9 @@ import * as invitesTab from "~/routes/clubs.$id.invites";
 import * as createClubPage from "~/routes/clubs.create/route";
 import * as createPage from "~/routes/create";
 import * as postPage from "~/routes/post.$id/route";
-import { sqlite } from "~/utils/db.server";
+import { and, eq } from "drizzle-orm";
+import { idempotencyKeys } from "#db/schema";
+import { db, queryRow } from "~/utils/db.server";
 import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
 import { newClub } from "../fixtures/clubs";
 import { count } from "../fixtures/posts";
@@ -30,8 +32,8 @@ beforeAll(async () => {
 
 let n = 0;
 const uniqueKey = () => `key-${Date.now()}-${++n}`;
-const posts = () => count("SELECT count(*) AS n FROM posts");
-const keyRows = (userId: number, key: string) =>
+const posts = async () => count("SELECT count(*) AS n FROM posts");
+const keyRows = async (userId: number, key: string) =>
   count("SELECT count(*) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?", userId, key);
 
 const body = { title: "Rub lines", content: "Rubs in late October tell you about travel.", type: "article", tags: ["rut"] };
@@ -44,7 +46,7 @@ function apiPost(member: Member, key: string | null, json: unknown = body, path 
 describe("Idempotency-Key on /api/*", () => {
   it("a repeat gets the first answer (status and body) and creates nothing more", async () => {
     const key = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const first = await call(postsApi.action, apiPost(alice, key));
     const firstBody = await first.text();
     const again = await call(postsApi.action, apiPost(alice, key));
@@ -52,68 +54,69 @@ describe("Idempotency-Key on /api/*", () => {
     expect(again.status).toBe(201);
     expect(await again.text()).toBe(firstBody);
     expect(again.headers.get("Content-Type")).toMatch(/application\/json/);
-    expect(posts()).toBe(before + 1);
-    expect(keyRows(alice.id, key)).toBe(1);
+    expect(await posts()).toBe(before + 1);
+    expect(await keyRows(alice.id, key)).toBe(1);
   });
 
   it("without a key every call runs", async () => {
-    const before = posts();
+    const before = await posts();
     await call(postsApi.action, apiPost(alice, null));
     await call(postsApi.action, apiPost(alice, null));
-    expect(posts()).toBe(before + 2);
+    expect(await posts()).toBe(before + 2);
   });
 
   it("the same key from another member is independent", async () => {
     const key = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const a = await call(postsApi.action, apiPost(alice, key));
     const b = await call(postsApi.action, apiPost(bob, key));
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(((await a.json()) as { id: number }).id).not.toBe(((await b.json()) as { id: number }).id);
-    expect(posts()).toBe(before + 2);
+    expect(await posts()).toBe(before + 2);
   });
 
   it("a key older than 24 hours is forgotten: the call runs again", async () => {
     const key = uniqueKey();
-    const before = posts();
+    const before = await posts();
     await call(postsApi.action, apiPost(alice, key));
-    sqlite
-      .prepare("UPDATE idempotency_keys SET created_at = ? WHERE user_id = ? AND key = ?")
-      .run(Date.now() - 25 * 60 * 60 * 1000, alice.id, key);
+    await db
+      .update(idempotencyKeys)
+      .set({ createdAt: new Date(Date.now() - 25 * 60 * 60 * 1000) })
+      .where(and(eq(idempotencyKeys.userId, alice.id), eq(idempotencyKeys.key, key)));
     const again = await call(postsApi.action, apiPost(alice, key));
     expect(again.status).toBe(201);
     expect(again.headers.get("Idempotent-Replayed")).toBeNull();
-    expect(posts()).toBe(before + 2);
-    expect(keyRows(alice.id, key)).toBe(1);
+    expect(await posts()).toBe(before + 2);
+    expect(await keyRows(alice.id, key)).toBe(1);
   });
 
   it("the key reused for another request is refused with 422 {error}, and that request does not run", async () => {
     const key = uniqueKey();
     const first = await call(postsApi.action, apiPost(alice, key));
     const { id } = (await first.json()) as { id: number };
-    const comments = count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
+    const comments = await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
     const other = await call(commentsApi.action, apiPost(alice, key, { content: "Nice sit" }, `/api/posts/${id}/comments`), {
       id: String(id),
     });
     expect(other.status).toBe(422);
     expect(await other.json()).toEqual({ error: expect.stringMatching(/different request/) });
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(comments);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(comments);
   });
 
   it("two identical calls in flight: one runs, the other gets 409", async () => {
     const key = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const answers = await Promise.all([call(postsApi.action, apiPost(alice, key)), call(postsApi.action, apiPost(alice, key))]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 409]);
     expect(await answers.find((r) => r.status === 409)!.json()).toEqual({ error: expect.stringMatching(/in progress/) });
-    expect(posts()).toBe(before + 1);
+    expect(await posts()).toBe(before + 1);
   });
 
   it("an error answer changes nothing and frees the key for a corrected call", async () => {
     const key = uniqueKey();
     const bad = await call(postsApi.action, apiPost(alice, key, { ...body, title: "" }));
     expect(bad.status).toBe(400);
-    expect(keyRows(alice.id, key)).toBe(0);
+    expect(await keyRows(alice.id, key)).toBe(0);
     const good = await call(postsApi.action, apiPost(alice, key));
     expect(good.status).toBe(201);
   });
@@ -132,7 +135,7 @@ function formPost(path: string, member: Member, form: Record<string, string>) {
 describe("idempotencyKey on the forms that create something", () => {
   it("Create Post: a resend gets the same redirect and toast, and one post", async () => {
     const idempotencyKey = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const form = { ...body, tags: "rut", idempotencyKey };
     const first = await call(createPage.action, formPost("/create", alice, form));
     const again = await call(createPage.action, formPost("/create", alice, form));
@@ -140,17 +143,17 @@ describe("idempotencyKey on the forms that create something", () => {
     expect(again.status).toBe(302);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
     expect(cookiesFrom(again)).toMatch(/__toast=/);
-    expect(posts()).toBe(before + 1);
-    expect(keyRows(alice.id, idempotencyKey)).toBe(1);
+    expect(await posts()).toBe(before + 1);
+    expect(await keyRows(alice.id, idempotencyKey)).toBe(1);
   });
 
   it("Create Post: another member's form with the same key posts on its own", async () => {
     const idempotencyKey = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const form = { ...body, tags: "", idempotencyKey };
     await call(createPage.action, formPost("/create", alice, form));
     await call(createPage.action, formPost("/create", bob, form));
-    expect(posts()).toBe(before + 2);
+    expect(await posts()).toBe(before + 2);
   });
 
   it("a comment resent (plain form and script) is added once", async () => {
@@ -162,19 +165,19 @@ describe("idempotencyKey on the forms that create something", () => {
     const again = await call(postPage.action, formPost(`/post/${id}`, bob, form), { id: String(id) });
     expect(again.status).toBe(first.status);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
   });
 
   it("Create Club: a resend is answered as the first, one club", async () => {
     const idempotencyKey = uniqueKey();
-    const clubs = () => count("SELECT count(*) AS n FROM clubs WHERE creator_id = ?", bob.id);
-    const before = clubs();
+    const clubs = async () => count("SELECT count(*) AS n FROM clubs WHERE creator_id = ?", bob.id);
+    const before = await clubs();
     const form = { name: `Ridge Camp ${n}`, description: "Public land bowhunters", isPrivate: "on", idempotencyKey };
     const first = await call(createClubPage.action, formPost("/clubs/create", bob, form));
     const again = await call(createClubPage.action, formPost("/clubs/create", bob, form));
     expect(first.status).toBe(302);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(clubs()).toBe(before + 1);
+    expect(await clubs()).toBe(before + 1);
   });
 
   it("a join request and an invite, resent, are made once", async () => {
@@ -185,16 +188,16 @@ describe("idempotencyKey on the forms that create something", () => {
     const again = await call(clubPage.action, formPost(`/clubs/${club.id}`, bob, join), { id: String(club.id) });
     expect(again.status).toBe(first.status);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(count("SELECT count(*) AS n FROM join_requests WHERE club_id = ?", club.id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM join_requests WHERE club_id = ?", club.id)).toBe(1);
 
-    const invites = () => count("SELECT count(*) AS n FROM invites WHERE club_id = ?", club.id);
+    const invites = async () => count("SELECT count(*) AS n FROM invites WHERE club_id = ?", club.id);
     const invite = { intent: "invite", idempotencyKey: uniqueKey() };
     const path = `/clubs/${club.id}/invites`;
     const madeFirst = await call(invitesTab.action, formPost(path, alice, invite), { id: String(club.id) });
     const madeAgain = await call(invitesTab.action, formPost(path, alice, invite), { id: String(club.id) });
     expect(madeFirst.status).toBe(302);
     expect(madeAgain.headers.get("Location")).toBe(madeFirst.headers.get("Location"));
-    expect(invites()).toBe(1);
+    expect(await invites()).toBe(1);
   });
 });
 
@@ -207,19 +210,19 @@ describe("the key's request body, and what a key may keep", () => {
     const created = await call(postsApi.action, apiPost(alice, null));
     const { id } = (await created.json()) as { id: number };
     const path = `/api/posts/${id}/comments`;
-    const comments = () => count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
+    const comments = async () => count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id);
     const key = uniqueKey();
     const first = await call(commentsApi.action, apiPost(alice, key, { content: "Two does at the creek" }, path), { id: String(id) });
     expect(first.status).toBe(201);
     const other = await call(commentsApi.action, apiPost(alice, key, { content: "Something else entirely" }, path), { id: String(id) });
     expect(other.status).toBe(422);
     expect(await other.json()).toEqual({ error: expect.stringMatching(/different request/) });
-    expect(comments()).toBe(1);
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ? AND content = ?", id, "Something else entirely")).toBe(0);
+    expect(await comments()).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ? AND content = ?", id, "Something else entirely")).toBe(0);
     const same = await call(commentsApi.action, apiPost(alice, key, { content: "Two does at the creek" }, path), { id: String(id) });
     expect(same.status).toBe(201);
     expect(same.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(comments()).toBe(1);
+    expect(await comments()).toBe(1);
   });
 
   it("a form resent with different fields: 422 with a message, one comment", async () => {
@@ -233,12 +236,12 @@ describe("the key's request body, and what a key may keep", () => {
     });
     expect(edited.status).toBe(422);
     expect(((await edited.json()) as { error: string }).error).toMatch(/already sent/);
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(1);
   });
 
   it("the outbox's resend of a post form (fields reordered, intent added) is still the same request", async () => {
     const idempotencyKey = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const first = await call(createPage.action, formPost("/create", alice, { ...body, tags: "rut", idempotencyKey }));
     const resent = await call(
       createPage.action,
@@ -253,12 +256,12 @@ describe("the key's request body, and what a key may keep", () => {
     );
     expect(resent.status).toBe(first.status);
     expect(resent.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(posts()).toBe(before + 1);
+    expect(await posts()).toBe(before + 1);
   });
 
   it("a plain multipart post form resent with its photo is the same request (the photo is stored again, one post)", async () => {
     const idempotencyKey = uniqueKey();
-    const before = posts();
+    const before = await posts();
     const send = async () => {
       const parts = [
         ...Object.entries({ ...body, tags: "rut", idempotencyKey }).map(([name, value]) => ({ name, value: String(value) })),
@@ -271,7 +274,7 @@ describe("the key's request body, and what a key may keep", () => {
     expect(first.status).toBe(302);
     expect(again.status).toBe(302);
     expect(again.headers.get("Location")).toBe(first.headers.get("Location"));
-    expect(posts()).toBe(before + 1);
+    expect(await posts()).toBe(before + 1);
   });
 
   it("a large answer is kept small: its big fields are left out of the replay, which says so", async () => {
@@ -289,10 +292,11 @@ describe("the key's request body, and what a key may keep", () => {
       );
     const first = await put();
     expect(first.status).toBe(200);
-    const stored = sqlite
-      .prepare("SELECT length(fingerprint) + length(response) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?")
-      .get(alice.id, key) as { n: number };
-    expect(stored.n).toBeLessThan(3_000);
+    const stored = await queryRow<{ n: number }>(
+      "SELECT length(fingerprint) + length(CAST(response AS TEXT)) AS n FROM idempotency_keys WHERE user_id = ? AND key = ?",
+      [alice.id, key],
+    );
+    expect(Number(stored!.n)).toBeLessThan(3_000);
     const again = await put();
     expect(again.status).toBe(200);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
@@ -304,18 +308,21 @@ describe("the key's request body, and what a key may keep", () => {
 
   it("past 1,000 keys in 24 hours a keyed write is refused with 429 and Retry-After, and does not run", async () => {
     const carol = await createMember({ displayName: "Carol Creek" });
-    const insert = sqlite.prepare(
-      'INSERT INTO idempotency_keys (user_id, key, fingerprint, status, response, created_at) VALUES (?, ?, \'POST /api/posts\', 201, \'{"headers":[],"body":""}\', ?)',
-    );
-    const now = Date.now();
-    sqlite.transaction(() => {
-      for (let i = 0; i < 1_000; i++) insert.run(carol.id, `old-${i}`, now - 60_000);
-    })();
-    const before = posts();
+    const createdAt = new Date(Date.now() - 60_000);
+    const old = Array.from({ length: 1_000 }, (_, i) => ({
+      userId: carol.id,
+      key: `old-${i}`,
+      fingerprint: "POST /api/posts",
+      status: 201,
+      response: { headers: [], body: "" },
+      createdAt,
+    }));
+    for (let i = 0; i < old.length; i += 250) await db.insert(idempotencyKeys).values(old.slice(i, i + 250));
+    const before = await posts();
     const refused = await call(postsApi.action, apiPost(carol, uniqueKey()));
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect(posts()).toBe(before);
+    expect(await posts()).toBe(before);
     const unkeyed = await call(postsApi.action, apiPost(carol, null));
     expect(unkeyed.status).toBe(201);
     // A repeat of a key already kept is still answered (these rows were kept before bodies were fingerprinted).

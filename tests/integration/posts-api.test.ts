@@ -6,9 +6,8 @@ import * as commentsRoute from "~/routes/api.posts.$id.comments";
 import * as likeRoute from "~/routes/api.posts.$id.like";
 import * as shareRoute from "~/routes/api.posts.$id.share";
 import * as trendingRoute from "~/routes/api.posts.trending";
-import { sqlite } from "~/utils/db.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import { count, makeClub } from "../fixtures/posts";
+import { count, makeClub, setPostStats } from "../fixtures/posts";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
@@ -101,11 +100,11 @@ describe("POST /api/posts", () => {
     [{ mediaUrl: "nope" }, { mediaUrl: ["Invalid URL format"] }],
     [{ tags: Array.from({ length: 11 }, (_, i) => `tag${i}`) }, { tags: ["Too many tags"] }],
   ])("refuses %j with 400 and the SPEC message, writing nothing", async (over, fieldErrors) => {
-    const before = count(`SELECT count(*) AS n FROM posts`);
+    const before = await count(`SELECT count(*) AS n FROM posts`);
     const res = await call(postsRoute.action, makeRequest("/api/posts", { json: { ...body, ...over }, cookie: alice.cookie }));
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: expect.any(String), fieldErrors });
-    expect(count(`SELECT count(*) AS n FROM posts`)).toBe(before);
+    expect(await count(`SELECT count(*) AS n FROM posts`)).toBe(before);
   });
 
   it("refuses a malformed body (400), a non-JSON body (415) and a cross-site request (403)", async () => {
@@ -117,7 +116,7 @@ describe("POST /api/posts", () => {
   });
 
   it("posts into a club only as a member (403)", async () => {
-    const club = makeClub(alice.id, { isPrivate: false });
+    const club = await makeClub(alice.id, { isPrivate: false });
     const res = await call(postsRoute.action, makeRequest("/api/posts", { json: { ...body, clubId: club }, cookie: bob.cookie }));
     expect(res.status).toBe(403);
     expect((await create(alice, { clubId: club })).clubId).toBe(club);
@@ -159,7 +158,7 @@ describe("GET /api/posts", () => {
       } else url = null;
     }
     expect(firstLength).toBe(20);
-    expect(seen.size).toBe(count(`SELECT count(*) AS n FROM posts WHERE club_id IS NULL`));
+    expect(seen.size).toBe(await count(`SELECT count(*) AS n FROM posts WHERE club_id IS NULL`));
     expect(pages).toBeGreaterThanOrEqual(3);
   });
 
@@ -167,7 +166,7 @@ describe("GET /api/posts", () => {
     const res = await call(postsRoute.loader, makeRequest("/api/posts?limit=1000"));
     expect(((await res.json()) as unknown[]).length).toBe(50);
     expect(res.headers.get("Link")).toContain('rel="next"');
-    const total = count(`SELECT count(*) AS n FROM posts WHERE club_id IS NULL`);
+    const total = await count(`SELECT count(*) AS n FROM posts WHERE club_id IS NULL`);
     expect(total).toBeLessThanOrEqual(100);
     const next = new URL(/<([^>]+)>/.exec(res.headers.get("Link")!)![1]!);
     const last = await call(postsRoute.loader, makeRequest(`${next.pathname}${next.search}`));
@@ -253,7 +252,7 @@ describe("/api/posts/{id}", () => {
     expect(await forbidden.json()).toEqual({ error: expect.any(String) });
     expect((await del()).status).toBe(401);
     expect((await del(bob.cookie)).status).toBe(403);
-    expect(count(`SELECT count(*) AS n FROM posts WHERE id = ? AND title = ?`, post.id, body.title)).toBe(1);
+    expect(await count(`SELECT count(*) AS n FROM posts WHERE id = ? AND title = ?`, post.id, body.title)).toBe(1);
 
     const bad = await put(alice.cookie, { ...change, content: "x".repeat(10_001), mediaUrl: "javascript:alert(1)" });
     expect(bad.status).toBe(400);
@@ -273,8 +272,8 @@ describe("/api/posts/{id}", () => {
     const gone = await del(alice.cookie);
     expect(gone.status).toBe(204);
     expect(await gone.text()).toBe("");
-    expect(count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);
-    expect(count(`SELECT count(*) AS n FROM likes WHERE post_id = ?`, post.id)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM likes WHERE post_id = ?`, post.id)).toBe(0);
     expect((await call(postRoute.loader, makeRequest(`/api/posts/${post.id}`), params)).status).toBe(404);
     expect((await del(alice.cookie)).status).toBe(404);
   });
@@ -374,7 +373,7 @@ describe("likes, shares, comments", () => {
 describe("GET /api/posts/trending", () => {
   it("answers up to 5 posts with engagement, best first", async () => {
     const post = await create(alice, { title: "Trending now" });
-    sqlite.prepare(`UPDATE posts SET likes_count = 500 WHERE id = ?`).run(post.id);
+    await setPostStats(post.id, { likes: 500 });
     const res = await call(trendingRoute.loader, makeRequest("/api/posts/trending"));
     expect(res.status).toBe(200);
     const list = (await res.json()) as { id: number; likes: number }[];

@@ -92,10 +92,10 @@ describe("the post page loader", () => {
   });
 
   it("hides a private club's post from visitors and non-members (404), shows it to members", async () => {
-    const clubId = makeClub(author.id, { isPrivate: true, name: "Creek Bottom Crew" });
+    const clubId = await makeClub(author.id, { isPrivate: true, name: "Creek Bottom Crew" });
     const post = await newPost({ clubId });
     const member = await createMember();
-    addMember(clubId, member.id);
+    await addMember(clubId, member.id);
     for (const cookie of [null, other.cookie]) {
       const res = await call(postPage.loader, makeRequest(`/post/${post.id}`, { cookie }), { id: String(post.id) });
       expect(res.status).toBe(404);
@@ -176,7 +176,7 @@ describe("editing and deleting: only the author", () => {
     expect(res.headers.get("Location")).toBe("/");
     expect(await toastOf(res)).toEqual({ title: "Post deleted", description: "Your post has been deleted successfully", type: "success" });
     await expect(async () => getPost(null, post.id)).rejects.toMatchObject({ status: 404 });
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", post.id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", post.id)).toBe(0);
     // Deleting again: the post is gone.
     expect((await act(post.id, { intent: "delete" }, { cookie: author.cookie })).status).toBe(404);
   });
@@ -306,7 +306,7 @@ describe("the create page", () => {
   });
 
   it("publishes from the multipart form: 'Post created!' then the post page", async () => {
-    const before = count("SELECT count(*) AS n FROM posts");
+    const before = await count("SELECT count(*) AS n FROM posts");
     const res = await call(
       createPage.action,
       multipart(
@@ -324,7 +324,7 @@ describe("the create page", () => {
     const id = Number(/^\/post\/(\d+)$/.exec(res.headers.get("Location") ?? "")?.[1]);
     expect(id).toBeGreaterThan(0);
     expect((await toastOf(res))?.title).toBe("Post created!");
-    expect(count("SELECT count(*) AS n FROM posts")).toBe(before + 1);
+    expect(await count("SELECT count(*) AS n FROM posts")).toBe(before + 1);
     expect(await getPost(null, id)).toMatchObject({
       title: "Scrape Line Ep. 43",
       type: "podcast",
@@ -335,7 +335,7 @@ describe("the create page", () => {
   });
 
   it("answers SPEC's messages with everything typed, and creates nothing", async () => {
-    const before = count("SELECT count(*) AS n FROM posts");
+    const before = await count("SELECT count(*) AS n FROM posts");
     const tags = Array.from({ length: 11 }, (_, i) => `tag${i}`).join(",");
     const res = await call(
       createPage.action,
@@ -350,7 +350,7 @@ describe("the create page", () => {
       tags: ["Too many tags"],
     });
     expect(reply.initialValue).toMatchObject({ type: "video", content: "tiny", mediaUrl: "javascript:alert(1)", tags });
-    expect(count("SELECT count(*) AS n FROM posts")).toBe(before);
+    expect(await count("SELECT count(*) AS n FROM posts")).toBe(before);
   });
 
   it("a 10,001-character content is 'Content too long'", async () => {
@@ -360,7 +360,7 @@ describe("the create page", () => {
   });
 
   it("a club post from a non-member is refused (403)", async () => {
-    const clubId = makeClub(author.id, { isPrivate: false, name: "Public Ridge" });
+    const clubId = await makeClub(author.id, { isPrivate: false, name: "Public Ridge" });
     const res = await call(
       createPage.action,
       multipart({ title: "Sneaky", content: "Posting where I do not belong.", clubId: String(clubId) }, other.cookie),
