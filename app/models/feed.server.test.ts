@@ -1,9 +1,11 @@
+import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { follows, posts, users } from "#db/schema";
 import { failure, makeClub, postInput, setPostStats } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
-import { sqlite } from "~/utils/db.server";
+import { databaseEngine, db, queryColumn, writeTransaction } from "~/utils/db.server";
 import { decodeCursor, encodeCursor, listFeed, listTrending, planFeed, SEARCH_DRIVES_BELOW } from "./feed.server";
-import { TEXT_MATCH_IDS } from "./feed-search.server";
+import { FTS_ROW_PROBE, planSearch, TEXT_MATCH_IDS } from "./feed-search.server";
 import { createPost } from "./post.server";
 import type { Post } from "~/schemas/shapes";
 
@@ -27,7 +29,7 @@ describe("listFeed", () => {
   beforeAll(async () => {
     author = await createMember();
     fan = await createMember();
-    sqlite.prepare(`INSERT INTO follows (follower_id, followee_id) VALUES (?, ?)`).run(fan.id, author.id);
+    await db.insert(follows).values({ followerId: fan.id, followeeId: author.id });
     const types = ["article", "opinion", "video", "podcast"] as const;
     for (let i = 0; i < 23; i++) {
       const p = await createPost(
@@ -36,7 +38,7 @@ describe("listFeed", () => {
       );
       ids.push(p.id);
       // Ties on purpose: likes 0..3 repeat, so the id breaks them.
-      setPostStats(p.id, { likes: i % 4, comments: (i * 7) % 5, createdAt: Date.UTC(2020, 0, 1) + (i % 6) * 3_600_000 });
+      await setPostStats(p.id, { likes: i % 4, comments: (i * 7) % 5, createdAt: Date.UTC(2020, 0, 1) + (i % 6) * 3_600_000 });
     }
   });
 
@@ -96,15 +98,22 @@ describe("listFeed", () => {
     const page = await walk(fan, { following: true }, 50);
     expect(page.length).toBe(23);
     expect(page.every((p) => p.author.id === author.id)).toBe(true);
-    expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_author_recent");
+    // The index hints are SQLite's (PostgreSQL plans with its statistics, no hints): checked there.
+    const onSqlite = databaseEngine() === "sqlite";
+    if (onSqlite) expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_author_recent");
     // A member who follows prolific authors: the feed index drives instead, same answer.
-    sqlite.prepare(`UPDATE users SET posts_count = posts_count + 5000 WHERE id = ?`).run(author.id);
+    const postsCountBy = (n: number) =>
+      db
+        .update(users)
+        .set({ postsCount: sql`${users.postsCount} + ${n}` })
+        .where(eq(users.id, author.id));
+    await postsCountBy(5000);
     try {
-      expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_feed_recent");
+      if (onSqlite) expect((await planFeed(fan, { following: true })).sql).toContain("INDEXED BY posts_feed_recent");
       expect((await walk(fan, { following: true }, 7)).map((p) => p.id)).toEqual(page.map((p) => p.id));
       expect((await walk(fan, { following: true, sortBy: "popular" }, 50)).length).toBe(23);
     } finally {
-      sqlite.prepare(`UPDATE users SET posts_count = posts_count - 5000 WHERE id = ?`).run(author.id);
+      await postsCountBy(-5000);
     }
     expect((await failure(() => listFeed(null, { following: true }))).status).toBe(401);
     expect((await listFeed(bob, { following: true })).posts).toEqual([]);
@@ -135,59 +144,68 @@ describe("listFeed", () => {
 
 describe("search with many matches: whichever side drives, the pages are the same", () => {
   let member: Member;
-  const insert = () =>
-    sqlite.prepare(`INSERT INTO posts (author_id, type, title, content, likes_count, created_at) VALUES (?, 'article', ?, ?, ?, ?)`);
+  // The index hints (INDEXED BY, NOT INDEXED) are SQLite's; the plan's mode and its SQL are checked on both.
+  const onSqlite = databaseEngine() === "sqlite";
+  /** `count` posts by the member, in one transaction, a few hundred rows a statement. */
+  async function insertPosts(count: number, row: (i: number) => { title: string; content: string; likes: number; createdAt: number }) {
+    await writeTransaction(async (tx) => {
+      for (let start = 0; start < count; start += 500) {
+        const values = [];
+        for (let i = start; i < Math.min(count, start + 500); i++) {
+          const { title, content, likes, createdAt } = row(i);
+          values.push({ authorId: member.id, type: "article" as const, title, content, likesCount: likes, createdAt: new Date(createdAt) });
+        }
+        await tx.insert(posts).values(values);
+      }
+    });
+  }
   const expected = (offset: number) =>
-    sqlite
-      .prepare(
-        `SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET ${offset}`,
-      )
-      .all()
-      .map((r) => (r as { id: number }).id);
+    queryColumn<number>(
+      `SELECT id FROM posts WHERE club_id IS NULL AND content LIKE '%Antler sheds%' ORDER BY likes_count DESC, id DESC LIMIT 50 OFFSET ${offset}`,
+    );
 
   async function checkPages() {
     const first = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50 });
-    expect(first.posts.map((p) => p.id)).toEqual(expected(0));
+    expect(first.posts.map((p) => p.id)).toEqual(await expected(0));
     const second = await listFeed(null, { search: "antler sheds", sortBy: "popular", limit: 50, cursor: first.nextCursor! });
-    expect(second.posts.map((p) => p.id)).toEqual(expected(50));
+    expect(second.posts.map((p) => p.id)).toEqual(await expected(50));
   }
 
   beforeAll(async () => {
     member = await createMember();
-    const stmt = insert();
-    sqlite.transaction(() => {
-      for (let i = 0; i < SEARCH_DRIVES_BELOW + 50; i++) {
-        stmt.run(
-          member.id,
-          `Shed hunting ${i}`,
-          "Antler sheds all over the south ridge this year",
-          i % 17,
-          Date.UTC(2019, 0, 1) + i * 1000,
-        );
-      }
-    })();
+    await insertPosts(SEARCH_DRIVES_BELOW + 50, (i) => ({
+      title: `Shed hunting ${i}`,
+      content: "Antler sheds all over the south ridge this year",
+      likes: i % 17,
+      createdAt: Date.UTC(2019, 0, 1) + i * 1000,
+    }));
   });
 
   it("a rare word: the match set drives (read by id, then sorted)", async () => {
-    expect((await planFeed(null, { search: "zzyzx", sortBy: "popular" })).sql).toContain("NOT INDEXED");
+    expect((await planSearch("zzyzx"))?.mode).toBe("drive");
+    if (onSqlite) expect((await planFeed(null, { search: "zzyzx", sortBy: "popular" })).sql).toContain("NOT INDEXED");
   });
 
   it("a dense word: the sort index drives and each row is checked against the FTS index", async () => {
+    expect((await planSearch("antler sheds"))?.mode).toBe("filter-probe");
     const plan = await planFeed(null, { search: "antler sheds", sortBy: "popular" });
-    expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
-    expect(plan.sql).toContain("f.rowid = p.id AND posts_fts MATCH");
+    if (onSqlite) expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
+    expect(plan.sql).toContain(FTS_ROW_PROBE);
     await checkPages();
   });
 
   it("a common but not dense word: the sort index drives against the match set built once", async () => {
-    const stmt = insert();
-    sqlite.transaction(() => {
-      for (let i = 0; i < 4000; i++)
-        stmt.run(member.id, `Filler ${i}`, "Nothing to see in this one at all", i % 13, Date.UTC(2019, 6, 1) + i * 1000);
-    })();
+    await insertPosts(4000, (i) => ({
+      title: `Filler ${i}`,
+      content: "Nothing to see in this one at all",
+      likes: i % 13,
+      createdAt: Date.UTC(2019, 6, 1) + i * 1000,
+    }));
+    expect((await planSearch("antler sheds"))?.mode).toBe("filter-set");
     const plan = await planFeed(null, { search: "antler sheds", sortBy: "popular" });
-    expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
+    if (onSqlite) expect(plan.sql).toContain("INDEXED BY posts_feed_popular");
     expect(plan.sql).toContain(`p.id IN (${TEXT_MATCH_IDS})`);
+    expect(plan.sql).not.toContain(FTS_ROW_PROBE);
     expect(plan.sql).not.toContain("NOT INDEXED");
     await checkPages();
   });
@@ -201,7 +219,7 @@ describe("listTrending", () => {
     const member = await createMember();
     const make = async (title: string, stats: Parameters<typeof setPostStats>[1], clubId?: number) => {
       const p = await createPost(member, input({ title, clubId }));
-      setPostStats(p.id, stats);
+      await setPostStats(p.id, stats);
       return p.id;
     };
     const fresh = await make("fresh", { likes: 10, createdAt: now - 1 * hour }); // 10 / 3^1.5 ≈ 1.92
@@ -211,7 +229,7 @@ describe("listTrending", () => {
     const meh = await make("meh", { likes: 1, createdAt: now - 5 * hour }); // 1 / 7^1.5 ≈ 0.05
     const tiny = await make("tiny", { likes: 1, createdAt: now - 30 * hour }); // ≈ 0.006: sixth
     await make("quiet", { createdAt: now - 1 * hour }); // no engagement
-    const club = makeClub(member.id, { isPrivate: false });
+    const club = await makeClub(member.id, { isPrivate: false });
     await make("club hit", { likes: 1000, createdAt: now - hour }, club); // club posts stay in clubs
     const trending = await listTrending(null, now);
     expect(trending.map((p) => p.id)).toEqual([fresh, talked, shared, old, meh]);
