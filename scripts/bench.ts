@@ -18,14 +18,42 @@
  * About 11 minutes on a busy 2-core machine: 2 of them seeding 100k posts, about 2½ the load rows,
  * about 5 the upload rows on both stores (BENCH_UPLINK_SCALE, default 20, sets how much faster
  * than real the slow link runs).
- * BENCH_PORT=N uses ports N..N+9 instead of ones the system picks.
+ *
+ * PostgreSQL (issue 25), in the same run: each seeded file is copied into a database of its own
+ * (bench/postgres.ts; PG_TEST_URL's server when set, else a throw-away cluster from
+ * scripts/pg-local.sh on BENCH_PG_PORT, default 55470; neither: the rows are skipped, and it says
+ * so), ANALYZEd and EXPLAINed (no Seq Scan of posts, no unbounded sort), and the app started on it.
+ * The rows marked "both" below are measured on both engines against the same bare Node ceiling,
+ * printed per engine and side by side; then two app nodes on the 100k database take
+ * BENCH_WRITE_REQUESTS writes (default 3000) or BENCH_WRITE_SECONDS (default 10) from 16 members at
+ * once (posts, comments, likes, unlikes). Budgets: PostgreSQL's member home ≥ 0.5 × SQLite's (×bare,
+ * each scale), the two nodes' writes with 0 errors, PostgreSQL's plans clean. About 5 minutes more:
+ * copying 100k posts' rows (1M) takes 1-3 of them.
+ *
+ * `--only postgres`: just what both engines share (seeding, the "both" rows, both engines' plans,
+ * the two-node writes, their budgets): no nginx, page weights, hostile bodies or uploads.
+ * BENCH_PORT=N uses ports N..N+9 instead of ones the system picks (--only postgres: N..N+8).
+ * BENCH_DIR (default tmp/bench) holds the seeded files: give each run at once a folder of its own.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { nginxAvailable, startNginx, type LocalNginx } from "./nginx-local";
 import { explain, explainMode, printPlans, type PlanCheck } from "./bench/explain";
 import { agent, CONCURRENCY, kb, load, loadPair, MAX_REQUESTS, MAX_SECONDS, request, type Result, type Target } from "./bench/load";
-import { benchPort, ROOT, SERVER_BUILD, sampleIds, seed, signIn, startApp, startBare, type Running } from "./bench/servers";
+import {
+  BENCH_DIR,
+  benchPort,
+  publicPostIds,
+  ROOT,
+  SERVER_BUILD,
+  sampleIds,
+  seed,
+  signIn,
+  startApp,
+  startBare,
+  type Running,
+} from "./bench/servers";
+import { copyToPostgres, dropDatabase, startPostgres, writeMix, type PgServer, type WriteResult } from "./bench/postgres";
 import { hostileMultipart } from "./bench/hostile";
 import { uploadRows } from "./bench/uploads";
 import { htmlTransfer, pageWeight, type PageWeight } from "./bench/weights";
@@ -37,33 +65,66 @@ const SCALES = [
 ];
 type Scale = (typeof SCALES)[number];
 
+type EngineName = "SQLite" | "PostgreSQL";
+
 type Prepared = {
+  engine: EngineName;
   scale: Scale;
+  /** The seeded SQLite file (the PostgreSQL database is a copy of it). */
+  file: string;
+  /** PostgreSQL: the database's URL and name. */
+  pg?: { url: string; name: string };
   checks: PlanCheck[];
   app: Running;
+  /** The ceiling at this scale: the SQLite side's bare server, shared by both engines' rows. */
   bare: Running;
   proxy: LocalNginx | null;
   cookie: string;
+  /** Members 1..WRITERS signed in, one per load worker, for the write row. */
+  writers: string[];
   postId: number;
   clubId: number;
 };
 
+/** Members signed in for the write rows (one per worker, as many as the load loops keep in flight). */
+const WRITERS = CONCURRENCY;
+
+async function signInWriters(port: number, file: string): Promise<string[]> {
+  const cookies: string[] = [];
+  for (let id = 1; id <= WRITERS; id++) cookies.push(await signIn(port, file, id));
+  return cookies;
+}
+
 /** Seed, explain and start one scale's servers. */
-async function prepare(scale: Scale, index: number): Promise<Prepared> {
-  const file = path.join(ROOT, "tmp", "bench", `posts-${scale.name}.db`);
+async function prepare(scale: Scale, index: number, withNginx: boolean): Promise<Prepared> {
+  const file = path.join(BENCH_DIR, `posts-${scale.name}.db`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   console.log(`${scale.name} posts (${scale.users} members):`);
   seed(file, scale.users, scale.posts);
   const checks = explain(ROOT, file);
   const app = await startApp(file, await benchPort(index));
   const cookie = await signIn(app.port, file);
+  const writers = await signInWriters(app.port, file);
   const { postId, clubId } = await sampleIds(file);
   const home = await request(app.port, "/");
   const bare = await startBare(home.body, await benchPort(2 + index));
-  const proxy = nginxAvailable()
-    ? await startNginx({ port: await benchPort(5 + index), appPort: app.port, dir: path.join(ROOT, "tmp", "bench", `nginx-${scale.name}`) })
-    : null;
-  return { scale, checks, app, bare, proxy, cookie, postId, clubId };
+  const proxy =
+    withNginx && nginxAvailable()
+      ? await startNginx({ port: await benchPort(5 + index), appPort: app.port, dir: path.join(BENCH_DIR, `nginx-${scale.name}`) })
+      : null;
+  return { engine: "SQLite", scale, file, checks, app, bare, proxy, cookie, writers, postId, clubId };
+}
+
+/** The same scale on PostgreSQL: the seeded file copied into a database of its own, explained, and the app on it. */
+async function preparePg(lite: Prepared, server: PgServer, port: number): Promise<Prepared> {
+  const name = `whitetail_bench_${lite.scale.name}`;
+  console.log(`${lite.scale.name} posts on PostgreSQL:`);
+  const url = await copyToPostgres(server.adminUrl, name, lite.file, ROOT);
+  const checks = explain(ROOT, url);
+  const app = await startApp(lite.file, port, { DATABASE_URL: url });
+  const cookie = await signIn(app.port, lite.file);
+  const writers = await signInWriters(app.port, lite.file);
+  return { ...lite, engine: "PostgreSQL", pg: { url, name }, checks, app, proxy: null, cookie, writers };
 }
 
 /** A target with the If-None-Match of its current answer (a 304 from then on, until a minute turns). */
@@ -76,27 +137,49 @@ async function revalidating(port: number, urlPath: string, headers: Record<strin
 /** Past the app's visitor cache (web/visitor-cache.server.ts), as a hard reload asks: the answer is drawn. */
 const DRAWN = { "Cache-Control": "no-cache" };
 
-type Row = [label: string, target: (p: Prepared) => Promise<Target | null> | Target | null];
+/** A row: its label, its target on a prepared app, and whether PostgreSQL runs it too (issue 25's rows). */
+type Row = [label: string, target: (p: Prepared) => Promise<Target | null> | Target | null, both?: "both"];
 const member = (p: Prepared) => ({ Cookie: p.cookie });
+let written = 0;
+/** A new post by the worker's member: the write every engine is measured on. */
+const newPost = (p: Prepared): Target => ({
+  port: p.app.port,
+  path: "/api/posts",
+  method: "POST",
+  headers: { "Content-Type": "application/json", Origin: `http://127.0.0.1:${p.app.port}` },
+  perWorker: p.writers.map((cookie) => ({ Cookie: cookie })),
+  body: () =>
+    JSON.stringify({
+      title: `Bench post ${++written}`,
+      content: "Two does and a fork horn crossed the cut at first light.",
+      type: "opinion",
+    }),
+});
 const ROWS: Row[] = [
-  ["bare Node, same home bytes (best of 2)", (p) => ({ port: p.bare.port, path: "/" })],
-  ["/ visitor (app)", (p) => ({ port: p.app.port, path: "/" })],
+  ["bare Node, same home bytes (best of 2)", (p) => ({ port: p.bare.port, path: "/" }), "both"],
+  ["/ visitor (app)", (p) => ({ port: p.app.port, path: "/" }), "both"],
   // A hard reload (Cache-Control: no-cache) is drawn afresh: what drawing a visitor's page costs,
   // past the app's visitor cache (web/visitor-cache.server.ts) that the row above is served from.
-  ["/ visitor, hard reload: drawn (app)", (p) => ({ port: p.app.port, path: "/", headers: DRAWN })],
-  ["/ member (app)", (p) => ({ port: p.app.port, path: "/", headers: member(p) })],
+  ["/ visitor, hard reload: drawn (app)", (p) => ({ port: p.app.port, path: "/", headers: DRAWN }), "both"],
+  ["/ member (app)", (p) => ({ port: p.app.port, path: "/", headers: member(p) }), "both"],
   ["/ visitor through nginx", (p) => (p.proxy ? { port: p.proxy.port, path: "/" } : null)],
   ["/ visitor, If-None-Match (app)", (p) => revalidating(p.app.port, "/")],
   ["/ member, If-None-Match (app)", (p) => revalidating(p.app.port, "/", member(p))],
   ["/ visitor, If-None-Match through nginx", (p) => (p.proxy ? revalidating(p.proxy.port, "/") : null)],
   // The rows below ask past the visitor cache (Cache-Control: no-cache): what each answer costs to draw.
   ["/clubs visitor (drawn)", (p) => ({ port: p.app.port, path: "/clubs", headers: DRAWN })],
-  ["/api/posts visitor (drawn)", (p) => ({ port: p.app.port, path: "/api/posts", headers: DRAWN })],
-  ["/api/posts?sortBy=popular (drawn)", (p) => ({ port: p.app.port, path: "/api/posts?sortBy=popular", headers: DRAWN })],
-  ["/api/posts?search=deer (drawn)", (p) => ({ port: p.app.port, path: "/api/posts?search=deer", headers: DRAWN })],
-  ["/api/posts?search=%23BowHunting (drawn)", (p) => ({ port: p.app.port, path: "/api/posts?search=%23BowHunting", headers: DRAWN })],
+  ["/api/posts visitor (drawn)", (p) => ({ port: p.app.port, path: "/api/posts", headers: DRAWN }), "both"],
+  ["/api/posts?sortBy=popular (drawn)", (p) => ({ port: p.app.port, path: "/api/posts?sortBy=popular", headers: DRAWN }), "both"],
+  ["/api/posts?search=deer (drawn)", (p) => ({ port: p.app.port, path: "/api/posts?search=deer", headers: DRAWN }), "both"],
+  [
+    "/api/posts?search=%23BowHunting (drawn)",
+    (p) => ({ port: p.app.port, path: "/api/posts?search=%23BowHunting", headers: DRAWN }),
+    "both",
+  ],
   ["/api/posts/trending (drawn)", (p) => ({ port: p.app.port, path: "/api/posts/trending", headers: DRAWN })],
-  ["/post/:id, most discussed (drawn)", (p) => ({ port: p.app.port, path: `/post/${p.postId}`, headers: DRAWN })],
+  ["/post/:id, most discussed (drawn)", (p) => ({ port: p.app.port, path: `/post/${p.postId}`, headers: DRAWN }), "both"],
+  // Last, so the posts it adds (a few thousand at most) come after every read row.
+  [`POST /api/posts, a new post (${WRITERS} members)`, newPost, "both"],
 ];
 
 const statusOf = (r: Result) =>
@@ -105,26 +188,70 @@ const statusOf = (r: Result) =>
     .map(([s]) => s)
     .join("/");
 
-function printThroughput(prepared: Prepared[], results: Map<string, Array<Result | null>>) {
-  const head = prepared.map((p) => `${p.scale.name}: status  req/s   p50 ms  p99 ms  ×bare`.padStart(46)).join("  |");
-  console.log(`\n== Throughput, ${CONCURRENCY} in flight (ratios to the bare Node server at the same scale)`);
+/** Results by engine and scale ("SQLite 1k"), one per row (null: not measured there). */
+type Results = Map<string, Array<Result | null>>;
+const key = (p: Prepared) => `${p.engine} ${p.scale.name}`;
+/** The ceiling at a scale: the bare server's row, measured with the SQLite side. */
+const bareOf = (results: Results, p: Prepared) => results.get(`SQLite ${p.scale.name}`)![0]!;
+/** A row's req/s as a ratio to bare Node at the same scale, or null. */
+function ratio(results: Results, p: Prepared, label: string): number | null {
+  const r = results.get(key(p))![ROWS.findIndex(([l]) => l === label)];
+  return r ? r.rps / bareOf(results, p).rps : null;
+}
+
+function printThroughput(engine: EngineName, prepared: Prepared[], results: Results) {
+  const mine = prepared.filter((p) => p.engine === engine);
+  if (!mine.length) return;
+  const head = mine.map((p) => `${p.scale.name}: status  req/s   p50 ms  p99 ms  ×bare`.padStart(46)).join("  |");
+  console.log(`\n== Throughput on ${engine}, ${CONCURRENCY} in flight (ratios to the bare Node server at the same scale)`);
   console.log(`${"".padEnd(40)}${head}`);
   ROWS.forEach(([label], i) => {
-    const cells = prepared.map((p) => {
-      const r = results.get(p.scale.name)![i];
-      const bare = results.get(p.scale.name)![0]!;
+    const measured = mine.map((p) => (i === 0 ? bareOf(results, p) : results.get(key(p))![i]));
+    // A row left out (--only, or not one PostgreSQL runs) is not printed; one through a missing nginx says so.
+    const noNginx = label.includes("nginx") && engine === "SQLite" && !nginxAvailable();
+    if (measured.every((r) => !r) && !noNginx) return;
+    const cells = measured.map((r, j) => {
       if (!r) return "(nginx not installed)".padStart(46);
-      return `${statusOf(r).padStart(12)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(7)} ${(r.rps / bare.rps).toFixed(3).padStart(6)}`;
+      return `${statusOf(r).padStart(12)} ${r.rps.toFixed(0).padStart(6)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(7)} ${(r.rps / bareOf(results, mine[j]!).rps).toFixed(3).padStart(6)}`;
     });
     console.log(`  ${label.padEnd(38)}${cells.join("  |")}`);
   });
 }
 
+/** Both engines' ratios to bare Node side by side, and PostgreSQL's as a share of SQLite's. */
+function printSideBySide(prepared: Prepared[], results: Results) {
+  const scales = SCALES.filter((s) => prepared.some((p) => p.engine === "PostgreSQL" && p.scale === s));
+  if (!scales.length) return;
+  const find = (engine: EngineName, scale: Scale) => prepared.find((p) => p.engine === engine && p.scale === scale)!;
+  console.log(`\n== SQLite and PostgreSQL side by side (req/s as ×bare Node at the same scale; pg/lite: PostgreSQL's share of SQLite's)`);
+  console.log(`${"".padEnd(40)}${scales.map((s) => `${s.name}: SQLite  PostgreSQL  pg/lite`.padStart(34)).join("  |")}`);
+  for (const [label, , both] of ROWS.slice(1)) {
+    if (!both) continue;
+    const cells = scales.map((s) => {
+      const lite = ratio(results, find("SQLite", s), label);
+      const pg = ratio(results, find("PostgreSQL", s), label);
+      const share = lite && pg !== null ? (pg / lite).toFixed(2) : "-";
+      return `${(lite?.toFixed(3) ?? "-").padStart(20)} ${(pg?.toFixed(3) ?? "-").padStart(11)} ${share.padStart(8)}`;
+    });
+    console.log(`  ${label.padEnd(38)}${cells.join("  |")}`);
+  }
+}
+
 type Budget = { name: string; figure: string; pass: boolean | null };
+
+/** The two-node write row: at most this many writes, or this many seconds. */
+const WRITE_REQUESTS = Number(process.env.BENCH_WRITE_REQUESTS ?? 3000);
+const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
 
 async function main() {
   if (process.argv[2] === "--explain") return explainMode(process.argv[3]!);
   const check = process.argv.includes("--check");
+  const onlyAt = process.argv.indexOf("--only");
+  const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
+  if (only !== undefined && only !== "postgres") {
+    console.error(`--only takes "postgres" (the rows SQLite and PostgreSQL share, and PostgreSQL's own), not "${only}".`);
+    process.exit(2);
+  }
   if (!fs.existsSync(SERVER_BUILD)) {
     console.error(`No server build at ${SERVER_BUILD}. Run \`npm run build\` first (or set BENCH_SERVER_BUILD).`);
     process.exit(1);
@@ -133,28 +260,111 @@ async function main() {
   console.log(
     `Benchmark: server ${SERVER_BUILD}, ${CONCURRENCY} in flight, up to ${MAX_REQUESTS} requests or ${MAX_SECONDS}s per row, 127.0.0.1 only.`,
   );
-  if (!nginxAvailable()) console.log("nginx is not installed (apt-get install nginx): the rows through nginx are left out.");
+  if (only)
+    console.log(
+      "--only postgres: the rows both engines share, both engines' query plans and the two-node writes; no nginx, page weights or uploads.",
+    );
+  else if (!nginxAvailable()) console.log("nginx is not installed (apt-get install nginx): the rows through nginx are left out.");
+  const pgServer = startPostgres(ROOT);
+  if (typeof pgServer === "string") console.log(`PostgreSQL rows skipped: ${pgServer}.`);
+  else console.log(`PostgreSQL: ${pgServer.note}.`);
   const prepared: Prepared[] = [];
+  const extra: Running[] = [];
   try {
-    for (const [i, scale] of SCALES.entries()) prepared.push(await prepare(scale, i));
-    // Each row is measured at both scales back to back, so both see the same machine.
-    const results = new Map<string, Array<Result | null>>(prepared.map((p) => [p.scale.name, []]));
-    for (const [label, target] of ROWS) {
+    for (const [i, scale] of SCALES.entries()) prepared.push(await prepare(scale, i, !only));
+    if (typeof pgServer !== "string") {
+      // Ports: PostgreSQL's apps at +4 and +7, its second node at +8 (the upload proxy has +9).
+      for (const [i, lite] of [...prepared].entries()) prepared.push(await preparePg(lite, pgServer, await benchPort([4, 7][i]!)));
+    }
+    // Each row is measured at every scale and on each engine back to back, so all see the same machine.
+    const results: Results = new Map(prepared.map((p) => [key(p), []]));
+    for (const [label, target, both] of ROWS) {
       for (const p of prepared) {
-        const t = await target(p);
-        results.get(p.scale.name)!.push(t ? await load(label, t) : null);
+        const skip = (p.engine === "PostgreSQL" || only) && !both;
+        // The ceiling is measured once per scale, on the SQLite side (both engines' ratios use it).
+        const bareTwice = p.engine === "PostgreSQL" && label === ROWS[0]![0];
+        const t = skip || bareTwice ? null : await target(p);
+        results.get(key(p))!.push(t ? await load(label, t) : null);
       }
     }
     // The ceiling again at the end: on a busy machine one bare measurement can land in a bad
     // moment, and a low ceiling flatters every ratio. Ratios use the better of the two.
-    for (const p of prepared) {
+    for (const p of prepared.filter((x) => x.engine === "SQLite")) {
       const again = await load("bare Node, again at the end", { port: p.bare.port, path: "/" });
-      const row = results.get(p.scale.name)!;
+      const row = results.get(key(p))!;
       if (again.rps > row[0]!.rps) row[0] = { ...again, label: row[0]!.label };
     }
-    printThroughput(prepared, results);
+    printThroughput("SQLite", prepared, results);
+    printThroughput("PostgreSQL", prepared, results);
+    printSideBySide(prepared, results);
 
-    const big = prepared[prepared.length - 1]!;
+    // Two app nodes on one PostgreSQL database, writers at once (issue 25): every answer a success.
+    const pgBig = prepared.filter((p) => p.engine === "PostgreSQL").at(-1);
+    let twoNodes: WriteResult | null = null;
+    if (pgBig) {
+      const second = await startApp(pgBig.file, await benchPort(8), { DATABASE_URL: pgBig.pg!.url });
+      extra.push(second);
+      const ids = await publicPostIds(pgBig.file, 2000);
+      twoNodes = await writeMix([pgBig.app.port, second.port], pgBig.writers, ids, WRITE_REQUESTS, WRITE_SECONDS);
+      const kinds = Object.entries(twoNodes.kinds)
+        .map(([k, n]) => `${n} ${k}s`)
+        .join(", ");
+      console.log(
+        `\n== Two app nodes on one PostgreSQL database (${pgBig.scale.name} posts), ${pgBig.writers.length} writers (new posts, comments, likes and unlikes)`,
+      );
+      console.log(
+        `  ${twoNodes.requests} writes (${kinds}) in ${(twoNodes.requests / twoNodes.rps).toFixed(1)}s, ${twoNodes.rps.toFixed(0)}/s; answers ${JSON.stringify(twoNodes.statuses)}; ${twoNodes.errors} errors`,
+      );
+      for (const line of twoNodes.sample) console.log(`    ${line}`);
+    }
+
+    let badPlans = 0;
+    let badPgPlans = 0;
+    for (const p of prepared) {
+      const bad = printPlans(p.scale.name, p.checks, process.argv.includes("--plans"), p.engine);
+      if (p.engine === "SQLite") badPlans += bad;
+      else badPgPlans += bad;
+    }
+    const big = prepared.filter((p) => p.engine === "SQLite").at(-1)!;
+    const pgBudgets: Budget[] = [
+      {
+        name: "PostgreSQL home, member ≥ 0.5 × SQLite's (×bare, each scale)",
+        ...(() => {
+          const pairs = SCALES.map((s) => {
+            const lite = prepared.find((p) => p.engine === "SQLite" && p.scale === s)!;
+            const pg = prepared.find((p) => p.engine === "PostgreSQL" && p.scale === s);
+            const a = ratio(results, lite, "/ member (app)")!;
+            const b = pg ? ratio(results, pg, "/ member (app)") : null;
+            return { s, a, b };
+          });
+          if (pairs.some((x) => x.b === null)) return { figure: "not measured (no PostgreSQL)", pass: null };
+          return {
+            figure: pairs.map(({ s, a, b }) => `${s.name} ${b!.toFixed(3)} vs ${a.toFixed(3)} (${(b! / a).toFixed(2)})`).join("; "),
+            pass: pairs.every(({ a, b }) => b! >= 0.5 * a),
+          };
+        })(),
+      },
+      {
+        name: `PostgreSQL: 2 nodes × ${WRITERS} writers, 0 errors`,
+        figure: twoNodes ? `${twoNodes.errors} errors in ${twoNodes.requests} writes` : "not measured (no PostgreSQL)",
+        pass: twoNodes ? twoNodes.errors === 0 && twoNodes.requests > 0 : null,
+      },
+      {
+        name: "PostgreSQL feed query plans: no Seq Scan of posts, no unbounded sort",
+        figure: typeof pgServer === "string" ? "not measured (no PostgreSQL)" : `${badPgPlans} bad`,
+        pass: typeof pgServer === "string" ? null : badPgPlans === 0,
+      },
+    ];
+    if (only) {
+      console.log(`\n== Budgets (issue 25, --only postgres)`);
+      const budgets: Budget[] = [
+        { name: "feed query plans: no full scan of posts, no unbounded sort", figure: `${badPlans} bad`, pass: badPlans === 0 },
+        ...pgBudgets,
+      ];
+      report(budgets, started, check);
+      return;
+    }
+
     console.log(`\n== First-load JavaScript per page (${big.scale.name} posts; gzip -6 of every script the HTML names)`);
     const pages: PageWeight[] = [];
     for (const [page, label, asMember] of [
@@ -176,7 +386,7 @@ async function main() {
     }
     console.log(`\n== Home page HTML for a visitor, as transferred`);
     const html = new Map<string, Awaited<ReturnType<typeof htmlTransfer>>>();
-    for (const p of prepared) {
+    for (const p of prepared.filter((x) => x.engine === "SQLite")) {
       const h = await htmlTransfer(p.app.port);
       html.set(p.scale.name, h);
       console.log(
@@ -190,18 +400,11 @@ async function main() {
     );
     // Issue 28: the page's upload widget in Chromium through a cutting, throttled proxy.
     const first = prepared[0]!;
-    const firstDb = path.join(ROOT, "tmp", "bench", `posts-${first.scale.name}.db`);
-    const uploads = await uploadRows(first.app.port, first.cookie, firstDb, await benchPort(8));
-    let badPlans = 0;
-    for (const p of prepared) badPlans += printPlans(p.scale.name, p.checks, process.argv.includes("--plans"));
+    const firstDb = path.join(BENCH_DIR, `posts-${first.scale.name}.db`);
+    const uploads = await uploadRows(first.app.port, first.cookie, firstDb, await benchPort(9));
 
     console.log(`\n== Budgets (issue 13; throughput at ${big.scale.name} posts)`);
-    const row = (label: string) => {
-      const i = ROWS.findIndex(([l]) => l === label);
-      const r = results.get(big.scale.name)![i];
-      const bare = results.get(big.scale.name)![0]!;
-      return r ? r.rps / bare.rps : null;
-    };
+    const row = (label: string) => ratio(results, big, label);
     const atLeast = (name: string, value: number | null, floor: number): Budget => ({
       name: `${name} ≥ ${floor} of bare`,
       figure: value === null ? "not measured (nginx not installed)" : value.toFixed(3),
@@ -220,7 +423,7 @@ async function main() {
       400,
       1,
     );
-    const [p1k, p100k] = prepared;
+    const [p1k, p100k] = prepared.filter((x) => x.engine === "SQLite");
     const popular = "/api/posts?sortBy=popular";
     const scaling = await loadPair(
       { port: p1k!.app.port, path: popular, headers: DRAWN },
@@ -268,19 +471,29 @@ async function main() {
         pass: hostile.peakMb - hostile.startMb <= 50 && hostile.afterMb - hostile.startMb <= 50,
       },
       ...uploads,
+      ...pgBudgets,
     ];
-    for (const b of budgets) console.log(`  ${b.pass === null ? "SKIP" : b.pass ? "PASS" : "FAIL"}  ${b.name.padEnd(66)} ${b.figure}`);
-    const failed = budgets.filter((b) => b.pass === false).length;
-    console.log(`  ${failed} of ${budgets.length} budgets failed; total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
-    if (check && failed > 0) process.exitCode = 1;
+    report(budgets, started, check);
   } finally {
+    for (const r of extra) await r.stop();
     for (const p of prepared) {
       await p.proxy?.stop();
-      await p.bare.stop();
+      if (p.engine === "SQLite") await p.bare.stop();
       await p.app.stop();
     }
     agent.destroy();
+    if (typeof pgServer !== "string") {
+      for (const p of prepared) if (p.pg) await dropDatabase(pgServer.adminUrl, p.pg.name).catch(() => {});
+      pgServer.stop();
+    }
   }
+}
+
+function report(budgets: Budget[], started: number, check: boolean) {
+  for (const b of budgets) console.log(`  ${b.pass === null ? "SKIP" : b.pass ? "PASS" : "FAIL"}  ${b.name.padEnd(66)} ${b.figure}`);
+  const failed = budgets.filter((b) => b.pass === false).length;
+  console.log(`  ${failed} of ${budgets.length} budgets failed; total time ${((Date.now() - started) / 1000).toFixed(0)}s`);
+  if (check && failed > 0) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -4,6 +4,11 @@
  * thread, followers and following, the club list and a club's members), flagging a full scan of a
  * list's table or a temp B-tree sort over an unbounded set. `explain(file)` runs
  * `scripts/bench.ts --explain <db>` in a child so the app's database module opens that file.
+ *
+ * On PostgreSQL (`explain(postgres://…)`, issue 25) the same statements, as the models write them for
+ * that engine, go through `EXPLAIN (FORMAT JSON)` on the ANALYZEd copy: a Seq Scan of a list's table
+ * (of at least PG_SMALL_TABLE rows: below that, reading it whole is the planner's right choice) or a
+ * Sort of more than PG_BOUNDED_SORT estimated rows where the set is not bounded by construction fails.
  */
 import { spawnSync } from "node:child_process";
 import path from "node:path";
@@ -11,6 +16,59 @@ import path from "node:path";
 export type PlanCheck = { label: string; detail: string[]; problems: string[] };
 
 type PlanRow = { id: number; parent: number; detail: string };
+
+/** A list's table smaller than this may be read whole on PostgreSQL (its planner's choice, from statistics). */
+export const PG_SMALL_TABLE = 5_000;
+/** A sort of at most this many estimated rows is a bounded one on PostgreSQL (a search's driving set is at most 1,000). */
+export const PG_BOUNDED_SORT = 2_000;
+
+/** One node of PostgreSQL's EXPLAIN (FORMAT JSON). */
+type PgNode = {
+  "Node Type": string;
+  "Relation Name"?: string;
+  Alias?: string;
+  "Index Name"?: string;
+  "Plan Rows": number;
+  "Parent Relationship"?: string;
+  "Subplan Name"?: string;
+  Filter?: string;
+  "Index Cond"?: string;
+  "Recheck Cond"?: string;
+  "Sort Key"?: string[];
+  Plans?: PgNode[];
+};
+
+const LIST_TABLES = /^(posts|comments|follows|clubs|club_members)$/;
+
+/** The plan as indented lines, and what is wrong with it (see the header). `sizes`: rows per table (pg_class.reltuples). */
+export function pgPlanProblems(
+  root: PgNode,
+  sizes: Record<string, number>,
+  boundedSort: boolean,
+): { detail: string[]; problems: string[] } {
+  const detail: string[] = [];
+  const problems: string[] = [];
+  const walk = (node: PgNode, depth: number) => {
+    const on = node["Relation Name"]
+      ? ` on ${node["Relation Name"]}${node.Alias && node.Alias !== node["Relation Name"] ? ` ${node.Alias}` : ""}`
+      : "";
+    const using = node["Index Name"] ? ` using ${node["Index Name"]}` : "";
+    const cond = node["Index Cond"] ?? node["Recheck Cond"] ?? node.Filter;
+    const sub = node["Subplan Name"] ? `${node["Subplan Name"]}: ` : "";
+    const keys = node["Sort Key"] ? ` by ${node["Sort Key"].join(", ")}` : "";
+    detail.push(
+      `${"  ".repeat(depth)}${sub}${node["Node Type"]}${using}${on}${keys} (est. ${node["Plan Rows"]} rows)${cond ? ` [${cond.slice(0, 90)}]` : ""}`,
+    );
+    const table = node["Relation Name"];
+    if (node["Node Type"] === "Seq Scan" && table && LIST_TABLES.test(table) && (sizes[table] ?? 0) >= PG_SMALL_TABLE)
+      problems.push(`full scan: Seq Scan on ${table} (${sizes[table]} rows)`);
+    if (node["Node Type"] === "Sort" && !boundedSort && node["Plan Rows"] > PG_BOUNDED_SORT)
+      problems.push(`sort over an unbounded set: ${node["Plan Rows"]} estimated rows`);
+    for (const child of node.Plans ?? []) walk(child, depth + 1);
+  };
+  walk(root, 0);
+  return { detail, problems };
+}
 
 /**
  * What is wrong with one EXPLAIN QUERY PLAN: a list's own table read whole (posts, comments,
@@ -29,10 +87,12 @@ export function planProblems(rows: PlanRow[], boundedSort: boolean): string[] {
   return problems;
 }
 
-export async function explainMode(file: string) {
-  process.env.DATABASE_PATH = file;
+export async function explainMode(target: string) {
+  const onPostgres = /^postgres(ql)?:\/\//.test(target);
+  if (onPostgres) process.env.DATABASE_URL = target;
+  else process.env.DATABASE_PATH = target;
   const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../../app/models/feed.server");
-  const { sqlite } = await import("../../app/utils/db.server");
+  const { sqlite, queryRow, closeDatabase } = await import("../../app/utils/db.server");
   const { commentPageQuery, COMMENT_PAGE_SIZE } = await import("../../app/models/comment.server");
   const { followPageQuery } = await import("../../app/models/follow.server");
   const { clubListQuery } = await import("../../app/models/club.server");
@@ -56,7 +116,25 @@ export async function explainMode(file: string) {
   cases.push(["club 1's posts", { clubId: 1 }]);
 
   const out: PlanCheck[] = [];
-  const check = (label: string, sql: string, params: Record<string, unknown> | unknown[], boundedSort: boolean) => {
+  // PostgreSQL: a client of its own, so drizzle's statements ($1…, positional values) and the
+  // hand-written ones (@name, turned into $n as the app's engine does) are explained alike.
+  const { positional } = await import("../../app/utils/db-postgres.server");
+  const pg = onPostgres ? new (await import("pg")).default.Client({ connectionString: target }) : null;
+  await pg?.connect();
+  const sizes: Record<string, number> = {};
+  if (pg) {
+    const rel = await pg.query<{ relname: string; n: number }>(
+      `SELECT relname, reltuples::bigint AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`,
+    );
+    for (const r of rel.rows) sizes[r.relname] = Number(r.n);
+  }
+  const check = async (label: string, sql: string, params: Record<string, unknown> | unknown[], boundedSort: boolean) => {
+    if (pg) {
+      const { text, values } = Array.isArray(params) && /\$1\b/.test(sql) ? { text: sql, values: params } : positional(sql, params);
+      const res = await pg.query<{ "QUERY PLAN": Array<{ Plan: PgNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
+      out.push({ label, ...pgPlanProblems(res.rows[0]!["QUERY PLAN"][0]!.Plan, sizes, boundedSort) });
+      return;
+    }
     const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as PlanRow[];
     const detail = rows.map((r) => r.detail);
     const problems = planProblems(rows, boundedSort);
@@ -66,13 +144,13 @@ export async function explainMode(file: string) {
     const plan = await planFeed(viewer, query);
     // A temp B-tree sort is accepted only where the set it sorts is bounded by construction: a
     // search with at most SEARCH_DRIVES_BELOW matches, a few followed members' posts, one author's
-    // or one club's posts.
+    // or one club's posts. (PostgreSQL's SQL has no index hints to tell: its estimate says.)
     const bounded =
       plan.sql.includes("NOT INDEXED") ||
       plan.sql.includes("INDEXED BY posts_author_recent") ||
       query.authorId !== undefined ||
       query.clubId !== undefined;
-    check(`${label}${bounded ? " [bounded sort]" : ""}`, plan.sql, plan.params, bounded);
+    await check(`${label}${bounded ? " [bounded sort]" : ""}`, plan.sql, plan.params, bounded);
   }
   // A #hashtag newest or oldest first (feed-hashtag.server.ts): each half read in id order with a
   // bound, the candidates' rows by id, and the check that no post outside the ids read sits in the page.
@@ -82,15 +160,15 @@ export async function explainMode(file: string) {
   const cursorAt = { cursorValue: Date.now(), cursorId: 50_000 };
   for (const dir of ["DESC", "ASC"] as const) {
     const halves = hashtagHalves(dir);
-    check(`#BowHunting ${dir}: tag half, 42 ids from a cursor`, halves.tags, { tagKey: parts.tagKey, from: 50_000, n: 42 }, false);
-    check(`#BowHunting ${dir}: text half, 42 ids from a cursor`, halves.text, { fts: parts.fts, from: 50_000, n: 42 }, false);
-    check(
+    await check(`#BowHunting ${dir}: tag half, 42 ids from a cursor`, halves.tags, { tagKey: parts.tagKey, from: 50_000, n: 42 }, false);
+    await check(`#BowHunting ${dir}: text half, 42 ids from a cursor`, halves.text, { fts: parts.fts, from: 50_000, n: 42 }, false);
+    await check(
       `#BowHunting ${dir}: the candidates' rows`,
       hashtagRowsSql(dir, true, true),
       { ids: "[1,2,3]", type: "video", ...cursorAt },
       false,
     );
-    check(
+    await check(
       `#BowHunting ${dir}: no post outside the ids read within the page`,
       hashtagGapSql(dir, true, true),
       {
@@ -102,14 +180,14 @@ export async function explainMode(file: string) {
       },
       false,
     );
-    check(
+    await check(
       `#BowHunting ${dir}: the last page, no post past the cursor's id`,
       hashtagGapSql(dir, true, false),
       { ...cursorAt, lo: 0, hi: 50_000 },
       false,
     );
   }
-  check(
+  await check(
     "trending (candidates: newest 1000 + top 100 liked + top 100 discussed) [bounded sort]",
     TRENDING_SQL,
     { now: Date.now(), viewer: 1 },
@@ -117,38 +195,46 @@ export async function explainMode(file: string) {
   );
 
   // The other lists, each through the statement its model runs (drizzle's SQL with positional params).
-  const one = <T>(sql: string) => sqlite.prepare(sql).get() as T;
-  const longest = one<{ id: number; n: number }>(`SELECT id, comments_count AS n FROM posts ORDER BY comments_count DESC LIMIT 1`);
-  const lastComment = one<{ at: number; id: number }>(
+  const one = async <T>(sql: string) => (await queryRow<T>(sql))!;
+  const longest = await one<{ id: number; n: number }>(`SELECT id, comments_count AS n FROM posts ORDER BY comments_count DESC LIMIT 1`);
+  const lastComment = await one<{ at: number; id: number }>(
     `SELECT created_at AS at, id FROM comments WHERE post_id = ${longest.id} ORDER BY created_at, id LIMIT 1 OFFSET ${COMMENT_PAGE_SIZE - 1}`,
   );
-  const followed = one<{ id: number }>(`SELECT id FROM users ORDER BY followers_count DESC LIMIT 1`);
-  const follower = one<{ id: number }>(`SELECT id FROM users ORDER BY following_count DESC LIMIT 1`);
-  const bigClub = one<{ id: number }>(`SELECT id FROM clubs ORDER BY member_count DESC LIMIT 1`);
+  const followed = await one<{ id: number }>(`SELECT id FROM users ORDER BY followers_count DESC LIMIT 1`);
+  const follower = await one<{ id: number }>(`SELECT id FROM users ORDER BY following_count DESC LIMIT 1`);
+  const bigClub = await one<{ id: number }>(`SELECT id FROM clubs ORDER BY member_count DESC LIMIT 1`);
   const drizzle = (label: string, query: { toSQL(): { sql: string; params: unknown[] } }, bounded = false) => {
     const { sql, params } = query.toSQL();
-    check(`${label}${bounded ? " [bounded sort]" : ""}`, sql, params, bounded);
+    return check(`${label}${bounded ? " [bounded sort]" : ""}`, sql, params, bounded);
   };
   const commentCursor = lastComment ? Buffer.from(`c.${lastComment.at}.${lastComment.id}`).toString("base64url") : null;
-  drizzle(`comments, most-discussed post (${longest.n}), first page`, commentPageQuery(longest.id, null, COMMENT_PAGE_SIZE));
-  drizzle(`comments, most-discussed post, 2nd page (cursor)`, commentPageQuery(longest.id, commentCursor, COMMENT_PAGE_SIZE));
-  drizzle("followers of the most-followed member", followPageQuery("followers", followed.id, null, 30));
-  drizzle("followers, 2nd page (cursor)", followPageQuery("followers", followed.id, `${Date.now()}.1000`, 30));
-  drizzle("following of the member who follows most", followPageQuery("following", follower.id, null, 30));
-  drizzle("clubs list", clubListQuery(viewer, {}, 24));
-  drizzle("clubs list, public", clubListQuery(viewer, { onlyPublic: true }, 24));
+  await drizzle(`comments, most-discussed post (${longest.n}), first page`, commentPageQuery(longest.id, null, COMMENT_PAGE_SIZE));
+  await drizzle(`comments, most-discussed post, 2nd page (cursor)`, commentPageQuery(longest.id, commentCursor, COMMENT_PAGE_SIZE));
+  await drizzle("followers of the most-followed member", followPageQuery("followers", followed.id, null, 30));
+  await drizzle("followers, 2nd page (cursor)", followPageQuery("followers", followed.id, `${Date.now()}.1000`, 30));
+  await drizzle("following of the member who follows most", followPageQuery("following", follower.id, null, 30));
+  await drizzle("clubs list", clubListQuery(viewer, {}, 24));
+  await drizzle("clubs list, public", clubListQuery(viewer, { onlyPublic: true }, 24));
   // My Clubs: the member's own memberships (club_members_user) sorted by the club's date.
-  drizzle("clubs list, mine", clubListQuery(viewer, { onlyMine: true }, 24), true);
-  drizzle("clubs list, 2nd page (cursor)", clubListQuery(viewer, { cursor: Buffer.from(`${Date.now()}:10`).toString("base64url") }, 24));
+  await drizzle("clubs list, mine", clubListQuery(viewer, { onlyMine: true }, 24), true);
+  await drizzle(
+    "clubs list, 2nd page (cursor)",
+    clubListQuery(viewer, { cursor: Buffer.from(`${Date.now()}:10`).toString("base64url") }, 24),
+  );
   // A club's members: at most its member limit (1,000 at most), sorted by role then joining date.
-  drizzle("members of the largest club", memberListQuery(bigClub.id), true);
+  await drizzle("members of the largest club", memberListQuery(bigClub.id), true);
+  await pg?.end();
+  await closeDatabase();
   process.stdout.write(JSON.stringify({ checks: out, searchDrivesBelow: SEARCH_DRIVES_BELOW }));
 }
 
-/** The plan checks of the database at `file`, from a child process. */
+/** The plan checks of the database at `file` (or a postgres:// URL), from a child process. */
 export function explain(root: string, file: string): PlanCheck[] {
+  // The database goes in through the child's environment: bench.ts's static imports (uploads.ts's
+  // fixtures) read env.server.ts before explainMode runs, so setting it there would come too late.
+  const where = /^postgres(ql)?:\/\//.test(file) ? { DATABASE_URL: file } : { DATABASE_PATH: file, DATABASE_URL: "" };
   const explained = spawnSync(path.join(root, "node_modules/.bin/tsx"), ["scripts/bench.ts", "--explain", file], {
-    env: { ...process.env, NODE_ENV: "development" },
+    env: { ...process.env, NODE_ENV: "development", ...where },
     encoding: "utf8",
     timeout: 120_000,
   });
@@ -157,8 +243,9 @@ export function explain(root: string, file: string): PlanCheck[] {
 }
 
 /** Prints each check (with its plan when `verbose` or when it failed); the number that failed. */
-export function printPlans(scale: string, checks: PlanCheck[], verbose: boolean): number {
-  console.log(`\n== EXPLAIN QUERY PLAN of every list at ${scale} posts${verbose ? "" : " (plans: --plans)"}`);
+export function printPlans(scale: string, checks: PlanCheck[], verbose: boolean, engine = "SQLite"): number {
+  const how = engine === "SQLite" ? "EXPLAIN QUERY PLAN" : "EXPLAIN (FORMAT JSON), after ANALYZE,";
+  console.log(`\n== ${engine}: ${how} of every list at ${scale} posts${verbose ? "" : " (plans: --plans)"}`);
   let bad = 0;
   for (const c of checks) {
     console.log(`  ${c.problems.length ? "FAIL" : "ok  "} ${c.label}`);

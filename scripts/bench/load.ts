@@ -53,33 +53,50 @@ export function request(port: number, urlPath: string, headers: Record<string, s
 export const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
-export type Target = { port: number; path: string; headers?: Record<string, string> };
+/**
+ * What a load loop asks: GET `path` by default; a write gives `method` and a `body` drawn afresh for
+ * each request, and `perWorker` headers (worker i sends perWorker[i % n] on top: one member each).
+ */
+export type Target = {
+  port: number;
+  path: string;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: () => string;
+  perWorker?: Array<Record<string, string>>;
+};
+
+/** One request of `target`, as worker `worker` sends it. */
+function send(target: Target, worker: number) {
+  const { port, path: urlPath, headers = {}, method = "GET", body, perWorker } = target;
+  const own = perWorker?.length ? perWorker[worker % perWorker.length] : undefined;
+  return request(port, urlPath, own ? { ...headers, ...own } : headers, method, body?.());
+}
 
 /** Throughput and latency of one target, CONCURRENCY requests in flight. */
 export async function load(label: string, target: Target, maxRequests = MAX_REQUESTS): Promise<Result> {
-  const { port, path: urlPath, headers = {} } = target;
   // Warm up at full concurrency (JIT, connections, caches): a cold server's first second is not its speed.
   let warm = 0;
   const warmUntil = performance.now() + WARMUP_MS;
-  const warmer = async () => {
+  const warmer = async (i: number) => {
     while (warm < WARMUP * CONCURRENCY && performance.now() < warmUntil) {
       warm += 1;
-      await request(port, urlPath, headers);
+      await send(target, i);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, warmer));
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => warmer(i)));
   const latencies: number[] = [];
   const statuses: Record<string, number> = {};
   let errors = 0;
   let issued = 0;
   const started = performance.now();
   const deadline = started + MAX_SECONDS * 1000;
-  const worker = async () => {
+  const worker = async (i: number) => {
     while (issued < maxRequests && performance.now() < deadline) {
       issued += 1;
       const t0 = performance.now();
       try {
-        const res = await request(port, urlPath, headers);
+        const res = await send(target, i);
         statuses[res.status] = (statuses[res.status] ?? 0) + 1;
         if (res.status >= 400) errors += 1;
       } catch {
@@ -88,7 +105,7 @@ export async function load(label: string, target: Target, maxRequests = MAX_REQU
       latencies.push(performance.now() - t0);
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => worker(i)));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   return {

@@ -12,6 +12,8 @@ import { request } from "./load";
 
 export const ROOT = process.cwd();
 export const SERVER_BUILD = process.env.BENCH_SERVER_BUILD ?? "build/index.js";
+/** Where the seeded databases and scratch files go (BENCH_DIR, default tmp/bench): one per concurrent run. */
+export const BENCH_DIR = path.resolve(ROOT, process.env.BENCH_DIR ?? "tmp/bench");
 
 /**
  * Ports: BENCH_PORT and the next 9 when set (app servers from BENCH_PORT, bare ones from +2,
@@ -81,7 +83,7 @@ async function supervise(child: ChildProcess, port: number, ready: string): Prom
   };
 }
 
-/** The app on `file`, as deployed behind one proxy (TRUST_PROXY=1), rate limits off; `env` on top (S3). */
+/** The app on `file`, as deployed behind one proxy (TRUST_PROXY=1), rate limits off; `env` on top (S3, or DATABASE_URL for PostgreSQL). */
 export async function startApp(file: string, port: number, env: Record<string, string> = {}): Promise<Running> {
   const child = spawn(path.join(ROOT, "node_modules/.bin/remix-serve"), [SERVER_BUILD], {
     env: {
@@ -108,7 +110,7 @@ export async function startApp(file: string, port: number, env: Record<string, s
  * ceiling the app's figures are ratios of.
  */
 export async function startBare(body: Buffer, port: number): Promise<Running> {
-  const file = path.join(ROOT, "tmp", "bench", `bare-${port}.html`);
+  const file = path.join(BENCH_DIR, `bare-${port}.html`);
   fs.writeFileSync(file, body);
   const script = `
     const body = require("node:fs").readFileSync(${JSON.stringify(file)});
@@ -120,11 +122,11 @@ export async function startBare(body: Buffer, port: number): Promise<Running> {
   return supervise(child, port, "/");
 }
 
-/** Signs in seeded member 1 at the app; the session cookie. */
-export async function signIn(port: number, file: string): Promise<string> {
+/** Signs in seeded member `userId` (1 by default) at the app; the session cookie. `file`: the seeded SQLite file (a PostgreSQL copy has the same members). */
+export async function signIn(port: number, file: string, userId = 1): Promise<string> {
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(file, { readonly: true });
-  const { username } = db.prepare(`SELECT username FROM users WHERE id = 1`).get() as { username: string };
+  const { username } = db.prepare(`SELECT username FROM users WHERE id = ?`).get(userId) as { username: string };
   db.close();
   const res = await request(
     port,
@@ -138,6 +140,17 @@ export async function signIn(port: number, file: string): Promise<string> {
     .concat(res.headers["set-cookie"] ?? [])
     .map((c) => c.split(";")[0])
     .join("; ");
+}
+
+/** `n` public posts' ids, spread at random (what the write rows like and comment on). */
+export async function publicPostIds(file: string, n: number): Promise<number[]> {
+  const Database = (await import("better-sqlite3")).default;
+  const db = new Database(file, { readonly: true });
+  const ids = (db.prepare(`SELECT id FROM posts WHERE club_id IS NULL ORDER BY random() LIMIT ?`).all(n) as { id: number }[]).map(
+    (r) => r.id,
+  );
+  db.close();
+  return ids;
 }
 
 /** Ids the per-page figures need: the most discussed public post and the biggest public club. */

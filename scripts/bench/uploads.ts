@@ -13,7 +13,7 @@ import path from "node:path";
 import { chromium, type Browser } from "@playwright/test";
 import { startCuttingProxy, type Link } from "../../tests/fixtures/cutting-proxy";
 import { startS3rver } from "../../tests/fixtures/media";
-import { ROOT, SERVER_BUILD, benchPort, seed, signIn, startApp } from "./servers";
+import { BENCH_DIR, ROOT, SERVER_BUILD, benchPort, seed, signIn, startApp } from "./servers";
 
 const MB = 1024 * 1024;
 
@@ -70,7 +70,7 @@ export async function widgetUpload(
   const proxy = await startCuttingProxy(appPort);
   const context = await browser.newContext({ serviceWorkers: "block" });
   // One name per run: two benches at once must not read (or delete) each other's file.
-  const file = path.join(ROOT, "tmp", "bench", `upload-${process.pid}-${crypto.randomBytes(4).toString("hex")}.mp4`);
+  const file = path.join(BENCH_DIR, `upload-${process.pid}-${crypto.randomBytes(4).toString("hex")}.mp4`);
   fs.mkdirSync(path.dirname(file), { recursive: true });
   fs.writeFileSync(file, video(size));
   try {
@@ -188,7 +188,7 @@ export async function uploadRows(appPort: number, cookie: string, dbFile: string
 /** Alone: a small fresh database, the app, these rows. */
 async function main() {
   if (!fs.existsSync(SERVER_BUILD)) throw new Error(`No server build at ${SERVER_BUILD}. Run \`npm run build\` first.`);
-  const file = path.join(ROOT, "tmp", "bench", "uploads.db");
+  const file = path.join(BENCH_DIR, "uploads.db");
   fs.mkdirSync(path.dirname(file), { recursive: true });
   seed(file, 5, 10);
   const app = await startApp(file, await benchPort(0));
