@@ -7,7 +7,9 @@ import * as commentsRoute from "~/routes/api.posts.$id.comments";
 import * as userRoute from "~/routes/api.users.$username";
 import * as postPage from "~/routes/post.$id/route";
 import { UNSTORABLE_TEXT } from "~/schemas/text";
-import { sqlite } from "~/utils/db.server";
+import { eq } from "drizzle-orm";
+import { clubs } from "#db/schema";
+import { databaseEngine, db, queryRow, queryRows } from "~/utils/db.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { count } from "../fixtures/posts";
 
@@ -27,20 +29,20 @@ function newcomer(overrides: Record<string, unknown> = {}) {
   return { username, displayName: "New Hunter", email: `${username}@example.com`, password: "secret123", ...overrides };
 }
 
-const storedDisplayName = (username: string) =>
-  (sqlite.prepare("SELECT display_name AS name FROM users WHERE username = ?").get(username) as { name: string }).name;
+const storedDisplayName = async (username: string) =>
+  (await queryRow<{ name: string }>("SELECT display_name AS name FROM users WHERE username = ?", [username]))!.name;
 
 describe("NUL bytes and lone surrogates are refused", () => {
   it("POST /api/posts with a NUL in the title: 400 on the title, no post", async () => {
     const alice = await createMember();
-    const before = count("SELECT count(*) AS n FROM posts");
+    const before = await count("SELECT count(*) AS n FROM posts");
     const res = await call(
       postsRoute.action,
       makeRequest("/api/posts", { json: { ...post, title: "Rub\u0000lines" }, cookie: alice.cookie }),
     );
     expect(res.status).toBe(400);
     expect((await json(res)).fieldErrors).toEqual({ title: [UNSTORABLE_TEXT] });
-    expect(count("SELECT count(*) AS n FROM posts")).toBe(before);
+    expect(await count("SELECT count(*) AS n FROM posts")).toBe(before);
   });
 
   it("a lone surrogate in JSON (\\ud800) is refused, in a post's content and in a comment", async () => {
@@ -58,7 +60,7 @@ describe("NUL bytes and lone surrogates are refused", () => {
       { id: String(id) },
     );
     expect(res.status).toBe(400);
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(0);
   });
 
   it("a comment of only a NUL through the post page's form: 400 with the message, nothing stored", async () => {
@@ -74,7 +76,7 @@ describe("NUL bytes and lone surrogates are refused", () => {
       { id: String(id) },
     );
     expect(res.status).toBe(400);
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", id)).toBe(0);
   });
 });
 
@@ -84,20 +86,20 @@ describe("names lose bidi controls and zero-width characters", () => {
     const res = await call(registerApi, makeRequest("/api/auth/register", { json: body }));
     expect(res.status).toBe(201);
     expect(await json(res)).toMatchObject({ displayName: "Admin", location: "Montana" });
-    expect(storedDisplayName(body.username)).toBe("Admin");
+    expect(await storedDisplayName(body.username)).toBe("Admin");
   });
 
   it("the sign-up form does the same, and a name of only invisible characters is refused", async () => {
     const body = newcomer({ displayName: `Jo${RLO} Hunter\u200b` });
     const ok = await call(authPage.action, makeRequest("/auth", { form: { intent: "register", ...body } }));
     expect(ok.status).toBe(302);
-    expect(storedDisplayName(body.username)).toBe("Jo Hunter");
+    expect(await storedDisplayName(body.username)).toBe("Jo Hunter");
 
     const invisible = newcomer({ displayName: `${RLO}\u200b\u200c${LRO}` });
     const bad = await call(authPage.action, makeRequest("/auth", { form: { intent: "register", ...invisible } }));
     expect(bad.status).toBe(400);
     expect((await json(bad)).result.error.displayName).toContain("Display name must be at least 2 characters");
-    expect(count("SELECT count(*) AS n FROM users WHERE username = ?", invisible.username)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM users WHERE username = ?", invisible.username)).toBe(0);
   });
 
   it("a profile edit and a club's name, location and tags are stored clean", async () => {
@@ -108,7 +110,7 @@ describe("names lose bidi controls and zero-width characters", () => {
       { username: alice.username },
     );
     expect(res.status).toBe(200);
-    expect(storedDisplayName(alice.username)).toBe("Alice");
+    expect(await storedDisplayName(alice.username)).toBe("Alice");
 
     res = await call(
       clubsRoute.action,
@@ -119,13 +121,16 @@ describe("names lose bidi controls and zero-width characters", () => {
     );
     expect(res.status).toBe(201);
     const club = await json(res);
-    const row = sqlite.prepare("SELECT name, location, tags FROM clubs WHERE id = ?").get(club.id) as Record<string, string>;
-    expect(row).toEqual({ name: "Elk Camp", location: "Idaho", tags: JSON.stringify(["bugle"]) });
+    const [row] = await db
+      .select({ name: clubs.name, location: clubs.location, tags: clubs.tags })
+      .from(clubs)
+      .where(eq(clubs.id, club.id as number));
+    expect(row).toEqual({ name: "Elk Camp", location: "Idaho", tags: ["bugle"] });
   });
 });
 
 describe("stored text", () => {
-  it("is valid UTF-8 with no NUL in every text column written above", () => {
+  it("is valid UTF-8 with no NUL in every text column written above", async () => {
     const decoder = new TextDecoder("utf-8", { fatal: true });
     const columns: Record<string, string[]> = {
       users: ["display_name", "bio", "location"],
@@ -135,9 +140,9 @@ describe("stored text", () => {
     };
     for (const [table, names] of Object.entries(columns)) {
       for (const name of names) {
-        const rows = sqlite.prepare(`SELECT CAST(${name} AS BLOB) AS raw FROM ${table} WHERE ${name} IS NOT NULL`).all() as {
-          raw: Buffer;
-        }[];
+        // The stored bytes: SQLite's blob of the value; PostgreSQL's text (JSON columns' text) in UTF-8.
+        const bytes = databaseEngine() === "postgres" ? `convert_to(CAST(${name} AS TEXT), 'UTF8')` : `CAST(${name} AS BLOB)`;
+        const rows = await queryRows<{ raw: Buffer }>(`SELECT ${bytes} AS raw FROM ${table} WHERE ${name} IS NOT NULL`);
         for (const { raw } of rows) {
           expect(raw.includes(0), `${table}.${name}`).toBe(false);
           expect(() => decoder.decode(raw), `${table}.${name}`).not.toThrow();
