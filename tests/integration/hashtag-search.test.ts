@@ -5,7 +5,8 @@ import { hashtagPage } from "~/models/feed-hashtag.server";
 import { listFeed } from "~/models/feed.server";
 import { planSearch, searchSet } from "~/models/feed-search.server";
 import { createPost } from "~/models/post.server";
-import { sqlite } from "~/utils/db.server";
+import { postTags, posts } from "#db/schema";
+import { db, queryColumn } from "~/utils/db.server";
 import type { SortOption } from "~/schemas/post";
 
 /**
@@ -24,18 +25,15 @@ const HOUR = 3_600_000;
 const T0 = Date.UTC(2026, 0, 1);
 
 /** The set-based answer: the search's whole match set, filtered and sorted as the feed does. */
-function reference(search: string, sortBy: SortOption, type?: string): number[] {
+async function reference(search: string, sortBy: SortOption, type?: string): Promise<number[]> {
   const set = searchSet(search)!;
   const dir = sortBy === "oldest" ? "ASC" : "DESC";
   const column = sortBy === "popular" ? "likes_count" : sortBy === "discussed" ? "comments_count" : "created_at";
-  return (
-    sqlite
-      .prepare(
-        `SELECT id FROM posts WHERE club_id IS NULL ${type ? "AND type = @type" : ""} AND id IN (${set.sql})
-         ORDER BY ${column} ${dir}, id ${dir}`,
-      )
-      .all({ ...set.params, type }) as { id: number }[]
-  ).map((r) => r.id);
+  return queryColumn<number>(
+    `SELECT id FROM posts WHERE club_id IS NULL ${type ? "AND type = @type" : ""} AND id IN (${set.sql})
+     ORDER BY ${column} ${dir}, id ${dir}`,
+    type ? { ...set.params, type } : set.params,
+  );
 }
 
 /** Every page of the feed for a search, as ids per page. */
@@ -61,7 +59,7 @@ function cut(ids: number[], limit: number): number[][] {
 describe("#hashtag search in pages", () => {
   beforeAll(async () => {
     const author = await createMember();
-    const club = makeClub(author.id);
+    const club = await makeClub(author.id);
     // Matches by tag, by the joined word, by the phrase (any case, word forms), and near misses.
     const kinds = [
       { title: "Opening morning", content: "Sat all day.", tags: ["Bow Hunting"] },
@@ -82,12 +80,12 @@ describe("#hashtag search in pages", () => {
       // Creation order as ids for the first two thirds; then created_at runs against the ids
       // (backwards and in ties) so an id-ordered read alone would answer the wrong pages.
       const createdAt = i < 64 ? T0 + i * HOUR : T0 + (160 - i) * HOUR - (i % 4 === 0 ? 30 * HOUR : 0);
-      setPostStats(post.id, { createdAt, likes: i % 5 });
+      await setPostStats(post.id, { createdAt, likes: i % 5 });
     }
     // A club's posts match too but stay in their club.
     for (let i = 0; i < 6; i++) {
       const post = await createPost(author, { ...postInput({ title: `Bow hunting club ${i}`, tags: ["Bow Hunting"] }), clubId: club });
-      setPostStats(post.id, { createdAt: T0 + (200 + i) * HOUR });
+      await setPostStats(post.id, { createdAt: T0 + (200 + i) * HOUR });
     }
   });
 
@@ -99,14 +97,14 @@ describe("#hashtag search in pages", () => {
     ["#BowHunting", "popular", 6],
     ["#Bow Hunting", "recent", 20],
   ] as const)("%s sorted %s, %i a page: the set-based answer, page for page", async (search, sortBy, limit) => {
-    const expected = reference(search, sortBy);
+    const expected = await reference(search, sortBy);
     expect(expected.length).toBeGreaterThan(30);
     expect(await pages(search, sortBy, limit)).toEqual(cut(expected, limit));
   });
 
   it("with a type filter too", async () => {
     for (const sortBy of ["recent", "oldest"] as const)
-      expect(await pages("#BowHunting", sortBy, 3, "opinion")).toEqual(cut(reference("#BowHunting", sortBy, "opinion"), 3));
+      expect(await pages("#BowHunting", sortBy, 3, "opinion")).toEqual(cut(await reference("#BowHunting", sortBy, "opinion"), 3));
   });
 
   it("reads the halves in id order where creation order follows the ids, and gives way where it does not", async () => {
@@ -132,24 +130,26 @@ describe("#hashtag search in pages", () => {
 describe("a one-word #hashtag as dense as a word search", () => {
   beforeAll(async () => {
     const author = await createMember();
-    const insert = sqlite.prepare(
-      `INSERT INTO posts (author_id, type, title, content, tags, likes_count, created_at) VALUES (?, 'article', ?, ?, ?, ?, ?)`,
-    );
-    const tag = sqlite.prepare(`INSERT INTO post_tags (post_id, key) VALUES (?, 'rut')`);
-    sqlite.transaction(() => {
-      for (let i = 0; i < 1300; i++) {
-        // Most say "rut"; some are only tagged rut (post_tags without the word in the text).
-        const words = i % 7 === 0 ? "Quiet week" : "Rut is on";
-        const { lastInsertRowid } = insert.run(author.id, `Field note ${i}`, words, null, i % 9, T0 + i * HOUR);
-        if (i % 7 === 0 || i % 5 === 0) tag.run(lastInsertRowid);
-      }
-    })();
+    const rows = Array.from({ length: 1300 }, (_, i) => ({
+      authorId: author.id,
+      type: "article" as const,
+      title: `Field note ${i}`,
+      // Most say "rut"; some are only tagged rut (post_tags without the word in the text).
+      content: i % 7 === 0 ? "Quiet week" : "Rut is on",
+      likesCount: i % 9,
+      createdAt: new Date(T0 + i * HOUR),
+    }));
+    for (let from = 0; from < rows.length; from += 200) {
+      const made = await db.insert(posts).values(rows.slice(from, from + 200)).returning({ id: posts.id });
+      const tagged = made.filter((_, j) => (from + j) % 7 === 0 || (from + j) % 5 === 0);
+      if (tagged.length) await db.insert(postTags).values(tagged.map(({ id }) => ({ postId: id, key: "rut" })));
+    }
   });
 
   it("is probed row by row in the popular sort, and answers what the set answers", async () => {
     expect((await planSearch("#rut"))?.mode).toBe("filter-probe");
     expect((await planSearch("#BowHunting"))?.mode).not.toBe("filter-probe");
     for (const sortBy of ["popular", "discussed"] as const)
-      expect(await pages("#rut", sortBy, 50)).toEqual(cut(reference("#rut", sortBy), 50));
+      expect(await pages("#rut", sortBy, 50)).toEqual(cut(await reference("#rut", sortBy), 50));
   });
 });
