@@ -30,8 +30,22 @@ export const CLOCK_BUCKET_S = 60;
 
 const SKIPPED = /^\/(build|media)\/|^\/healthz$|\.[A-Za-z0-9]+$/;
 
+/**
+ * Settings that say where and how this one process runs, never what a page shows: left out of the
+ * validator, so every node of a site (each on its own port, only one seeding the demo, its own pool,
+ * log level or upload mount) gives a page the same ETag and a copy one node validated is a 304 on
+ * the next (nginx balances a client's requests over them).
+ */
+export const NODE_LOCAL_SETTINGS =
+  /^(PORT|HOST|SEED_DEMO|LOG_LEVEL|DATABASE_PATH|DATABASE_URL|DATABASE_POOL_SIZE|UPLOAD_DIR|BACKUP_\w+|VISITOR_CACHE_MB|\w+_TIMEOUT_MS)$/;
+
+/** The configuration a page validator covers: the non-secret settings that are the same on every node. */
+export function validatorConfig(settings: Record<string, unknown>): [string, unknown][] {
+  return Object.entries(settings).filter(([name]) => !/SECRET|KEY/.test(name) && !NODE_LOCAL_SETTINGS.test(name));
+}
+
 let buildHash: string | undefined;
-/** The server build (its bytes carry the client manifest's version) and the non-secret configuration. */
+/** The server build (its bytes carry the client manifest's version) and the site's configuration. */
 function buildId(): string {
   if (buildHash) return buildHash;
   const hash = createHash("sha256");
@@ -40,8 +54,7 @@ function buildId(): string {
   } catch {
     hash.update(String(process.pid));
   }
-  const config = Object.entries(env).filter(([name]) => !/SECRET|KEY/.test(name));
-  hash.update(JSON.stringify(config));
+  hash.update(JSON.stringify(validatorConfig(env)));
   buildHash = hash.digest("base64url").slice(0, 16);
   return buildHash;
 }

@@ -8,7 +8,7 @@ import * as trendingApi from "~/routes/api.posts.trending";
 import * as homePage from "~/routes/_index/route";
 import { dataVersion, sqlite } from "~/utils/db.server";
 import { applyCacheControl, MEMBER_VALUE, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
-import { ifNoneMatchHits, validatorFor } from "~/web/conditional.server";
+import { ifNoneMatchHits, validatorConfig, validatorFor } from "~/web/conditional.server";
 import { installHttpEdge } from "~/web/http-edge.server";
 import { clearVisitorCache } from "~/web/visitor-cache.server";
 import { getToast, toastCookie } from "~/web/toast.server";
@@ -242,5 +242,50 @@ describe("the HTTP edge answers 304 before anything renders", () => {
     page();
     expect((await fetch(`${base}/build/entry.client-ABC.js`)).headers.has("ETag")).toBe(false);
     expect((await fetch(`${base}/favicon.svg`)).headers.has("ETag")).toBe(false);
+  });
+});
+
+describe("the same validator on every node of a site (issue 25)", () => {
+  it("leaves out what differs between nodes: port, host, demo seeding, database address and pool, log level, upload mount, backups, timeouts", () => {
+    const site = {
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://pulse.example.org",
+      RATE_LIMITS: true,
+      TRUST_PROXY: 1,
+      SESSION_SECRET: "s3cret",
+    };
+    const one = validatorConfig({
+      ...site,
+      PORT: 3001,
+      HOST: "127.0.0.1",
+      SEED_DEMO: true,
+      DATABASE_URL: "postgres://db-a/pulse",
+      DATABASE_POOL_SIZE: 10,
+      LOG_LEVEL: "info",
+      UPLOAD_DIR: "/srv/a",
+      BACKUP_KEEP: 7,
+      IDLE_TIMEOUT_MS: 30_000,
+    });
+    const two = validatorConfig({
+      ...site,
+      PORT: 3002,
+      HOST: "0.0.0.0",
+      SEED_DEMO: false,
+      DATABASE_URL: "postgres://db-b/pulse",
+      DATABASE_POOL_SIZE: 20,
+      LOG_LEVEL: "debug",
+      UPLOAD_DIR: "/mnt/b",
+      BACKUP_KEEP: 3,
+      IDLE_TIMEOUT_MS: 10_000,
+    });
+    expect(two).toEqual(one);
+    expect(Object.fromEntries(one)).toEqual({
+      NODE_ENV: "production",
+      PUBLIC_URL: "https://pulse.example.org",
+      RATE_LIMITS: true,
+      TRUST_PROXY: 1,
+    });
+    // What a page shows still counts.
+    expect(validatorConfig({ ...site, PUBLIC_URL: "https://other.example.org" })).not.toEqual(validatorConfig(site));
   });
 });
