@@ -46,7 +46,7 @@ describe("comments", () => {
     });
     expect((await failure(() => addComment(bob, 987_654, { content: "hello" }))).status).toBe(404);
     expect((await failure(() => listComments(null, 987_654))).status).toBe(404);
-    expect(count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);
+    expect(await count(`SELECT count(*) AS n FROM comments WHERE post_id = ?`, post.id)).toBe(0);
     expect((await getPost(null, post.id)).commentsCount).toBe(0);
   });
 
@@ -79,7 +79,7 @@ describe("comments", () => {
   });
 
   it("keeps a private club's comments to its members", async () => {
-    const club = makeClub(alice.id, { isPrivate: true });
+    const club = await makeClub(alice.id, { isPrivate: true });
     const post = await newPost(alice, club);
     const comment = await addComment(alice, post.id, { content: "Members only talk" });
     expect((await failure(() => listComments(null, post.id))).status).toBe(404);
