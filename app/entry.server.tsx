@@ -7,6 +7,7 @@ import { viewerTag } from "~/web/session.server";
 import { drawDocument } from "~/web/draw-document.server";
 import { renderCacheStore } from "~/web/render-cache.server";
 import { setRenderCacheStore } from "~/components/ui/render-cache";
+import { databaseUnavailableError } from "~/utils/db.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { logFrameworkPatches } from "~/web/framework-patches.server";
 import { loggedPath } from "~/web/request-log.server";
@@ -23,6 +24,15 @@ logFrameworkPatches(logger);
  * nonce, so one body may be served to many from a shared cache), and one piece compresses as well
  * as the whole document can (a stream flushed chunk by chunk compressed 2.6 times worse).
  */
+/**
+ * Requests whose loaders or action met the database gone away (PostgreSQL unreachable, a connection
+ * lost: db.server.ts `databaseUnavailableError`). Remix hides the error itself from the page (the
+ * ErrorBoundary draws its plain "Something went wrong"), so `handleError` notes the request here and
+ * the answer becomes a 503 with Retry-After instead of a 500: the page side of the 503 that
+ * api.server.ts gives the JSON surface.
+ */
+const unavailable = new WeakMap<Request, number>();
+
 export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
@@ -34,10 +44,13 @@ export default async function handleRequest(
     logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) }),
   );
   const { body } = drawn;
-  const status = drawn.failed ? 500 : responseStatusCode;
+  const retryAfter = unavailable.get(request);
+  const status = drawn.failed ? 500 : retryAfter !== undefined ? 503 : responseStatusCode;
   for (const [name, value] of Object.entries(securityHeaders(inlineScriptHashes(body)))) responseHeaders.set(name, value);
   await applyCacheControl(request, responseHeaders, declaredCacheControl(remixContext.staticHandlerContext), status);
-  responseHeaders.set(VIEWER_HEADER, await viewerTag(request));
+  // Whose page it is needs the session, which the database holds: not while it is away.
+  if (retryAfter !== undefined) responseHeaders.set("Retry-After", String(retryAfter));
+  else responseHeaders.set(VIEWER_HEADER, await viewerTag(request));
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status });
 }
@@ -46,16 +59,28 @@ export default async function handleRequest(
  * JSON answers (loader data, resource routes) get the headers that apply to them too, and (like
  * documents) name whose page they are for the service worker's saved pages.
  */
-export const handleDataRequest: HandleDataRequestFunction = async (response, { request }) => {
+export const handleDataRequest: HandleDataRequestFunction = async (answer, { request }) => {
+  const retryAfter = unavailable.get(request);
+  const response =
+    retryAfter === undefined || answer.status < 500
+      ? answer
+      : new Response(answer.body, { status: 503, statusText: "Service Unavailable", headers: answer.headers });
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   await applyCacheControl(request, response.headers, [response.headers.get("Cache-Control")], response.status);
-  response.headers.set(VIEWER_HEADER, await viewerTag(request));
+  if (retryAfter !== undefined) response.headers.set("Retry-After", String(retryAfter));
+  else response.headers.set(VIEWER_HEADER, await viewerTag(request));
   return response;
 };
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   // An answer the app chose (a 4xx such as a bad `?_data=`) is in the request line, not an error.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  // Logged once per outage by the data layer, not once per request.
+  const lost = databaseUnavailableError(error);
+  if (lost) {
+    unavailable.set(request, lost.retryAfter ?? 5);
+    return;
+  }
   logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) });
 }

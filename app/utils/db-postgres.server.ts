@@ -4,6 +4,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import type { DB, Engine, Params } from "./db-engine.server";
+import { AppError } from "./errors";
 import { logger } from "./logger.server";
 
 /**
@@ -18,7 +19,10 @@ import { logger } from "./logger.server";
  * - Migrations (db/migrations-pg) run at start-up under an advisory lock, so nodes starting together
  *   apply each once.
  * - A connection the server drops is replaced by the pool; until the server answers again, queries
- *   fail (a 503 on /healthz, the error page on others) and the node recovers by itself.
+ *   fail with a lost-connection error (`isConnectionLoss`): /healthz says 503, pages and /api/* answer
+ *   503 with `DATABASE_UNAVAILABLE` (entry.server.tsx, api.server.ts), and the node recovers by
+ *   itself. A connection lost inside a transaction loses the whole transaction (the server rolls
+ *   it back): no half-written rows. The loss and the return are logged once each, not per request.
  */
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
@@ -32,6 +36,130 @@ const ATTEMPTS = 10;
 const MIGRATION_LOCK = 7_242_025;
 
 type Open = { client: pg.PoolClient; db: DB; savepoints: number };
+
+/** What a page or a call says while the database cannot be reached (a 503 with Retry-After). */
+export const DATABASE_UNAVAILABLE = "The database is not answering just now. Please try again in a moment.";
+/** Seconds a client is asked to wait before trying again. */
+export const DATABASE_RETRY_AFTER_S = 5;
+
+/** Node's network errors when the server cannot be reached or the link dies. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+/**
+ * PostgreSQL's own: class 08 (connection exception), the server shutting down or starting
+ * (57P01–57P03), and no connection slot left (53300).
+ */
+const SERVER_CODES = /^(08...|57P0[123]|53300)$/;
+/** node-postgres says these in words only (no code). */
+const DRIVER_MESSAGES =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed and is not queryable|Connection terminated due to connection timeout/i;
+
+/**
+ * Did this fail because the database could not be reached or the connection died (not because of
+ * what was asked)? Looks through drizzle's wrapping (`cause`) and Node's multi-address connect
+ * failures (`errors`).
+ */
+export function isConnectionLoss(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 5) return false;
+  if (error instanceof AppError) return error.status === 503 && error.message === DATABASE_UNAVAILABLE;
+  const { code, cause, errors, message } = error as { code?: unknown; cause?: unknown; errors?: unknown; message?: unknown };
+  if (typeof code === "string" && (NETWORK_CODES.has(code) || SERVER_CODES.test(code))) return true;
+  if (typeof message === "string" && DRIVER_MESSAGES.test(message)) return true;
+  if (Array.isArray(errors) && errors.some((inner) => isConnectionLoss(inner, depth + 1))) return true;
+  return isConnectionLoss(cause, depth + 1);
+}
+
+/** The family's error for a lost database (errors.ts): a 503 that asks to come back in a few seconds. */
+export const databaseUnavailable = (cause?: unknown) => {
+  const error = new AppError(503, DATABASE_UNAVAILABLE, { retryAfter: DATABASE_RETRY_AFTER_S });
+  if (cause !== undefined) Object.assign(error, { cause });
+  return error;
+};
+
+/**
+ * The data version and, in the same statement and read after it, whether a transaction that moved
+ * it on is still open. The version is a sequence (db/migrations-pg/0001), and a sequence is not
+ * transactional: a write's triggers move it on before the write commits, so a reader could take the
+ * new version while the new rows are still invisible, draw the old page under it, and the visitor
+ * cache and validators would keep that page until the next write or the minute. `nextval` holds
+ * the sequence's RowExclusiveLock until its transaction ends, and a commit is visible before its
+ * locks go: no such lock held by another session, read after the version, means every write the
+ * version counts is visible. (The correlated `v.last_value` makes the lock check run after the
+ * sequence is read. A fresh sequence says 1 before its first `nextval` as after it: `is_called`
+ * tells them apart.)
+ */
+const VERSION_SQL = `SELECT CASE WHEN v.is_called THEN v.last_value ELSE 0 END AS version, EXISTS (
+    SELECT 1 FROM pg_locks l
+    WHERE l.locktype = 'relation' AND l.relation = 'data_version'::regclass AND l.mode = 'RowExclusiveLock'
+      AND l.pid <> pg_backend_pid() AND v.last_value IS NOT NULL
+  ) AS writing
+  FROM data_version v`;
+/** Prepared once per connection. */
+const VERSION_QUERY = { name: "whitetail_data_version", text: VERSION_SQL };
+
+/**
+ * A version no page was or will be drawn under: what a reader gets while a counted write is still
+ * open. Its pages are drawn afresh and never answered from a cache or with a 304 (the write is seen
+ * once it commits).
+ */
+const uncommittedVersion = () => -1 - Math.floor(Math.random() * 2 ** 52);
+
+/**
+ * Reads shared by the callers who ask while one is under way, without ever answering a caller with
+ * a read that began before it asked: such a caller waits for the next read, which starts when the
+ * current one ends and serves everyone who asked meanwhile. So each answer is as fresh as a read of
+ * its own (a write committed before the request arrived is always seen), and under load one query
+ * serves many requests (measured in docs/caching.md).
+ */
+export function sharedReads<T>(read: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  let next: Promise<T> | null = null;
+  const start = (): Promise<T> => {
+    const current: Promise<T> = read().finally(() => {
+      if (running === current) running = null;
+    });
+    running = current;
+    return current;
+  };
+  return () => {
+    if (!running) return start();
+    next ??= running
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .then(() => {
+        next = null;
+        return start();
+      });
+    return next;
+  };
+}
+
+/** Logs the loss of the database once, and its return once, however many requests meet it meanwhile. */
+function outageLog() {
+  let lostSince: number | null = null;
+  return {
+    failed(error: unknown) {
+      if (lostSince !== null || !isConnectionLoss(error)) return;
+      lostSince = Date.now();
+      logger.error({ err: error }, "PostgreSQL is not answering; requests get 503 until it does");
+    },
+    answered() {
+      if (lostSince === null) return;
+      logger.info({ downMs: Date.now() - lostSince }, "PostgreSQL answers again");
+      lostSince = null;
+    },
+  };
+}
 
 /** `@name` and `?` placeholders (the SQLite spelling of hand-written queries) as PostgreSQL's `$n`. */
 export function positional(source: string, params: Params): { text: string; values: unknown[] } {
@@ -71,10 +199,56 @@ export async function migratePostgres(client: pg.Client | pg.PoolClient): Promis
   }
 }
 
+async function readVersion(client: pg.Pool | pg.PoolClient): Promise<number> {
+  const result = await client.query<{ version: number | null; writing: boolean }>(VERSION_QUERY);
+  const row = result.rows[0];
+  if (!row) return 0;
+  return row.writing ? uncommittedVersion() : (row.version ?? 0);
+}
+
 export async function openPostgres(url: string, poolSize: number): Promise<Engine> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize, connectionTimeoutMillis: 10_000, idleTimeoutMillis: 30_000 });
-  // An idle connection the server closed (a restart, a failover): the pool drops it and opens another when asked.
-  pool.on("error", (error) => logger.warn({ err: error }, "PostgreSQL connection lost; the pool will reconnect"));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    idleTimeoutMillis: 30_000,
+    // A link that dies without a word (a cable, a firewall) is noticed by TCP keepalive, not never.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  const outage = outageLog();
+  // An idle connection the server closed (a restart, a failover, a lost link): the pool drops it and
+  // opens another when asked. Without this listener the 'error' would end the process.
+  pool.on("error", (error) => outage.failed(error));
+  // Every query outside a transaction (drizzle's, the hand-written ones, the data version) goes
+  // through pool.query: the loss and the return of the database are noted there.
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  pool.query = ((...args: unknown[]) => {
+    const result = poolQuery(...args);
+    if (!(result instanceof Promise)) return result;
+    return result.then(
+      (value: unknown) => {
+        outage.answered();
+        return value;
+      },
+      (error: unknown) => {
+        outage.failed(error);
+        throw error;
+      },
+    );
+  }) as typeof pool.query;
+  /** A connection of the transaction's own, noted like pool.query. */
+  const connect = () =>
+    pool.connect().then(
+      (client) => {
+        outage.answered();
+        return client;
+      },
+      (error: unknown) => {
+        outage.failed(error);
+        throw error;
+      },
+    );
 
   const setup = await pool.connect();
   try {
@@ -84,6 +258,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
   }
 
   const root = asDB(drizzle(pool));
+  const sharedVersion = sharedReads(() => readVersion(pool));
   const context = new AsyncLocalStorage<Open>();
 
   async function savepoint<T>(open: Open, work: (tx: DB) => Promise<T>): Promise<T> {
@@ -107,8 +282,16 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
       const open = context.getStore();
       if (open) return savepoint(open, work);
       for (let attempt = 1; ; attempt++) {
-        const client = await pool.connect();
+        const client = await connect();
         let broken: Error | undefined;
+        // A checked-out connection has no listener of the pool's: one that dies between two
+        // statements would otherwise throw an unhandled 'error' and end the process. The statement
+        // that comes next fails instead, and the server rolls the transaction back.
+        const lost = (error: Error) => {
+          broken = error;
+          outage.failed(error);
+        };
+        client.on("error", lost);
         try {
           await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
           const tx: Open = { client, db: asDB(drizzle(client)), savepoints: 0 };
@@ -124,6 +307,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
           }
           throw error;
         } finally {
+          client.removeListener("error", lost);
           client.release(broken);
         }
       }
@@ -133,9 +317,10 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
       const result = await (context.getStore()?.client ?? pool).query(text, values);
       return result.rows as T[];
     },
-    async dataVersion() {
-      const result = await (context.getStore()?.client ?? pool).query<{ last_value: number }>("SELECT last_value FROM data_version");
-      return result.rows[0]?.last_value ?? 0;
+    dataVersion() {
+      const open = context.getStore();
+      // Inside a transaction: what it sees, its own writes included.
+      return open ? readVersion(open.client) : sharedVersion();
     },
     close: () => pool.end(),
   };

@@ -2,9 +2,10 @@ import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
 import type Database from "better-sqlite3";
 import type { DB, Engine, EngineName, Params } from "./db-engine.server";
-import { openPostgres } from "./db-postgres.server";
+import { databaseUnavailable, isConnectionLoss, openPostgres } from "./db-postgres.server";
 import { openSqlite, type SqliteEngine } from "./db-sqlite.server";
 import { env } from "./env.server";
+import type { AppError } from "./errors";
 
 export type { DB, Params } from "./db-engine.server";
 /** An open transaction, as `writeTransaction` hands it to its work. */
@@ -98,6 +99,15 @@ export const first = <T>(rows: T[]): T | undefined => rows[0];
 /** The database's data version: it moves on with every write any process or node commits (data-version.server.ts). */
 export function dataVersion(): Promise<number> {
   return engine.dataVersion();
+}
+
+/**
+ * When `error` is the database gone away while serving (PostgreSQL unreachable, or the connection
+ * lost), the error family's 503 to answer with (`DATABASE_UNAVAILABLE`, Retry-After): the two
+ * translators (web/api.server.ts, and entry.server.tsx for pages) answer it so. Else null.
+ */
+export function databaseUnavailableError(error: unknown): AppError | null {
+  return engine.name === "postgres" && isConnectionLoss(error) ? databaseUnavailable(error) : null;
 }
 
 /** Checkpoint (SQLite) and close the connections (graceful shutdown). */

@@ -4,6 +4,7 @@ import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/error
 import { applyCacheControl } from "./cache-control.server";
 import { assertSameOrigin } from "./origin.server";
 import { BODY_LIMITS, readBodyText } from "./request-body.server";
+import { databaseUnavailableError } from "~/utils/db.server";
 import { logServerError } from "~/utils/logger.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { headerKey, idempotent } from "./idempotency.server";
@@ -12,12 +13,14 @@ import { getSessionUser } from "./session.server";
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
-  if (isAppError(error)) {
+  // The database gone away (PostgreSQL unreachable, a connection lost): a 503, logged once by the data layer.
+  const known = databaseUnavailableError(error) ?? error;
+  if (isAppError(known)) {
     const headers = new Headers({ "Cache-Control": "no-store" });
-    if (error.retryAfter) headers.set("Retry-After", String(error.retryAfter));
-    const body: { error: string; fieldErrors?: Record<string, string[]> } = { error: error.message };
-    if (error.fieldErrors) body.fieldErrors = error.fieldErrors;
-    return json(body, { status: error.status, headers });
+    if (known.retryAfter) headers.set("Retry-After", String(known.retryAfter));
+    const body: { error: string; fieldErrors?: Record<string, string[]> } = { error: known.message };
+    if (known.fieldErrors) body.fieldErrors = known.fieldErrors;
+    return json(body, { status: known.status, headers });
   }
   logServerError(error);
   return json({ error: "Something went wrong on our side. Please try again." }, { status: 500 });

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { databaseUnavailableError } from "~/utils/db.server";
 import { isProduction } from "~/utils/env.server";
 import { logServerError } from "~/utils/logger.server";
 import { loggedPath } from "./request-log.server";
@@ -96,7 +97,9 @@ export async function installHttpEdge() {
             pass();
           },
           (error: unknown) => {
-            logServerError(error, { method: req.method, path: loggedPath(req.url) });
+            // The database gone away is logged once per outage (db-postgres.server.ts); the request
+            // goes on to its 503.
+            if (!databaseUnavailableError(error)) logServerError(error, { method: req.method, path: loggedPath(req.url) });
             pass();
           },
         );
