@@ -6,7 +6,9 @@ import * as home from "~/routes/_index/route";
 import * as postsApi from "~/routes/api.posts";
 import * as postApi from "~/routes/api.posts.$id";
 import * as postPage from "~/routes/post.$id/route";
-import { sqlite } from "~/utils/db.server";
+import { eq } from "drizzle-orm";
+import { posts } from "#db/schema";
+import { db } from "~/utils/db.server";
 import { truncate } from "~/utils/preview";
 import { call, createMember, makeRequest } from "../fixtures/members";
 
@@ -71,7 +73,7 @@ describe("trending, ranked once a minute and shared", () => {
     const hour = 3_600_000;
     const make = async (title: string, likes: number) => {
       const p = await createPost({ id: author.id }, { title, content: "Engagement test body.", type: "article", tags: [] });
-      sqlite.prepare(`UPDATE posts SET likes_count = ?, created_at = ? WHERE id = ?`).run(likes, now - hour, p.id);
+      await db.update(posts).set({ likesCount: likes, createdAt: new Date(now - hour) }).where(eq(posts.id, p.id));
       return p.id;
     };
     const first = await make("first", 50);
@@ -79,7 +81,7 @@ describe("trending, ranked once a minute and shared", () => {
     expect((await listTrending(null, now)).map((p) => p.id)).toEqual([first, second]);
 
     // Within the minute: the order stays (no new ranking), the counts and titles are read afresh.
-    sqlite.prepare(`UPDATE posts SET likes_count = 500, title = 'second, renamed' WHERE id = ?`).run(second);
+    await db.update(posts).set({ likesCount: 500, title: "second, renamed" }).where(eq(posts.id, second));
     expect((await listTrending(null, now + 1_000)).map((p) => p.id)).toEqual([first, second]);
     const items = await listTrendingItems(now + 1_000);
     expect(items.map((i) => i.id)).toEqual([first, second]);

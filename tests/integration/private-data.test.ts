@@ -14,11 +14,10 @@ import * as joinPage from "~/routes/join.$code/route";
 import { loader as mediaLoader } from "~/routes/media.$";
 import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
-import { sqlite } from "~/utils/db.server";
 import { cacheControlFor, declaredCacheControl, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { png } from "../fixtures/media";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import { addMember, makeClub } from "../fixtures/posts";
+import { addMember, count, makeClub } from "../fixtures/posts";
 
 /**
  * Issue 11, "Private data stays private" (security review L6 caching, L11): Cache-Control of member
@@ -37,8 +36,8 @@ beforeAll(async () => {
   owner = await createMember();
   member = await createMember();
   stranger = await createMember();
-  clubId = makeClub(owner.id, { isPrivate: true, name: "Cedar Swamp Camp" });
-  addMember(clubId, member.id);
+  clubId = await makeClub(owner.id, { isPrivate: true, name: "Cedar Swamp Camp" });
+  await addMember(clubId, member.id);
 });
 
 const cc = (res: Response) => res.headers.get("Cache-Control");
@@ -125,7 +124,7 @@ describe("a member's postsCount as the viewer may see it (L11)", () => {
 
   it("counts private-club posts only for viewers who may read them, on the API and the page, and after a delete", async () => {
     const author = await createMember();
-    addMember(clubId, author.id);
+    await addMember(clubId, author.id);
     await createPost(author, { ...content, title: "Public one" });
     await createPost(author, { ...content, title: "Public two" });
     const inClub = [];
@@ -147,8 +146,7 @@ describe("a member's postsCount as the viewer may see it (L11)", () => {
     await deletePost(author, inClub[0]!.id);
     expect(await viaApi()).toBe(2);
     expect(await viaApi(member.cookie)).toBe(5);
-    const stored = sqlite.prepare(`SELECT posts_count AS n FROM users WHERE id = ?`).get(author.id) as { n: number };
-    expect(stored.n).toBe(5); // the stored total stays right
+    expect(await count(`SELECT posts_count AS n FROM users WHERE id = ?`, author.id)).toBe(5); // the stored total stays right
   });
 });
 
