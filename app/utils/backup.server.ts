@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
+import { dumpPostgres, isPostgresDump, restorePostgres, type PostgresRestore } from "./backup-postgres.server";
 import type { Env } from "./env.server";
 import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server";
 
@@ -13,14 +14,49 @@ import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server
  * step, so a commit by another process cannot keep restarting it on a busy site. The copy is then
  * turned into a single self-contained file (rollback journal, no `-wal` beside it) and checked with
  * `PRAGMA integrity_check` before it takes its final name, `app-<UTC stamp>.db`.
+ *
+ * On PostgreSQL (DATABASE_URL) a backup is `pg_dump --format=custom`, `app-<UTC stamp>.dump`
+ * (backup-postgres.server.ts). Both kinds go to the same BACKUP_DIR and bucket and fall under the
+ * same keep-N rule (`beyondNewest`).
  */
 
-const NAME = /^app-\d{8}T\d{9}Z\.db$/;
+const NAME = /^app-\d{8}T\d{9}Z\.(?:db|dump)$/;
 export const BUCKET_PREFIX = "backups/";
 
-/** `app-20261123T070102123Z.db`: sorts by time, and is a valid storage key. */
-export function backupName(now: Date = new Date()): string {
-  return `app-${now.toISOString().replace(/[-:.]/g, "")}.db`;
+/** The file name's ending: a SQLite database, or a PostgreSQL custom-format dump. */
+export type BackupKind = "db" | "dump";
+
+/** `app-20261123T070102123Z.db` (or `.dump`): sorts by time, and is a valid storage key. */
+export function backupName(now: Date = new Date(), kind: BackupKind = "db"): string {
+  return `app-${now.toISOString().replace(/[-:.]/g, "")}.${kind}`;
+}
+
+/**
+ * The keep-N rule, one for BACKUP_DIR and the bucket and for both engines' files: of `names` (paths
+ * or keys), the backups older than the newest `keep`, oldest first. Anything not named like a
+ * backup is not counted and never returned.
+ */
+export function beyondNewest(names: string[], keep: number): string[] {
+  const stamp = (name: string) => path.posix.basename(name.split(path.sep).join("/"));
+  return names
+    .filter((name) => NAME.test(stamp(name)))
+    .sort((a, b) => (stamp(a) < stamp(b) ? -1 : stamp(a) > stamp(b) ? 1 : 0))
+    .slice(0, -keep);
+}
+
+const SQLITE_MAGIC = "SQLite format 3\0";
+
+/** What a file holds, by its first bytes: a SQLite database, a pg_dump custom-format archive, or neither. */
+export function backupFormat(file: string): "sqlite" | "postgres" | "unknown" {
+  if (isPostgresDump(file)) return "postgres";
+  const fd = fs.openSync(file, "r");
+  try {
+    const head = Buffer.alloc(SQLITE_MAGIC.length);
+    const read = fs.readSync(fd, head, 0, head.length, 0);
+    return read === head.length && head.toString("latin1") === SQLITE_MAGIC ? "sqlite" : "unknown";
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** "ok", or what SQLite found wrong (the file is opened read-only). */
@@ -42,14 +78,19 @@ export function integrityOf(file: string): string {
 export const BACKUP_DIR_MODE = 0o700;
 export const BACKUP_FILE_MODE = 0o600;
 
-/** A consistent copy of `source` in `dir`; returns its path. */
-export async function backupDatabase(source: Database.Database, dir: string, now: Date = new Date()): Promise<string> {
+/** BACKUP_DIR, made (or tightened) to the site user's alone. */
+function privateDir(dir: string) {
   fs.mkdirSync(dir, { recursive: true, mode: BACKUP_DIR_MODE });
   try {
     if ((fs.statSync(dir).mode & 0o777) !== BACKUP_DIR_MODE) fs.chmodSync(dir, BACKUP_DIR_MODE);
   } catch {
     // Not ours to change (a mount point, another owner): the files themselves are still 0600.
   }
+}
+
+/** A consistent copy of `source` in `dir`; returns its path. */
+export async function backupDatabase(source: Database.Database, dir: string, now: Date = new Date()): Promise<string> {
+  privateDir(dir);
   const target = path.join(dir, backupName(now));
   const partial = `${target}.part`;
   try {
@@ -68,7 +109,13 @@ export async function backupDatabase(source: Database.Database, dir: string, now
   }
 }
 
-/** Backups in `dir`, oldest first. */
+/** A `pg_dump --format=custom` of the PostgreSQL database at `url` in `dir` (`app-<stamp>.dump`, 0600); returns its path. */
+export async function backupPostgres(url: string, dir: string, now: Date = new Date()): Promise<string> {
+  privateDir(dir);
+  return dumpPostgres(url, path.join(dir, backupName(now, "dump")), BACKUP_FILE_MODE);
+}
+
+/** Backups in `dir` (of either engine), oldest first. */
 export function listBackups(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
   return fs
@@ -80,7 +127,7 @@ export function listBackups(dir: string): string[] {
 
 /** Delete all but the newest `keep` backups in `dir`; returns what was deleted. */
 export function pruneBackups(dir: string, keep: number): string[] {
-  const old = listBackups(dir).slice(0, -keep);
+  const old = beyondNewest(listBackups(dir), keep);
   for (const file of old) fs.rmSync(file, { force: true });
   return old;
 }
@@ -110,7 +157,8 @@ export async function copyToBucket(file: string, e: Env, keep: number): Promise<
     secretAccessKey: e.S3_SECRET_ACCESS_KEY,
   });
   const database = `${BUCKET_PREFIX}${path.basename(file)}`;
-  await storage.put(database, fs.createReadStream(file), { contentType: "application/vnd.sqlite3" });
+  const contentType = file.endsWith(".dump") ? "application/octet-stream" : "application/vnd.sqlite3";
+  await storage.put(database, fs.createReadStream(file), { contentType });
   let uploads = 0;
   for (const key of uploadKeys(e.UPLOAD_DIR)) {
     const copy = `${BUCKET_PREFIX}uploads/${key}`;
@@ -119,8 +167,10 @@ export async function copyToBucket(file: string, e: Env, keep: number): Promise<
     uploads += 1;
   }
   const listed = await storage.client.send(new ListObjectsV2Command({ Bucket: e.S3_BUCKET, Prefix: `${BUCKET_PREFIX}app-` }));
-  const names = (listed.Contents ?? []).map((o) => o.Key ?? "").filter((k) => NAME.test(k.slice(BUCKET_PREFIX.length)));
-  const pruned = names.sort().slice(0, -keep);
+  const pruned = beyondNewest(
+    (listed.Contents ?? []).map((o) => o.Key ?? ""),
+    keep,
+  );
   if (pruned.length) {
     await storage.client.send(new DeleteObjectsCommand({ Bucket: e.S3_BUCKET, Delete: { Objects: pruned.map((Key) => ({ Key })) } }));
   }
@@ -129,9 +179,16 @@ export async function copyToBucket(file: string, e: Env, keep: number): Promise<
 
 export type BackupResult = { file: string; pruned: string[]; bucket?: BucketCopy };
 
-/** What `npm run backup` and the server's timer do: back up, keep the newest BACKUP_KEEP, copy to the bucket. */
-export async function takeBackup(source: Database.Database, e: Env, now: Date = new Date()): Promise<BackupResult> {
-  const file = await backupDatabase(source, e.BACKUP_DIR, now);
+/** What is backed up: the open SQLite database, or the PostgreSQL database at a URL. */
+export type BackupSource = Database.Database | { postgres: string };
+
+/**
+ * What `npm run backup` and the server's timer do, on either engine: back up, keep the newest
+ * BACKUP_KEEP, copy to the bucket.
+ */
+export async function takeBackup(source: BackupSource, e: Env, now: Date = new Date()): Promise<BackupResult> {
+  const file =
+    "postgres" in source ? await backupPostgres(source.postgres, e.BACKUP_DIR, now) : await backupDatabase(source, e.BACKUP_DIR, now);
   const pruned = pruneBackups(e.BACKUP_DIR, e.BACKUP_KEEP);
   const bucket = e.S3_BUCKET ? await copyToBucket(file, e, e.BACKUP_KEEP) : undefined;
   return { file, pruned, bucket };
@@ -165,6 +222,11 @@ export type RestoreResult = { restored: string; previous: string | null };
  */
 export function restoreBackup(file: string, target: string, now: Date = new Date()): RestoreResult {
   if (!fs.existsSync(file)) throw new Error(`No such backup: ${file}`);
+  if (backupFormat(file) === "postgres") {
+    throw new Error(
+      `${file} is a PostgreSQL backup (pg_dump) and this site runs on SQLite (DATABASE_PATH): set DATABASE_URL to an empty PostgreSQL database to restore it there. Nothing restored.`,
+    );
+  }
   let integrity: string;
   try {
     integrity = integrityOf(file);
@@ -192,18 +254,40 @@ export function restoreBackup(file: string, target: string, now: Date = new Date
   return { restored: target, previous };
 }
 
-/** `BACKUP_INTERVAL_HOURS`: the running server backs itself up; returns the function that stops it. */
+/**
+ * `npm run restore -- FILE` on PostgreSQL (DATABASE_URL): a `.dump` into the database at `url`,
+ * which must be empty. A SQLite backup, or any other file, is refused with nothing changed.
+ */
+export async function restorePostgresBackup(file: string, url: string): Promise<PostgresRestore> {
+  if (!fs.existsSync(file)) throw new Error(`No such backup: ${file}`);
+  const format = backupFormat(file);
+  if (format === "sqlite") {
+    throw new Error(
+      `${file} is a SQLite backup and this site runs on PostgreSQL (DATABASE_URL): restore it on a SQLite site (DATABASE_URL unset), then copy it over with npm run db:move. Nothing restored.`,
+    );
+  }
+  if (format !== "postgres") {
+    throw new Error(`${file} is not a backup of this site (neither a pg_dump custom-format file nor a SQLite database), nothing restored`);
+  }
+  return restorePostgres(file, url);
+}
+
+/**
+ * `BACKUP_INTERVAL_HOURS`: the running server backs itself up; returns the function that stops it.
+ * `source` is the SQLite handle, or undefined on PostgreSQL (then the database at DATABASE_URL).
+ */
 export function scheduleBackups(
-  source: Database.Database,
+  source: Database.Database | undefined,
   e: Env,
   report: { done: (r: BackupResult) => void; failed: (error: unknown) => void },
 ): () => void {
-  if (!e.BACKUP_INTERVAL_HOURS) return () => {};
+  const from: BackupSource | undefined = source ?? (e.DATABASE_URL ? { postgres: e.DATABASE_URL } : undefined);
+  if (!e.BACKUP_INTERVAL_HOURS || !from) return () => {};
   let running = false;
   const timer = setInterval(() => {
-    if (running || !source.open) return;
+    if (running || (!("postgres" in from) && !from.open)) return;
     running = true;
-    takeBackup(source, e)
+    takeBackup(from, e)
       .then(report.done, report.failed)
       .finally(() => (running = false));
   }, e.BACKUP_INTERVAL_HOURS * 3_600_000);

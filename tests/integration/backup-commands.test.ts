@@ -3,19 +3,24 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { integrityOf, listBackups } from "~/utils/backup.server";
+import { migratePostgres } from "~/utils/db-postgres.server";
 
 /**
- * `npm run backup` and `npm run restore -- FILE` as an operator runs them (CONTRACT.md §6), against a
- * database another process keeps writing to.
+ * `npm run backup` and `npm run restore -- FILE` as an operator runs them (CONTRACT.md §6 and §9):
+ * on SQLite against a database another process keeps writing to, and on PostgreSQL (databases of
+ * their own made from PG_TEST_URL, or TEST_DATABASE_URL on the vitest run on PostgreSQL) with
+ * `pg_dump` / `pg_restore`. The SQLite cases make their own files and run the scripts with
+ * DATABASE_URL unset, so they test the SQLite path on either run.
  */
 const root = path.resolve(__dirname, "../..");
 
 function run(script: "backup" | "restore", args: string[], env: Record<string, string>) {
   const result = spawnSync(process.execPath, ["--import", "tsx", path.join(root, `scripts/${script}.ts`), ...args], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), ...env },
+    env: { ...process.env, NODE_ENV: "production", SESSION_SECRET: "x".repeat(32), DATABASE_URL: "", ...env },
     encoding: "utf8",
     timeout: 30_000,
   });
@@ -119,3 +124,252 @@ describe("npm run backup / npm run restore", { timeout: 60_000 }, () => {
     });
   });
 });
+
+/* ------------------------------------------------------------------------------------------------ */
+/* PostgreSQL                                                                                        */
+/* ------------------------------------------------------------------------------------------------ */
+
+const NO_POSTGRES = "PostgreSQL not available (PG_TEST_URL unset)";
+const pgAdmin = process.env.PG_TEST_URL || process.env.TEST_DATABASE_URL || undefined;
+const made: string[] = [];
+
+async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: pgAdmin });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database of this file's own; dropped after the file. `password` goes into the URL (the test cluster trusts every local connection). */
+async function emptyDatabase(password?: string): Promise<string> {
+  const name = `whitetail_backup_${process.pid}_${made.length}_${Date.now().toString(36)}`;
+  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+  made.push(name);
+  const url = new URL(pgAdmin!);
+  url.pathname = `/${name}`;
+  if (password) {
+    url.username ||= "postgres";
+    url.password = password;
+  }
+  return url.toString();
+}
+
+async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A migrated site with members, posts (ids with gaps: two were deleted) and a comment. */
+async function pgSite(password?: string): Promise<string> {
+  const url = await emptyDatabase(password);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await migratePostgres(client);
+    await client.query(`INSERT INTO users (username, display_name, email, password_hash) VALUES
+      ('Ada', 'Ada', 'ada@example.org', 'h1'), ('bo', 'Bo', 'bo@example.org', 'h2'), ('cy', 'Cy', 'cy@example.org', 'h3')`);
+    await client.query(`DELETE FROM users WHERE username = 'bo'`);
+    await client.query(`INSERT INTO posts (author_id, type, title, content, tags) VALUES
+      (1, 'text', 'Antlers at dawn', 'Two bucks sparring', '["rut"]'),
+      (1, 'text', 'Gone', 'deleted', NULL),
+      (3, 'text', 'Tracks', 'Fresh tracks in the snow', '["tracking"]'),
+      (3, 'text', 'Gone too', 'deleted', NULL),
+      (1, 'text', 'Shed hunting', 'Found a shed antler by the creek', '["sheds","antlers"]')`);
+    await client.query(`DELETE FROM posts WHERE title LIKE 'Gone%'`);
+    await client.query(`INSERT INTO comments (post_id, author_id, content) VALUES (5, 3, 'Nice find')`);
+  } finally {
+    await client.end();
+  }
+  return url;
+}
+
+const postsOf = (url: string) => query(url, "SELECT id, author_id, title, content, tags, created_at FROM posts ORDER BY id");
+const usersOf = (url: string) => query(url, "SELECT id, username, email FROM users ORDER BY id");
+const relationsIn = async (url: string) =>
+  (
+    await query<{ n: number }>(
+      url,
+      `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`,
+    )
+  )[0]!.n;
+
+function pgBackupDir() {
+  return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-pg-backup-")), "backups");
+}
+
+describe.skipIf(!pgAdmin)(
+  `npm run backup / npm run restore on PostgreSQL${pgAdmin ? "" : ` (skipped: ${NO_POSTGRES})`}`,
+  { timeout: 180_000 },
+  () => {
+    afterAll(async () => {
+      await admin(async (c) => {
+        for (const name of made) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      });
+    });
+
+    it("backs up a site with rows to a pg_dump custom-format .dump, 0600, keeping the newest BACKUP_KEEP of either engine's backups", async () => {
+      const url = await pgSite("s3cret-pw");
+      const dir = pgBackupDir();
+      fs.mkdirSync(dir, { recursive: true });
+      // What a site that moved from SQLite has left in BACKUP_DIR: an older SQLite backup, and a file of the operator's.
+      fs.writeFileSync(path.join(dir, "app-20260101T000000000Z.db"), "an older SQLite backup");
+      fs.writeFileSync(path.join(dir, "notes.txt"), "mine");
+      const env = { DATABASE_URL: url, BACKUP_DIR: dir, BACKUP_KEEP: "2" };
+      const runs = [];
+      for (let i = 0; i < 3; i++) {
+        const result = run("backup", [], env);
+        expect(result.code, result.err).toBe(0);
+        runs.push(result);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(runs[0]!.out).toMatch(/^Backed up PostgreSQL 127\.0\.0\.1:\d+\/whitetail_backup_\S+ to \S+\/app-\d{8}T\d{9}Z\.dump\n$/);
+      expect(runs[1]!.out).toMatch(/\.dump \(removed 1 older\)/);
+      expect(runs[2]!.out).toMatch(/\.dump \(removed 1 older\)/);
+      for (const r of runs) expect(r.out + r.err).not.toContain("s3cret-pw");
+      // The newest two remain: the SQLite backup and the first dump were the oldest.
+      const kept = listBackups(dir);
+      expect(kept.map((f) => path.basename(f))).toEqual(runs.slice(1).map((r) => path.basename(/ to (\S+)/.exec(r.out)![1]!)));
+      expect(fs.existsSync(path.join(dir, "notes.txt"))).toBe(true);
+      for (const file of kept) {
+        expect(fs.readFileSync(file).subarray(0, 5).toString("latin1")).toBe("PGDMP");
+        expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+      }
+      expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+      expect(fs.readdirSync(dir).filter((f) => f.endsWith(".part"))).toEqual([]);
+    });
+
+    it("restores into an empty database: the same rows and ids, sequences that go on, the search vector and its index", async () => {
+      const source = await pgSite();
+      const dir = pgBackupDir();
+      expect(run("backup", [], { DATABASE_URL: source, BACKUP_DIR: dir }).code).toBe(0);
+      const [backup] = listBackups(dir);
+      const target = await emptyDatabase();
+      const done = run("restore", [backup!], { DATABASE_URL: target });
+      expect(done.code, done.err).toBe(0);
+      expect(done.out).toMatch(
+        /^Restored \S+\.dump into PostgreSQL 127\.0\.0\.1:\d+\/whitetail_backup_\S+: 20 tables, \d+ rows, 2 migrations applied\./,
+      );
+      expect(done.out).toMatch(/public\.posts +3\n/);
+      expect(done.out).toMatch(/public\.users +2\n/);
+
+      expect(await postsOf(target)).toEqual(await postsOf(source));
+      expect((await postsOf(target)).map((p) => p.id)).toEqual([1, 3, 5]);
+      expect(await usersOf(target)).toEqual(await usersOf(source));
+      expect(await query(target, "SELECT id, post_id, author_id, content FROM comments")).toEqual([
+        { id: 1, post_id: 5, author_id: 3, content: "Nice find" },
+      ]);
+      // Sequences go on past the restored ids: new rows get 6 and 4, as they would have on the source.
+      const [post] = await query<{ id: number }>(
+        target,
+        "INSERT INTO posts (author_id, type, title, content) VALUES (3, 'text', 'Doe', 'A doe and fawn') RETURNING id",
+      );
+      expect(post!.id).toBe(6);
+      const [user] = await query<{ id: number }>(
+        target,
+        "INSERT INTO users (username, display_name, email, password_hash) VALUES ('dee', 'Dee', 'dee@example.org', 'h') RETURNING id",
+      );
+      expect(user!.id).toBe(4);
+      // Usernames stay unique without regard to case (the lower() index came back).
+      await expect(
+        query(target, "INSERT INTO users (username, display_name, email, password_hash) VALUES ('ADA', 'x', 'x@example.org', 'h')"),
+      ).rejects.toThrow(/duplicate key/);
+      // Search: the stored English tsvector is there (stemmed: "antler" finds "Antlers"), for the new row too, with its GIN index.
+      const found = await query<{ id: number }>(target, "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'antler') ORDER BY id");
+      expect(found.map((r) => r.id)).toEqual([1, 5]);
+      expect(await query(target, "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'fawns')")).toEqual([{ id: 6 }]);
+      expect(await query(target, "SELECT indexdef FROM pg_indexes WHERE indexname = 'posts_search'")).toEqual([
+        { indexdef: expect.stringMatching(/USING gin \(search\)/) },
+      ]);
+      // The data-version triggers that tell other nodes of a write came back too.
+      expect(await query(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname LIKE '%data_version%'")).toEqual([
+        { n: expect.any(Number) },
+      ]);
+      expect(
+        (await query<{ n: number }>(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'posts_data_version'"))[0]!.n,
+      ).toBe(1);
+    });
+
+    it("refuses a database that is not empty with one line, and changes nothing in it", async () => {
+      const source = await pgSite();
+      const dir = pgBackupDir();
+      expect(run("backup", [], { DATABASE_URL: source, BACKUP_DIR: dir }).code).toBe(0);
+      const [backup] = listBackups(dir);
+      // Another site's database, and one with a single table of someone else's.
+      const other = await pgSite();
+      await query(other, "DELETE FROM posts WHERE id = 3");
+      const before = { posts: await postsOf(other), users: await usersOf(other) };
+      const refused = run("restore", [backup!], { DATABASE_URL: other });
+      expect(refused.code).toBe(1);
+      expect(refused.err).toMatch(
+        /^Restore refused: The database 127\.0\.0\.1:\d+\/whitetail_backup_\S+ is not empty \(\d+ tables, sequences or views, 1 schemas, 1 functions\): .*Nothing restored\.\n$/,
+      );
+      expect(refused.out).toBe("");
+      expect({ posts: await postsOf(other), users: await usersOf(other) }).toEqual(before);
+
+      const oneTable = await emptyDatabase();
+      await query(oneTable, "CREATE TABLE notes (body text)");
+      await query(oneTable, "INSERT INTO notes VALUES ('keep me')");
+      const again = run("restore", [backup!], { DATABASE_URL: oneTable });
+      expect(again.code).toBe(1);
+      expect(again.err).toMatch(/is not empty \(1 tables, sequences or views, 0 schemas, 0 functions\)/);
+      expect(await query(oneTable, "SELECT body FROM notes")).toEqual([{ body: "keep me" }]);
+      expect(await relationsIn(oneTable)).toBe(1);
+    });
+
+    it("refuses the other engine's backup either way with one line, and writes nothing", async () => {
+      const source = await pgSite();
+      const dir = pgBackupDir();
+      expect(run("backup", [], { DATABASE_URL: source, BACKUP_DIR: dir }).code).toBe(0);
+      const [pgBackup] = listBackups(dir);
+      const sqliteSite = site();
+      expect(run("backup", [], sqliteSite.env).code).toBe(0);
+      const [sqliteBackup] = listBackups(sqliteSite.env.BACKUP_DIR);
+      const target = await emptyDatabase();
+
+      const wrongEngine = run("restore", [sqliteBackup!], { DATABASE_URL: target });
+      expect(wrongEngine).toMatchObject({
+        code: 1,
+        out: "",
+        err: expect.stringMatching(
+          /^Restore refused: \S+\.db is a SQLite backup and this site runs on PostgreSQL \(DATABASE_URL\).*Nothing restored\.\n$/,
+        ),
+      });
+      expect(await relationsIn(target)).toBe(0);
+
+      const sqliteBefore = fs.readFileSync(sqliteSite.env.DATABASE_PATH);
+      const otherWay = run("restore", [pgBackup!], sqliteSite.env);
+      expect(otherWay).toMatchObject({
+        code: 1,
+        out: "",
+        err: expect.stringMatching(
+          /^Restore refused: \S+\.dump is a PostgreSQL backup \(pg_dump\) and this site runs on SQLite \(DATABASE_PATH\).*Nothing restored\.\n$/,
+        ),
+      });
+      expect(fs.readFileSync(sqliteSite.env.DATABASE_PATH).equals(sqliteBefore)).toBe(true);
+      expect(fs.readdirSync(sqliteSite.dir).filter((f) => f.includes("before-restore"))).toEqual([]);
+    });
+
+    it("says what is wrong when pg_dump is missing or the server cannot be reached, and never prints the password", async () => {
+      const dir = pgBackupDir();
+      const empty = fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-no-pg-bin-"));
+      const url = await pgSite("s3cret-pw");
+      const missing = run("backup", [], { DATABASE_URL: url, BACKUP_DIR: dir, PG_BIN: empty });
+      expect(missing.code).toBe(1);
+      expect(missing.err).toMatch(/^Backup failed: pg_dump not found in PG_BIN .*install the PostgreSQL client tools/);
+      const down = run("backup", [], { DATABASE_URL: "postgres://pulse:s3cret-pw@127.0.0.1:1/pulse", BACKUP_DIR: dir });
+      expect(down.code).toBe(1);
+      expect(down.err).toMatch(/^Backup failed: .*ECONNREFUSED/);
+      for (const r of [missing, down]) expect(r.out + r.err).not.toContain("s3cret-pw");
+      expect(listBackups(dir)).toEqual([]);
+    });
+  },
+);
