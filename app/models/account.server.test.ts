@@ -5,7 +5,7 @@ import { errorOf } from "#tests/fixtures/errors";
 import { newClub as makeClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { count, postInput } from "#tests/fixtures/posts";
-import { db, sqlite, first } from "~/utils/db.server";
+import { databaseEngine, db, first, preparedOnce, queryColumn, sqlite } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { clubsOnAccountDeletion, deleteAccount, exportAccount, WRONG_PASSWORD } from "./account.server";
@@ -13,6 +13,7 @@ import { getClub } from "./club.server";
 import { joinClub } from "./club-membership.server";
 import { addComment } from "./comment.server";
 import { followUser } from "./follow.server";
+import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
 import { createPost, getPost, likePost, sharePost } from "./post.server";
 import { getProfile } from "./profile.server";
 
@@ -37,6 +38,15 @@ async function addUpload(ownerId: number, key: string, postId: number | null = n
   });
 }
 
+/** The member's row as committed: read on the engine's own handle, outside any open transaction (a prepared query). */
+const committedUserQuery = preparedOnce(() =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /** A storage that records each deleted key, and whether the deleting transaction had committed by then. */
 function recordingStorage(memberId: number) {
   const deleted: string[] = [];
@@ -44,7 +54,10 @@ function recordingStorage(memberId: number) {
   setStorage({
     kind: "local",
     delete: async (key: string) => {
-      if (sqlite.inTransaction || (await userRow(memberId))) beforeCommit.push(key);
+      // SQLite: one connection, so outside the transaction it sees the uncommitted delete; ask it whether one is open.
+      // PostgreSQL: the pool's other connections see only what is committed.
+      const inTransaction = databaseEngine() === "sqlite" && sqlite.inTransaction;
+      if (inTransaction || (await committedUserQuery().execute({ id: memberId })).length > 0) beforeCommit.push(key);
       deleted.push(key);
     },
   } as unknown as MediaStorage);
@@ -197,16 +210,16 @@ describe("deleteAccount", () => {
       "media WHERE owner_id = ?",
       "clubs WHERE creator_id = ?",
     ]) {
-      expect(count(`SELECT count(*) AS n FROM ${where}`, me.id), where).toBe(0);
+      expect(await count(`SELECT count(*) AS n FROM ${where}`, me.id), where).toBe(0);
     }
     // Their post, with others' comments and likes on it, is gone; others' posts keep the right counts.
     expect(await postRow(myPost.id)).toBeUndefined();
-    expect(count("SELECT count(*) AS n FROM comments WHERE post_id = ?", myPost.id)).toBe(0);
-    expect(count("SELECT count(*) AS n FROM likes WHERE post_id = ?", myPost.id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM comments WHERE post_id = ?", myPost.id)).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM likes WHERE post_id = ?", myPost.id)).toBe(0);
     expect((await errorOf(() => getPost(ann, myPost.id))).status).toBe(404);
     expect((await errorOf(() => getProfile(ann, me.username))).status).toBe(404);
-    const found = sqlite.prepare("SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH 'secret'").all() as { id: number }[];
-    expect(found.map((r) => r.id)).not.toContain(myPost.id);
+    // The search index (SQLite's FTS table, PostgreSQL's column) no longer finds it.
+    expect(await queryColumn<number>(TEXT_MATCH_IDS, { fts: ftsQuery("secret") })).not.toContain(myPost.id);
     expect(await postRow(annPost.id)).toMatchObject({ likesCount: 1, commentsCount: 1, sharesCount: 1 });
     const left = await db.select({ content: comments.content }).from(comments).where(eq(comments.postId, annPost.id));
     expect(left.map((c) => c.content)).toEqual(["Bob's remark"]);
@@ -219,7 +232,7 @@ describe("deleteAccount", () => {
     const files = ["avatar.jpg", "lonely.jpg", "post.jpg"].flatMap((name) => [`dan${me.id}/${name}`, `dan${me.id}/${name}-320`]);
     expect(deleted.sort()).toEqual(files.sort());
     expect(beforeCommit).toEqual([]);
-    expect(count("SELECT count(*) AS n FROM media WHERE owner_id = ?", ann.id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM media WHERE owner_id = ?", ann.id)).toBe(1);
   });
 
   it("changes nothing on a wrong password (400 on the password field) and counts it as a sign-in failure", async () => {
@@ -229,7 +242,7 @@ describe("deleteAccount", () => {
     expect([error.status, error.fieldErrors]).toEqual([400, { password: [WRONG_PASSWORD] }]);
     expect(await userRow(me.id)).toBeDefined();
     expect(await postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3 });
-    expect(count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", me.id)).toBe(1);
+    expect(await count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", me.id)).toBe(1);
     expect(deleted).toEqual([]);
 
     setRateLimitsEnabled(true);
