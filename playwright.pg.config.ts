@@ -30,6 +30,10 @@ if (process.env.PG_TEST_URL)
 
 export default defineConfig({
   ...shared,
+  // Every request crosses nginx and each query a PostgreSQL round trip, with two nodes, nginx and the
+  // database sharing the machine's cores: tests take longer than on one SQLite node (images.spec.ts
+  // ran at 29–31 s of the 30 s under load).
+  timeout: 45_000,
   // Its own: other runs (the SQLite suite, single specs) empty test-results/ when they start.
   outputDir: `tmp/e2e-pg-results-${PORT}`,
   use: { ...shared.use, baseURL: `http://localhost:${PORT}` },

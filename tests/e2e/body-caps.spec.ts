@@ -107,7 +107,8 @@ test.describe("request bodies are capped while they stream", () => {
       },
       stdio: "ignore",
     });
-    for (let i = 0; i < 100; i++) {
+    // Up to 30 s, as startServer (fixtures.ts) waits: a production start took over 10 s on a loaded machine.
+    for (let i = 0; i < 300; i++) {
       try {
         if ((await fetch(`http://127.0.0.1:${port}/api/auth/user`)).status === 401) return;
       } catch {
