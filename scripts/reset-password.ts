@@ -10,6 +10,7 @@
  */
 import { parseArgs } from "node:util";
 import { operatorResetLink } from "../app/models/password-reset.server";
+import { closeDatabase } from "../app/utils/db.server";
 import { env } from "../app/utils/env.server";
 import { isAppError } from "../app/utils/errors";
 
@@ -45,4 +46,9 @@ async function main(): Promise<number> {
   }
 }
 
-process.exitCode = await main();
+try {
+  process.exitCode = await main();
+} finally {
+  // PostgreSQL's pool keeps the process alive until it is closed (the SQLite file does not).
+  await closeDatabase();
+}
