@@ -2,12 +2,16 @@ import { execFile, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { expect, startServer, test, uniqueName } from "./fixtures";
+import pg from "pg";
+import { engine, expect, startServer, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
 
 /**
  * Running the site for real (issue 15, CONTRACT.md §6, docs/decisions/0040-health-logs-backups-
  * shutdown.md), against production servers of the suite's build on E2E_PORT+1..+4: the health check,
  * the JSON log on stdout, a clean stop under write load, and the restore drill. No browser involved.
+ * On PostgreSQL (playwright.pg.config.ts) each server gets a database of its own on the suite's
+ * cluster, as it gets a data directory of its own on SQLite (their write loads must not move the
+ * suite's data version under other specs), and the drill restores a `pg_dump` into a new, empty one.
  */
 test.describe("operations", () => {
   // Real servers start (up to three per test) and operator commands run: slow on a loaded machine.
@@ -18,21 +22,62 @@ test.describe("operations", () => {
   const dataRoot = path.resolve(process.env.E2E_DATA_DIR ?? `tmp/e2e-${base}`, "operations");
   const servers: ChildProcess[] = [];
 
-  test.afterAll(() => {
+  /** Data directory → that server's own database (the PostgreSQL run). */
+  const databases = new Map<string, string>();
+
+  test.afterAll(async () => {
     for (const server of servers) if (server.exitCode === null) server.kill("SIGKILL");
+    for (const url of databases.values()) await onAdmin(`DROP DATABASE IF EXISTS ${new URL(url).pathname.slice(1)} WITH (FORCE)`);
   });
+
+  /** On PostgreSQL: a new, empty database for the server on `dir`, beside the suite's. */
+  async function freshDatabase(dir: string, name: string) {
+    if (!suiteDatabaseUrl) return;
+    const url = new URL(suiteDatabaseUrl);
+    url.pathname = `${url.pathname}_${name.replace(/\W/g, "_")}`;
+    const database = url.pathname.slice(1);
+    await onAdmin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await onAdmin(`CREATE DATABASE ${database}`);
+    databases.set(dir, url.toString());
+  }
+
+  /** The ids of the posts in the database of the server on `dir`. */
+  async function postIds(dir: string): Promise<Set<number>> {
+    const url = databases.get(dir);
+    if (url) {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return new Set(((await client.query("SELECT id FROM posts")).rows as { id: number }[]).map((r) => Number(r.id)));
+      } finally {
+        await client.end();
+      }
+    }
+    const db = new Database(path.join(dir, "app.db"), { readonly: true });
+    try {
+      return new Set((db.prepare("SELECT id FROM posts").all() as { id: number }[]).map((r) => r.id));
+    } finally {
+      db.close();
+    }
+  }
 
   /** A fresh data directory and a server on it, its output collected. */
   async function serve(offset: number, name: string, env: Record<string, string> = {}) {
     const dir = path.join(dataRoot, name);
     fs.rmSync(dir, { recursive: true, force: true });
     fs.mkdirSync(dir, { recursive: true });
+    await freshDatabase(dir, name);
     return serveOn(offset, dir, env);
   }
   async function serveOn(offset: number, dir: string, env: Record<string, string> = {}) {
     let output = "";
     const port = base + offset;
-    const server = await startServer(port, dir, { RATE_LIMITS: "off", ...env }, { onOutput: (text) => (output += text) });
+    const server = await startServer(
+      port,
+      dir,
+      { RATE_LIMITS: "off", ...databaseOf(dir), ...env },
+      { onOutput: (text) => (output += text) },
+    );
     servers.push(server);
     const exited = new Promise<number | null>((resolve) => server.once("exit", (code) => resolve(code)));
     return { server, dir, url: `http://127.0.0.1:${port}`, output: () => output, exited };
@@ -91,6 +136,23 @@ test.describe("operations", () => {
       );
     });
 
+  /** The database of the server on `dir`, as its settings: its own on PostgreSQL, else its SQLite file. */
+  function databaseOf(dir: string): Record<string, string> {
+    const url = databases.get(dir);
+    return url ? { DATABASE_URL: url } : { DATABASE_PATH: path.join(dir, "app.db") };
+  }
+
+  /** On PostgreSQL: runs `statement` on the cluster's admin database (PG_TEST_URL). */
+  async function onAdmin(statement: string) {
+    const client = new pg.Client({ connectionString: process.env.PG_TEST_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  }
+
   const integrity = (file: string) => {
     const db = new Database(file, { readonly: true });
     const result = db.pragma("integrity_check", { simple: true });
@@ -112,7 +174,7 @@ test.describe("operations", () => {
     expect(login.status).toBe(200);
     const cookieValue = m.cookie.split("=")[1]!;
     expect((await send(site.url, "/settings", { cookie: m.cookie })).status).toBe(200);
-    const reset = await tsx("reset-password", [m.username, "--origin", site.url], { DATABASE_PATH: path.join(site.dir, "app.db") });
+    const reset = await tsx("reset-password", [m.username, "--origin", site.url], databaseOf(site.dir));
     const link = reset.stdout.match(/https?:\/\/\S+\/reset-password\/(\S+)/);
     expect(link, reset.stderr).not.toBeNull();
     await send(site.url, new URL(link![0]).pathname);
@@ -163,7 +225,8 @@ test.describe("operations", () => {
       body,
       duplex: "half",
     } as RequestInit);
-    await expect.poll(() => load.acknowledged.length).toBeGreaterThan(20);
+    // Up to 20 s: on a loaded two-core machine the PostgreSQL run took over 7 s for 20 posts.
+    await expect.poll(() => load.acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(20);
 
     site.server.kill("SIGTERM");
     await new Promise((r) => setTimeout(r, 300));
@@ -180,11 +243,12 @@ test.describe("operations", () => {
     stop = true;
     await load.done;
 
-    const file = path.join(site.dir, "app.db");
-    expect(fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0).toBe(0);
-    const db = new Database(file, { readonly: true });
-    const stored = new Set((db.prepare("SELECT id FROM posts").all() as { id: number }[]).map((r) => r.id));
-    db.close();
+    if (engine === "sqlite") {
+      // Checkpointed on the way out: nothing left in the write-ahead log.
+      const file = path.join(site.dir, "app.db");
+      expect(fs.existsSync(`${file}-wal`) ? fs.statSync(`${file}-wal`).size : 0).toBe(0);
+    }
+    const stored = await postIds(site.dir);
     const missing = [...load.acknowledged, lateId].filter((id) => !stored.has(id));
     expect(missing).toEqual([]);
     expect(site.output()).toMatch(/"msg":"shutting down"[\s\S]*"msg":"stopped"/);
@@ -196,25 +260,30 @@ test.describe("operations", () => {
     let stop = false;
     const load = writeLoad(live.url, m.cookie, 3, () => stop);
     setTimeout(() => (stop = true), 20_000);
-    await expect.poll(() => load.acknowledged.length).toBeGreaterThan(20);
+    // Up to 20 s: on a loaded two-core machine the PostgreSQL run took over 7 s for 20 posts.
+    await expect.poll(() => load.acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(20);
     const beforeBackup = [...load.acknowledged];
 
     const backupDir = path.join(live.dir, "backups");
-    const backup = await tsx("backup", [], { DATABASE_PATH: path.join(live.dir, "app.db"), BACKUP_DIR: backupDir });
+    const backup = await tsx("backup", [], { ...databaseOf(live.dir), BACKUP_DIR: backupDir });
     expect(backup.status, backup.stderr).toBe(0);
     // The members kept writing while the backup was taken.
     expect(load.acknowledged.length).toBeGreaterThan(beforeBackup.length);
     stop = true;
     await load.done;
-    const [file] = fs.readdirSync(backupDir).filter((f) => f.endsWith(".db"));
-    expect(file).toMatch(/^app-\d{8}T\d{9}Z\.db$/);
+    // SQLite: a copy of the file (.db); PostgreSQL: a pg_dump archive.
+    const [file] = fs.readdirSync(backupDir).filter((f) => f.startsWith("app-"));
+    expect(file).toMatch(engine === "sqlite" ? /^app-\d{8}T\d{9}Z\.db$/ : /^app-\d{8}T\d{9}Z\.\w+$/);
 
     const fresh = path.join(dataRoot, "drill-restored");
     fs.rmSync(fresh, { recursive: true, force: true });
-    const restore = await tsx("restore", [path.join(backupDir, file!)], { DATABASE_PATH: path.join(fresh, "app.db") });
+    // On PostgreSQL, into a new, empty database of the same cluster (restore refuses any other).
+    await freshDatabase(fresh, "drill-restored");
+    const restore = await tsx("restore", [path.join(backupDir, file!)], databaseOf(fresh));
     expect(restore.status, restore.stderr).toBe(0);
-    expect(integrity(path.join(fresh, "app.db"))).toBe("ok");
+    if (engine === "sqlite") expect(integrity(path.join(fresh, "app.db"))).toBe("ok");
 
+    fs.mkdirSync(fresh, { recursive: true });
     const restored = await serveOn(4, fresh);
     const health = await send(restored.url, "/healthz");
     expect(await health.json()).toMatchObject({ ok: true, database: expect.stringMatching(/^(sqlite|postgres)$/) });
@@ -226,9 +295,7 @@ test.describe("operations", () => {
       expect(post.status).toBe(200);
       expect(((await post.json()) as { title: string }).title).toMatch(/^Load \d+$/);
     }
-    const db = new Database(path.join(fresh, "app.db"), { readonly: true });
-    const ids = new Set((db.prepare("SELECT id FROM posts").all() as { id: number }[]).map((r) => r.id));
-    db.close();
+    const ids = await postIds(fresh);
     expect(beforeBackup.filter((id) => !ids.has(id))).toEqual([]);
   });
 });
