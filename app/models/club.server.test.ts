@@ -2,12 +2,13 @@ import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { clubMembers, comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
 import { createClubSchema, editClubSchema } from "~/schemas/club";
-import { db, sqlite, first } from "~/utils/db.server";
+import { db, first, queryColumn } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
 import { clubCast, expectError, type Member, newClub } from "#tests/fixtures/clubs";
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, getMembership } from "./access.server";
 import { createClub, deleteClub, getClub, listClubs, updateClub } from "./club.server";
+import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
 
 const memberRows = async (clubId: number) =>
   first(
@@ -190,6 +191,8 @@ describe("deleteClub", () => {
     await db.insert(invites).values({ code: "abcdefghijklmnop", clubId: club.id, createdById: owner.id });
     await db.insert(joinRequests).values({ clubId: club.id, userId: bob.id, status: "rejected" });
 
+    const zebracorn = () => queryColumn<number>(TEXT_MATCH_IDS, { fts: ftsQuery("zebracorn") });
+    expect(await zebracorn()).toEqual([clubPost]);
     await expect(deleteClub(null, club.id)).rejects.toMatchObject({ status: 401 });
     await expect(deleteClub(bob, club.id)).rejects.toMatchObject({ status: 403 });
     await expect(deleteClub(alice, club.id)).rejects.toMatchObject({ status: 403 });
@@ -210,8 +213,7 @@ describe("deleteClub", () => {
     expect(first(await db.select({ id: posts.id }).from(posts).where(eq(posts.id, homePost)))).toBeDefined();
     expect(first(await db.select({ n: users.postsCount }).from(users).where(eq(users.id, alice.id)))?.n).toBe(1);
     // The full-text index forgets the removed posts.
-    const hits = sqlite.prepare("SELECT rowid FROM posts_fts WHERE posts_fts MATCH 'zebracorn'").all();
-    expect(hits).toEqual([]);
+    expect(await zebracorn()).toEqual([]);
     // Other clubs are untouched.
     expect(await getClub(bob, priv.id)).toMatchObject({ requestStatus: "pending" });
   });
