@@ -4,13 +4,13 @@ import { Request as PolyfilledRequest } from "@remix-run/web-fetch";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { media, resumableUploads } from "#db/schema";
+import { media, rateLimits, resumableUploads } from "#db/schema";
 import { ownPendingUploads } from "~/models/media.server";
 import { pruneExpiredResumables } from "~/models/resumable-upload.server";
 import { action as accountAction } from "~/routes/api.auth.account";
 import { action as createAction } from "~/routes/api.uploads";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api.uploads.$";
-import { db, sqlite } from "~/utils/db.server";
+import { db, queryRow } from "~/utils/db.server";
 import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { createS3Storage, setStorage } from "~/utils/storage.server";
 import {
@@ -198,9 +198,11 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     setRateLimitsEnabled(true);
     try {
       const carol = await createMember();
-      sqlite.exec(
-        `INSERT INTO rate_limits (key, window_start, count) VALUES ('uploadsPerUser:${carol.id}', ${Math.floor(Date.now() / 3_600_000) * 3_600_000}, ${LIMITS.uploadsPerUser.limit})`,
-      );
+      await db.insert(rateLimits).values({
+        key: `uploadsPerUser:${carol.id}`,
+        windowStart: Math.floor(Date.now() / 3_600_000) * 3_600_000,
+        count: LIMITS.uploadsPerUser.limit,
+      });
       const { response } = await create(carol.cookie, 1000);
       expect(response.status).toBe(429);
     } finally {
@@ -212,14 +214,13 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     setRateLimitsEnabled(true);
     try {
       const dave = await createMember();
-      const used = () =>
-        (sqlite.prepare(`SELECT count FROM rate_limits WHERE key = 'uploadsPerUser:${dave.id}'`).get() as { count: number } | undefined)
-          ?.count ?? 0;
+      const used = async () =>
+        Number((await queryRow<{ count: number }>(`SELECT count FROM rate_limits WHERE key = ?`, [`uploadsPerUser:${dave.id}`]))?.count ?? 0);
       const { response, url } = await create(dave.cookie, 4000);
       expect(response.status).toBe(201);
-      expect(used()).toBe(1);
+      expect(await used()).toBe(1);
       expect((await remove(dave.cookie, url!)).status).toBe(204);
-      expect(used()).toBe(0);
+      expect(await used()).toBe(0);
 
       // A finished one counts once, not again when its file is stored.
       const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#553" } })
@@ -227,7 +228,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
         .toBuffer();
       const second = await create(dave.cookie, jpeg.byteLength);
       expect((await patch(dave.cookie, second.url!, 0, jpeg)).status).toBe(200);
-      expect(used()).toBe(1);
+      expect(await used()).toBe(1);
     } finally {
       setRateLimitsEnabled(false);
     }
