@@ -42,6 +42,19 @@ export const DATABASE_UNAVAILABLE = "The database is not answering just now. Ple
 /** Seconds a client is asked to wait before trying again. */
 export const DATABASE_RETRY_AFTER_S = 5;
 
+/**
+ * The server's SQLSTATE for a failed statement. drizzle wraps the driver's error in its own
+ * ("Failed query: …", the driver's in `cause`), so look through the wrapping: a serialization
+ * failure raised by a drizzle statement must still be retried.
+ */
+export function sqlStateOf(error: unknown): string | undefined {
+  for (let e = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+  }
+  return undefined;
+}
+
 /** Node's network errors when the server cannot be reached or the link dies. */
 const NETWORK_CODES = new Set([
   "ECONNREFUSED",
@@ -300,7 +313,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
           return result;
         } catch (error) {
           await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
-          const code = (error as { code?: string }).code;
+          const code = sqlStateOf(error);
           if (code && RETRYABLE.has(code) && attempt < ATTEMPTS) {
             await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
             continue;

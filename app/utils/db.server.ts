@@ -148,10 +148,15 @@ export const decrementCounter = (column: AnySQLiteColumn, by: number = 1): SQL =
 export const equalsIgnoringCase = (column: AnySQLiteColumn, value: string): SQL =>
   engine.name === "postgres" ? sql`lower(${column}) = lower(${value})` : sql`${column} = ${value} COLLATE NOCASE`;
 
-/** A write refused by a unique index (two requests raced past the checks before it). */
+/**
+ * A write refused by a unique index (two requests raced past the checks before it). drizzle wraps
+ * the driver's error in its own ("Failed query: …"), so the driver's is looked for in `cause`.
+ */
 export function isUniqueViolation(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return (error as { code?: string }).code === "23505" || /UNIQUE constraint failed/.test(error.message);
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
+    if ((e as { code?: string }).code === "23505" || /UNIQUE constraint failed/.test(e.message)) return true;
+  }
+  return false;
 }
 
 /** `column` contains `text` (any case; `%`, `_` and `\` in it match themselves), for small lists' search boxes. */
