@@ -73,7 +73,9 @@ describe("db/seed.ts", () => {
         encoding: "utf8",
         stdio: "pipe",
       });
-    expect(pgRun).toThrow(/fills the SQLite file at DATABASE_PATH: unset DATABASE_URL, seed, then copy the file into PostgreSQL with npm run db:move/);
+    expect(pgRun).toThrow(
+      /fills the SQLite file at DATABASE_PATH: unset DATABASE_URL, seed, then copy the file into PostgreSQL with npm run db:move/,
+    );
     expect(await queryRow<{ n: number }>(`SELECT count(*) AS n FROM users`)).toEqual({ n: 0 });
   });
 });

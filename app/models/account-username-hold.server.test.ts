@@ -45,10 +45,7 @@ describe("a deleted account's username is held (security-2 N18)", () => {
   it("a wrong password deletes nothing and holds nothing; other usernames are free", async () => {
     const me = await createMember({ password: "danpass1" });
     await errorOf(() => deleteAccount(me, { password: "not-it" }));
-    const held = await db
-      .select()
-      .from(releasedUsernames)
-      .where(equalsIgnoringCase(releasedUsernames.username, me.username));
+    const held = await db.select().from(releasedUsernames).where(equalsIgnoringCase(releasedUsernames.username, me.username));
     expect(held).toEqual([]);
     const other = await registerUser(newcomer(`free_${Date.now() % 100000}`));
     expect(other.id).toBeGreaterThan(0);
@@ -61,10 +58,7 @@ describe("a deleted account's username is held (security-2 N18)", () => {
     const again = await createMember({ username: first.username.toLowerCase(), password: "danpass2" });
     await deleteAccount(again, { password: "danpass2" });
     expect((await errorOf(() => registerUser(newcomer(first.username)))).status).toBe(409);
-    const rows = await db
-      .select()
-      .from(releasedUsernames)
-      .where(equalsIgnoringCase(releasedUsernames.username, first.username));
+    const rows = await db.select().from(releasedUsernames).where(equalsIgnoringCase(releasedUsernames.username, first.username));
     expect(rows).toHaveLength(1);
   });
 });
