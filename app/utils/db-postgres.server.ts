@@ -106,12 +106,14 @@ export const databaseUnavailable = (cause?: unknown) => {
  * the sequence's RowExclusiveLock until its transaction ends, and a commit is visible before its
  * locks go: no such lock held by another session, read after the version, means every write the
  * version counts is visible. (The correlated `v.last_value` makes the lock check run after the
- * sequence is read. A fresh sequence says 1 before its first `nextval` as after it: `is_called`
+ * sequence is read; pg_locks lists every database's locks, and databases copied from one template
+ * share relation ids, hence the database. A fresh sequence says 1 before its first `nextval` as after it: `is_called`
  * tells them apart.)
  */
 const VERSION_SQL = `SELECT CASE WHEN v.is_called THEN v.last_value ELSE 0 END AS version, EXISTS (
     SELECT 1 FROM pg_locks l
     WHERE l.locktype = 'relation' AND l.relation = 'data_version'::regclass AND l.mode = 'RowExclusiveLock'
+      AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
       AND l.pid <> pg_backend_pid() AND v.last_value IS NOT NULL
   ) AS writing
   FROM data_version v`;

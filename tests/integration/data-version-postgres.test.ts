@@ -62,6 +62,38 @@ describe.skipIf(!pgTestUrl)("the data version on PostgreSQL", () => {
     expect(await engine.dataVersion()).toBe(after);
   });
 
+  it("a write open in another database copied from the same template (the same relation ids) does not count", async () => {
+    const template = await createTestDatabase("whitetail_version_tpl");
+    await (await openPostgres(template.url, 1)).close();
+    const admin = new pg.Client({ connectionString: pgTestUrl });
+    await admin.connect();
+    const name = (suffix: string) => `${new URL(template.url).pathname.slice(1)}_${suffix}`;
+    const url = (suffix: string) => Object.assign(new URL(template.url), { pathname: `/${name(suffix)}` }).toString();
+    let mine: Engine | undefined;
+    const theirs = new pg.Client({ connectionString: url("b") });
+    try {
+      for (const suffix of ["a", "b"]) await admin.query(`CREATE DATABASE "${name(suffix)}" TEMPLATE "${name("").slice(0, -1)}"`);
+      mine = await openPostgres(url("a"), 2);
+      await theirs.connect();
+      const [ours, other] = await Promise.all([
+        mine.rows<{ oid: number }>("SELECT 'data_version'::regclass::oid AS oid", []),
+        theirs.query("SELECT 'data_version'::regclass::oid AS oid"),
+      ]);
+      expect(Number(other.rows[0].oid)).toBe(Number(ours[0]!.oid));
+      const before = await mine.dataVersion();
+      await theirs.query("BEGIN");
+      await theirs.query("SELECT nextval('data_version')");
+      expect(await mine.dataVersion()).toBe(before);
+      await theirs.query("COMMIT");
+    } finally {
+      await theirs.end().catch(() => undefined);
+      await mine?.close();
+      for (const suffix of ["a", "b"]) await admin.query(`DROP DATABASE IF EXISTS "${name(suffix)}" WITH (FORCE)`);
+      await admin.end();
+      await template.drop();
+    }
+  });
+
   it("a transaction reads its own writes' version", async () => {
     const outside = await engine.dataVersion();
     const inside = await engine.transaction(async () => {
