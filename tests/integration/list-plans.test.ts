@@ -1,26 +1,92 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { planProblems } from "../../scripts/bench/explain";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PG_SMALL_TABLE, pgPlanProblems, planProblems } from "../../scripts/bench/explain";
 import { commentPageQuery, COMMENT_PAGE_SIZE } from "~/models/comment.server";
 import { clubListQuery } from "~/models/club.server";
 import { memberListQuery } from "~/models/club-membership.server";
 import { followPageQuery } from "~/models/follow.server";
 import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feed-hashtag.server";
-import { sqlite } from "~/utils/db.server";
+import { databaseEngine, queryRows, sqlite } from "~/utils/db.server";
+import { positional } from "~/utils/db-postgres.server";
 import { createMember } from "../fixtures/members";
 
 /**
  * Every list outside the feed is index-backed (issue 13, "Flat cost with data"): the statement each
  * model runs, through EXPLAIN QUERY PLAN and the bench's own check (scripts/bench/explain.ts), which
  * refuses a whole-table read or a temp B-tree over an unbounded set. No ANALYZE, as in production.
+ *
+ * On PostgreSQL the same statements go through EXPLAIN (FORMAT JSON) and the bench's PostgreSQL check
+ * (pgPlanProblems: no Seq Scan of a list's table of PG_SMALL_TABLE rows or more, no Sort of an
+ * unbounded set). Its planner chooses from statistics, and on a tiny table a Seq Scan is its right
+ * choice, so the lists' tables are first filled past PG_SMALL_TABLE rows and ANALYZEd: an index plan
+ * then shows the index is usable and chosen at a realistic size (no enable_seqscan tricks).
  */
+const onPostgres = databaseEngine() === "postgres";
+let pgClient: pg.Client | null = null;
+const sizes: Record<string, number> = {};
+
+/** Rows enough that PostgreSQL's planner would pay for a full read of any list's table, then ANALYZE. */
+async function fillForPostgres(viewerId: number) {
+  const n = PG_SMALL_TABLE + 1_000;
+  const now = Date.now();
+  const statements = [
+    `INSERT INTO users (username, display_name, email, password_hash)
+       SELECT 'plan_' || g, 'Plan ' || g, 'plan_' || g || '@example.com', 'x' FROM generate_series(1, 120) g`,
+    `INSERT INTO posts (author_id, type, title, content, created_at)
+       SELECT (SELECT min(id) FROM users) + g % 120, CASE WHEN g % 4 = 0 THEN 'video' ELSE 'article' END,
+              'Post ' || g, CASE WHEN g % 50 = 0 THEN 'Bow hunting from the ridge' ELSE 'Deer sign along the creek ' || g END,
+              ${now} - g * 60000
+       FROM generate_series(1, ${n}) g`,
+    `INSERT INTO post_tags (post_id, key) SELECT id, CASE WHEN id % 40 = 0 THEN 'bowhunting' ELSE 'tag' || id % 30 END FROM posts`,
+    `INSERT INTO comments (post_id, author_id, content, created_at)
+       SELECT (SELECT min(id) FROM posts) + g % 500, (SELECT min(id) FROM users) + g % 120, 'Comment ' || g, ${now} - g * 1000
+       FROM generate_series(1, ${n}) g`,
+    `INSERT INTO follows (follower_id, followee_id, created_at)
+       SELECT a.id, b.id, ${now} - (a.id * 1000 + b.id) FROM users a JOIN users b ON a.id <> b.id AND (a.id + b.id) % 2 = 0`,
+    `INSERT INTO clubs (name, description, is_private, creator_id, member_count, created_at)
+       SELECT 'Club ' || g, 'A club', g % 3 = 0, ${viewerId} + 1 + g % 120, 1, ${now} - g * 60000
+       FROM generate_series(1, ${n}) g`,
+    `INSERT INTO club_members (club_id, user_id, role) SELECT id, creator_id, 'owner' FROM clubs`,
+    `INSERT INTO club_members (club_id, user_id, role) SELECT c.id, ${viewerId}, 'member' FROM clubs c
+       WHERE c.id % 1000 = 0`,
+    `ANALYZE`,
+  ];
+  for (const statement of statements) await queryRows(statement);
+  for (const r of await queryRows<{ relname: string; n: number }>(
+    `SELECT relname, reltuples::bigint AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`,
+  ))
+    sizes[r.relname] = Number(r.n);
+  for (const table of ["posts", "comments", "follows", "clubs", "club_members"])
+    expect(sizes[table], table).toBeGreaterThanOrEqual(PG_SMALL_TABLE);
+  // drizzle's statements come with $n placeholders and their values: a client of our own explains them as they are.
+  pgClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await pgClient.connect();
+}
 
 let viewer: { id: number };
 beforeAll(async () => {
   viewer = { id: (await createMember()).id };
+  if (onPostgres) await fillForPostgres(viewer.id);
+}, 120_000);
+afterAll(async () => {
+  await pgClient?.end();
 });
 
-function problems(query: { toSQL(): { sql: string; params: unknown[] } }, bounded = false) {
+type Plan = { problems: string[]; plan: string[] };
+
+/** PostgreSQL's plan of a statement, checked as the bench checks it. */
+async function pgProblems(text: string, values: unknown[], bounded: boolean): Promise<Plan> {
+  const res = await pgClient!.query<{ "QUERY PLAN": Array<{ Plan: Parameters<typeof pgPlanProblems>[0] }> }>(
+    `EXPLAIN (FORMAT JSON) ${text}`,
+    values,
+  );
+  const { detail, problems } = pgPlanProblems(res.rows[0]!["QUERY PLAN"][0]!.Plan, sizes, bounded);
+  return { problems, plan: detail };
+}
+
+async function problems(query: { toSQL(): { sql: string; params: unknown[] } }, bounded = false): Promise<Plan> {
   const { sql, params } = query.toSQL();
+  if (onPostgres) return pgProblems(sql, params, bounded);
   const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
   return { problems: planProblems(rows, bounded), plan: rows.map((r) => r.detail) };
 }
@@ -38,40 +104,71 @@ describe("list query plans", () => {
     ["clubs", () => clubListQuery(viewer, {}, 24)],
     ["public clubs", () => clubListQuery(viewer, { onlyPublic: true }, 24)],
     ["clubs, after a cursor", () => clubListQuery(viewer, { cursor: cursor(`${Date.now()}:3`) }, 24)],
-  ])("%s: walks an index in the list's order", (_label, query) => {
-    const { problems: found, plan } = problems(query());
+  ])("%s: walks an index in the list's order", async (_label, query) => {
+    const { problems: found, plan } = await problems(query());
     expect(found, plan.join("\n")).toEqual([]);
-    expect(plan.join("\n"), "no sort step at all").not.toMatch(/TEMP B-TREE FOR (LAST TERM OF )?ORDER BY/);
+    if (onPostgres) {
+      // With statistics PostgreSQL may read one post's comments or one member's follows through the
+      // index and sort that handful itself (pgPlanProblems refuses an unbounded sort): the list's
+      // table must be read through an index, never whole.
+      expect(plan.join("\n")).toMatch(/(Bitmap Index|Index Only|Index) Scan using (comments|follows|clubs|posts)_\w+/);
+    } else expect(plan.join("\n"), "no sort step at all").not.toMatch(/TEMP B-TREE FOR (LAST TERM OF )?ORDER BY/);
   });
 
-  it("a club's members and My Clubs are read through their indexes (their sorts are bounded: one club, one member)", () => {
+  // Known PostgreSQL plan findings (issue 25, open): after ANALYZE at 6,000 clubs PostgreSQL reads
+  // My Clubs with a Seq Scan of clubs (hash join with the member's memberships), and a #hashtag's
+  // gap check (hashtagGapSql) with a Seq Scan of posts under its LIMIT 1. Marked as failing on
+  // PostgreSQL so the suite says so until the SQL is fixed: it.fails turns red when they pass.
+  const pgFinding = onPostgres ? it.fails : it;
+
+  pgFinding("a club's members and My Clubs are read through their indexes (their sorts are bounded: one club, one member)", async () => {
     for (const query of [memberListQuery(1), clubListQuery(viewer, { onlyMine: true }, 24)]) {
-      const { problems: found, plan } = problems(query, true);
+      const { problems: found, plan } = await problems(query, true);
       expect(found, plan.join("\n")).toEqual([]);
-      expect(plan.join("\n")).toMatch(/USING (COVERING )?INDEX (club_members_club_joined|club_members_user)/);
+      expect(plan.join("\n")).toMatch(
+        onPostgres
+          ? /(Bitmap Index|Index Only|Index) Scan using club_members_\w+/
+          : /USING (COVERING )?INDEX (club_members_club_joined|club_members_user)/,
+      );
     }
   });
 
-  it("a #hashtag's newest-first reads: each half in id order with a bound, rows by id, the check through the feed's index", () => {
-    const explainRaw = (sql: string, params: Record<string, unknown>) =>
-      sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
-    const at = { cursorValue: Date.now(), cursorId: 50 };
-    for (const dir of ["DESC", "ASC"] as const) {
-      const halves = hashtagHalves(dir);
-      const statements: Array<[string, Record<string, unknown>, RegExp]> = [
-        [halves.tags, { tagKey: "bowhunting", from: 50, n: 42 }, /USING COVERING INDEX post_tags_key \(key=\? AND post_id[<>]\?\)/],
-        [halves.text, { fts: '"bowhunting" OR "bow hunting"', from: 50, n: 42 }, /VIRTUAL TABLE INDEX/],
-        [hashtagRowsSql(dir, true, true), { ids: "[1]", type: "video", ...at }, /INTEGER PRIMARY KEY \(rowid=\?\)/],
-        [hashtagGapSql(dir, true, true), { ...at, lastValue: 0, lastId: 1, lo: 1, hi: 50 }, /USING (COVERING )?INDEX posts_feed_recent/],
-        [hashtagGapSql(dir, true, false), { ...at, lo: 1, hi: 50 }, /INTEGER PRIMARY KEY \(rowid[<>]\?\)/],
-      ];
-      for (const [sql, params, expected] of statements) {
-        const rows = explainRaw(sql, params);
-        const plan = rows.map((r) => r.detail).join("\n");
-        expect(planProblems(rows, false), plan).toEqual([]);
-        expect(plan).toMatch(expected);
-        expect(plan, "no sort step: the read stops at its LIMIT").not.toMatch(/TEMP B-TREE/);
+  pgFinding(
+    "a #hashtag's newest-first reads: each half in id order with a bound, rows by id, the check through the feed's index",
+    async () => {
+      const explainRaw = (sql: string, params: Record<string, unknown>) =>
+        sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
+      const at = { cursorValue: Date.now(), cursorId: 50 };
+      for (const dir of ["DESC", "ASC"] as const) {
+        const halves = hashtagHalves(dir);
+        const statements: Array<[string, Record<string, unknown>, RegExp]> = [
+          [halves.tags, { tagKey: "bowhunting", from: 50, n: 42 }, /USING COVERING INDEX post_tags_key \(key=\? AND post_id[<>]\?\)/],
+          [
+            halves.text,
+            { fts: onPostgres ? "bowhunting | (bow <-> hunting)" : '"bowhunting" OR "bow hunting"', from: 50, n: 42 },
+            /VIRTUAL TABLE INDEX/,
+          ],
+          [hashtagRowsSql(dir, true, true), { ids: "[1]", type: "video", ...at }, /INTEGER PRIMARY KEY \(rowid=\?\)/],
+          [hashtagGapSql(dir, true, true), { ...at, lastValue: 0, lastId: 1, lo: 1, hi: 50 }, /USING (COVERING )?INDEX posts_feed_recent/],
+          [hashtagGapSql(dir, true, false), { ...at, lo: 1, hi: 50 }, /INTEGER PRIMARY KEY \(rowid[<>]\?\)/],
+        ];
+        for (const [sql, params, expected] of statements) {
+          if (onPostgres) {
+            // The same statements as the model writes them for PostgreSQL: no Seq Scan of posts or
+            // post_tags at this size, and any sort is of a bounded set (the halves stop at their LIMIT).
+            const { text, values } = positional(sql, params);
+            const { problems: found, plan } = await pgProblems(text, values, false);
+            expect(found, plan.join("\n")).toEqual([]);
+            expect(plan.join("\n"), plan.join("\n")).not.toMatch(/Seq Scan on (posts|post_tags)/);
+            continue;
+          }
+          const rows = explainRaw(sql, params);
+          const plan = rows.map((r) => r.detail).join("\n");
+          expect(planProblems(rows, false), plan).toEqual([]);
+          expect(plan).toMatch(expected);
+          expect(plan, "no sort step: the read stops at its LIMIT").not.toMatch(/TEMP B-TREE/);
+        }
       }
-    }
-  });
+    },
+  );
 });
