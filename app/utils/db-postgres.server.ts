@@ -12,8 +12,8 @@ import { logger } from "./logger.server";
  * connections per process, any number of processes on any number of machines.
  *
  * - Transactions are SERIALIZABLE: what one checked still holds when it commits, or the server
- *   refuses it (40001, or a deadlock 40P01) and it runs again from the start, a few times with a
- *   short random wait. Inside one, `db` and the hand-written queries go through its connection
+ *   refuses it (40001, or a deadlock 40P01) and it runs again from the start, up to `ATTEMPTS`
+ *   times after a random wait that doubles each time (`retryDelayMs`). Inside one, `db` and the hand-written queries go through its connection
  *   (an async context, as on SQLite), so a model's checks read what the transaction sees.
  * - Big integers come back as numbers (counts and millisecond times, all far below 2^53).
  * - Migrations (db/migrations-pg) run at start-up under an advisory lock, so nodes starting together
@@ -32,7 +32,14 @@ const asDB = (handle: unknown) => handle as DB;
 
 /** Serialization failure and deadlock: the transaction may simply run again. */
 const RETRYABLE = new Set(["40001", "40P01"]);
-const ATTEMPTS = 10;
+const ATTEMPTS = 20;
+/**
+ * The wait before attempt `attempt + 1`: random (the transactions that collided do not collide again
+ * in step), up to 5 ms doubled with every attempt, at most 1 s. A fixed short wait let 16 writers on
+ * a few hot rows (tests/integration/concurrent-writes.test.ts, two processes) use up all their
+ * attempts and answer 500; doubling spreads the retries out until one of them gets through.
+ */
+const retryDelayMs = (attempt: number) => Math.random() * Math.min(5 * 2 ** (attempt - 1), 1_000);
 const MIGRATION_LOCK = 7_242_025;
 
 type Open = { client: pg.PoolClient; db: DB; savepoints: number };
@@ -317,7 +324,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
           await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
           const code = sqlStateOf(error);
           if (code && RETRYABLE.has(code) && attempt < ATTEMPTS) {
-            await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+            await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
             continue;
           }
           throw error;
