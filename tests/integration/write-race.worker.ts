@@ -1,6 +1,6 @@
 /**
- * One process of writers for tests/integration/concurrent-writes.test.ts: its own SQLite connection
- * (DATABASE_PATH from the parent), rate limits on. It prints "ready" once loaded, waits for a line
+ * One process of writers for tests/integration/concurrent-writes.test.ts: its own connection to the
+ * parent's database (DATABASE_PATH, or DATABASE_URL on PostgreSQL: a second app node), rate limits on. It prints "ready" once loaded, waits for a line
  * on stdin (sent to every process at once), then runs its writers until each has done `ops`
  * writes or `ms` have passed, and prints one JSON line of counts:
  * {"ok":n,"refused":{"404":n,"429":n},"failures":["<what would have been a 500>", ...]}.
@@ -60,7 +60,12 @@ async function writer(userId: number, deadline: number) {
       result.ok += 1;
     } catch (error) {
       if (isAppError(error)) result.refused[error.status] = (result.refused[error.status] ?? 0) + 1;
-      else result.failures.push(String((error as Error).message ?? error));
+      else {
+        // drizzle wraps the driver's error (SQLITE_BUSY, PostgreSQL's 40001 …) in `cause`: name it too.
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        const why = cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : "";
+        result.failures.push(`${String((error as Error).message ?? error)}${why}`);
+      }
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
