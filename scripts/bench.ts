@@ -304,7 +304,7 @@ async function main() {
     if (pgBig) {
       const second = await startApp(pgBig.file, await benchPort(8), { DATABASE_URL: pgBig.pg!.url });
       extra.push(second);
-      const ids = await publicPostIds(pgBig.file, 2000);
+      const ids = await publicPostIds(pgBig.file, 2000, pgBig.scale.posts);
       twoNodes = await writeMix([pgBig.app.port, second.port], pgBig.writers, ids, WRITE_REQUESTS, WRITE_SECONDS);
       const kinds = Object.entries(twoNodes.kinds)
         .map(([k, n]) => `${n} ${k}s`)

@@ -142,13 +142,17 @@ export async function signIn(port: number, file: string, userId = 1): Promise<st
     .join("; ");
 }
 
-/** `n` public posts' ids, spread at random (what the write rows like and comment on). */
-export async function publicPostIds(file: string, n: number): Promise<number[]> {
+/**
+ * `n` public posts' ids among the seeded ones (id ≤ `seeded`), spread at random: what the write rows
+ * like and comment on. Not the posts the write rows added to the file since: a PostgreSQL copy,
+ * made before them, does not have those.
+ */
+export async function publicPostIds(file: string, n: number, seeded: number): Promise<number[]> {
   const Database = (await import("better-sqlite3")).default;
   const db = new Database(file, { readonly: true });
-  const ids = (db.prepare(`SELECT id FROM posts WHERE club_id IS NULL ORDER BY random() LIMIT ?`).all(n) as { id: number }[]).map(
-    (r) => r.id,
-  );
+  const ids = (
+    db.prepare(`SELECT id FROM posts WHERE club_id IS NULL AND id <= ? ORDER BY random() LIMIT ?`).all(seeded, n) as { id: number }[]
+  ).map((r) => r.id);
   db.close();
   return ids;
 }
