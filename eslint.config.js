@@ -9,32 +9,42 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
-/** `target` may import nothing from `from`: imports point routes → web → models → utils → db, components → ui, schemas. */
+/**
+ * `target` may import nothing from `from`: imports point server → routes → web → models → utils → db,
+ * components → ui, schemas. app/server is the server edge (its README): only entry.server and
+ * /healthz reach into it.
+ */
 const layers = [
   {
     target: "./app/utils",
-    from: ["./app/models", "./app/web", "./app/routes", "./app/components"],
+    from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components"],
     message: "app/utils is infrastructure: it imports no models, web, routes or components.",
   },
   {
     target: "./app/models",
-    from: ["./app/web", "./app/routes", "./app/components"],
+    from: ["./app/server", "./app/web", "./app/routes", "./app/components"],
     message: "app/models is the domain: it imports no web, routes or components.",
   },
   {
     target: "./app/web",
-    from: ["./app/routes", "./app/components"],
-    message: "app/web is the HTTP edge shared by routes: it imports no routes or components.",
+    from: ["./app/server", "./app/routes", "./app/components"],
+    message: "app/web holds the HTTP helpers shared by routes: it imports no server edge, routes or components.",
   },
   {
     target: "./app/schemas",
-    from: ["./app/models", "./app/web", "./app/routes", "./app/components"],
+    from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components"],
     message: "app/schemas is shared by browser and server: it imports no models, web, routes or components.",
   },
   {
     target: "./app/components",
-    from: ["./app/models", "./app/web", "./app/routes", "./app/root.tsx"],
+    from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/root.tsx"],
     message: "Components take what they need as props: they import no models, web, routes or ~/root.",
+  },
+  {
+    target: "./app/routes",
+    from: ["./app/server"],
+    except: ["./request-log.server.ts"],
+    message: "Routes do not reach into the server edge (app/server/README.md); /healthz reads only whether the process drains.",
   },
 ];
 

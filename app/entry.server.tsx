@@ -9,9 +9,9 @@ import { renderCacheStore } from "~/web/render-cache.server";
 import { setRenderCacheStore } from "~/components/ui/render-cache";
 import { databaseUnavailableError } from "~/utils/db.server";
 import { logger, logServerError } from "~/utils/logger.server";
-import { logFrameworkPatches } from "~/web/framework-patches.server";
-import { loggedPath } from "~/web/request-log.server";
-import "~/web/startup.server";
+import { logFrameworkPatches } from "~/server/framework-patches.server";
+import { loggedPath } from "~/server/request-log.server";
+import "~/server/startup.server";
 
 // The render cache: feed cards drawn once per what they show and kept (docs/caching.md).
 setRenderCacheStore(renderCacheStore);

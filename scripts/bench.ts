@@ -134,7 +134,7 @@ async function revalidating(port: number, urlPath: string, headers: Record<strin
   return { port, path: urlPath, headers: etag ? { ...headers, "If-None-Match": etag } : headers };
 }
 
-/** Past the app's visitor cache (web/visitor-cache.server.ts), as a hard reload asks: the answer is drawn. */
+/** Past the app's visitor cache (server/visitor-cache.server.ts), as a hard reload asks: the answer is drawn. */
 const DRAWN = { "Cache-Control": "no-cache" };
 
 /** A row: its label, its target on a prepared app, and whether PostgreSQL runs it too (issue 25's rows). */
@@ -159,7 +159,7 @@ const ROWS: Row[] = [
   ["bare Node, same home bytes (best of 2)", (p) => ({ port: p.bare.port, path: "/" }), "both"],
   ["/ visitor (app)", (p) => ({ port: p.app.port, path: "/" }), "both"],
   // A hard reload (Cache-Control: no-cache) is drawn afresh: what drawing a visitor's page costs,
-  // past the app's visitor cache (web/visitor-cache.server.ts) that the row above is served from.
+  // past the app's visitor cache (server/visitor-cache.server.ts) that the row above is served from.
   ["/ visitor, hard reload: drawn (app)", (p) => ({ port: p.app.port, path: "/", headers: DRAWN }), "both"],
   ["/ member (app)", (p) => ({ port: p.app.port, path: "/", headers: member(p) }), "both"],
   ["/ visitor through nginx", (p) => (p.proxy ? { port: p.proxy.port, path: "/" } : null)],

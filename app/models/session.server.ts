@@ -76,7 +76,7 @@ export async function findSession(token: string, now: number = Date.now()): Prom
 
 /**
  * The live session a token names, read only (no sliding write): who a page's validator is for
- * (web/conditional.server.ts), with the member's data saver setting, which changes the page too.
+ * (server/conditional.server.ts), with the member's data saver setting, which changes the page too.
  * Undefined when there is none.
  */
 export async function liveSessionOf(

@@ -69,7 +69,7 @@ const schema = z
       .max(24 * 30)
       .default(0),
     BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
-    /** Memory for visitors' pages drawn once and sent again (web/visitor-cache.server.ts); 0 turns it off. */
+    /** Memory for visitors' pages drawn once and sent again (server/visitor-cache.server.ts); 0 turns it off. */
     VISITOR_CACHE_MB: z.coerce.number().int().min(0).max(4096).default(32),
   })
   .superRefine((env, ctx) => {

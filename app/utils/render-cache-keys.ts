@@ -2,7 +2,7 @@ import { timeAgo } from "~/utils/time-ago";
 
 /**
  * Every cache key in one list (docs/caching.md): what each part the render cache keeps
- * (render-cache.tsx) shows, and what each page validator (web/conditional.server.ts) covers. A part
+ * (render-cache.tsx) shows, and what each page validator (server/conditional.server.ts) covers. A part
  * or a page that shows something its key leaves out is served stale or to the wrong person: add
  * the input here, in the same change that makes the part show it. Verify mode
  * (RENDER_CACHE_VERIFY=1, on for the whole e2e suite in CI) draws every kept part in place as well
@@ -33,7 +33,7 @@ export const renderCacheKeys = {
 } as const;
 
 /**
- * What a page's validator (its weak ETag, web/conditional.server.ts) is a function of, in the order
+ * What a page's validator (its weak ETag, server/conditional.server.ts) is a function of, in the order
  * it hashes them. The validator is built from this list: each input here has its reader there (the
  * type requires one per name), so a page that shows anything else adds it here, and the compiler
  * then asks for the reader.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loader } from "~/routes/healthz";
 import { databaseEngine } from "~/utils/db.server";
-import { validatedPath } from "~/web/conditional.server";
+import { validatedPath } from "~/server/conditional.server";
 import { call, makeRequest } from "#tests/fixtures/members";
 
 describe("GET /healthz", () => {

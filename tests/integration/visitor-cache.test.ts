@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { createPost } from "~/models/post.server";
 import { env } from "~/utils/env.server";
 import { VISITOR_PUBLIC_VALUE, MEMBER_VALUE, NO_STORE_VALUE } from "~/web/cache-control.server";
-import { installHttpEdge } from "~/web/http-edge.server";
-import { clearVisitorCache, negotiateEncoding, visitorCacheSize } from "~/web/visitor-cache.server";
+import { installHttpEdge } from "~/server/http-edge.server";
+import { clearVisitorCache, negotiateEncoding, visitorCacheSize } from "~/server/visitor-cache.server";
 import { createMember } from "../fixtures/members";
 
 /**

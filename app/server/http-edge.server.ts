@@ -5,9 +5,9 @@ import { logServerError } from "~/utils/logger.server";
 import { loggedPath } from "./request-log.server";
 import { answerConditionally } from "./conditional.server";
 import { answerFromVisitorCache } from "./visitor-cache.server";
-import { isCrossSite, isSafeMethod } from "./origin.server";
-import { originOf, PEER_ADDRESS_HEADER } from "./params.server";
-import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "./request-body.server";
+import { isCrossSite, isSafeMethod } from "~/web/origin.server";
+import { originOf, PEER_ADDRESS_HEADER } from "~/web/params.server";
+import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web/request-body.server";
 
 /**
  * The HTTP edge: what the server decides about a request before Remix or express see it.

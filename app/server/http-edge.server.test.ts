@@ -1,7 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { edgeHeaders, edgeRefusal, installHttpEdge, stampPeerAddress } from "./http-edge.server";
-import { PEER_ADDRESS_HEADER } from "./params.server";
+import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 
 const req = (method: string, url: string, headers: Record<string, string> = {}) => ({
   method,

@@ -5,9 +5,9 @@ import { fileURLToPath } from "node:url";
 import { PAGE_VALIDATOR_INPUTS, type PageValidatorInput } from "~/utils/render-cache-keys";
 import { dataVersion } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { MEMBER_VALUE, readsReferer, varyFor, VISITOR_PUBLIC_VALUE } from "./cache-control.server";
-import { viewerKey } from "./session.server";
-import { hasPendingToast } from "./toast.server";
+import { MEMBER_VALUE, readsReferer, varyFor, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
+import { viewerKey } from "~/web/session.server";
+import { hasPendingToast } from "~/web/toast.server";
 
 /**
  * Validators for every document, `?_data=` and `/api/*` GET (CONTRACT.md §6,
