@@ -140,7 +140,10 @@ describe("a one-word #hashtag as dense as a word search", () => {
       createdAt: new Date(T0 + i * HOUR),
     }));
     for (let from = 0; from < rows.length; from += 200) {
-      const made = await db.insert(posts).values(rows.slice(from, from + 200)).returning({ id: posts.id });
+      const made = await db
+        .insert(posts)
+        .values(rows.slice(from, from + 200))
+        .returning({ id: posts.id });
       const tagged = made.filter((_, j) => (from + j) % 7 === 0 || (from + j) % 5 === 0);
       if (tagged.length) await db.insert(postTags).values(tagged.map(({ id }) => ({ postId: id, key: "rut" })));
     }

@@ -73,7 +73,10 @@ describe("trending, ranked once a minute and shared", () => {
     const hour = 3_600_000;
     const make = async (title: string, likes: number) => {
       const p = await createPost({ id: author.id }, { title, content: "Engagement test body.", type: "article", tags: [] });
-      await db.update(posts).set({ likesCount: likes, createdAt: new Date(now - hour) }).where(eq(posts.id, p.id));
+      await db
+        .update(posts)
+        .set({ likesCount: likes, createdAt: new Date(now - hour) })
+        .where(eq(posts.id, p.id));
       return p.id;
     };
     const first = await make("first", 50);

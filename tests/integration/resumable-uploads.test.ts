@@ -215,7 +215,9 @@ describe("resumable uploads (tus) at /api/uploads", () => {
     try {
       const dave = await createMember();
       const used = async () =>
-        Number((await queryRow<{ count: number }>(`SELECT count FROM rate_limits WHERE key = ?`, [`uploadsPerUser:${dave.id}`]))?.count ?? 0);
+        Number(
+          (await queryRow<{ count: number }>(`SELECT count FROM rate_limits WHERE key = ?`, [`uploadsPerUser:${dave.id}`]))?.count ?? 0,
+        );
       const { response, url } = await create(dave.cookie, 4000);
       expect(response.status).toBe(201);
       expect(await used()).toBe(1);
