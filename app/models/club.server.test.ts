@@ -1,22 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { clubMembers, comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
+import { comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, first, queryColumn } from "~/utils/db.server";
 import { setStorage, type MediaStorage } from "~/utils/storage.server";
-import { clubCast, expectError, type Member, newClub } from "#tests/fixtures/clubs";
+import { clubCast, expectError, type Member, membershipRows, newClub } from "#tests/fixtures/clubs";
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, getMembership } from "./access.server";
 import { createClub, deleteClub, getClub, listClubs, updateClub } from "./club.server";
 import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
-
-const memberRows = async (clubId: number) =>
-  first(
-    await db
-      .select({ n: sql<number>`count(*)` })
-      .from(clubMembers)
-      .where(eq(clubMembers.clubId, clubId)),
-  )?.n;
 
 let owner: Member;
 let alice: Member;
@@ -46,7 +38,7 @@ describe("createClub", () => {
       creator: { id: owner.id, username: owner.username, displayName: owner.displayName },
     });
     expect(await getMembership(club.id, owner.id)).toEqual({ role: "owner" });
-    expect(await memberRows(club.id)).toBe(1);
+    expect(await membershipRows(club.id)).toBe(1);
   });
 });
 
@@ -201,7 +193,7 @@ describe("deleteClub", () => {
 
     await deleteClub(owner, club.id);
     await expectError(() => getClub(null, club.id), 404);
-    expect(await memberRows(club.id)).toBe(0);
+    expect(await membershipRows(club.id)).toBe(0);
     expect(await db.select().from(joinRequests).where(eq(joinRequests.clubId, club.id))).toEqual([]);
     expect(await db.select().from(invites).where(eq(invites.clubId, club.id))).toEqual([]);
     expect(await db.select().from(posts).where(eq(posts.clubId, club.id))).toEqual([]);

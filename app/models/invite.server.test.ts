@@ -6,7 +6,7 @@ import { inviteSchema } from "~/schemas/club";
 import { db, first, writeTransaction } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
 import { raceProcesses } from "#tests/fixtures/processes";
-import { clubCast, expectError, type Member, memberCount, newClub as createFixtureClub } from "#tests/fixtures/clubs";
+import { clubCast, expectError, type Member, memberCount, membershipRows, newClub as createFixtureClub } from "#tests/fixtures/clubs";
 import { admitMember, assertMayJoin, decideJoinRequest, joinClub, leaveClub, listJoinRequests } from "./club-membership.server";
 import { getMembership } from "./access.server";
 import { getClub } from "./club.server";
@@ -287,14 +287,7 @@ describe("races for the last place and the last use", () => {
       await expectError(() => admitMember(tx, club.id, bob.id), 409, "Club is full");
     });
     expect(await memberCount(club.id)).toBe(2);
-    expect(
-      first(
-        await db
-          .select({ n: sql<number>`count(*)` })
-          .from(clubMembers)
-          .where(eq(clubMembers.clubId, club.id)),
-      )?.n,
-    ).toBe(2);
+    expect(await membershipRows(club.id)).toBe(2);
   });
 
   type Outcome = { ok: boolean; status?: number | null; error?: string; code?: string | null };
@@ -324,14 +317,7 @@ describe("races for the last place and the last use", () => {
     expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
     for (const o of outcomes.filter((o) => !o.ok)) expect(o).toMatchObject({ status: 409, error: "Club is full" });
     expect(await memberCount(club.id)).toBe(3);
-    expect(
-      first(
-        await db
-          .select({ n: sql<number>`count(*)` })
-          .from(clubMembers)
-          .where(eq(clubMembers.clubId, club.id)),
-      )?.n,
-    ).toBe(3);
+    expect(await membershipRows(club.id)).toBe(3);
   }, 60_000);
 
   it("processes racing for an invite's last use: exactly one is admitted", async () => {
