@@ -420,3 +420,11 @@ export const resumableUploads = pgTable(
   },
   (t) => [index("resumable_uploads_owner").on(t.ownerId), index("resumable_uploads_created").on(t.createdAt)],
 );
+
+/** Who writes each resumable upload right now: a lease every app node shares (app/utils/upload-lock.server.ts). */
+export const uploadLocks = pgTable("upload_locks", {
+  uploadId: text("upload_id").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: timestampMs("expires_at").notNull(),
+  releaseRequestedAt: timestampMs("release_requested_at"),
+});

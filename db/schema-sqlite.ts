@@ -429,3 +429,18 @@ export const resumableUploads = sqliteTable(
   },
   (t) => [index("resumable_uploads_owner").on(t.ownerId), index("resumable_uploads_created").on(t.createdAt)],
 );
+
+/**
+ * Who writes each resumable upload right now (docs/decisions/0035-resumable-uploads.md, issue 25): a
+ * lease shared by every app process on this database, so two PATCHes of one upload never write at
+ * once even when they reach different processes or machines. `holder` names the lock (process and
+ * request); the holder renews `expiresAt` while it writes, so a crashed holder's lease runs out.
+ * A request that finds the upload held sets `releaseRequestedAt`, and the holder, which watches its
+ * row, stops its request and unlocks (app/utils/upload-lock.server.ts).
+ */
+export const uploadLocks = sqliteTable("upload_locks", {
+  uploadId: text("upload_id").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
+  releaseRequestedAt: integer("release_requested_at", { mode: "timestamp_ms" }),
+});

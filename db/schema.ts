@@ -37,3 +37,4 @@ export const releasedUsernames = pick("releasedUsernames");
 export const linkPreviews = pick("linkPreviews");
 export const idempotencyKeys = pick("idempotencyKeys");
 export const resumableUploads = pick("resumableUploads");
+export const uploadLocks = pick("uploadLocks");

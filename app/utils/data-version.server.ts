@@ -11,13 +11,14 @@ import type Database from "better-sqlite3";
  * table a later migration adds is counted without anyone remembering to. Left out:
  * - bookkeeping no page shows: rate-limit counters, drizzle's migration log, the counter itself, and
  *   the per-URL cache of other sites' link previews (only POST /api/fetch-url-metadata reads it; a
- *   post keeps its own copy from publication, and a page showing a failed preview asks again);
+ *   post keeps its own copy from publication, and a page showing a failed preview asks again), and
+ *   the leases of resumable uploads being written (upload_locks, renewed every few seconds of a PATCH);
  * - full-text index tables (virtual tables and their shadows change with the rows they index);
  * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
  *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts).
  */
 
-const UNCOUNTED_TABLES = new Set(["rate_limits", "__drizzle_migrations", "data_version", "link_previews"]);
+const UNCOUNTED_TABLES = new Set(["rate_limits", "__drizzle_migrations", "data_version", "link_previews", "upload_locks"]);
 /** Columns whose change alone is not a change any page shows. */
 const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"] };
 
