@@ -34,11 +34,16 @@ import {
   type AnyPgColumn,
 } from "drizzle-orm/pg-core";
 import type {
+  CASE_STATUSES as SqliteCaseStatuses,
   CLUB_ROLES as SqliteClubRoles,
   LinkMetadata,
   MEDIA_KINDS as SqliteMediaKinds,
+  MODERATION_ACTIONS as SqliteModerationActions,
   POST_TYPES as SqlitePostTypes,
+  REPORT_REASONS as SqliteReportReasons,
+  REPORT_TARGETS as SqliteReportTargets,
   REQUEST_STATUSES as SqliteRequestStatuses,
+  SITE_ROLES as SqliteSiteRoles,
   StoredReply,
 } from "./schema-sqlite";
 
@@ -48,6 +53,20 @@ const POST_TYPES: typeof SqlitePostTypes = ["article", "opinion", "video", "podc
 const MEDIA_KINDS: typeof SqliteMediaKinds = ["image", "video", "audio"];
 const CLUB_ROLES: typeof SqliteClubRoles = ["owner", "admin", "member"];
 const REQUEST_STATUSES: typeof SqliteRequestStatuses = ["pending", "approved", "rejected"];
+const SITE_ROLES: typeof SqliteSiteRoles = ["member", "moderator", "admin"];
+const REPORT_TARGETS: typeof SqliteReportTargets = ["post", "comment", "user", "club"];
+const REPORT_REASONS: typeof SqliteReportReasons = ["spam", "harassment", "illegal", "off_topic", "other"];
+const CASE_STATUSES: typeof SqliteCaseStatuses = ["open", "closed"];
+const MODERATION_ACTIONS: typeof SqliteModerationActions = [
+  "remove",
+  "restore",
+  "hide",
+  "dismiss",
+  "suspend",
+  "unsuspend",
+  "set_role",
+  "remove_member",
+];
 
 /** Milliseconds since the epoch in a `bigint`, a Date in JS (SQLite: `integer` in `timestamp_ms` mode). */
 const timestampMs = customType<{ data: Date; driverData: number | string }>({
@@ -79,6 +98,12 @@ export const users = pgTable(
     followingCount: integer("following_count").notNull().default(0),
     /** Settings › Privacy: images as tap-to-load placeholders (CONTRACT.md §6 "Data saver"). */
     dataSaver: boolean("data_saver").notNull().default(false),
+    /** Site role (CONTRACT.md §8), set by the operator with `npm run role`. */
+    role: text("role", { enum: SITE_ROLES }).notNull().default("member"),
+    /** Suspended since (null: not suspended), until (null: until lifted), and why. */
+    suspendedAt: timestampMs("suspended_at"),
+    suspendedUntil: timestampMs("suspended_until"),
+    suspensionReason: text("suspension_reason"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -129,6 +154,12 @@ export const posts = pgTable(
     likesCount: integer("likes_count").notNull().default(0),
     commentsCount: integer("comments_count").notNull().default(0),
     sharesCount: integer("shares_count").notNull().default(0),
+    /**
+     * Hidden from everyone but its author since (CONTRACT.md §8): removed by staff (removalReason set)
+     * or hidden after AUTO_HIDE_REPORTS reports until a moderator decides (removalReason null).
+     */
+    hiddenAt: timestampMs("hidden_at"),
+    removalReason: text("removal_reason"),
     createdAt: createdAt(),
     updatedAt: timestampMs("updated_at"),
   },
@@ -221,6 +252,12 @@ export const comments = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     content: text("content").notNull(),
+    /**
+     * Hidden from everyone but its author since (CONTRACT.md §8): removed by staff (removalReason set)
+     * or hidden after AUTO_HIDE_REPORTS reports until a moderator decides (removalReason null).
+     */
+    hiddenAt: timestampMs("hidden_at"),
+    removalReason: text("removal_reason"),
     createdAt: createdAt(),
   },
   (t) => [index("comments_post").on(t.postId, t.createdAt, t.id), index("comments_author").on(t.authorId)],
@@ -428,3 +465,84 @@ export const uploadLocks = pgTable("upload_locks", {
   expiresAt: timestampMs("expires_at").notNull(),
   releaseRequestedAt: timestampMs("release_requested_at"),
 });
+
+/** One moderation case per reported target while it is open (see db/schema-sqlite.ts). */
+export const moderationCases = pgTable(
+  "moderation_cases",
+  {
+    id: id(),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    clubId: integer("club_id"),
+    subjectId: integer("subject_id").references(() => users.id, { onDelete: "set null" }),
+    snapshot: text("snapshot").notNull(),
+    status: text("status", { enum: CASE_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+    closedAt: timestampMs("closed_at"),
+  },
+  (t) => [
+    uniqueIndex("moderation_cases_open_target")
+      .on(t.targetType, t.targetId)
+      .where(sql`status = 'open'`),
+    index("moderation_cases_status").on(t.status, t.createdAt, t.id),
+    index("moderation_cases_club").on(t.clubId, t.status, t.createdAt, t.id),
+  ],
+);
+
+/** One member's report of a target (see db/schema-sqlite.ts). */
+export const reports = pgTable(
+  "reports",
+  {
+    id: id(),
+    caseId: integer("case_id")
+      .notNull()
+      .references(() => moderationCases.id, { onDelete: "cascade" }),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    reporterId: integer("reporter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: REPORT_REASONS }).notNull(),
+    details: text("details"),
+    snapshot: text("snapshot").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("reports_reporter_target").on(t.reporterId, t.targetType, t.targetId),
+    index("reports_case").on(t.caseId, t.createdAt),
+    index("reports_target").on(t.targetType, t.targetId),
+  ],
+);
+
+/** Every moderation decision, kept when the member or the content is deleted (see db/schema-sqlite.ts). */
+export const moderationLog = pgTable(
+  "moderation_log",
+  {
+    id: id(),
+    actorId: integer("actor_id"),
+    actorName: text("actor_name").notNull(),
+    action: text("action", { enum: MODERATION_ACTIONS }).notNull(),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    targetLabel: text("target_label").notNull(),
+    clubId: integer("club_id"),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("moderation_log_recent").on(t.createdAt, t.id), index("moderation_log_club").on(t.clubId, t.createdAt, t.id)],
+);
+
+/** A member's blocks (CONTRACT.md §8 "Blocks"). */
+export const blocks = pgTable(
+  "blocks",
+  {
+    blockerId: integer("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId, t.blockerId)],
+);

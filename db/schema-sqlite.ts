@@ -27,6 +27,19 @@ export const CLUB_ROLES = ["owner", "admin", "member"] as const;
 export type ClubRole = (typeof CLUB_ROLES)[number];
 export const REQUEST_STATUSES = ["pending", "approved", "rejected"] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+/** Site roles (CONTRACT.md §8): moderators and admins act site-wide; only admins act on moderators. */
+export const SITE_ROLES = ["member", "moderator", "admin"] as const;
+export type SiteRole = (typeof SITE_ROLES)[number];
+/** What a report or a moderation case is about. */
+export const REPORT_TARGETS = ["post", "comment", "user", "club"] as const;
+export type ReportTarget = (typeof REPORT_TARGETS)[number];
+export const REPORT_REASONS = ["spam", "harassment", "illegal", "off_topic", "other"] as const;
+export type ReportReason = (typeof REPORT_REASONS)[number];
+export const CASE_STATUSES = ["open", "closed"] as const;
+export type CaseStatus = (typeof CASE_STATUSES)[number];
+/** Every decision the moderation log keeps (CONTRACT.md §8 "Log"). */
+export const MODERATION_ACTIONS = ["remove", "restore", "hide", "dismiss", "suspend", "unsuspend", "set_role", "remove_member"] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 export const users = sqliteTable(
   "users",
@@ -45,6 +58,12 @@ export const users = sqliteTable(
     followingCount: integer("following_count").notNull().default(0),
     /** Settings › Privacy: images as tap-to-load placeholders (CONTRACT.md §6 "Data saver"). */
     dataSaver: integer("data_saver", { mode: "boolean" }).notNull().default(false),
+    /** Site role (CONTRACT.md §8), set by the operator with `npm run role`. */
+    role: text("role", { enum: SITE_ROLES }).notNull().default("member"),
+    /** Suspended since (null: not suspended), until (null: until lifted), and why. */
+    suspendedAt: integer("suspended_at", { mode: "timestamp_ms" }),
+    suspendedUntil: integer("suspended_until", { mode: "timestamp_ms" }),
+    suspensionReason: text("suspension_reason"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -105,6 +124,12 @@ export const posts = sqliteTable(
     likesCount: integer("likes_count").notNull().default(0),
     commentsCount: integer("comments_count").notNull().default(0),
     sharesCount: integer("shares_count").notNull().default(0),
+    /**
+     * Hidden from everyone but its author since (CONTRACT.md §8): removed by staff (removalReason set)
+     * or hidden after AUTO_HIDE_REPORTS reports until a moderator decides (removalReason null).
+     */
+    hiddenAt: integer("hidden_at", { mode: "timestamp_ms" }),
+    removalReason: text("removal_reason"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
@@ -200,6 +225,12 @@ export const comments = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     content: text("content").notNull(),
+    /**
+     * Hidden from everyone but its author since (CONTRACT.md §8): removed by staff (removalReason set)
+     * or hidden after AUTO_HIDE_REPORTS reports until a moderator decides (removalReason null).
+     */
+    hiddenAt: integer("hidden_at", { mode: "timestamp_ms" }),
+    removalReason: text("removal_reason"),
     createdAt: createdAt(),
   },
   (t) => [index("comments_post").on(t.postId, t.createdAt, t.id), index("comments_author").on(t.authorId)],
@@ -444,3 +475,95 @@ export const uploadLocks = sqliteTable("upload_locks", {
   expiresAt: integer("expires_at", { mode: "timestamp_ms" }).notNull(),
   releaseRequestedAt: integer("release_requested_at", { mode: "timestamp_ms" }),
 });
+
+/**
+ * One moderation case per reported target while it is open (CONTRACT.md §8 "Queue"): the reports
+ * on it, the text as first reported, and the decision. No foreign key to the target, so a case
+ * outlives what it was about. `clubId` puts a club's content in its staff's queue.
+ */
+export const moderationCases = sqliteTable(
+  "moderation_cases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    clubId: integer("club_id"),
+    /** The member the target belongs to (the author, the member reported, the club's owner). */
+    subjectId: integer("subject_id").references(() => users.id, { onDelete: "set null" }),
+    snapshot: text("snapshot").notNull(),
+    status: text("status", { enum: CASE_STATUSES }).notNull().default("open"),
+    createdAt: createdAt(),
+    closedAt: integer("closed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("moderation_cases_open_target")
+      .on(t.targetType, t.targetId)
+      .where(sql`status = 'open'`),
+    index("moderation_cases_status").on(t.status, t.createdAt, t.id),
+    index("moderation_cases_club").on(t.clubId, t.status, t.createdAt, t.id),
+  ],
+);
+
+/** One member's report of a target; a member reports a target once (CONTRACT.md §8: again is 409). */
+export const reports = sqliteTable(
+  "reports",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    caseId: integer("case_id")
+      .notNull()
+      .references(() => moderationCases.id, { onDelete: "cascade" }),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    reporterId: integer("reporter_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: REPORT_REASONS }).notNull(),
+    details: text("details"),
+    /** The text as this member saw it when they reported it. */
+    snapshot: text("snapshot").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("reports_reporter_target").on(t.reporterId, t.targetType, t.targetId),
+    index("reports_case").on(t.caseId, t.createdAt),
+    index("reports_target").on(t.targetType, t.targetId),
+  ],
+);
+
+/**
+ * Every moderation decision (CONTRACT.md §8 "Log"). Names are copied in and nothing references
+ * users or content, so an entry stays when the member or the content is deleted.
+ */
+export const moderationLog = sqliteTable(
+  "moderation_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    /** null: the site itself (auto-hide after reports). */
+    actorId: integer("actor_id"),
+    actorName: text("actor_name").notNull(),
+    action: text("action", { enum: MODERATION_ACTIONS }).notNull(),
+    targetType: text("target_type", { enum: REPORT_TARGETS }).notNull(),
+    targetId: integer("target_id").notNull(),
+    /** What the target was called when the decision was made (a title, a username, a club's name). */
+    targetLabel: text("target_label").notNull(),
+    clubId: integer("club_id"),
+    reason: text("reason"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("moderation_log_recent").on(t.createdAt, t.id), index("moderation_log_club").on(t.clubId, t.createdAt, t.id)],
+);
+
+/** A member's blocks (CONTRACT.md §8 "Blocks"). */
+export const blocks = sqliteTable(
+  "blocks",
+  {
+    blockerId: integer("blocker_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    blockedId: integer("blocked_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId, t.blockerId)],
+);

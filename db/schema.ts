@@ -9,8 +9,30 @@
 import * as pgTables from "./schema-pg";
 import * as sqliteTables from "./schema-sqlite";
 
-export { CLUB_ROLES, MEDIA_KINDS, POST_TYPES, REQUEST_STATUSES } from "./schema-sqlite";
-export type { ClubRole, LinkMetadata, MediaKind, PostType, RequestStatus, StoredReply } from "./schema-sqlite";
+export {
+  CASE_STATUSES,
+  CLUB_ROLES,
+  MEDIA_KINDS,
+  MODERATION_ACTIONS,
+  POST_TYPES,
+  REPORT_REASONS,
+  REPORT_TARGETS,
+  REQUEST_STATUSES,
+  SITE_ROLES,
+} from "./schema-sqlite";
+export type {
+  CaseStatus,
+  ClubRole,
+  LinkMetadata,
+  MediaKind,
+  ModerationAction,
+  PostType,
+  ReportReason,
+  ReportTarget,
+  RequestStatus,
+  SiteRole,
+  StoredReply,
+} from "./schema-sqlite";
 
 const onPostgres = /^postgres(?:ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
 
@@ -38,3 +60,7 @@ export const linkPreviews = pick("linkPreviews");
 export const idempotencyKeys = pick("idempotencyKeys");
 export const resumableUploads = pick("resumableUploads");
 export const uploadLocks = pick("uploadLocks");
+export const moderationCases = pick("moderationCases");
+export const reports = pick("reports");
+export const moderationLog = pick("moderationLog");
+export const blocks = pick("blocks");

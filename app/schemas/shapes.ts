@@ -1,4 +1,4 @@
-import type { ClubRole, LinkMetadata } from "#db/schema";
+import type { ClubRole, LinkMetadata, ModerationAction, ReportReason, ReportTarget } from "#db/schema";
 import type { UploadedFile } from "./media-options";
 import type { PostType } from "./post-options";
 
@@ -113,3 +113,23 @@ export type ActiveSession = { id: number; device: string; createdAt: string; las
  * passes to `heir` (its longest-standing admin, else longest-standing member), or is deleted (null).
  */
 export type OwnedClubFate = { id: number; name: string; heir: { username: string; displayName: string; role: "admin" | "member" } | null };
+
+/** One moderation decision as `GET /api/moderation/log` lists it (CONTRACT.md §8 "Log"). */
+export type ModerationLogEntry = {
+  id: number;
+  /** The moderator's username, or the site's name for a decision it made itself (auto-hide). */
+  actor: string;
+  action: ModerationAction;
+  targetType: ReportTarget;
+  targetId: number;
+  /** What the target was called when the decision was made. */
+  targetLabel: string;
+  clubId: number | null;
+  reason: string | null;
+  createdAt: string;
+};
+
+export type ModerationLogPage = { entries: ModerationLogEntry[]; nextCursor: string | null };
+
+/** One report in a queue entry: never who made it (CONTRACT.md §8). */
+export type QueueReport = { reason: ReportReason; details: string | null; createdAt: string };
