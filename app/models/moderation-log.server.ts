@@ -19,6 +19,8 @@ export const SITE_ACTOR = "Whitetail Pulse";
 export type Decision = {
   /** The moderator, or null for the site itself. */
   actor: Pick<Moderator, "id" | "username"> | null;
+  /** Who the log names when `actor` is null and the decision is not the site's own (the operator's `npm run role`). */
+  actorName?: string;
   action: ModerationAction;
   targetType: ReportTarget;
   targetId: number;
@@ -32,7 +34,7 @@ export type Decision = {
 export async function logDecision(tx: Queryable, decision: Decision): Promise<void> {
   await tx.insert(moderationLog).values({
     actorId: decision.actor?.id ?? null,
-    actorName: decision.actor?.username ?? SITE_ACTOR,
+    actorName: decision.actor?.username ?? decision.actorName ?? SITE_ACTOR,
     action: decision.action,
     targetType: decision.targetType,
     targetId: decision.targetId,
