@@ -230,7 +230,8 @@ async function takeBackCounters(tx: Queryable, id: number) {
     .update(posts)
     .set({ likesCount: decrementCounter(posts.likesCount) })
     .where(and(ne(posts.authorId, id), inArray(posts.id, tx.select({ id: likes.postId }).from(likes).where(eq(likes.userId, id)))));
-  const mine = sql`(SELECT count(*) FROM comments c WHERE c.post_id = ${posts.id} AND c.author_id = ${id})`;
+  // comments_count counts visible comments only (a hidden one was taken off when it was hidden).
+  const mine = sql`(SELECT count(*) FROM comments c WHERE c.post_id = ${posts.id} AND c.author_id = ${id} AND c.hidden_at IS NULL)`;
   await tx
     .update(posts)
     .set({ commentsCount: sql`CASE WHEN ${posts.commentsCount} > ${mine} THEN ${posts.commentsCount} - ${mine} ELSE 0 END` })

@@ -141,7 +141,10 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
  */
 async function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, verb: string) {
   const row = first(
-    await tx.select({ postId: comments.postId, authorId: comments.authorId }).from(comments).where(eq(comments.id, commentId)),
+    await tx
+      .select({ postId: comments.postId, authorId: comments.authorId, hiddenAt: comments.hiddenAt })
+      .from(comments)
+      .where(eq(comments.id, commentId)),
   );
   if (!row) throw notFound(COMMENT_NOT_FOUND);
   try {
@@ -171,7 +174,8 @@ export async function deleteComment(actor: Actor, commentId: number): Promise<vo
   await writeTransaction(async (tx) => {
     const row = await ownComment(tx, actor, me.id, commentId, "delete");
     const removed = await tx.delete(comments).where(eq(comments.id, commentId)).returning({ id: comments.id });
-    if (removed.length) {
+    // comments_count counts visible comments: a hidden one was taken off when it was hidden.
+    if (removed.length && row.hiddenAt === null) {
       await tx
         .update(posts)
         .set({ commentsCount: decrementCounter(posts.commentsCount) })

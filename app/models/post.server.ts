@@ -35,7 +35,12 @@ export type { UploadedFile } from "./post-view.server";
  * same 404 (its existence is not confirmed).
  */
 async function visiblePostOrThrow(actor: Actor, id: number) {
-  const row = first(await db.select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId }).from(posts).where(eq(posts.id, id)));
+  const row = first(
+    await db
+      .select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId, hiddenAt: posts.hiddenAt })
+      .from(posts)
+      .where(eq(posts.id, id)),
+  );
   if (!row) throw notFound(POST_NOT_FOUND);
   if (row.clubId !== null && !(await canReadClub(actor, row.clubId))) throw notFound(POST_NOT_FOUND);
   return row;
@@ -186,10 +191,12 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
     if (row.authorId !== me.id) throw forbidden("Only the author can delete this post");
     const stored = await mediaFilesOfPost(id);
     await tx.delete(posts).where(eq(posts.id, id));
-    await tx
-      .update(users)
-      .set({ postsCount: decrementCounter(users.postsCount) })
-      .where(eq(users.id, row.authorId));
+    // posts_count counts visible posts: a hidden one (removed, or hidden after reports) was taken off when it was hidden.
+    if (row.hiddenAt === null)
+      await tx
+        .update(users)
+        .set({ postsCount: decrementCounter(users.postsCount) })
+        .where(eq(users.id, row.authorId));
     return stored;
   });
   forgetTrending();
