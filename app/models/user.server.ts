@@ -3,7 +3,8 @@ import { releasedUsernames, users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db, equalsIgnoringCase, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
 import type { Queryable } from "./access.server";
-import { conflict, notFound, unauthorized } from "~/utils/errors";
+import { conflict, forbidden, notFound, unauthorized } from "~/utils/errors";
+import { isSuspendedAt, suspensionNotice } from "~/schemas/moderation-staff";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import type { PublicUser, SelfUser } from "~/schemas/shapes";
@@ -23,6 +24,7 @@ export function toPublicUser(row: UserRow): PublicUser {
     postsCount: row.postsCount,
     followersCount: row.followersCount,
     followingCount: row.followingCount,
+    role: row.role,
   };
 }
 
@@ -124,10 +126,15 @@ export async function registerUser(
 
 export const INVALID_LOGIN = "Invalid username or password";
 
-/** The same answer, after the same work, for an unknown name and a wrong password. */
-export async function verifyLogin(input: LoginInput): Promise<UserRow> {
+/**
+ * The same answer, after the same work, for an unknown name and a wrong password. A suspended
+ * member with the right password is told why and until when (403, CONTRACT.md §8); a suspension
+ * that has ended lets them in.
+ */
+export async function verifyLogin(input: LoginInput, now: number = Date.now()): Promise<UserRow> {
   const row = await getUserRowByUsername(input.username);
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
   if (!row || !ok) throw unauthorized(INVALID_LOGIN);
+  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row));
   return row;
 }

@@ -1,4 +1,4 @@
-import type { ClubRole, LinkMetadata, ModerationAction, ReportReason, ReportTarget } from "#db/schema";
+import type { ClubRole, LinkMetadata, ModerationAction, ReportReason, ReportTarget, SiteRole } from "#db/schema";
 import type { UploadedFile } from "./media-options";
 import type { PostType } from "./post-options";
 
@@ -94,6 +94,8 @@ export type PublicUser = {
   postsCount: number;
   followersCount: number;
   followingCount: number;
+  /** Site role (CONTRACT.md §8): member, moderator or admin. */
+  role: SiteRole;
 };
 
 /** The signed-in member's own view adds the email. */

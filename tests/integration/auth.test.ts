@@ -185,6 +185,7 @@ describe("sessions", () => {
         "id",
         "location",
         "postsCount",
+        "role",
         "username",
       ].sort(),
     );

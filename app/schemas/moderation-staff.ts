@@ -1,0 +1,60 @@
+import * as z from "zod/mini";
+import { preprocess, text } from "./text";
+
+/**
+ * Inputs of the staff's member decisions (CONTRACT.md §8 "Suspension", "Club staff") and the words
+ * a suspended member reads. Browser-safe: the same schemas serve the JSON routes and the plain forms.
+ */
+
+export const SUSPENSION_REASON_MAX = 500;
+export const SUSPENSION_DAYS_MAX = 3650;
+
+const blankToUndefined = (v: unknown) => {
+  if (v === null || v === undefined) return undefined;
+  if (typeof v === "string") return v.trim() === "" ? undefined : Number(v.trim());
+  return v;
+};
+
+/** POST /api/moderation/users/{username}/suspend and the staff page's form. No days: until lifted. */
+export const suspendSchema = z.object({
+  reason: text({ error: "Give a reason the member will read" }).check(
+    z.trim(),
+    z.minLength(1, "Give a reason the member will read"),
+    z.maxLength(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters`),
+  ),
+  days: preprocess(
+    blankToUndefined,
+    z.optional(
+      z
+        .number({ error: "Days must be a whole number" })
+        .check(
+          z.int("Days must be a whole number"),
+          z.gte(1, "Days must be at least 1"),
+          z.lte(SUSPENSION_DAYS_MAX, `Days can be at most ${SUSPENSION_DAYS_MAX}`),
+        ),
+    ),
+  ),
+});
+export type SuspendInput = z.infer<typeof suspendSchema>;
+
+/** PUT /api/clubs/{id}/members/{username} and the Members tab's Make admin / Make member. */
+export const clubRoleSchema = z.object({
+  role: z.enum(["admin", "member"], { error: 'Role must be "admin" or "member"' }),
+});
+export type ClubStaffRole = z.infer<typeof clubRoleSchema>["role"];
+
+const longDate = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/** "3 December 2026" (UTC), as a suspension's end is told. */
+export const suspensionEndDate = (until: Date | string): string => longDate.format(new Date(until));
+
+/** Is a suspension in force at `now`? (Suspended, and either until lifted or not yet over.) */
+export function isSuspendedAt(member: { suspendedAt: Date | null; suspendedUntil: Date | null }, now: number = Date.now()): boolean {
+  return member.suspendedAt !== null && (member.suspendedUntil === null || member.suspendedUntil.getTime() > now);
+}
+
+/** What sign-in answers a suspended member (403). */
+export function suspensionNotice(member: { suspendedUntil: Date | null; suspensionReason: string | null }): string {
+  const until = member.suspendedUntil ? `until ${suspensionEndDate(member.suspendedUntil)}` : "until a moderator lifts it";
+  return `Your account is suspended ${until}: ${member.suspensionReason ?? "no reason was given"}`;
+}
