@@ -12,9 +12,11 @@
  *     port when several app nodes are given (nginx's default round-robin balances them: the
  *     PostgreSQL e2e run, playwright.pg.config.ts, puts two nodes behind it);
  *   - with `hostWithPort` (the browser-driven e2e run on PostgreSQL), `proxy_set_header Host $host`
- *     sends `$host:$server_port`: the deploy listens on 443, where a browser's Origin has no port, so
- *     `$host` is the site's origin there; on a local port the app would see another origin than the
- *     browser's and refuse its form posts (CSRF check, origin.server.ts);
+ *     sends `$http_host`, the Host the client sent, port included: the deploy listens on 443, where a
+ *     browser's Origin has no port, so `$host` is the site's origin there; on a local port the app
+ *     would see another origin than the browser's and refuse its form posts (CSRF check,
+ *     origin.server.ts). The client's Host, not nginx's own `$server_port`: a TCP proxy in front of
+ *     nginx (tests/fixtures/cutting-proxy.ts, a cut uplink) is then as transparent as it is on 443;
  *   - with `visitorCache: false` (the same run), nginx keeps no visitor pages (`proxy_cache off`) and
  *     passes the client's If-None-Match on: the suite checks that a write shows at once, which the
  *     app's own caches promise on every node; nginx's copy may lag by the s-maxage by design, and
@@ -64,7 +66,7 @@ export function localNginxConfig(
     "upstream 127.0.0.1:3000",
   );
   if (options.hostWithPort)
-    site = replaceOnce(site, /^([ \t]*proxy_set_header Host )\$host;/m, "$1$host:$server_port;", "`proxy_set_header Host $host`");
+    site = replaceOnce(site, /^([ \t]*proxy_set_header Host )\$host;/m, "$1$http_host;", "`proxy_set_header Host $host`");
   if (options.visitorCache === false) {
     site = replaceOnce(site, /^([ \t]*)proxy_cache whitetail_pages;/m, "$1proxy_cache off;", "`proxy_cache whitetail_pages`");
     site = replaceOnce(site, /^[ \t]*proxy_set_header If-None-Match \$whitetail_if_none_match;\n/m, "", "`proxy_set_header If-None-Match`");

@@ -45,13 +45,13 @@ describe("the local nginx config derived from docs/deploy/nginx.conf", () => {
     expect(() => localNginxConfig(shipped, { port: 1, appPort: [], dir })).toThrow(/no app port/);
   });
 
-  it("for the two-node e2e run: Host keeps the port, and the visitor cache can be turned off, nothing else changed", () => {
+  it("for the two-node e2e run: Host is the one the client sent, port included, and the visitor cache can be turned off, nothing else changed", () => {
     const e2e = localNginxConfig(shipped, { port: 3999, appPort: 3998, dir, hostWithPort: true, visitorCache: false });
-    expect(e2e).toContain("proxy_set_header Host $host:$server_port;");
+    expect(e2e).toContain("proxy_set_header Host $http_host;");
     expect(e2e).toContain("proxy_cache off;");
     expect(e2e).not.toMatch(/proxy_cache whitetail_pages;|If-None-Match \$whitetail_if_none_match/);
     const back = e2e
-      .replace("proxy_set_header Host $host:$server_port;", "proxy_set_header Host $host;")
+      .replace("proxy_set_header Host $http_host;", "proxy_set_header Host $host;")
       .replace(/proxy_cache off;(\s+proxy_cache_key)/, "proxy_cache whitetail_pages;$1");
     expect(directives(back)).toEqual(
       directives(local).filter((line) => line !== "proxy_set_header If-None-Match $whitetail_if_none_match;"),
