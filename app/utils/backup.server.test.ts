@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startS3rver } from "#tests/fixtures/media";
+import { NO_POSTGRES, pgAdminUrl, pgQuery, relationCount, testDatabases, withPgClient } from "#tests/fixtures/pg-database";
 import { findPostgresTool, toolConnection } from "./backup-postgres.server";
 import {
   backupDatabase,
@@ -204,60 +205,19 @@ describe("the PostgreSQL client tools", () => {
   });
 });
 
-const NO_POSTGRES = "PostgreSQL not available (PG_TEST_URL unset)";
-const pgAdmin = process.env.PG_TEST_URL || process.env.TEST_DATABASE_URL || undefined;
-
-describe.skipIf(!pgAdmin)(`backups on PostgreSQL${pgAdmin ? "" : ` (skipped: ${NO_POSTGRES})`}`, { timeout: 60_000 }, () => {
-  const made: string[] = [];
-  const admin = async <T>(work: (c: pg.Client) => Promise<T>) => {
-    const client = new pg.Client({ connectionString: pgAdmin });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
+describe.skipIf(!pgAdminUrl)(`backups on PostgreSQL${pgAdminUrl ? "" : ` (skipped: ${NO_POSTGRES})`}`, { timeout: 60_000 }, () => {
+  const databases = testDatabases("whitetail_backup_unit");
   async function database(setup?: (c: pg.Client) => Promise<unknown>): Promise<string> {
-    const name = `whitetail_backup_unit_${process.pid}_${made.length}_${Date.now().toString(36)}`;
-    await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-    made.push(name);
-    const url = new URL(pgAdmin!);
-    url.pathname = `/${name}`;
-    if (setup) {
-      const client = new pg.Client({ connectionString: url.toString() });
-      await client.connect();
-      try {
-        await setup(client);
-      } finally {
-        await client.end();
-      }
-    }
-    return url.toString();
+    const url = await databases.make();
+    if (setup) await withPgClient(url, setup);
+    return url;
   }
   const migrated = () =>
     database(async (c) => {
       await migratePostgres(c);
       await c.query("INSERT INTO users (username, display_name, email, password_hash) VALUES ('ada', 'Ada', 'ada@example.org', 'h')");
     });
-  const relations = async (url: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-          WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`,
-      );
-      return rows[0]!.n;
-    } finally {
-      await client.end();
-    }
-  };
-  afterAll(async () => {
-    await admin(async (c) => {
-      for (const name of made) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    });
-  });
+  afterAll(() => databases.dropAll());
 
   it("gives pg_dump the URL without the password and the password in PGPASSWORD only", async () => {
     const real = await findPostgresTool("pg_dump");
@@ -294,13 +254,11 @@ describe.skipIf(!pgAdmin)(`backups on PostgreSQL${pgAdmin ? "" : ` (skipped: ${N
   it("restorePostgresBackup refuses a missing file, another file, a damaged dump and another database's dump, and writes nothing", async () => {
     const dir = path.join(tmp(), "backups");
     const site = await migrated();
-    const client = new pg.Client({ connectionString: site });
-    await client.connect();
     // Enough rows that most of the dump is table data, after the table of contents.
-    await client.query(
+    await pgQuery(
+      site,
       "INSERT INTO posts (author_id, type, title, content) SELECT 1, 'text', 't' || g, md5(g::text) FROM generate_series(1, 3000) g",
     );
-    await client.end();
     const good = await backupPostgres(site, dir);
     const foreign = await backupPostgres(await database((c) => c.query("CREATE TABLE notes (body text)")), dir);
     const target = await database();
@@ -319,7 +277,7 @@ describe.skipIf(!pgAdmin)(`backups on PostgreSQL${pgAdmin ? "" : ` (skipped: ${N
       await expect(restorePostgresBackup(cut, target)).rejects.toThrow(
         /(cut\.dump could not be read as a pg_dump archive|failed and was rolled back), nothing restored/,
       );
-      expect(await relations(target)).toBe(0);
+      expect(await relationCount(target)).toBe(0);
     }
     // Damaged in the table data: the tables are made before pg_restore reaches it, and the one transaction takes them back.
     const damaged = path.join(tmp(), "damaged.dump");
@@ -329,7 +287,7 @@ describe.skipIf(!pgAdmin)(`backups on PostgreSQL${pgAdmin ? "" : ` (skipped: ${N
     await expect(restorePostgresBackup(damaged, target)).rejects.toThrow(
       /The restore into 127\.0\.0\.1:\d+\/\S+ failed and was rolled back, nothing restored: pg_restore exited with 1: .*could not uncompress data/,
     );
-    expect(await relations(target)).toBe(0);
+    expect(await relationCount(target)).toBe(0);
     const restored = await restorePostgresBackup(good, target);
     expect(restored.migrations).toBeGreaterThanOrEqual(2);
     expect(restored.tables.find((t) => t.table === "public.users")).toEqual({ table: "public.users", rows: 1 });

@@ -3,8 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
+import { is } from "drizzle-orm";
+import { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
+import * as pgSchema from "#db/schema-pg";
+import { NO_POSTGRES, pgAdminUrl, pgQuery, relationCount, testDatabases, withPgClient } from "#tests/fixtures/pg-database";
 import { integrityOf, listBackups } from "~/utils/backup.server";
 import { migratePostgres } from "~/utils/db-postgres.server";
 
@@ -129,50 +132,13 @@ describe("npm run backup / npm run restore", { timeout: 60_000 }, () => {
 /* PostgreSQL                                                                                        */
 /* ------------------------------------------------------------------------------------------------ */
 
-const NO_POSTGRES = "PostgreSQL not available (PG_TEST_URL unset)";
-const pgAdmin = process.env.PG_TEST_URL || process.env.TEST_DATABASE_URL || undefined;
-const made: string[] = [];
-
-async function admin<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: pgAdmin });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
+const databases = testDatabases("whitetail_backup");
 /** An empty database of this file's own; dropped after the file. `password` goes into the URL (the test cluster trusts every local connection). */
-async function emptyDatabase(password?: string): Promise<string> {
-  const name = `whitetail_backup_${process.pid}_${made.length}_${Date.now().toString(36)}`;
-  await admin((c) => c.query(`CREATE DATABASE "${name}"`));
-  made.push(name);
-  const url = new URL(pgAdmin!);
-  url.pathname = `/${name}`;
-  if (password) {
-    url.username ||= "postgres";
-    url.password = password;
-  }
-  return url.toString();
-}
-
-async function query<T extends pg.QueryResultRow>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(text, values)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
+const emptyDatabase = (password?: string) => databases.make(password);
 /** A migrated site with members, posts (ids with gaps: two were deleted) and a comment. */
 async function pgSite(password?: string): Promise<string> {
   const url = await emptyDatabase(password);
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+  await withPgClient(url, async (client) => {
     await migratePostgres(client);
     await client.query(`INSERT INTO users (username, display_name, email, password_hash) VALUES
       ('Ada', 'Ada', 'ada@example.org', 'h1'), ('bo', 'Bo', 'bo@example.org', 'h2'), ('cy', 'Cy', 'cy@example.org', 'h3')`);
@@ -185,36 +151,21 @@ async function pgSite(password?: string): Promise<string> {
       (1, 'text', 'Shed hunting', 'Found a shed antler by the creek', '["sheds","antlers"]')`);
     await client.query(`DELETE FROM posts WHERE title LIKE 'Gone%'`);
     await client.query(`INSERT INTO comments (post_id, author_id, content) VALUES (5, 3, 'Nice find')`);
-  } finally {
-    await client.end();
-  }
+  });
   return url;
 }
 
-const postsOf = (url: string) => query(url, "SELECT id, author_id, title, content, tags, created_at FROM posts ORDER BY id");
-const usersOf = (url: string) => query(url, "SELECT id, username, email FROM users ORDER BY id");
-const relationsIn = async (url: string) =>
-  (
-    await query<{ n: number }>(
-      url,
-      `SELECT count(*)::int AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-        WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg\\_%'`,
-    )
-  )[0]!.n;
-
+const postsOf = (url: string) => pgQuery(url, "SELECT id, author_id, title, content, tags, created_at FROM posts ORDER BY id");
+const usersOf = (url: string) => pgQuery(url, "SELECT id, username, email FROM users ORDER BY id");
 function pgBackupDir() {
   return path.join(fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-pg-backup-")), "backups");
 }
 
-describe.skipIf(!pgAdmin)(
-  `npm run backup / npm run restore on PostgreSQL${pgAdmin ? "" : ` (skipped: ${NO_POSTGRES})`}`,
+describe.skipIf(!pgAdminUrl)(
+  `npm run backup / npm run restore on PostgreSQL${pgAdminUrl ? "" : ` (skipped: ${NO_POSTGRES})`}`,
   { timeout: 180_000 },
   () => {
-    afterAll(async () => {
-      await admin(async (c) => {
-        for (const name of made) await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      });
-    });
+    afterAll(() => databases.dropAll());
 
     it("backs up a site with rows to a pg_dump custom-format .dump, 0600, keeping the newest BACKUP_KEEP of either engine's backups", async () => {
       const url = await pgSite("s3cret-pw");
@@ -255,8 +206,13 @@ describe.skipIf(!pgAdmin)(
       const target = await emptyDatabase();
       const done = run("restore", [backup!], { DATABASE_URL: target });
       expect(done.code, done.err).toBe(0);
+      // Every table of the schema and drizzle's own migrations table; every PostgreSQL migration.
+      const tables = Object.values(pgSchema).filter((value) => is(value, PgTable)).length + 1;
+      const migrations = fs.readdirSync("db/migrations-pg").filter((file) => file.endsWith(".sql")).length;
       expect(done.out).toMatch(
-        /^Restored \S+\.dump into PostgreSQL 127\.0\.0\.1:\d+\/whitetail_backup_\S+: 20 tables, \d+ rows, 2 migrations applied\./,
+        new RegExp(
+          `^Restored \\S+\\.dump into PostgreSQL 127\\.0\\.0\\.1:\\d+/whitetail_backup_\\S+: ${tables} tables, \\d+ rows, ${migrations} migrations applied\\.`,
+        ),
       );
       expect(done.out).toMatch(/public\.posts +3\n/);
       expect(done.out).toMatch(/public\.users +2\n/);
@@ -264,37 +220,40 @@ describe.skipIf(!pgAdmin)(
       expect(await postsOf(target)).toEqual(await postsOf(source));
       expect((await postsOf(target)).map((p) => p.id)).toEqual([1, 3, 5]);
       expect(await usersOf(target)).toEqual(await usersOf(source));
-      expect(await query(target, "SELECT id, post_id, author_id, content FROM comments")).toEqual([
+      expect(await pgQuery(target, "SELECT id, post_id, author_id, content FROM comments")).toEqual([
         { id: 1, post_id: 5, author_id: 3, content: "Nice find" },
       ]);
       // Sequences go on past the restored ids: new rows get 6 and 4, as they would have on the source.
-      const [post] = await query<{ id: number }>(
+      const [post] = await pgQuery<{ id: number }>(
         target,
         "INSERT INTO posts (author_id, type, title, content) VALUES (3, 'text', 'Doe', 'A doe and fawn') RETURNING id",
       );
       expect(post!.id).toBe(6);
-      const [user] = await query<{ id: number }>(
+      const [user] = await pgQuery<{ id: number }>(
         target,
         "INSERT INTO users (username, display_name, email, password_hash) VALUES ('dee', 'Dee', 'dee@example.org', 'h') RETURNING id",
       );
       expect(user!.id).toBe(4);
       // Usernames stay unique without regard to case (the lower() index came back).
       await expect(
-        query(target, "INSERT INTO users (username, display_name, email, password_hash) VALUES ('ADA', 'x', 'x@example.org', 'h')"),
+        pgQuery(target, "INSERT INTO users (username, display_name, email, password_hash) VALUES ('ADA', 'x', 'x@example.org', 'h')"),
       ).rejects.toThrow(/duplicate key/);
       // Search: the stored English tsvector is there (stemmed: "antler" finds "Antlers"), for the new row too, with its GIN index.
-      const found = await query<{ id: number }>(target, "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'antler') ORDER BY id");
+      const found = await pgQuery<{ id: number }>(
+        target,
+        "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'antler') ORDER BY id",
+      );
       expect(found.map((r) => r.id)).toEqual([1, 5]);
-      expect(await query(target, "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'fawns')")).toEqual([{ id: 6 }]);
-      expect(await query(target, "SELECT indexdef FROM pg_indexes WHERE indexname = 'posts_search'")).toEqual([
+      expect(await pgQuery(target, "SELECT id FROM posts WHERE search @@ to_tsquery('english', 'fawns')")).toEqual([{ id: 6 }]);
+      expect(await pgQuery(target, "SELECT indexdef FROM pg_indexes WHERE indexname = 'posts_search'")).toEqual([
         { indexdef: expect.stringMatching(/USING gin \(search\)/) },
       ]);
       // The data-version triggers that tell other nodes of a write came back too.
-      expect(await query(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname LIKE '%data_version%'")).toEqual([
+      expect(await pgQuery(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname LIKE '%data_version%'")).toEqual([
         { n: expect.any(Number) },
       ]);
       expect(
-        (await query<{ n: number }>(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'posts_data_version'"))[0]!.n,
+        (await pgQuery<{ n: number }>(target, "SELECT count(*)::int AS n FROM pg_trigger WHERE tgname = 'posts_data_version'"))[0]!.n,
       ).toBe(1);
     });
 
@@ -305,7 +264,7 @@ describe.skipIf(!pgAdmin)(
       const [backup] = listBackups(dir);
       // Another site's database, and one with a single table of someone else's.
       const other = await pgSite();
-      await query(other, "DELETE FROM posts WHERE id = 3");
+      await pgQuery(other, "DELETE FROM posts WHERE id = 3");
       const before = { posts: await postsOf(other), users: await usersOf(other) };
       const refused = run("restore", [backup!], { DATABASE_URL: other });
       expect(refused.code).toBe(1);
@@ -316,13 +275,13 @@ describe.skipIf(!pgAdmin)(
       expect({ posts: await postsOf(other), users: await usersOf(other) }).toEqual(before);
 
       const oneTable = await emptyDatabase();
-      await query(oneTable, "CREATE TABLE notes (body text)");
-      await query(oneTable, "INSERT INTO notes VALUES ('keep me')");
+      await pgQuery(oneTable, "CREATE TABLE notes (body text)");
+      await pgQuery(oneTable, "INSERT INTO notes VALUES ('keep me')");
       const again = run("restore", [backup!], { DATABASE_URL: oneTable });
       expect(again.code).toBe(1);
       expect(again.err).toMatch(/is not empty \(1 tables, sequences or views, 0 schemas, 0 functions\)/);
-      expect(await query(oneTable, "SELECT body FROM notes")).toEqual([{ body: "keep me" }]);
-      expect(await relationsIn(oneTable)).toBe(1);
+      expect(await pgQuery(oneTable, "SELECT body FROM notes")).toEqual([{ body: "keep me" }]);
+      expect(await relationCount(oneTable)).toBe(1);
     });
 
     it("refuses the other engine's backup either way with one line, and writes nothing", async () => {
@@ -343,7 +302,7 @@ describe.skipIf(!pgAdmin)(
           /^Restore refused: \S+\.db is a SQLite backup and this site runs on PostgreSQL \(DATABASE_URL\).*Nothing restored\.\n$/,
         ),
       });
-      expect(await relationsIn(target)).toBe(0);
+      expect(await relationCount(target)).toBe(0);
 
       const sqliteBefore = fs.readFileSync(sqliteSite.env.DATABASE_PATH);
       const otherWay = run("restore", [pgBackup!], sqliteSite.env);
