@@ -20,7 +20,7 @@ import type { Actor } from "./user.server";
 export type ModeratedTarget = { type: "post" | "comment"; id: number };
 
 export const REMOVAL_REASON_MAX = 500;
-export const REMOVAL_REASON_REQUIRED = "Say why it is removed (the author will see it)";
+export const REMOVAL_REASON_REQUIRED = "Give a reason for the removal (the author will see it)";
 export const REMOVAL_REASON_TOO_LONG = `Keep the reason under ${REMOVAL_REASON_MAX} characters`;
 export const POST_GONE = "Post not found";
 export const COMMENT_GONE = "Comment not found";
