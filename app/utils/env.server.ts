@@ -39,6 +39,14 @@ const schema = z
       .enum(["on", "off", ""])
       .optional()
       .transform((v) => v !== "off"),
+    /** CONTRACT.md §8 first-day caps (models/new-account-limits.server.ts): hours after sign-up they hold; 0 turns them off. */
+    NEW_ACCOUNT_HOURS: z.coerce
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .default(24),
+    /** CONTRACT.md §8: a post or comment reported by this many different members is hidden until a moderator decides. */
+    AUTO_HIDE_REPORTS: z.coerce.number().int().min(1).max(1000).default(3),
     SEED_DEMO: flag,
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** Where the server listens (security-2 N5): unset means 127.0.0.1 behind a proxy, every interface otherwise. */

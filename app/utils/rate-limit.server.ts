@@ -62,6 +62,8 @@ let enabled = env.RATE_LIMITS;
 export function setRateLimitsEnabled(value: boolean) {
   enabled = value;
 }
+/** Whether limits apply now (RATE_LIMITS, or a test's switch): the first-day caps follow it too. */
+export const rateLimitsEnabled = (): boolean => enabled;
 
 function windowOf(name: LimitName, now: number) {
   const { windowMs } = LIMITS[name];
