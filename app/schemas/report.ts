@@ -1,0 +1,95 @@
+import * as z from "zod/mini";
+import type { ReportReason, ReportTarget } from "#db/schema";
+import type { QueueReport } from "./shapes";
+import { preprocess, text } from "./text";
+
+/**
+ * Reports and the moderation queue (CONTRACT.md §8 "Reports", "Queue"). Browser-safe: the report
+ * form (dialog and page), the page action and POST /api/reports read the same schema.
+ */
+
+export type { ReportReason, ReportTarget };
+
+/** The database's lists (db/schema), written out here so the browser gets no drizzle (report.test.ts holds them equal). */
+export const REPORT_TARGETS = ["post", "comment", "user", "club"] as const satisfies readonly ReportTarget[];
+export const REPORT_REASONS = ["spam", "harassment", "illegal", "off_topic", "other"] as const satisfies readonly ReportReason[];
+
+export const REPORT_DETAILS_MAX = 1000;
+
+/** What each category says on the form. */
+export const REPORT_REASON_LABELS: Record<ReportReason, string> = {
+  spam: "Spam or advertising",
+  harassment: "Harassment or abuse",
+  illegal: "Illegal hunting or other illegal activity",
+  off_topic: "Off topic",
+  other: "Something else",
+};
+
+export const REPORT_TARGET_NAMES: Record<ReportTarget, string> = { post: "post", comment: "comment", user: "member", club: "club" };
+
+export const REPORT_THANKS = "Thanks — a moderator will look at it";
+export const CHOOSE_REASON = "Choose what is wrong";
+export const DETAILS_TOO_LONG = `Keep the details under ${REPORT_DETAILS_MAX} characters`;
+export const ALREADY_REPORTED = "You have already reported this";
+export const OWN_CONTENT = "You cannot report your own content";
+
+const one = (v: unknown) => (Array.isArray(v) ? v[0] : v);
+const blankToUndefined = (v: unknown) => {
+  const value = one(v);
+  return value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+};
+/** A form sends "12"; JSON sends 12. */
+const toId = (v: unknown) => {
+  const value = one(v);
+  return typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
+};
+
+export const reportTargetTypeSchema = preprocess(one, z.enum(REPORT_TARGETS, { error: "Choose what to report" }));
+export const reportTargetIdSchema = preprocess(toId, z.number({ error: "Say what to report" }).check(z.int("Say what to report"), z.positive("Say what to report")));
+
+export const reportSchema = z.object({
+  targetType: reportTargetTypeSchema,
+  targetId: reportTargetIdSchema,
+  reason: preprocess(one, z.enum(REPORT_REASONS, { error: CHOOSE_REASON })),
+  details: preprocess(
+    blankToUndefined,
+    z.optional(text({ error: DETAILS_TOO_LONG }).check(z.trim(), z.maxLength(REPORT_DETAILS_MAX, DETAILS_TOO_LONG))),
+  ),
+});
+/** What a caller passes: a form's strings or JSON's numbers, checked by reportSchema. */
+export type ReportInput = { targetType: string; targetId: number | string; reason: string; details?: string | null };
+
+export const QUEUE_STATUSES = ["open", "closed"] as const;
+export type QueueStatus = (typeof QUEUE_STATUSES)[number];
+
+export const decisionSchema = z.object({
+  action: preprocess(one, z.enum(["dismiss", "remove"], { error: "Choose dismiss or remove" })),
+  reason: preprocess(blankToUndefined, z.optional(z.string())),
+});
+export type DecisionInput = { action: string; reason?: string | null };
+
+/** Where the reported thing stands now. */
+export type QueueTargetState = "visible" | "hidden" | "removed" | "deleted";
+
+/** One moderation case in the queue: never who reported it (CONTRACT.md §8). */
+export type QueueEntry = {
+  id: number;
+  targetType: ReportTarget;
+  targetId: number;
+  clubId: number | null;
+  /** The text when it was first reported. */
+  snapshot: string;
+  /** The text as it is now, or null when it was deleted. */
+  current: string | null;
+  state: QueueTargetState;
+  /** The reason a moderator gave when they removed it. */
+  removalReason: string | null;
+  /** Where it can be seen (a post, a comment on its post, a profile, a club), or null when gone. */
+  href: string | null;
+  reports: QueueReport[];
+  status: QueueStatus;
+  createdAt: string;
+  closedAt: string | null;
+};
+
+export type QueuePage = { entries: QueueEntry[]; nextCursor: string | null };
