@@ -7,6 +7,7 @@ import { conflict, forbidden, notFound, tooMany } from "~/utils/errors";
 import { runEvery } from "~/utils/jobs.server";
 import { checkLimit, consumeLimit, refundHit } from "~/utils/rate-limit.server";
 import { getResumableStore, RESUMABLE_EXPIRES_MS, type ResumableStore } from "~/utils/tus-store.server";
+import { pruneExpiredUploadLocks } from "~/utils/upload-lock.server";
 import { requireSignedIn, type Queryable, type SignedIn } from "./access.server";
 import { storeUpload, toUploadedFile, type StoredMedia } from "./media.server";
 import type { Actor } from "./user.server";
@@ -164,6 +165,7 @@ export async function pruneExpiredResumables(store: ResumableStore = getResumabl
   const rows = await db.delete(resumableUploads).where(lt(resumableUploads.createdAt, cutoff)).returning();
   for (const row of rows) if (!row.mediaId) await store.remove(row.id).catch(() => undefined);
   await store.deleteExpired().catch(() => 0);
+  await pruneExpiredUploadLocks();
   return rows.length;
 }
 

@@ -1,9 +1,10 @@
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { json } from "@remix-run/node";
-import { MemoryLocker, Server, type Upload } from "@tus/server";
+import { Server, type Locker, type Upload } from "@tus/server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { isAppError } from "~/utils/errors";
 import { getResumableStore } from "~/utils/tus-store.server";
+import { DatabaseLocker } from "~/utils/upload-lock.server";
 import { TOO_LARGE_MESSAGE } from "~/models/media.server";
 import {
   finishResumable,
@@ -34,8 +35,12 @@ import { getSessionUser } from "./session.server";
 
 export const TUS_PATH = "/api/uploads";
 
-/** One lock per upload id, per process: two PATCHes of one upload never write at once. */
-const locker = new MemoryLocker();
+/**
+ * One lock per upload id, shared through the database by every process and node: two requests of one
+ * upload never write at once, wherever they land; a newer one asks the holder to let go
+ * (utils/upload-lock.server.ts, docs/decisions/0062-upload-locks-in-the-database.md).
+ */
+const uploadLocker = new DatabaseLocker();
 
 type TusRequest = Parameters<Server["handleWeb"]>[0];
 
@@ -79,7 +84,7 @@ function tusError(error: unknown): never {
  * tus finds its own id in the URL, and acts only when the two agree, so no difference in how the
  * URL is read can point tus at an upload nobody checked (security-2, notes from the code).
  */
-function serverFor(actor: Actor, checkedId: string | null): Server {
+function serverFor(actor: Actor, checkedId: string | null, locker: Locker): Server {
   return new Server({
     path: TUS_PATH,
     datastore: getResumableStore(),
@@ -120,8 +125,11 @@ function uploadId(request: Request): string | null {
   return rest ? decodeURIComponent(rest) : null;
 }
 
-/** Every /api/uploads request: checked, then handed to tus (or answered here for GET). */
-export async function handleTus(request: Request): Promise<Response> {
+/**
+ * Every /api/uploads request: checked, then handed to tus (or answered here for GET). `locker` is
+ * this process's; a test passes another to play a second app node.
+ */
+export async function handleTus(request: Request, locker: Locker = uploadLocker): Promise<Response> {
   try {
     const method = request.method.toUpperCase();
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") assertSameOrigin(request);
@@ -137,7 +145,7 @@ export async function handleTus(request: Request): Promise<Response> {
       if (method === "GET") return json(await resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
       if (method !== "OPTIONS") await requireOwnResumable(actor, id);
     }
-    const response = await serverFor(actor, id).handleWeb(tusRequest(request) as unknown as Request);
+    const response = await serverFor(actor, id, locker).handleWeb(tusRequest(request) as unknown as Request);
     if (method === "DELETE" && id && response.status === 204) await forgetResumable(actor, id);
     response.headers.set("Cache-Control", "no-store");
     return response;
