@@ -1,6 +1,14 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { moderationCases, moderationLog, posts, reports, users, REPORT_REASONS as DB_REASONS, REPORT_TARGETS as DB_TARGETS } from "#db/schema";
+import {
+  moderationCases,
+  moderationLog,
+  posts,
+  reports,
+  users,
+  REPORT_REASONS as DB_REASONS,
+  REPORT_TARGETS as DB_TARGETS,
+} from "#db/schema";
 import { expectError, newClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
@@ -54,7 +62,12 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     const author = await createMember();
     const reporter = await createMember();
     const post = await newPost(author, { title: "Baiting over the line", content: "Corn pile at the stand." });
-    const { id } = await reportTarget(reporter, { targetType: "post", targetId: post.id, reason: "illegal", details: "  Baiting is illegal here  " });
+    const { id } = await reportTarget(reporter, {
+      targetType: "post",
+      targetId: post.id,
+      reason: "illegal",
+      details: "  Baiting is illegal here  ",
+    });
     await updatePost(author, post.id, { title: "Edited", content: "Nothing to see", mediaUrl: null, tags: null });
 
     const row = first(await db.select().from(reports).where(eq(reports.id, id)))!;
@@ -90,10 +103,18 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     expect(await openCase("comment", comment.id)).toMatchObject({ clubId: club.id, subjectId: author.id, snapshot: "A rude reply" });
     expect((await openCase("user", author.id))!.snapshot).toBe(`Cam Tracker (@${author.username})`);
     expect(await openCase("user", author.id)).toMatchObject({ clubId: null, subjectId: author.id });
-    expect(await openCase("club", club.id)).toMatchObject({ clubId: club.id, subjectId: owner.id, snapshot: "Creek Bottom Lease\n\nBowhunters" });
+    expect(await openCase("club", club.id)).toMatchObject({
+      clubId: club.id,
+      subjectId: owner.id,
+      snapshot: "Creek Bottom Lease\n\nBowhunters",
+    });
     const moderator = await createStaff("moderator");
     const comments = (await moderationQueue(moderator)).entries.filter((e) => e.targetType === "comment");
-    expect(comments[0]).toMatchObject({ snapshot: "A rude reply", current: "Edited reply", href: `/post/${post.id}#comment-${comment.id}` });
+    expect(comments[0]).toMatchObject({
+      snapshot: "A rude reply",
+      current: "Edited reply",
+      href: `/post/${post.id}#comment-${comment.id}`,
+    });
   });
 
   it("refuses: 401 signed out, 400 bad input or own content, 404 nothing there or unreadable, 409 twice; a refusal changes nothing", async () => {
@@ -322,7 +343,12 @@ describe("the queue and decisions (CONTRACT.md §8 Queue)", () => {
     const entry = await getCase(t.moderator, c.id);
     expect(entry).toMatchObject({ current: null, state: "deleted", href: null, snapshot: expect.stringContaining("Outside clubs") });
     await decideCase(t.moderator, c.id, { action: "dismiss" });
-    const log = first(await db.select().from(moderationLog).where(and(eq(moderationLog.targetId, t.outside.id), eq(moderationLog.action, "dismiss"))));
+    const log = first(
+      await db
+        .select()
+        .from(moderationLog)
+        .where(and(eq(moderationLog.targetId, t.outside.id), eq(moderationLog.action, "dismiss"))),
+    );
     expect(log?.targetLabel).toBe("Outside clubs");
   });
 });

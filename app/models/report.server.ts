@@ -63,8 +63,7 @@ type Subject = {
 
 const COMMENT_LABEL_CHARS = 80;
 const postText = (title: string, content: string) => `${title}\n\n${content}`;
-const userText = (displayName: string, username: string, bio: string | null) =>
-  `${displayName} (@${username})${bio ? `\n\n${bio}` : ""}`;
+const userText = (displayName: string, username: string, bio: string | null) => `${displayName} (@${username})${bio ? `\n\n${bio}` : ""}`;
 const clubText = (name: string, description: string | null) => `${name}${description ? `\n\n${description}` : ""}`;
 
 /** The target as it is now, whoever looks (null when it is not there). */
@@ -138,7 +137,10 @@ async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promis
     }
     case "club": {
       const row = first(
-        await q.select({ name: clubs.name, description: clubs.description, creatorId: clubs.creatorId }).from(clubs).where(eq(clubs.id, id)),
+        await q
+          .select({ name: clubs.name, description: clubs.description, creatorId: clubs.creatorId })
+          .from(clubs)
+          .where(eq(clubs.id, id)),
       );
       if (!row) return null;
       const owner = first(
@@ -192,8 +194,7 @@ function parseReport(input: ReportInput) {
   return parsed.data;
 }
 
-const moderated = (type: ReportTarget, id: number): ModeratedTarget | null =>
-  type === "post" || type === "comment" ? { type, id } : null;
+const moderated = (type: ReportTarget, id: number): ModeratedTarget | null => (type === "post" || type === "comment" ? { type, id } : null);
 
 /**
  * Report a post, comment, member or club (POST /api/reports): 401 signed out; 400 bad input or one's
@@ -251,7 +252,13 @@ async function storeReport(tx: Queryable, reporterId: number, data: ReturnType<t
 
   const target = moderated(targetType, targetId);
   if (target && subject.hiddenAt === null) {
-    const reporters = first(await tx.select({ n: countDistinct(reports.reporterId) }).from(reports).where(eq(reports.caseId, caseId)))?.n ?? 0;
+    const reporters =
+      first(
+        await tx
+          .select({ n: countDistinct(reports.reporterId) })
+          .from(reports)
+          .where(eq(reports.caseId, caseId)),
+      )?.n ?? 0;
     if (Number(reporters) >= autoHideReports) await hideForReports(tx, target);
   }
   return { id: row!.id };

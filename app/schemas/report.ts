@@ -45,7 +45,10 @@ const toId = (v: unknown) => {
 };
 
 export const reportTargetTypeSchema = preprocess(one, z.enum(REPORT_TARGETS, { error: "Choose what to report" }));
-export const reportTargetIdSchema = preprocess(toId, z.number({ error: "Say what to report" }).check(z.int("Say what to report"), z.positive("Say what to report")));
+export const reportTargetIdSchema = preprocess(
+  toId,
+  z.number({ error: "Say what to report" }).check(z.int("Say what to report"), z.positive("Say what to report")),
+);
 
 export const reportSchema = z.object({
   targetType: reportTargetTypeSchema,
