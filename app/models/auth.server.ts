@@ -1,5 +1,6 @@
 import type { users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
+import { isAppError } from "~/utils/errors";
 import { checkLimit, consumeLimit, recordHit } from "~/utils/rate-limit.server";
 import type { Queryable } from "./access.server";
 import { joinNewMemberWithInvite } from "./invite.server";
@@ -29,6 +30,8 @@ export async function signIn(input: LoginInput, { ip, trusted = true }: ClientOr
   try {
     return await verifyLogin(input);
   } catch (error) {
+    // Only a wrong pair counts: a suspended member's right password (403) is not a guess.
+    if (isAppError(error) && error.status !== 401) throw error;
     await recordHit("loginFailuresPerUsername", nameKey);
     if (trusted) await recordHit("loginFailuresPerIp", ip);
     throw error;

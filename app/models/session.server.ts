@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { and, desc, eq, gt, lte, ne, sql } from "drizzle-orm";
+import { and, desc, eq, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { sessions, users } from "#db/schema";
 import { db, preparedOnce } from "~/utils/db.server";
 import { notFound } from "~/utils/errors";
@@ -49,8 +49,16 @@ export async function createSession(userId: number, device: string, now: number 
   return { token, id: row.id };
 }
 
-/** A live session by its token's hash (`hash`) at a time (`now`, ms): read on every request, so prepared once. */
-const liveByToken = and(eq(sessions.tokenHash, sql.placeholder("hash")), gt(sessions.expiresAt, sql.placeholder("now")));
+/**
+ * A live session by its token's hash (`hash`) at a time (`now`, ms): read on every request, so
+ * prepared once. A member suspended at `now` has no live session (suspending ends their sessions;
+ * this holds even for one made after, CONTRACT.md §8).
+ */
+const liveByToken = and(
+  eq(sessions.tokenHash, sql.placeholder("hash")),
+  gt(sessions.expiresAt, sql.placeholder("now")),
+  or(isNull(users.suspendedAt), lte(users.suspendedUntil, sql.placeholder("now"))),
+);
 const sessionByToken = preparedOnce(() =>
   db.select({ session: sessions, user: users }).from(sessions).innerJoin(users, eq(users.id, sessions.userId)).where(liveByToken).prepare(),
 );

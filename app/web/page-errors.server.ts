@@ -83,7 +83,7 @@ type Replyable = {
  * The reply of a Conform form that did not go through: its input failed the schema (no `error`),
  * or the domain refused it with a fixable error. The form keeps every value (but `hideFields`) and
  * shows the message on its field, or above the form. Refusals are thrown on to `withPageErrors`;
- * on the sign-in form (`signInFailure`) a 401 is the answer itself. Returns the Conform result and
+ * on the sign-in form (`signInFailure`) a 401 (wrong pair) or 403 (suspended) is the answer itself. Returns the Conform result and
  * the status and headers to answer it with; most actions want `formReply`, which answers it.
  */
 export function submissionFailure(
@@ -92,7 +92,7 @@ export function submissionFailure(
 ): { result: SubmissionResult<string[]>; init: ResponseInit } {
   const hideFields = hidden ? [...hidden] : undefined;
   if (error === undefined) return { result: submission.reply({ hideFields }), init: { status: 400 } };
-  if (!isAppError(error) || (isRefusal(error) && !(signInFailure && error.status === 401))) throw error;
+  if (!isAppError(error) || (isRefusal(error) && !(signInFailure && (error.status === 401 || error.status === 403)))) throw error;
   const fieldErrors = error.fieldErrors ?? {};
   const formErrors = Object.keys(fieldErrors).length ? [] : [error.message];
   return {

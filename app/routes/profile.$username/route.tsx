@@ -1,5 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useLocation } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
@@ -64,6 +64,7 @@ export default function ProfilePage() {
                 <FollowButton username={profile.username} following={profile.isFollowing} />
               )}
             </div>
+            <StaffLink username={profile.username} />
             {profile.bio ? <p className="mt-3 whitespace-pre-line break-words text-stone-800">{profile.bio}</p> : null}
             <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-stone-500">
               {profile.location ? (
@@ -245,5 +246,18 @@ export function ErrorBoundary() {
         </ProfileErrorPanel>
       )}
     />
+  );
+}
+
+/** Site staff (moderators, admins) get the member's staff page: status, suspend, recent decisions. */
+function StaffLink({ username }: { username: string }) {
+  const role = useRouteLoaderData<{ user?: { role?: string } | null }>("root")?.user?.role;
+  if (role !== "moderator" && role !== "admin") return null;
+  return (
+    <p className="mt-2 text-sm">
+      <Link to={`/moderation/members/${username}`} className="font-semibold text-field-700 underline">
+        Moderate this member
+      </Link>
+    </p>
   );
 }

@@ -1,0 +1,13 @@
+import { json } from "@remix-run/node";
+import { moderationLogPage } from "~/models/moderation-log.server";
+import { apiLoader } from "~/web/api.server";
+import { getSessionUser } from "~/web/session.server";
+
+/**
+ * GET /api/moderation/log?cursor= → 200 {entries, nextCursor}, newest first (CONTRACT.md §8 "Log"):
+ * every decision for site staff, their clubs' for club staff; 401 signed out, 403 anyone else.
+ */
+export const loader = apiLoader(async ({ request }) => {
+  const cursor = new URL(request.url).searchParams.get("cursor");
+  return json(await moderationLogPage(await getSessionUser(request), cursor));
+});

@@ -1,0 +1,146 @@
+import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { Field, FormAlert } from "~/components/ui/field";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { SUSPENSION_DAYS_MAX, SUSPENSION_REASON_MAX, suspensionEndDate } from "~/schemas/moderation-staff";
+import type { ModerationLogEntry } from "~/schemas/shapes";
+import type { action, loader } from "./member-staff.server";
+
+export { action, loader } from "./member-staff.server";
+
+const ACTION_WORDS: Record<ModerationLogEntry["action"], string> = {
+  remove: "removed",
+  restore: "restored",
+  hide: "hid",
+  dismiss: "dismissed reports on",
+  suspend: "suspended",
+  unsuspend: "lifted the suspension of",
+  set_role: "changed the role of",
+  remove_member: "removed from a club",
+};
+
+/** /moderation/members/{username}: one member as site staff see them, with suspend and lift. */
+export default function StaffMemberPage() {
+  const { member, maySuspend, refusal, log } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  const suspendFailure = failed && "intent" in failed && failed.intent === "suspend" ? failed : null;
+  const otherFailure = failed && !("intent" in failed) ? failed.error : null;
+  const busy = useNavigation().state === "submitting";
+  return (
+    <div className="mx-auto max-w-2xl space-y-6 p-4">
+      <header className="card p-6">
+        <p className="text-sm text-stone-500">Moderation</p>
+        <h1 className="text-2xl font-bold text-bark-900">
+          {member.displayName} <span className="text-base font-normal text-stone-500">@{member.username}</span>
+        </h1>
+        <p className="mt-1 text-stone-700">
+          Role: <span data-testid="member-role">{member.role}</span> ·{" "}
+          <Link to={`/profile/${member.username}`} className="underline">
+            Profile
+          </Link>
+        </p>
+        <p className="mt-3" data-testid="member-status" role="status">
+          {member.suspended ? (
+            <>
+              <strong>Suspended</strong>{" "}
+              {member.suspendedUntil ? `until ${suspensionEndDate(member.suspendedUntil)}` : "until a moderator lifts it"}:{" "}
+              {member.suspensionReason}
+            </>
+          ) : (
+            "Not suspended."
+          )}
+        </p>
+      </header>
+
+      <FormAlert id="staff-member-error" title="That did not work" errors={otherFailure ? [otherFailure] : null} />
+
+      {maySuspend ? (
+        <section className="card space-y-4 p-6" aria-labelledby="suspend-title">
+          <h2 id="suspend-title" className="text-lg font-semibold text-bark-900">
+            {member.suspended ? "Change the suspension" : "Suspend"}
+          </h2>
+          <p className="text-sm text-stone-600">
+            Suspending signs the member out everywhere. They read the reason when they try to sign in. Their posts and comments stay unless
+            you remove them.
+          </p>
+          <Form method="post" className="space-y-4" noValidate>
+            <FormAlert
+              id="suspend-error"
+              title="The member was not suspended"
+              errors={suspendFailure && Object.keys(suspendFailure.fieldErrors).length === 0 ? [suspendFailure.error] : null}
+            />
+            <Field id="suspend-reason" label="Reason (the member reads it)" errors={suspendFailure?.fieldErrors.reason}>
+              <textarea
+                id="suspend-reason"
+                name="reason"
+                rows={3}
+                maxLength={SUSPENSION_REASON_MAX}
+                required
+                className="input"
+                defaultValue={suspendFailure?.values.reason ?? ""}
+                aria-invalid={suspendFailure?.fieldErrors.reason ? true : undefined}
+                aria-describedby={suspendFailure?.fieldErrors.reason ? "suspend-reason-error" : undefined}
+              />
+            </Field>
+            <Field
+              id="suspend-days"
+              label="Days"
+              hint="Leave empty to suspend until a moderator lifts it."
+              errors={suspendFailure?.fieldErrors.days}
+            >
+              <input
+                id="suspend-days"
+                name="days"
+                type="number"
+                min={1}
+                max={SUSPENSION_DAYS_MAX}
+                step={1}
+                inputMode="numeric"
+                className="input w-32"
+                defaultValue={suspendFailure?.values.days ?? ""}
+                aria-invalid={suspendFailure?.fieldErrors.days ? true : undefined}
+              />
+            </Field>
+            <button type="submit" name="intent" value="suspend" className="btn-primary" disabled={busy}>
+              Suspend {member.username}
+            </button>
+          </Form>
+          {member.suspended ? (
+            <Form method="post">
+              <button type="submit" name="intent" value="unsuspend" className="btn-secondary" disabled={busy}>
+                Lift suspension
+              </button>
+            </Form>
+          ) : null}
+        </section>
+      ) : (
+        <p className="card p-6 text-stone-700">{refusal}</p>
+      )}
+
+      <section className="card p-6" aria-labelledby="member-log-title">
+        <h2 id="member-log-title" className="text-lg font-semibold text-bark-900">
+          Recent decisions
+        </h2>
+        {log.length === 0 ? (
+          <p className="mt-2 text-stone-600">No decisions about this member yet.</p>
+        ) : (
+          <ul className="mt-2 divide-y divide-stone-100" aria-label="Recent decisions">
+            {log.map((entry) => (
+              <li key={entry.id} className="py-2 text-sm" data-testid="member-log-entry">
+                <span className="font-semibold">{entry.actor}</span> {ACTION_WORDS[entry.action]} {entry.targetLabel}
+                {entry.reason ? `: ${entry.reason}` : ""} · <RelativeTime iso={entry.createdAt} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: data ? `${data.member.displayName} · Moderation` : "Moderation" },
+  { name: "robots", content: "noindex" },
+];
+
+export const ErrorBoundary = GeneralErrorBoundary;
