@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gt, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
@@ -7,7 +7,7 @@ import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { requireSignedIn } from "./access.server";
-import { assertPostVisible } from "./post.server";
+import { assertPostVisible, readablePost } from "./post.server";
 import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
 import type { Comment } from "~/schemas/shapes";
@@ -21,19 +21,46 @@ export const COMMENT_NOT_FOUND = "Comment not found";
 
 function commentQuery() {
   return db
-    .select({ id: comments.id, content: comments.content, createdAt: comments.createdAt, author: authorColumns })
+    .select({
+      id: comments.id,
+      content: comments.content,
+      createdAt: comments.createdAt,
+      author: authorColumns,
+      hiddenAt: comments.hiddenAt,
+      removalReason: comments.removalReason,
+    })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.authorId));
 }
 
 function toComment(r: Awaited<ReturnType<typeof commentQuery>>[number]): Comment {
-  return { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
+  const comment: Comment = { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
+  // Only a hidden comment carries it (its author's or a moderator's view).
+  if (r.hiddenAt) comment.hidden = { reason: r.removalReason };
+  return comment;
+}
+
+/**
+ * Who sees which comments (CONTRACT.md §8): a hidden comment (removed, or hidden after reports) only
+ * its author and the staff who may restore it. `viewer` 0 is nobody; `moderator` sees them all.
+ */
+export type CommentViewer = { viewer: number; moderator: boolean };
+
+function visibleComments({ viewer, moderator }: CommentViewer): SQL | undefined {
+  return moderator ? undefined : or(isNull(comments.hiddenAt), eq(comments.authorId, viewer));
+}
+
+async function commentViewer(actor: Actor, postId: number): Promise<CommentViewer> {
+  const { moderator } = await readablePost(actor, postId);
+  return { viewer: actor?.id ?? 0, moderator };
 }
 
 /** A post's comments, oldest first (index comments_post): all of them, as `GET /api/posts/{id}/comments` without paging parameters answers. */
 export async function listComments(actor: Actor, postId: number): Promise<Comment[]> {
-  await assertPostVisible(actor, postId);
-  const rows = await commentQuery().where(eq(comments.postId, postId)).orderBy(asc(comments.createdAt), asc(comments.id));
+  const who = await commentViewer(actor, postId);
+  const rows = await commentQuery()
+    .where(and(eq(comments.postId, postId), visibleComments(who)))
+    .orderBy(asc(comments.createdAt), asc(comments.id));
   return rows.map(toComment);
 }
 
@@ -61,10 +88,15 @@ function afterKey(key: { at: Date; id: number }): SQL {
 }
 
 /** The statement of one page (exported for the bench's EXPLAIN QUERY PLAN). */
-export function commentPageQuery(postId: number, cursor: string | null | undefined, limit: number) {
+export function commentPageQuery(
+  postId: number,
+  cursor: string | null | undefined,
+  limit: number,
+  who: CommentViewer = { viewer: 0, moderator: false },
+) {
   const after = decodeCommentCursor(cursor);
   return commentQuery()
-    .where(and(eq(comments.postId, postId), after ? afterKey(after) : undefined))
+    .where(and(eq(comments.postId, postId), visibleComments(who), after ? afterKey(after) : undefined))
     .orderBy(asc(comments.createdAt), asc(comments.id))
     .limit(limit + 1);
 }
@@ -79,9 +111,9 @@ export async function listCommentPage(
   postId: number,
   options: { cursor?: string | null; limit?: number } = {},
 ): Promise<CommentPage> {
-  await assertPostVisible(actor, postId);
+  const who = await commentViewer(actor, postId);
   const limit = Math.min(COMMENT_MAX_PAGE, Math.max(1, Math.trunc(options.limit ?? COMMENT_PAGE_SIZE) || COMMENT_PAGE_SIZE));
-  const rows = await commentPageQuery(postId, options.cursor, limit);
+  const rows = await commentPageQuery(postId, options.cursor, limit, who);
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
   const from = decodeCommentCursor(options.cursor) ? options.cursor! : null;

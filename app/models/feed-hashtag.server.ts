@@ -33,7 +33,8 @@ export function hashtagHalves(dir: HashtagDir) {
 
 /** The candidates' sort keys, with the feed's own filters (home feed, type, cursor). */
 export function hashtagRowsSql(dir: HashtagDir, typed: boolean, cursor: boolean): string {
-  const where = [`p.id IN (${IDS_FROM_JSON})`, "p.club_id IS NULL"];
+  // Hidden posts are their author's alone (feed.server.ts VISIBLE_TO_VIEWER).
+  const where = [`p.id IN (${IDS_FROM_JSON})`, "p.club_id IS NULL", "(p.hidden_at IS NULL OR p.author_id = @viewer)"];
   if (typed) where.push("p.type = @type");
   if (cursor) where.push(`(p.created_at, p.id) ${dir === "DESC" ? "<" : ">"} (@cursorValue, @cursorId)`);
   return `SELECT p.id, p.created_at AS sort_value FROM ${notIndexed("posts p")} WHERE ${where.join(" AND ")}`;
@@ -67,10 +68,18 @@ type Row = { id: number; sort_value: number };
 
 /** Above every post id either engine hands out (PostgreSQL's ids are `integer`: a larger bound is out of range there). */
 const ABOVE_EVERY_ID = 2_147_483_647;
-type Page = { parts: HashtagParts; dir: HashtagDir; type: string | null; cursor: { value: number; id: number } | null; limit: number };
+type Page = {
+  parts: HashtagParts;
+  dir: HashtagDir;
+  type: string | null;
+  cursor: { value: number; id: number } | null;
+  limit: number;
+  /** The viewer's id (0: nobody), who alone sees their own hidden posts. */
+  viewer: number;
+};
 
 /** Up to `limit` + 1 rows of the page in the sort's order, or null when the caller must build the set. */
-export async function hashtagPage({ parts, dir, type, cursor, limit }: Page): Promise<Row[] | null> {
+export async function hashtagPage({ parts, dir, type, cursor, limit, viewer }: Page): Promise<Row[] | null> {
   const desc = dir === "DESC";
   const halves = hashtagHalves(dir);
   // Ids run in creation order, so the page after a cursor starts past the cursor's id (checked below).
@@ -88,7 +97,7 @@ export async function hashtagPage({ parts, dir, type, cursor, limit }: Page): Pr
     exhausted = edges.length === 0;
     const edge = exhausted ? null : desc ? Math.max(...edges) : Math.min(...edges);
     const ids = [...new Set([...a, ...b])].filter((id) => edge === null || (desc ? id >= edge : id <= edge));
-    const params: Record<string, unknown> = { ids: JSON.stringify(ids) };
+    const params: Record<string, unknown> = { ids: JSON.stringify(ids), viewer };
     if (type) params.type = type;
     if (cursor) Object.assign(params, { cursorValue: cursor.value, cursorId: cursor.id });
     rows.push(...(await queryRows<Row>(hashtagRowsSql(dir, type !== null, cursor !== null), params)));

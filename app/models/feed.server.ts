@@ -36,6 +36,12 @@ export type FeedPage = { posts: Post[]; nextCursor: string | null };
 const viewerOf = (actor: Actor) => actor?.id ?? 0;
 
 /**
+ * Hidden posts (removed, or hidden after reports: CONTRACT.md §8) are in no one's lists but their
+ * author's. A filter on the row the list's index already leads to: no plan changes.
+ */
+export const VISIBLE_TO_VIEWER = "(p.hidden_at IS NULL OR p.author_id = @viewer)";
+
+/**
  * Each sort is a keyset over (value, id): the cursor carries the last row's value and id, and the
  * next page starts strictly after it in the index order. No OFFSET anywhere.
  */
@@ -81,7 +87,7 @@ const pageLimit = (query: ListFeedQuery) => Math.min(FEED_MAX_LIMIT, Math.max(1,
  * A `#hashtag` search of the home feed, newest or oldest first: read page by page from its two
  * halves in id order (feed-hashtag.server.ts). Null when another plan must answer.
  */
-async function hashtagRows(query: ListFeedQuery): Promise<{ id: number; sort_value: number }[] | null> {
+async function hashtagRows(actor: Actor, query: ListFeedQuery): Promise<{ id: number; sort_value: number }[] | null> {
   const sortBy: SortOption = query.sortBy ?? "recent";
   const home = query.authorId === undefined && query.clubId === undefined && !query.following;
   const parts = query.search ? searchSet(query.search)?.hashtag : undefined;
@@ -92,6 +98,7 @@ async function hashtagRows(query: ListFeedQuery): Promise<{ id: number; sort_val
     type: query.type && query.type !== "all" ? query.type : null,
     cursor: decodeCursor(sortBy, query.cursor),
     limit: pageLimit(query),
+    viewer: viewerOf(actor),
   });
 }
 
@@ -103,8 +110,8 @@ export async function planFeed(actor: Actor, query: ListFeedQuery): Promise<Feed
   const type = query.type && query.type !== "all" ? query.type : null;
   const limit = pageLimit(query);
   const { column, dir } = SORTS[sortBy];
-  const where: string[] = [];
-  const params: Record<string, unknown> = { limit: limit + 1 };
+  const where: string[] = [VISIBLE_TO_VIEWER];
+  const params: Record<string, unknown> = { limit: limit + 1, viewer: viewerOf(actor) };
   const home = query.authorId === undefined && query.clubId === undefined;
   // Without statistics (no ANALYZE in production) SQLite would read `club_id IS NULL` through
   // posts_club_recent and sort the whole home feed; the home feed names its index instead.
@@ -187,7 +194,7 @@ export async function listFeed(actor: Actor, query: ListFeedQuery = {}): Promise
   if (query.search && !searchSet(query.search)) return { posts: [], nextCursor: null };
   const sortBy: SortOption = query.sortBy ?? "recent";
   const limit = pageLimit(query);
-  let rows = await hashtagRows(query);
+  let rows = await hashtagRows(actor, query);
   if (!rows) {
     const plan = await planFeed(actor, query);
     rows = await queryRows<{ id: number; sort_value: number }>(plan.sql, plan.params);
@@ -227,7 +234,7 @@ export const TRENDING_SQL = `WITH cand(id) AS (
       (p.likes_count + 2.0 * p.comments_count + 3.0 * p.shares_count)
         / pow(CASE WHEN @now > p.created_at THEN (@now - p.created_at) / 3600000.0 ELSE 0 END + ${TRENDING.offsetHours}, ${TRENDING.gravity}) AS score
     FROM cand ${JOIN_IN_ORDER} posts p ON p.id = cand.id
-    WHERE p.likes_count + p.comments_count + p.shares_count > 0
+    WHERE p.likes_count + p.comments_count + p.shares_count > 0 AND p.hidden_at IS NULL
   )
   SELECT s.id FROM scored s ORDER BY s.score DESC, s.id DESC LIMIT ${TRENDING.size}`;
 

@@ -83,6 +83,8 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
     shares: p.sharesCount,
     isLiked: likedBy !== null,
     uploadedFiles: files,
+    // Only a hidden post carries it (its author's or a moderator's view): every other answer is unchanged.
+    ...(p.hiddenAt ? { hidden: { reason: p.removalReason } } : {}),
   };
 }
 

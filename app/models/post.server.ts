@@ -3,13 +3,14 @@ import { likes, media, posts, postTags, shares, users, type LinkMetadata } from 
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
 import { db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
-import { forbidden, invalid, notFound } from "~/utils/errors";
+import { forbidden, invalid, isAppError, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
+import { requireModeratorOf } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
 import type { Actor } from "./user.server";
 import { forgetTrending } from "./trending-cache.server";
@@ -31,10 +32,27 @@ export type { UploadedFile } from "./post-view.server";
 // Visibility
 
 /**
- * The post as `actor` may see it: a missing post, or a private club's post for a non-member, is the
- * same 404 (its existence is not confirmed).
+ * May `actor` decide on content in this place (site staff, or the club's staff)? They see hidden
+ * posts and comments there, with the notice, so they can restore them.
  */
-async function visiblePostOrThrow(actor: Actor, id: number) {
+export async function isModeratorOf(actor: Actor, clubId: number | null): Promise<boolean> {
+  if (!actor) return false;
+  try {
+    await requireModeratorOf(actor, { clubId });
+    return true;
+  } catch (error) {
+    if (isAppError(error) && (error.status === 401 || error.status === 403)) return false;
+    throw error;
+  }
+}
+
+/**
+ * The post as `actor` may see it: a missing post, a private club's post for a non-member, or a
+ * hidden post (removed, or hidden after reports: CONTRACT.md §8) for anyone but its author is the
+ * same 404 (its existence is not confirmed). `staffToo`: the staff who may restore it see it too
+ * (reading it, not liking or commenting).
+ */
+async function visiblePostOrThrow(actor: Actor, id: number, staffToo = false) {
   const row = first(
     await db
       .select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId, hiddenAt: posts.hiddenAt })
@@ -43,6 +61,9 @@ async function visiblePostOrThrow(actor: Actor, id: number) {
   );
   if (!row) throw notFound(POST_NOT_FOUND);
   if (row.clubId !== null && !(await canReadClub(actor, row.clubId))) throw notFound(POST_NOT_FOUND);
+  if (row.hiddenAt !== null && row.authorId !== actor?.id && !(staffToo && (await isModeratorOf(actor, row.clubId)))) {
+    throw notFound(POST_NOT_FOUND);
+  }
   return row;
 }
 
@@ -51,9 +72,18 @@ export async function assertPostVisible(actor: Actor, id: number): Promise<void>
   await visiblePostOrThrow(actor, id);
 }
 
-/** One post, as `actor` sees it (404 'Post Not Found', also for a private club's post to outsiders). */
+/**
+ * For reading a post's comments: the post exists and `actor` may read it, the staff who may restore
+ * a hidden post included (404 otherwise); whether `actor` moderates its place (they see hidden comments).
+ */
+export async function readablePost(actor: Actor, id: number): Promise<{ moderator: boolean }> {
+  const row = await visiblePostOrThrow(actor, id, true);
+  return { moderator: await isModeratorOf(actor, row.clubId) };
+}
+
+/** One post, as `actor` sees it (404 'Post Not Found', also for a private club's post to outsiders, and a hidden post to all but its author and the staff who may restore it). */
 export async function getPost(actor: Actor, id: number): Promise<Post> {
-  await visiblePostOrThrow(actor, id);
+  await visiblePostOrThrow(actor, id, true);
   const [post] = await loadPosts(actor, [id]);
   if (!post) throw notFound(POST_NOT_FOUND);
   return post;

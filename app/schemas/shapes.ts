@@ -32,10 +32,18 @@ export type Post = {
   shares: number;
   isLiked: boolean;
   uploadedFiles: UploadedFile[];
+  /** Only on a hidden post, which only its author and the staff who may restore it see (CONTRACT.md §8). */
+  hidden?: HiddenNotice;
 };
 
+/**
+ * Why a post or comment is hidden from everyone else: removed by a moderator with a reason, or
+ * (reason null) hidden after reports while a moderator looks at it.
+ */
+export type HiddenNotice = { reason: string | null };
+
 /** SPEC.md §3 Comment. */
-export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor };
+export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor; hidden?: HiddenNotice };
 
 export type RequestStatusView = "pending" | "rejected" | "none";
 

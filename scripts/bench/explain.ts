@@ -165,7 +165,7 @@ export async function explainMode(target: string) {
     await check(
       `#BowHunting ${dir}: the candidates' rows`,
       hashtagRowsSql(dir, true, true),
-      { ids: "[1,2,3]", type: "video", ...cursorAt },
+      { ids: "[1,2,3]", type: "video", viewer: 1, ...cursorAt },
       false,
     );
     await check(

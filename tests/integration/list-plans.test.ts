@@ -146,7 +146,7 @@ describe("list query plans", () => {
           { fts: onPostgres ? "bowhunting | (bow <-> hunting)" : '"bowhunting" OR "bow hunting"', from: 50, n: 42 },
           /VIRTUAL TABLE INDEX/,
         ],
-        [hashtagRowsSql(dir, true, true), { ids: "[1]", type: "video", ...at }, /INTEGER PRIMARY KEY \(rowid=\?\)/],
+        [hashtagRowsSql(dir, true, true), { ids: "[1]", type: "video", viewer: 1, ...at }, /INTEGER PRIMARY KEY \(rowid=\?\)/],
         [
           hashtagGapSql(dir, true, true),
           { ...at, lastValue: at.cursorValue - 3_600_000, lastId: 1, lo: 1, hi: 50 },
