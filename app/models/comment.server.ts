@@ -10,6 +10,7 @@ import { requireSignedIn } from "./access.server";
 import { assertPostVisible, readablePost } from "./post.server";
 import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
+import { enforceNewAccountLimits } from "./new-account-limits.server";
 import type { Comment } from "~/schemas/shapes";
 
 /**
@@ -154,6 +155,7 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return writeTransaction(async (tx) => {
     await assertPostVisible(actor, postId);
+    await enforceNewAccountLimits(me.id, { kind: "comment", texts: [parsed.data.content] });
     await consumeLimit("commentsPerUser", String(me.id));
     const [row] = await tx
       .insert(comments)

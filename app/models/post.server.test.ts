@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { users } from "#db/schema";
 import { addMember, count, failure, makeClub, makeMedia, postInput } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
+import { ageAccount } from "#tests/fixtures/new-accounts";
 import type { PostInput } from "~/schemas/post";
 import { databaseEngine, db, queryRows } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
@@ -130,6 +131,7 @@ describe("createPost", () => {
 
   it("is rate limited per member (429 with Retry-After) and a refused post is not written", async () => {
     const member = await createMember();
+    await ageAccount(member.id); // past its first day (CONTRACT.md §8): the hourly limit is what is tested
     setRateLimitsEnabled(true);
     try {
       for (let i = 0; i < 30; i++) await createPost(member, input({ title: `Post ${i}` }));

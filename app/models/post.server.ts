@@ -12,6 +12,7 @@ import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server"
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
 import { requireModeratorOf } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
+import { enforceNewAccountLimits } from "./new-account-limits.server";
 import type { Actor } from "./user.server";
 import { forgetTrending } from "./trending-cache.server";
 import type { Post } from "~/schemas/shapes";
@@ -138,6 +139,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
   const id = await writeTransaction(async (tx) => {
     // Again, under the write lock: the club may have gone while the preview was fetched.
     await requireMayPostIn(author, data.clubId, tx);
+    await enforceNewAccountLimits(author.id, { kind: "post", texts: [data.title, data.content, mediaUrl] });
     await consumeLimit("postsPerUser", String(author.id));
     const [inserted] = await tx
       .insert(posts)

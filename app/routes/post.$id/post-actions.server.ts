@@ -7,7 +7,7 @@ import { safeRedirect } from "~/schemas/auth";
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { commentSchema, postUpdateSchema } from "~/schemas/post";
 import type { PostActionData, PostIntent } from "~/schemas/post-intents";
-import { badRequest, isAppError, notFound, unauthorized } from "~/utils/errors";
+import { badRequest, isAppError, isRefusal, notFound, unauthorized } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";
 import { formReply, withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
 import { idParam, isScriptRequest, publicOrigin } from "~/web/params.server";
@@ -179,7 +179,25 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
       { status: 400 },
     );
   }
-  const comment = await addComment(actor, id, parsed.data);
+  let comment;
+  try {
+    comment = await addComment(actor, id, parsed.data);
+  } catch (error) {
+    // Fixable (a limit: 429, CONTRACT.md §5 and §8): back in the comment box with the message and
+    // what was typed, with JavaScript or without. Refusals (401/403/404) go on as before.
+    if (!isAppError(error) || isRefusal(error)) throw error;
+    const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
+    return json<PostActionData>(
+      {
+        intent: "comment",
+        ok: false,
+        error: error.message,
+        status: error.status,
+        content: typeof raw === "string" ? raw : parsed.data.content,
+      },
+      { status: error.status, headers },
+    );
+  }
   if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id, comment });
   // Without JavaScript the page that ends with the new comment, scrolled to it.
   const page = await pageEndingWith(id, comment.id);
