@@ -1,10 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
-import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
-import { badRequest, conflict, notFound } from "~/utils/errors";
+import { db, decrementCounter, equalsIgnoringCase, first, writeTransaction } from "~/utils/db.server";
+import { clubRoleSchema } from "~/schemas/moderation-staff";
+import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
+import { zodFieldErrors } from "~/utils/validation";
+import { logDecision } from "./moderation-log.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
-import { getMembership, requireClubOwner, requireClubRow, requireSignedIn, type Queryable } from "./access.server";
+import { getMembership, requireClubOwner, requireClubRow, requireSignedIn, type Queryable, type SignedIn } from "./access.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -24,6 +27,22 @@ export const ALREADY_MEMBER = "Already a member of this club";
 export const REQUEST_PENDING = "Join request already pending";
 export const CLUB_FULL = "Club is full";
 export const OWNER_CANNOT_LEAVE = "The club owner cannot leave the club";
+export const NOT_CLUB_STAFF = "Only the club's owner and admins can do that";
+export const OWNER_STAYS = "The club owner cannot be removed or given another role";
+export const ADMIN_KEEPS_ADMINS = "An admin cannot remove another admin";
+export const NOT_IN_CLUB = "That member is not in this club";
+
+/**
+ * 401 anonymous, 404 missing club, 403 unless the owner or an admin of the club (CONTRACT.md §8
+ * "Club staff": they approve and reject requests and remove members). Returns the actor's role.
+ */
+export async function requireClubStaff(actor: Actor, clubId: number, q: Queryable = db): Promise<{ me: SignedIn; role: ClubRole }> {
+  const me = requireSignedIn(actor);
+  await requireClubRow(clubId, q);
+  const role = (await getMembership(clubId, me.id, q))?.role;
+  if (role !== "owner" && role !== "admin") throw forbidden(NOT_CLUB_STAFF);
+  return { me, role };
+}
 
 /** SPEC.md §3 Club member. `id` is the member's user id. */
 export type ClubMember = {
@@ -71,9 +90,9 @@ export function memberListQuery(clubId: number) {
     .orderBy(sql`CASE ${clubMembers.role} WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 ELSE 2 END`, clubMembers.joinedAt, clubMembers.id);
 }
 
-/** GET /api/clubs/{id}/requests: the owner sees pending requests, oldest first; anyone else 403. */
+/** GET /api/clubs/{id}/requests: the owner and admins see pending requests, oldest first; anyone else 403. */
 export async function listJoinRequests(actor: Actor, clubId: number): Promise<JoinRequest[]> {
-  await requireClubOwner(actor, clubId);
+  await requireClubStaff(actor, clubId);
   const rows = await db
     .select({
       id: joinRequests.id,
@@ -182,7 +201,7 @@ export function joinClub(actor: Actor, clubId: number, input: { message?: string
   });
 }
 
-/** POST /api/clubs/{id}/requests/{requestId} (owner only): approve admits (unless full), reject refuses. */
+/** POST /api/clubs/{id}/requests/{requestId} (owner and admins): approve admits (unless full), reject refuses. */
 export function decideJoinRequest(
   actor: Actor,
   clubId: number,
@@ -191,7 +210,7 @@ export function decideJoinRequest(
 ): Promise<{ status: "approved" | "rejected" }> {
   const me = requireSignedIn(actor);
   return writeTransaction(async (tx): Promise<{ status: "approved" | "rejected" }> => {
-    await requireClubOwner(me, clubId, tx);
+    await requireClubStaff(me, clubId, tx);
     const [request] = await tx
       .select()
       .from(joinRequests)
@@ -226,4 +245,93 @@ export async function leaveClub(actor: Actor, clubId: number): Promise<void> {
       .set({ memberCount: decrementCounter(clubs.memberCount) })
       .where(eq(clubs.id, clubId));
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Club staff (CONTRACT.md §8): the owner makes and unmakes admins; staff remove members
+// ---------------------------------------------------------------------------------------------
+
+/** The member of the club with this username (any case): 404 when there is no such member in it. */
+async function requireClubMemberNamed(tx: Queryable, clubId: number, username: string) {
+  const row = first(
+    await tx
+      .select({
+        id: users.id,
+        username: users.username,
+        displayName: users.displayName,
+        avatar: users.avatar,
+        role: clubMembers.role,
+        joinedAt: clubMembers.joinedAt,
+      })
+      .from(clubMembers)
+      .innerJoin(users, eq(users.id, clubMembers.userId))
+      .where(and(eq(clubMembers.clubId, clubId), equalsIgnoringCase(users.username, username))),
+  );
+  if (!row) throw notFound(NOT_IN_CLUB);
+  return row;
+}
+
+/**
+ * PUT /api/clubs/{id}/members/{username} {role: "admin"|"member"} → the member (owner only; the
+ * owner's own role never changes: 400). The change and its log entry are one transaction.
+ */
+export function setClubMemberRole(actor: Actor, clubId: number, username: string, input: unknown): Promise<ClubMember> {
+  return writeTransaction(async (tx) => {
+    const { me } = await requireClubOwner(actor, clubId, tx);
+    const target = await requireClubMemberNamed(tx, clubId, username);
+    const parsed = clubRoleSchema.safeParse(input);
+    if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
+    if (target.role === "owner") throw badRequest(OWNER_STAYS);
+    const { role } = parsed.data;
+    if (target.role !== role) {
+      await tx
+        .update(clubMembers)
+        .set({ role })
+        .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, target.id)));
+      await logDecision(tx, {
+        actor: await actorNamed(tx, me.id),
+        action: "set_role",
+        targetType: "user",
+        targetId: target.id,
+        targetLabel: target.username,
+        clubId,
+        reason: `${target.role} → ${role}`,
+      });
+    }
+    return { ...target, role, joinedAt: target.joinedAt.toISOString() };
+  });
+}
+
+/**
+ * DELETE /api/clubs/{id}/members/{username}: the owner removes anyone but themself; an admin removes
+ * members (not the owner, not another admin). 401 / 403 / 404 otherwise; removing oneself is
+ * leaving (400). The row, the club's member count and the log entry change in one transaction.
+ */
+export async function removeClubMember(actor: Actor, clubId: number, username: string): Promise<void> {
+  await writeTransaction(async (tx) => {
+    const { me, role: myRole } = await requireClubStaff(actor, clubId, tx);
+    const target = await requireClubMemberNamed(tx, clubId, username);
+    if (target.role === "owner") throw forbidden(OWNER_STAYS);
+    if (target.id === me.id) throw badRequest("To leave the club, use Leave club");
+    if (target.role === "admin" && myRole !== "owner") throw forbidden(ADMIN_KEEPS_ADMINS);
+    await tx.delete(clubMembers).where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.userId, target.id)));
+    await tx
+      .update(clubs)
+      .set({ memberCount: decrementCounter(clubs.memberCount) })
+      .where(eq(clubs.id, clubId));
+    await logDecision(tx, {
+      actor: await actorNamed(tx, me.id),
+      action: "remove_member",
+      targetType: "user",
+      targetId: target.id,
+      targetLabel: target.username,
+      clubId,
+    });
+  });
+}
+
+async function actorNamed(tx: Queryable, id: number): Promise<{ id: number; username: string }> {
+  const row = first(await tx.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, id)));
+  if (!row) throw forbidden(NOT_CLUB_STAFF);
+  return row;
 }

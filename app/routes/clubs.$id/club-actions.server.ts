@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type TypedResponse } from "@remix-run/node";
-import { decideJoinRequest, joinClub, leaveClub } from "~/models/club-membership.server";
+import { decideJoinRequest, joinClub, leaveClub, removeClubMember, setClubMemberRole } from "~/models/club-membership.server";
 import { deleteClub, getClub, updateClub } from "~/models/club.server";
 import { createInvite, revokeInvite } from "~/models/invite.server";
 import { safeRedirect } from "~/schemas/auth";
@@ -16,7 +16,8 @@ import { readFormData } from "~/web/request-body.server";
 
 /**
  * Every club mutation of /clubs/{id} and its tabs, one function per intent: join (with an optional
- * message), leave, approve / reject (owner), update / delete (owner), invite / revoke. Each ends in
+ * message), leave, approve / reject (owner and admins), update / delete (owner), invite / revoke,
+ * set-role (owner) and remove-member (owner and admins). Each ends in
  * a redirect with a flash toast; a form with fields that fails comes back with what was typed
  * (`formReply`, tagged with its intent, since the page holds several forms). Route actions wrap
  * `clubAction` in `withPageErrors`, which turns sign-in and refusals into the page's answers.
@@ -48,6 +49,10 @@ async function runIntent(ctx: Ctx) {
       return inviteAction(ctx);
     case "revoke":
       return revokeAction(ctx);
+    case "set-role":
+      return setRoleAction(ctx);
+    case "remove-member":
+      return removeMemberAction(ctx);
     default:
       throw json({ message: `Invalid intent "${String(intent)}"` }, { status: 400 });
   }
@@ -55,7 +60,7 @@ async function runIntent(ctx: Ctx) {
 
 type Ctx = { clubId: number; actor: SessionUser | null; formData: FormData };
 
-const clubPath = (clubId: number, tab?: "requests" | "invites") => (tab ? `/clubs/${clubId}/${tab}` : `/clubs/${clubId}`);
+const clubPath = (clubId: number, tab?: "requests" | "invites" | "members") => (tab ? `/clubs/${clubId}/${tab}` : `/clubs/${clubId}`);
 
 /**
  * Run a mutation whose failure the member can only read (a full club, the owner leaving …): a
@@ -144,4 +149,26 @@ async function revokeAction({ clubId, actor, formData }: Ctx) {
   const revoked = await orToast(back, () => revokeInvite(actor, clubId, inviteId));
   if (!revoked.ok) return revoked.response;
   return done(back, { title: "Invite revoked" });
+}
+
+/** Make admin / Make member on the Members tab (the owner only). */
+async function setRoleAction({ clubId, actor, formData }: Ctx) {
+  const username = String(formData.get("username") ?? "");
+  const back = clubPath(clubId, "members");
+  const changed = await orToast(back, () => setClubMemberRole(actor, clubId, username, { role: formData.get("role") }));
+  if (!changed.ok) return changed.response;
+  const { displayName, role } = changed.value;
+  return done(back, {
+    title: role === "admin" ? "Admin added" : "Admin removed",
+    description: `${displayName} is now ${role === "admin" ? "an admin" : "a member"} of the club.`,
+  });
+}
+
+/** Remove from club, after its confirmation step (the owner and admins). */
+async function removeMemberAction({ clubId, actor, formData }: Ctx) {
+  const username = String(formData.get("username") ?? "");
+  const back = clubPath(clubId, "members");
+  const removed = await orToast(back, () => removeClubMember(actor, clubId, username));
+  if (!removed.ok) return removed.response;
+  return done(back, { title: "Member removed", description: `${username} is no longer a member of the club.` });
 }

@@ -32,7 +32,8 @@ export async function clubLayoutLoader({ request, params }: LoaderFunctionArgs) 
     if (tab !== null && /^\/clubs\/[^/]+\/?$/.test(url.pathname)) throw redirect(tabHref(id, tab, url.searchParams));
     const user = await getSessionUser(request);
     const club = await getClub(user, id);
-    const pendingCount = club.userRole === "owner" ? await countPendingRequests(id) : 0;
+    // The owner and admins decide requests (CONTRACT.md §8 "Club staff").
+    const pendingCount = club.userRole === "owner" || club.userRole === "admin" ? await countPendingRequests(id) : 0;
     // The tab links this viewer sees; a tab's own loader guards its data.
     const tabs: ClubTab[] = ["posts", "members"];
     if (club.rules) tabs.push("rules");
@@ -73,9 +74,19 @@ export async function clubPostsLoader(args: LoaderFunctionArgs) {
   });
 }
 
-/** /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). */
+/**
+ * /clubs/{id}/members: everyone may see who belongs, even to a private club (SPEC.md §2). The
+ * club's staff also get their buttons (CONTRACT.md §8): the viewer's role, and `?remove=<username>`
+ * asks them to confirm a removal (the second step, with JavaScript or without).
+ */
 export async function clubMembersLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, async ({ clubId }) => json({ members: await listMembers(clubId) }));
+  return clubTabLoader(args, async ({ clubId, user, url }) => {
+    const members = await listMembers(clubId);
+    const viewerRole = user ? (members.find((m) => m.id === user.id)?.role ?? null) : null;
+    const removing = viewerRole === "owner" || viewerRole === "admin" ? url.searchParams.get("remove") : null;
+    const confirmRemove = removing ? (members.find((m) => m.username.toLowerCase() === removing.toLowerCase()) ?? null) : null;
+    return json({ clubId, members, viewerId: user?.id ?? null, viewerRole, confirmRemove });
+  });
 }
 
 /** /clubs/{id}/rules: a club without rules has no such tab, so its posts are shown instead. */
@@ -87,7 +98,7 @@ export async function clubRulesLoader(args: LoaderFunctionArgs) {
   });
 }
 
-/** /clubs/{id}/requests: the owner's pending join requests (anyone else sees the club's posts). */
+/** /clubs/{id}/requests: pending join requests for the owner and admins (anyone else sees the club's posts). */
 export async function clubRequestsLoader(args: LoaderFunctionArgs) {
   return clubTabLoader(args, async ({ clubId, user }) => json({ clubId, requests: await listJoinRequests(user, clubId) }));
 }

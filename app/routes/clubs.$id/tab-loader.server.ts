@@ -9,7 +9,7 @@ export type TabContext = { clubId: number; user: SessionUser | null; url: URL; r
 
 /**
  * The loader of one club tab. `load` reads only that tab's data; the layout loader reads the club.
- * A tab the visitor may not see (the domain says 401 or 403: Requests for anyone but the owner,
+ * A tab the visitor may not see (the domain says 401 or 403: Requests for anyone but the owner and admins,
  * Invites for non-members) falls back to the club's posts, as `?tab=` links always did; a missing
  * club is the layout's "Club Not Found".
  */
