@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
+import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
@@ -34,11 +35,14 @@ export function Comments({
   page,
   total,
   viewerId,
+  canModerate = false,
 }: {
   postId: number;
   page: CommentsPage;
   total: number;
   viewerId: number | null;
+  /** The viewer may remove and restore comments here (site staff, or the club's staff). */
+  canModerate?: boolean;
 }) {
   const more = useMorePages(postId, page);
   const [mine, setMine] = useState<Comment[]>([]);
@@ -48,7 +52,7 @@ export function Comments({
   const gap = more.next !== null || more.comments.length > 0;
   const tail = gap ? mine.filter((c) => !shown.some((s) => s.id === c.id)) : [];
   const item = (comment: Comment) => (
-    <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} />
+    <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} canModerate={canModerate} />
   );
   return (
     <section id="comments" className="scroll-mt-20" aria-labelledby="comments-title">
@@ -129,7 +133,7 @@ function useMorePages(postId: number, page: CommentsPage) {
   return { comments: loaded?.comments ?? [], next, loading, load };
 }
 
-function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comment; isOwn: boolean }) {
+function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; comment: Comment; isOwn: boolean; canModerate: boolean }) {
   const [params] = useSearchParams();
   const editing = isOwn && params.get("edit-comment") === String(comment.id);
   return (
@@ -147,12 +151,14 @@ function CommentItem({ postId, comment, isOwn }: { postId: number; comment: Comm
           <span className="text-stone-500">@{comment.author.username}</span>
           <RelativeTime iso={comment.createdAt} className="text-stone-500" />
         </div>
+        {comment.hidden ? <HiddenNotice hidden={comment.hidden} what="comment" /> : null}
         {editing ? (
           <CommentEditForm postId={postId} comment={comment} />
         ) : (
           <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{comment.content}</p>
         )}
         {isOwn && !editing ? <CommentOwnerActions postId={postId} comment={comment} /> : null}
+        {canModerate ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} /> : null}
       </div>
     </li>
   );

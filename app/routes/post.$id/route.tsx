@@ -1,6 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
+import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
@@ -11,10 +12,13 @@ import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
-import type { loader } from "./post-actions.server";
+import { withModeration } from "~/web/moderation-page.server";
+import { loader as postLoader } from "./post-actions.server";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
-export { loader, action } from "./post-actions.server";
+export { action } from "./post-actions.server";
+/** The post's data, with whether the viewer may remove and restore here (CONTRACT.md §8). */
+export const loader = withModeration(postLoader);
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
 /**
@@ -37,7 +41,10 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
-  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent } = data;
+  // Site staff, or the club's staff for a club's post (CONTRACT.md §8): Remove and Restore forms.
+  const canModerate = data.canModerate === true;
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
   const [opened, setOpened] = useState({ id: post.id, back: sent });
@@ -61,6 +68,7 @@ export default function PostPage() {
       {isOwner ? <PostDialogs post={post} dialogs={dialogs} /> : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
+        {post.hidden ? <HiddenNotice hidden={post.hidden} what="post" /> : null}
         <PostHeader post={post} isOwner={isOwner} dialogs={dialogs} />
         <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
@@ -77,6 +85,7 @@ export default function PostPage() {
             {post.shares} {post.shares === 1 ? "share" : "shares"}
           </p>
         </footer>
+        {canModerate ? <ModerationForms postId={post.id} hidden={post.hidden} /> : null}
       </article>
 
       {shared ? (
@@ -98,6 +107,7 @@ export default function PostPage() {
           page={{ comments, from: commentsFrom, next: nextComments }}
           total={post.commentsCount}
           viewerId={viewerId}
+          canModerate={canModerate}
         />
       </div>
     </div>

@@ -1,0 +1,91 @@
+import { Form } from "@remix-run/react";
+import type { HiddenNotice as Hidden } from "~/schemas/shapes";
+
+/**
+ * Removal as its author and the staff see it (CONTRACT.md §8): the notice on a hidden post or
+ * comment, and the staff's small Remove (with a reason) and Restore forms. Plain forms posting to
+ * /post/{id}/moderate, which goes back to the post: they work the same with JavaScript off and on.
+ */
+
+export const REMOVED_BY_MODERATOR = "Removed by a moderator";
+export const HIDDEN_AFTER_REPORTS = "Hidden after reports while a moderator looks at it";
+
+/** What the author (and the staff) read on hidden content. */
+export function hiddenNoticeText(hidden: Hidden): string {
+  return hidden.reason === null ? HIDDEN_AFTER_REPORTS : `${REMOVED_BY_MODERATOR}: ${hidden.reason}`;
+}
+
+export function HiddenNotice({ hidden, what }: { hidden: Hidden; what: "post" | "comment" }) {
+  return (
+    <p
+      role="note"
+      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      data-testid={`${what}-hidden-notice`}
+    >
+      <span className="font-semibold">{hiddenNoticeText(hidden)}</span>
+      <span className="block text-amber-800">Hidden from everyone but its author and the moderators.</span>
+    </p>
+  );
+}
+
+/**
+ * The staff's decision on a post (no commentId) or one of its comments: Restore on hidden content,
+ * else a folded Remove form that asks for the reason the author will read.
+ */
+export function ModerationForms({
+  postId,
+  commentId,
+  hidden,
+  reason = "",
+  error,
+}: {
+  postId: number;
+  commentId?: number;
+  hidden: Hidden | null | undefined;
+  reason?: string;
+  error?: string;
+}) {
+  const what = commentId === undefined ? "post" : "comment";
+  const action = `/post/${postId}/moderate`;
+  const target = commentId === undefined ? null : <input type="hidden" name="comment" value={commentId} />;
+  if (hidden) {
+    return (
+      <Form method="post" action={action} className="mt-2" data-testid={`${what}-restore-form`}>
+        {target}
+        <button type="submit" name="intent" value="restore" className="btn-secondary text-sm">
+          Restore {what}
+        </button>
+      </Form>
+    );
+  }
+  const fieldId = `remove-reason-${what}-${commentId ?? postId}`;
+  return (
+    <details className="mt-2 text-sm" open={Boolean(error)} data-testid={`${what}-remove`}>
+      <summary className="cursor-pointer text-stone-500 hover:text-stone-800">Remove…</summary>
+      <Form method="post" action={action} className="mt-2 space-y-2" data-testid={`${what}-remove-form`}>
+        {target}
+        <label htmlFor={fieldId} className="block font-medium text-bark-900">
+          Reason (the author will see it)
+        </label>
+        <textarea
+          id={fieldId}
+          name="reason"
+          rows={2}
+          maxLength={500}
+          defaultValue={reason}
+          className="input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
+        />
+        {error ? (
+          <p id={`${fieldId}-error`} className="text-sm text-red-700" role="alert">
+            {error}
+          </p>
+        ) : null}
+        <button type="submit" name="intent" value="remove" className="btn-secondary text-sm">
+          Remove {what}
+        </button>
+      </Form>
+    </details>
+  );
+}

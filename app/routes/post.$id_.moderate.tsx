@@ -1,0 +1,45 @@
+import type { MetaFunction } from "@remix-run/node";
+import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { pageMeta } from "~/utils/brand";
+import type { moderationPageAction, moderationPageLoader } from "~/web/moderation-page.server";
+
+/**
+ * /post/{id}/moderate (?comment={id}): remove a post or comment with a reason, or restore it, as a
+ * page of its own: where the post page's small forms land when the reason was left out (with what
+ * was typed), and what staff reach without JavaScript. A decision goes back to the post.
+ */
+export { moderationPageLoader as loader, moderationPageAction as action } from "~/web/moderation-page.server";
+
+export default function ModeratePage() {
+  const { postId, target, label, hidden } = useLoaderData<typeof moderationPageLoader>();
+  const failed = useActionData<typeof moderationPageAction>();
+  const failure = failed && "reason" in failed ? failed : null;
+  const error = failure?.fieldErrors.reason?.[0] ?? (failed && "error" in failed ? failed.error : undefined);
+  return (
+    <div className="mx-auto max-w-2xl space-y-4">
+      <Link to={`/post/${postId}`} className="text-sm font-medium text-field-700 hover:underline">
+        ← Back to the post
+      </Link>
+      <section className="card space-y-3 p-6" aria-labelledby="moderate-title">
+        <h1 id="moderate-title" className="text-xl font-bold text-bark-900">
+          {target.type === "post" ? "Moderate this post" : "Moderate this comment"}
+        </h1>
+        <p className="whitespace-pre-line text-stone-700 wrap-anywhere">{label}</p>
+        {hidden ? <HiddenNotice hidden={hidden} what={target.type} /> : null}
+        <ModerationForms
+          postId={postId}
+          commentId={target.type === "comment" ? target.id : undefined}
+          hidden={hidden}
+          reason={failure?.reason}
+          error={error}
+        />
+      </section>
+    </div>
+  );
+}
+
+export const meta: MetaFunction = () => pageMeta("Moderate");
+
+export const ErrorBoundary = GeneralErrorBoundary;

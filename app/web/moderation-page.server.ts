@@ -1,0 +1,100 @@
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type TypedResponse } from "@remix-run/node";
+import { COMMENT_GONE, removeContent, restoreContent, targetPlace, type ModeratedTarget } from "~/models/moderation-removal.server";
+import { getPost, isModeratorOf } from "~/models/post.server";
+import { POST_NOT_FOUND } from "~/schemas/messages";
+import { badRequest, isAppError, notFound } from "~/utils/errors";
+import { withLoaderErrors, withPageErrors } from "./page-errors.server";
+import { idParam } from "./params.server";
+import { readFormData } from "./request-body.server";
+import { getSessionUser, requireActor } from "./session.server";
+import { redirectWithToast } from "./toast.server";
+
+/**
+ * /post/{id}/moderate: removal and restore of a post or one of its comments as plain forms
+ * (CONTRACT.md §8, every action with JavaScript off). The post page's small Remove and Restore forms
+ * post here; a success goes back to the post (POST/redirect/GET) with a toast, a reason left out or
+ * too long comes back on this page's form with what was typed. GET shows that form by itself.
+ * Who may decide is the model's rule (site staff, or the club's staff for club content).
+ */
+
+export type ModerationFormData = {
+  postId: number;
+  target: ModeratedTarget;
+  label: string;
+  hidden: { reason: string | null } | null;
+};
+
+export type ModerationFormFailure = { error: string; fieldErrors: Record<string, string[]>; reason: string };
+
+/** The target a form names: the post, or `?comment=` / `comment` one of its comments. */
+function targetOf(postId: number, commentParam: FormDataEntryValue | string | null): ModeratedTarget {
+  if (commentParam === null || commentParam === "") return { type: "post", id: postId };
+  return { type: "comment", id: idParam(String(commentParam), COMMENT_GONE) };
+}
+
+/** Where the decision leaves the moderator: the post, at the comment when it was one. */
+const backTo = (postId: number, target: ModeratedTarget) => `/post/${postId}${target.type === "comment" ? `#comment-${target.id}` : ""}`;
+
+/**
+ * The post page's loader with `canModerate` added for a signed-in member who may remove and restore
+ * there (site staff, or the club's staff): wraps the page's own loader, whose answer is unchanged
+ * for everyone else (a visitor's page, cached, is never read back here).
+ */
+export function withModeration<T extends { post: { clubId: number | null } }>(
+  base: (args: LoaderFunctionArgs) => Promise<TypedResponse<T>>,
+) {
+  return async (args: LoaderFunctionArgs): Promise<TypedResponse<T & { canModerate?: boolean }>> => {
+    const response = await base(args);
+    if (response.status !== 200) return response;
+    const user = await getSessionUser(args.request);
+    if (!user) return response;
+    const data = (await response.clone().json()) as T;
+    const canModerate = await isModeratorOf(user, data.post.clubId);
+    return json({ ...data, canModerate }, { headers: response.headers });
+  };
+}
+
+export async function moderationPageLoader({ request, params }: LoaderFunctionArgs) {
+  return withLoaderErrors(
+    request,
+    async () => {
+      const postId = idParam(params.id, POST_NOT_FOUND);
+      const actor = await requireActor(request);
+      const target = targetOf(postId, new URL(request.url).searchParams.get("comment"));
+      const post = await getPost(actor, postId);
+      const place = await targetPlace(target);
+      if (!place) throw notFound(target.type === "post" ? POST_NOT_FOUND : COMMENT_GONE);
+      if (!(await isModeratorOf(actor, post.clubId))) throw notFound(POST_NOT_FOUND);
+      const hidden = target.type === "post" ? (post.hidden ?? null) : null;
+      return json<ModerationFormData>({ postId, target, label: place.label, hidden });
+    },
+    { notFound: POST_NOT_FOUND, hideForbidden: true },
+  );
+}
+
+export async function moderationPageAction(args: ActionFunctionArgs) {
+  return withPageErrors(args, async ({ request, params }) => {
+    const postId = idParam(params.id, POST_NOT_FOUND);
+    const form = await readFormData(request);
+    const actor = (await getSessionUser(request)) ?? null;
+    const target = targetOf(postId, form.get("comment"));
+    const intent = String(form.get("intent") ?? "");
+    const what = target.type === "post" ? "Post" : "Comment";
+    if (intent === "restore") {
+      await restoreContent(actor, target);
+      return redirectWithToast(backTo(postId, target), { title: `${what} restored`, type: "success" });
+    }
+    if (intent !== "remove") throw badRequest("Choose Remove or Restore");
+    const reason = String(form.get("reason") ?? "");
+    try {
+      await removeContent(actor, target, reason);
+    } catch (error) {
+      // A reason left out or too long: back on the form with what was typed.
+      if (isAppError(error) && error.status === 400) {
+        return json<ModerationFormFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {}, reason }, { status: 400 });
+      }
+      throw error;
+    }
+    return redirectWithToast(backTo(postId, target), { title: `${what} removed`, description: reason.trim(), type: "success" });
+  });
+}
