@@ -20,7 +20,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (dropCookie) out.append("Set-Cookie", dropCookie);
   return json(
     {
-      user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar } : null,
+      // The site role shows staff their moderation links (CONTRACT.md §8).
+      user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar, role: user.role } : null,
       toast,
       // The idempotency key of the page's forms that create something (utils/idempotency.ts).
       formKey: user ? newIdempotencyKey() : null,

@@ -1,0 +1,123 @@
+import { execFileSync } from "node:child_process";
+import type { Page } from "@playwright/test";
+import { expect, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
+
+/**
+ * Issue 27's staff and members (CONTRACT.md §8), with JavaScript off and on: the operator makes a
+ * moderator (`npm run role`), who suspends a member from the staff page linked on their profile (a
+ * bad number of days keeps the typed reason); the member's sign-in then says why and until when.
+ * A club owner makes a member admin on the Members tab, and that admin removes a member after the
+ * confirmation step.
+ */
+
+const suitePort = Number(process.env.E2E_PORT ?? 3100);
+const suiteDb = `${process.env.E2E_DATA_DIR ?? `tmp/e2e-${suitePort}`}/app.db`;
+const signedIn = async (page: Page) => (await page.request.get("/api/auth/user")).status();
+
+/** `npm run role -- <username> <role>` on the suite's database, as the operator runs it. */
+function setRole(username: string, role: "member" | "moderator" | "admin") {
+  return execFileSync(process.execPath, ["--import", "tsx", "scripts/role.ts", username, role], {
+    env: { ...process.env, ...(suiteDatabaseUrl ? { DATABASE_URL: suiteDatabaseUrl } : { DATABASE_PATH: suiteDb }) },
+    encoding: "utf8",
+  });
+}
+
+test.describe("moderation staff", () => {
+  test.describe.configure({ timeout: 90_000 });
+
+  test("a moderator suspends a member from the staff page; the member's sign-in shows the reason", async ({
+    page,
+    open,
+    signUp,
+    newPage,
+  }) => {
+    const moderator = await signUp(page, "mod");
+    expect(setRole(moderator.username, "moderator")).toContain(`${moderator.username}: member → moderator`);
+    const memberPage = await newPage();
+    const member = await signUp(memberPage, "sus");
+    expect(await signedIn(memberPage)).toBe(200);
+
+    await open(`/profile/${member.username}`);
+    await page.getByRole("link", { name: "Moderate this member" }).click();
+    await expect(page).toHaveURL(`/moderation/members/${member.username}`);
+    await expect(page.getByTestId("member-status")).toHaveText("Not suspended.");
+
+    const reason = `Selling tags in the classifieds ${uniqueName("r")}`;
+    await page.getByLabel("Reason (the member reads it)").fill(reason);
+    await page.getByLabel("Days").fill("0");
+    await page.getByRole("button", { name: `Suspend ${member.username}` }).click();
+    await expect(page.getByText("Days must be at least 1")).toBeVisible();
+    // Nothing typed is lost.
+    await expect(page.getByLabel("Reason (the member reads it)")).toHaveValue(reason);
+    expect(await signedIn(memberPage)).toBe(200);
+
+    await page.getByLabel("Days").fill("3");
+    await page.getByRole("button", { name: `Suspend ${member.username}` }).click();
+    await expect(page.getByTestId("toast")).toContainText("Member suspended");
+    const until = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
+      new Date(Date.now() + 3 * 24 * 60 * 60 * 1000),
+    );
+    await expect(page.getByTestId("member-status")).toContainText(`Suspended until ${until}: ${reason}`);
+    await expect(page.getByTestId("member-log-entry").first()).toContainText(`${moderator.username} suspended ${member.username}`);
+
+    // The member was signed out everywhere, and signing in says why and until when.
+    expect(await signedIn(memberPage)).toBe(401);
+    await open("/auth?mode=login", memberPage);
+    const form = memberPage.locator("form#login");
+    await form.getByLabel("Username").fill(member.username);
+    await form.getByLabel("Password").fill(member.password);
+    await form.getByRole("button", { name: "Sign In" }).click();
+    await expect(memberPage.locator("#login-error")).toContainText(`Your account is suspended until ${until}: ${reason}`);
+    expect(await signedIn(memberPage)).toBe(401);
+
+    // Lifted, they are back in.
+    await page.getByRole("button", { name: "Lift suspension" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Suspension lifted");
+    await form.getByLabel("Password").fill(member.password);
+    await form.getByRole("button", { name: "Sign In" }).click();
+    await expect(memberPage.getByTestId("toast")).toContainText("Welcome back!");
+  });
+
+  test("an owner makes a member admin, and the admin removes a member", async ({ page, open, signUp, newPage, baseURL, js }) => {
+    await signUp(page, "own");
+    const headers = { Origin: baseURL! };
+    const name = `Club ${uniqueName("s")}`;
+    const made = await page.request.post("/api/clubs", {
+      data: { name, description: "A club for the club staff checks.", isPrivate: false },
+      headers,
+    });
+    expect(made.status(), await made.text()).toBe(201);
+    const { id } = (await made.json()) as { id: number };
+    const adminPage = await newPage();
+    const admin = await signUp(adminPage, "adm");
+    const memberPage = await newPage();
+    const member = await signUp(memberPage, "mem");
+    for (const p of [adminPage, memberPage])
+      expect((await p.request.post(`/api/clubs/${id}/join`, { data: {}, headers })).status()).toBe(200);
+
+    await open(`/clubs/${id}/members`);
+    // The owner sees no Remove on their own row and Make admin on the others'.
+    await page.getByRole("button", { name: `Make admin: ${admin.displayName}` }).click();
+    await expect(page.getByTestId("toast")).toContainText("Admin added");
+    const adminRow = page.getByTestId("club-member").filter({ hasText: `@${admin.username}` });
+    await expect(adminRow.getByText("Admin", { exact: true })).toBeVisible();
+    await expect(page.getByRole("button", { name: `Make member: ${admin.displayName}` })).toBeVisible();
+
+    await open(`/clubs/${id}/members`, adminPage);
+    // An admin may not change roles, nor remove the owner.
+    await expect(adminPage.getByRole("button", { name: /Make admin/ })).toHaveCount(0);
+    await expect(adminPage.getByRole("link", { name: /Remove from club/ })).toHaveCount(1);
+    await adminPage.getByRole("link", { name: `Remove from club: ${member.displayName}` }).click();
+    const confirm = adminPage.getByRole("alertdialog");
+    await expect(confirm.getByRole("heading", { name: `Remove ${member.displayName} from the club?` })).toBeVisible();
+    if (!js) await expect(adminPage).toHaveURL(`/clubs/${id}/members?remove=${member.username}`);
+    // The confirmation step changed nothing yet.
+    expect((await (await adminPage.request.get(`/api/clubs/${id}/members`)).json()).length).toBe(3);
+    await confirm.getByRole("button", { name: "Remove" }).click();
+    await expect(adminPage.getByTestId("toast")).toContainText("Member removed");
+    await expect(adminPage.getByTestId("club-member").filter({ hasText: `@${member.username}` })).toHaveCount(0);
+    const members = (await (await adminPage.request.get(`/api/clubs/${id}/members`)).json()) as { username: string }[];
+    expect(members.map((m) => m.username)).not.toContain(member.username);
+    expect(members).toHaveLength(2);
+  });
+});
