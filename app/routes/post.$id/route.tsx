@@ -1,4 +1,4 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
@@ -18,7 +18,9 @@ import { loader as postLoader } from "./post-actions.server";
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
 export { action } from "./post-actions.server";
 /** The post's data, with whether the viewer may remove and restore here (CONTRACT.md §8). */
-export const loader = withModeration(postLoader);
+export async function loader(args: LoaderFunctionArgs) {
+  return withModeration(postLoader)(args);
+}
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
 /**
