@@ -4,6 +4,8 @@ import {
   ALREADY_REPORTED,
   OWN_CONTENT,
   reportSchema,
+  reportTargetIdSchema,
+  reportTargetTypeSchema,
   decisionSchema,
   type DecisionInput,
   type QueueEntry,
@@ -186,6 +188,23 @@ async function reportableSubject(q: Queryable, actor: Actor, type: ReportTarget,
   }
   if (subject.hiddenAt !== null && !mine) throw notFound(REPORT_NOT_FOUND);
   return subject;
+}
+
+/**
+ * What the report form names (the report page and dialog): 401 signed out; 404 nothing the member can
+ * see there; 400 bad type or id, or the member's own content.
+ */
+export async function reportableTarget(
+  actor: Actor,
+  input: { targetType: unknown; targetId: unknown },
+): Promise<{ targetType: ReportTarget; targetId: number; label: string; href: string }> {
+  const me = requireSignedIn(actor, "Please sign in to report");
+  const type = reportTargetTypeSchema.safeParse(input.targetType);
+  const id = reportTargetIdSchema.safeParse(input.targetId);
+  if (!type.success || !id.success) throw notFound(REPORT_NOT_FOUND);
+  const subject = await reportableSubject(db, me, type.data, id.data);
+  if (subject.subjectId === me.id) throw badRequest(OWN_CONTENT);
+  return { targetType: type.data, targetId: id.data, label: subject.label, href: subject.href };
 }
 
 function parseReport(input: ReportInput) {

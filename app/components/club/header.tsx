@@ -1,4 +1,5 @@
 import { Form, Link } from "@remix-run/react";
+import { ReportLink } from "~/components/moderation/report";
 import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
@@ -28,7 +29,10 @@ export function ClubHeader({ club, dialogs, signedIn }: { club: Club; dialogs: C
               {club.creator ? <> · Created by {club.creator.displayName}</> : null} · <RelativeTime iso={club.createdAt} />
             </p>
           </div>
-          <ClubButtons club={club} dialogs={dialogs} signedIn={signedIn} />
+          <div className="flex flex-col items-end gap-2">
+            <ClubButtons club={club} dialogs={dialogs} signedIn={signedIn} />
+            {club.userRole === "owner" ? null : <ReportLink type="club" id={club.id} />}
+          </div>
         </div>
         {club.description ? <p className="whitespace-pre-line break-words text-stone-800">{club.description}</p> : null}
         <p className="flex flex-wrap gap-x-6 gap-y-1 text-sm text-stone-600">

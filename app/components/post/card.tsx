@@ -8,6 +8,7 @@ import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
 import { PostMedia } from "./media";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
+import { ReportLink } from "~/components/moderation/report";
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 
@@ -72,7 +73,7 @@ export function PostHeader({ post, isOwner, dialogs }: { post: WithPreview<Post>
       <PostByline author={post.author} createdAt={post.createdAt} club={post.club} />
       <div className="flex shrink-0 items-center gap-2">
         <PostTypeBadge type={post.type} />
-        {isOwner ? <PostOwnerMenu post={post} dialogs={dialogs} /> : null}
+        {isOwner ? <PostOwnerMenu post={post} dialogs={dialogs} /> : <ReportLink type="post" id={post.id} />}
       </div>
     </header>
   );

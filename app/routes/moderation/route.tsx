@@ -1,0 +1,187 @@
+import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "@remix-run/react";
+import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { LinkTabs } from "~/components/ui/link-tabs";
+import { RelativeTime } from "~/components/ui/relative-time";
+import { REPORT_REASON_LABELS, REPORT_TARGET_NAMES, type QueueEntry } from "~/schemas/report";
+import type { ModerationLogEntry } from "~/schemas/shapes";
+import type { DecisionFailure, ModerationTab, loader } from "./moderation-page.server";
+
+export { loader, action } from "./moderation-page.server";
+
+/**
+ * /moderation (CONTRACT.md §8 "Pages"): the open queue, closed cases and the log, as tabs that are
+ * links. Each case shows the content as reported and as it is now, its reports (never who made
+ * them), and plain forms to dismiss it or remove the content with a reason.
+ */
+export default function ModerationPage() {
+  const { tab, cases, log } = useLoaderData<typeof loader>();
+  const tabs: { value: ModerationTab; label: string; href: string }[] = [
+    { value: "open", label: "Open reports", href: "/moderation" },
+    { value: "closed", label: "Closed", href: "/moderation?tab=closed" },
+    { value: "log", label: "Log", href: "/moderation?tab=log" },
+  ];
+  return (
+    <div className="mx-auto max-w-3xl">
+      <h1 className="text-2xl font-bold text-bark-900">Moderation</h1>
+      <LinkTabs id="moderation" label="Moderation" value={tab} tabs={tabs} listClassName="mt-4 flex gap-2 border-b border-stone-200">
+        <div className="mt-4">
+          {cases ? <CaseList entries={cases.entries} nextCursor={cases.nextCursor} tab={tab} /> : null}
+          {log ? <LogList entries={log.entries} nextCursor={log.nextCursor} /> : null}
+        </div>
+      </LinkTabs>
+    </div>
+  );
+}
+
+function CaseList({ entries, nextCursor, tab }: { entries: QueueEntry[]; nextCursor: string | null; tab: ModerationTab }) {
+  if (entries.length === 0) {
+    return (
+      <p className="card p-8 text-center text-stone-600">
+        {tab === "open" ? "Nothing waiting: no open reports." : "No closed reports yet."}
+      </p>
+    );
+  }
+  return (
+    <>
+      <ul className="space-y-4" aria-label="Reports">
+        {entries.map((entry) => (
+          <CaseCard key={entry.id} entry={entry} />
+        ))}
+      </ul>
+      {nextCursor ? (
+        <Link to={`/moderation?tab=${tab}&cursor=${encodeURIComponent(nextCursor)}`} className="btn-secondary mt-4 inline-block">
+          Older reports
+        </Link>
+      ) : null}
+    </>
+  );
+}
+
+const STATE_LABELS: Record<QueueEntry["state"], string> = {
+  visible: "Visible",
+  hidden: "Hidden after reports",
+  removed: "Removed",
+  deleted: "Deleted",
+};
+
+function CaseCard({ entry }: { entry: QueueEntry }) {
+  const name = REPORT_TARGET_NAMES[entry.targetType];
+  return (
+    <li className="card p-4" data-testid="moderation-case" aria-labelledby={`case-${entry.id}-title`}>
+      <div className="flex flex-wrap items-baseline justify-between gap-2">
+        <h2 id={`case-${entry.id}-title`} className="font-semibold text-bark-900">
+          Reported {name}{" "}
+          {entry.href ? (
+            <Link to={entry.href} className="text-sm font-normal text-stone-600 hover:underline">
+              (open)
+            </Link>
+          ) : null}
+        </h2>
+        <p className="text-sm text-stone-500">
+          {STATE_LABELS[entry.state]} · {entry.reports.length} {entry.reports.length === 1 ? "report" : "reports"} ·{" "}
+          <RelativeTime iso={entry.createdAt} />
+        </p>
+      </div>
+      <div className="mt-3 grid gap-3 sm:grid-cols-2">
+        <div>
+          <h3 className="text-xs font-semibold uppercase text-stone-500">As reported</h3>
+          <p className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800" data-testid="case-snapshot">
+            {entry.snapshot}
+          </p>
+        </div>
+        <div>
+          <h3 className="text-xs font-semibold uppercase text-stone-500">Now</h3>
+          <p className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800" data-testid="case-current">
+            {entry.current ?? "Deleted by its author."}
+          </p>
+          {entry.removalReason ? <p className="mt-1 text-sm text-red-800">Removed: {entry.removalReason}</p> : null}
+        </div>
+      </div>
+      <h3 className="mt-3 text-xs font-semibold uppercase text-stone-500">Reports</h3>
+      <ul className="mt-1 space-y-1 text-sm" data-testid="case-reports">
+        {entry.reports.map((report, i) => (
+          <li key={i}>
+            <span className="font-semibold">{REPORT_REASON_LABELS[report.reason]}</span> · <RelativeTime iso={report.createdAt} />
+            {report.details ? <p className="whitespace-pre-line break-words text-stone-700">{report.details}</p> : null}
+          </li>
+        ))}
+      </ul>
+      {entry.status === "open" ? <DecisionForm entry={entry} /> : <p className="mt-3 text-sm text-stone-500">Decided.</p>}
+    </li>
+  );
+}
+
+function DecisionForm({ entry }: { entry: QueueEntry }) {
+  const data = useActionData<DecisionFailure>();
+  const failure = data && "caseId" in data && data.caseId === entry.id ? data : null;
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formData?.get("caseId") === String(entry.id);
+  const removable = entry.targetType === "post" || entry.targetType === "comment";
+  const reasonError = failure?.fieldErrors.reason?.[0] ?? (failure ? failure.error : null);
+  const fieldId = `case-${entry.id}-reason`;
+  return (
+    <Form method="post" className="mt-3 space-y-2 border-t border-stone-100 pt-3" data-testid="decision-form" preventScrollReset>
+      <input type="hidden" name="caseId" value={entry.id} />
+      {removable && entry.state !== "deleted" ? (
+        <div>
+          <label htmlFor={fieldId} className="text-sm font-semibold text-bark-900">
+            Reason for removal <span className="font-normal text-stone-500">(the author sees it)</span>
+          </label>
+          <input
+            id={fieldId}
+            name="reason"
+            defaultValue={failure?.values.reason ?? ""}
+            maxLength={500}
+            aria-invalid={reasonError ? true : undefined}
+            aria-describedby={reasonError ? `${fieldId}-error` : undefined}
+            className="mt-1 w-full rounded-md border border-stone-300 p-2 text-sm"
+          />
+        </div>
+      ) : entry.targetType === "user" ? (
+        <p className="text-sm text-stone-600">Members are not removed from here: suspend them from their page if needed.</p>
+      ) : entry.targetType === "club" ? (
+        <p className="text-sm text-stone-600">Clubs are not removed from here.</p>
+      ) : null}
+      {reasonError ? (
+        <p id={`${fieldId}-error`} role="alert" className="text-sm text-red-700">
+          {reasonError}
+        </p>
+      ) : null}
+      <div className="flex gap-2">
+        {removable && entry.state !== "deleted" ? (
+          <button type="submit" name="intent" value="remove" className="btn-danger" disabled={busy}>
+            Remove
+          </button>
+        ) : null}
+        <button type="submit" name="intent" value="dismiss" className="btn-secondary" disabled={busy}>
+          Dismiss
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+function LogList({ entries, nextCursor }: { entries: ModerationLogEntry[]; nextCursor: string | null }) {
+  if (entries.length === 0) return <p className="card p-8 text-center text-stone-600">No decisions yet.</p>;
+  return (
+    <>
+      <ul className="card divide-y divide-stone-100" aria-label="Moderation log">
+        {entries.map((e) => (
+          <li key={e.id} className="p-3 text-sm" data-testid="log-entry">
+            <span className="font-semibold">{e.actor}</span> {e.action.replace("_", " ")} {e.targetType} “{e.targetLabel}”
+            {e.reason ? <span className="text-stone-600"> — {e.reason}</span> : null} · <RelativeTime iso={e.createdAt} />
+          </li>
+        ))}
+      </ul>
+      {nextCursor ? (
+        <Link to={`/moderation?tab=log&cursor=${encodeURIComponent(nextCursor)}`} className="btn-secondary mt-4 inline-block">
+          Older entries
+        </Link>
+      ) : null}
+    </>
+  );
+}
+
+export const meta: MetaFunction = () => [{ title: "Moderation | Whitetail Pulse" }];
+
+export const ErrorBoundary = GeneralErrorBoundary;

@@ -1,0 +1,113 @@
+import { apiClub, expect, test } from "./fixtures";
+
+/**
+ * CONTRACT.md §8 reports and the queue through the real server, JavaScript off and on: a member
+ * reports a club post (the report page without JavaScript, the dialog with it), the club's owner
+ * (its staff) finds it on /moderation without learning who reported it and removes it with a reason.
+ */
+test.describe("reports and the moderation queue", () => {
+  test("a member reports a post; the club's staff see it on /moderation and remove it with a reason", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+    newPage,
+    baseURL,
+  }) => {
+    // The club's owner (staff), a member who posts in it, and the member who reports.
+    const ownerPage = await newPage();
+    await signUp(ownerPage, "own");
+    const club = await apiClub(ownerPage, baseURL!, { isPrivate: false });
+    const authorPage = await newPage();
+    await signUp(authorPage, "auth");
+    const joined = await authorPage.request.post(`/api/clubs/${club.id}/join`, { data: {}, headers: { Origin: baseURL! } });
+    expect(joined.status(), await joined.text()).toBeLessThan(300);
+    const post = await createPost({ clubId: club.id, title: `Corn pile ${Date.now().toString(36)}` }, authorPage);
+
+    const reporter = await signUp(page, "rep");
+    // From the post's card on the club's page (the post page has the same header).
+    await open(`/clubs/${club.id}`);
+    await page.getByTestId("post-card").filter({ hasText: post.title }).getByTestId("report-link").click();
+    if (js) {
+      const dialog = page.getByRole("dialog");
+      await expect(dialog).toContainText("Report this post");
+      await dialog.getByLabel("Illegal hunting or other illegal activity").check();
+      await dialog.getByLabel(/Details/).fill("Baiting is illegal in this county");
+      await dialog.getByRole("button", { name: "Send report" }).click();
+      await expect(page.getByTestId("toast")).toContainText("Thanks — a moderator will look at it");
+      await expect(dialog).toBeHidden();
+      expect(new URL(page.url()).pathname).toBe(`/clubs/${club.id}`);
+    } else {
+      await expect(page).toHaveURL(/\/report\?type=post/);
+      await page.getByLabel("Illegal hunting or other illegal activity").check();
+      await page.getByLabel(/Details/).fill("Baiting is illegal in this county");
+      await page.getByRole("button", { name: "Send report" }).click();
+      await expect(page.getByTestId("toast")).toContainText("Thanks — a moderator will look at it");
+      expect(new URL(page.url()).pathname).toBe(`/clubs/${club.id}`);
+    }
+
+    // Reporting again: the form says so and keeps what was typed.
+    await open(`/report?type=post&id=${post.id}&from=/post/${post.id}`);
+    await page.getByLabel("Spam or advertising").check();
+    await page.getByLabel(/Details/).fill("Second time");
+    await page.getByRole("button", { name: "Send report" }).click();
+    await expect(page.getByRole("alert")).toContainText("You have already reported this");
+    await expect(page.getByLabel(/Details/)).toHaveValue("Second time");
+
+    // A member who staffs nothing is refused /moderation.
+    await open("/moderation");
+    await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
+
+    // (signUp signs each member in.) The club's owner sees the case: as reported, the report's reason and details, never the reporter.
+    await open("/moderation", ownerPage);
+    const card = ownerPage.getByTestId("moderation-case").filter({ hasText: post.title });
+    await expect(card).toBeVisible();
+    await expect(card.getByTestId("case-reports")).toContainText("Baiting is illegal in this county");
+    await expect(ownerPage.locator("#main")).not.toContainText(reporter.username);
+
+    // Remove without a reason: the form says why; then with one.
+    await card.getByRole("button", { name: "Remove" }).click();
+    await expect(card.getByRole("alert")).toContainText(/reason/i);
+    await card.getByLabel(/Reason for removal/).fill("Baiting is not allowed here");
+    await card.getByRole("button", { name: "Remove" }).click();
+    await expect(ownerPage.getByTestId("toast")).toContainText("Removed");
+    await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: post.title })).toHaveCount(0);
+    await open("/moderation?tab=closed", ownerPage);
+    await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: post.title })).toContainText(
+      "Removed: Baiting is not allowed here",
+    );
+    await open("/moderation?tab=log", ownerPage);
+    await expect(ownerPage.getByTestId("log-entry").first()).toContainText("Baiting is not allowed here");
+  });
+
+  test("a visitor's Report goes to sign-in and back; a dismissed report closes", async ({
+    page,
+    open,
+    signUp,
+    createPost,
+    newPage,
+    baseURL,
+  }) => {
+    const ownerPage = await newPage();
+    await signUp(ownerPage, "own");
+    const club = await apiClub(ownerPage, baseURL!, { isPrivate: false });
+    const post = await createPost({ clubId: club.id, title: `Fine post ${Date.now().toString(36)}` }, ownerPage);
+
+    await open(`/clubs/${club.id}`);
+    await page.getByTestId("post-card").filter({ hasText: post.title }).getByTestId("report-link").click();
+    await expect(page).toHaveURL(/\/auth\?.*redirectTo=%2Freport/);
+
+    await signUp(page, "rep");
+    await open(`/report?type=club&id=${club.id}&from=/clubs/${club.id}`);
+    await page.getByLabel("Off topic").check();
+    await page.getByRole("button", { name: "Send report" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Thanks — a moderator will look at it");
+    await open("/moderation", ownerPage);
+    const card = ownerPage.getByTestId("moderation-case").filter({ hasText: club.name });
+    await expect(card).toContainText("Off topic");
+    await card.getByRole("button", { name: "Dismiss" }).click();
+    await expect(ownerPage.getByTestId("toast")).toContainText("Report dismissed");
+    await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: club.name })).toHaveCount(0);
+  });
+});
