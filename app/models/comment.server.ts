@@ -197,6 +197,7 @@ export async function updateComment(actor: Actor, commentId: number, input: Comm
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return writeTransaction(async (tx) => {
     await ownComment(tx, actor, me.id, commentId, "edit");
+    await enforceNewAccountLimits(me.id, { kind: "comment", texts: [parsed.data.content], edit: true });
     await tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId));
     return toComment(first(await commentQuery().where(eq(comments.id, commentId)))!);
   });

@@ -27,7 +27,8 @@ export const NEW_ACCOUNT_LIMITS = {
 
 const HOUR = 3_600_000;
 
-export type NewAccountWrite = { kind: "post" | "comment"; texts: (string | null | undefined)[] };
+/** `edit`: the text of an edited post or comment (its links and mentions are capped; it is not counted again). */
+export type NewAccountWrite = { kind: "post" | "comment"; texts: (string | null | undefined)[]; edit?: boolean };
 
 /** "first day" for 24 hours, "first 48 hours" otherwise. */
 function firstPeriod(hours: number): string {
@@ -45,11 +46,11 @@ export function whenItLifts(liftsAt: number, now: number): string {
 /**
  * Throws 429 when a member whose account is younger than NEW_ACCOUNT_HOURS would go past a
  * first-day cap with this post or comment. Call it inside the write's transaction, before the row
- * is inserted. `texts`: a post's title, content and URL field; a comment's content.
+ * is inserted (or, for an edit, updated). `texts`: a post's title, content and URL field; a comment's content.
  */
 export async function enforceNewAccountLimits(
   authorId: number,
-  { kind, texts }: NewAccountWrite,
+  { kind, texts, edit = false }: NewAccountWrite,
   now = Date.now(),
   hours = env.NEW_ACCOUNT_HOURS,
 ): Promise<void> {
@@ -64,17 +65,19 @@ export async function enforceNewAccountLimits(
   const period = firstPeriod(hours);
 
   const cap = kind === "post" ? NEW_ACCOUNT_LIMITS.posts : NEW_ACCOUNT_LIMITS.comments;
-  const made = await (kind === "post"
-    ? db
-        .select({ id: posts.id })
-        .from(posts)
-        .where(and(eq(posts.authorId, authorId), gte(posts.createdAt, since)))
-        .limit(cap)
-    : db
-        .select({ id: comments.id })
-        .from(comments)
-        .where(and(eq(comments.authorId, authorId), gte(comments.createdAt, since)))
-        .limit(cap));
+  const made = edit
+    ? []
+    : await (kind === "post"
+        ? db
+            .select({ id: posts.id })
+            .from(posts)
+            .where(and(eq(posts.authorId, authorId), gte(posts.createdAt, since)))
+            .limit(cap)
+        : db
+            .select({ id: comments.id })
+            .from(comments)
+            .where(and(eq(comments.authorId, authorId), gte(comments.createdAt, since)))
+            .limit(cap));
   if (made.length >= cap) {
     throw tooMany(retryAfter, `New accounts can make ${cap} ${kind}s in their ${period}. You can ${kind} again ${when}.`);
   }

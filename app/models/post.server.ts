@@ -192,6 +192,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
   await writeTransaction(async (tx) => {
     const row = await visiblePostOrThrow(actor, id);
     if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
+    await enforceNewAccountLimits(me.id, { kind: "post", texts: [data.title, data.content, data.mediaUrl], edit: true });
     const current = first(await tx.select({ mediaUrl: posts.mediaUrl }).from(posts).where(eq(posts.id, id)));
     const mediaUrl = data.mediaUrl ?? null;
     await tx

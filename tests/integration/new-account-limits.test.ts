@@ -10,9 +10,9 @@ import { parseEnv } from "~/utils/env.server";
 import { databaseEngine, db, queryRows, writeTransaction, type Params } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { linksIn, mentionsIn } from "~/utils/text-links";
-import { addComment } from "~/models/comment.server";
+import { addComment, updateComment } from "~/models/comment.server";
 import { enforceNewAccountLimits, NEW_ACCOUNT_LIMITS, whenItLifts } from "~/models/new-account-limits.server";
-import { createPost } from "~/models/post.server";
+import { createPost, getPost, updatePost } from "~/models/post.server";
 
 /**
  * CONTRACT.md §8 first-day caps, on both engines. The clock is held (Date.now) at a moment after
@@ -266,6 +266,50 @@ describe("a new account's comments", () => {
     const post = await aPostBy(elder);
     await addComment(elder, post.id, { content: "@aaa_1 @bbb_2 @ccc_3 x.example.org y.example.org z.example.org" });
     expect(await commentsOf(elder.id)).toBe(1);
+  });
+});
+
+describe("edits", () => {
+  it("a new account's edited post or comment is held to 2 links and 2 mentions (not counted again); the refusal changes nothing", async () => {
+    const elder = await memberAged(24 * 30);
+    const theirs = await aPostBy(elder);
+    const member = await memberAged(5);
+    const mine = await createPost(member, postInput({ title: "Clean first post", content: "Nothing to follow here at all." }));
+    const comment = await addComment(member, theirs.id, { content: "A clean comment" });
+    await createPost(member, postInput({ title: "Second" }));
+    await createPost(member, postInput({ title: "Third" }));
+
+    // At the post cap, an edit is still fine: it makes nothing new.
+    const edit = (fields: { title: string; content: string; mediaUrl?: string }) => ({ mediaUrl: null, tags: null, ...fields });
+    await updatePost(member, mine.id, edit({ title: "Clean first post, edited", content: "See a.example.org and @aaa_1" }));
+    const links = await failure(() =>
+      updatePost(member, mine.id, edit({ title: "Spam", content: "a.example.org b.example.org", mediaUrl: "https://c.example.org" })),
+    );
+    expect(links.status).toBe(429);
+    expect(links.retryAfter).toBe(19 * 3600);
+    expect(links.message).toMatch(/^New accounts can put at most 2 links in a post in their first day \(this one has 3\)\./);
+    expect((await getPost(member, mine.id)).title).toBe("Clean first post, edited");
+
+    const mentions = await failure(() => updateComment(member, comment.id, { content: "@aaa_1 @bbb_2 @ccc_3" }));
+    expect(mentions.status).toBe(429);
+    expect(mentions.message).toMatch(/^New accounts can mention at most 2 people in a comment/);
+
+    // The post page's edit box (no JavaScript) keeps the text with the message.
+    const content = "x.example.org y.example.org z.example.org";
+    const res = await call(
+      postPageAction,
+      makeRequest(`/post/${theirs.id}`, {
+        form: { intent: "update-comment", commentId: String(comment.id), content },
+        cookie: member.cookie,
+      }),
+      { id: String(theirs.id) },
+    );
+    expect(res.status).toBe(429);
+    expect(await res.json()).toMatchObject({ intent: "update-comment", ok: false, status: 429, content, commentId: comment.id });
+    expect(await count(`SELECT count(*) AS n FROM comments WHERE id = ? AND content = 'A clean comment'`, comment.id)).toBe(1);
+
+    holdClock(member.since + DAY);
+    await updateComment(member, comment.id, { content: "@aaa_1 @bbb_2 @ccc_3" });
   });
 });
 

@@ -225,7 +225,18 @@ async function updateCommentAction({ id, actor, form }: PostRequest) {
     const content = typeof raw === "string" ? raw : "";
     return json<PostActionData>({ intent: "update-comment", ok: false, error, status: 400, content, commentId }, { status: 400 });
   }
-  await updateComment(actor, commentId, parsed.data);
+  try {
+    await updateComment(actor, commentId, parsed.data);
+  } catch (error) {
+    // A limit (429) comes back in the edit box with the text, like a validation error; refusals go on.
+    if (!isAppError(error) || isRefusal(error)) throw error;
+    const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
+    const content = typeof raw === "string" ? raw : parsed.data.content;
+    return json<PostActionData>(
+      { intent: "update-comment", ok: false, error: error.message, status: error.status, content, commentId },
+      { status: error.status, headers },
+    );
+  }
   return redirectWithToast(`/post/${id}#comment-${commentId}`, { title: "Comment updated", type: "success" });
 }
 
