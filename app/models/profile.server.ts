@@ -33,13 +33,15 @@ export async function getProfile(actor: Actor, username: string): Promise<Profil
 
 /**
  * How many of the member's posts the viewer may read: the same rule as the profile's post list
- * (feed.server.ts), so a private club's posts are counted only for its members (security review L11).
+ * (feed.server.ts), so a private club's posts are counted only for its members (security review L11),
+ * and a hidden (removed) post only for its author (CONTRACT.md §8).
  * `users.posts_count` stays the member's total; this is read through the author index.
  */
 export async function visiblePostsCount(actor: Actor, authorId: number): Promise<number> {
   const row = await queryRow<{ n: number }>(
     `SELECT count(*) AS n FROM ${indexedBy("posts p", "posts_author_recent")}
-     WHERE p.author_id = @authorId AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})`,
+     WHERE p.author_id = @authorId AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})
+       AND (p.hidden_at IS NULL OR p.author_id = @viewer)`,
     { authorId, viewer: actor?.id ?? 0 },
   );
   return row?.n ?? 0;

@@ -5,6 +5,7 @@ import { addComment, listComments, listCommentPage } from "~/models/comment.serv
 import { listFeed, listTrending, listTrendingItems } from "~/models/feed.server";
 import { removeContent, restoreContent } from "~/models/moderation-removal.server";
 import { createPost, getPost, likePost } from "~/models/post.server";
+import { visiblePostsCount } from "~/models/profile.server";
 import * as postRoute from "~/routes/api.posts.$id";
 import * as commentsRoute from "~/routes/api.posts.$id.comments";
 import { dataVersion } from "~/utils/db.server";
@@ -63,6 +64,10 @@ describe("a removed post is gone for everyone but its author, everywhere", () =>
       expect(await read(null), `${label}: a visitor`).not.toContain(expected);
       expect(await read(author), `${label}: the author`).toContain(expected);
     }
+    // The profile's count of posts, as each viewer may read them.
+    expect(await visiblePostsCount(bystander, author.id)).toBe(0);
+    expect(await visiblePostsCount(null, author.id)).toBe(0);
+    expect(await visiblePostsCount(author, author.id)).toBe(2);
     // Trending is one ranking for everyone: a hidden post is not in it, for anyone.
     for (const who of [null, bystander, author]) expect((await listTrending(who, Date.now() + 2)).map((p) => p.id)).not.toContain(post.id);
     expect((await listTrendingItems(Date.now() + 3)).map((p) => p.id)).not.toContain(post.id);
