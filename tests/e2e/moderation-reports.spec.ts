@@ -15,6 +15,8 @@ test.describe("reports and the moderation queue", () => {
     newPage,
     baseURL,
   }) => {
+    // Four members in three browsers, on a machine shared with other runs.
+    test.setTimeout(90_000);
     // The club's owner (staff), a member who posts in it, and the member who reports.
     const ownerPage = await newPage();
     await signUp(ownerPage, "own");
@@ -109,5 +111,20 @@ test.describe("reports and the moderation queue", () => {
     await card.getByRole("button", { name: "Dismiss" }).click();
     await expect(ownerPage.getByTestId("toast")).toContainText("Report dismissed");
     await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: club.name })).toHaveCount(0);
+  });
+
+  test("a member is reported from their profile", async ({ page, js, open, signUp, newPage }) => {
+    const other = await newPage();
+    const reported = await signUp(other, "bad");
+    await signUp(page, "rep");
+    await open(`/profile/${reported.username}`);
+    await page.getByTestId("report-link").click();
+    const scope = js ? page.getByRole("dialog") : page;
+    if (!js) await expect(page).toHaveURL(/\/report\?type=user/);
+    await expect(scope.getByText("Report this member")).toBeVisible();
+    await scope.getByLabel("Harassment or abuse").check();
+    await scope.getByRole("button", { name: "Send report" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Thanks — a moderator will look at it");
+    expect(new URL(page.url()).pathname).toBe(`/profile/${reported.username}`);
   });
 });

@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
+import { ReportLink } from "~/components/moderation/report";
 import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
@@ -158,6 +159,7 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
           <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{comment.content}</p>
         )}
         {isOwn && !editing ? <CommentOwnerActions postId={postId} comment={comment} /> : null}
+        {isOwn ? null : <ReportLink type="comment" id={comment.id} className="mt-1 inline-block text-xs text-stone-500 hover:underline" />}
         {canModerate ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} /> : null}
       </div>
     </li>

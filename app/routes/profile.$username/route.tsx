@@ -1,4 +1,5 @@
 import type { MetaFunction } from "@remix-run/node";
+import { ReportLink } from "~/components/moderation/report";
 import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
@@ -65,6 +66,9 @@ export default function ProfilePage() {
               )}
             </div>
             <StaffLink username={profile.username} />
+            {isOwner ? null : (
+              <ReportLink type="user" id={profile.id} className="mt-1 inline-block text-sm text-stone-500 hover:underline" />
+            )}
             {profile.bio ? <p className="mt-3 whitespace-pre-line break-words text-stone-800">{profile.bio}</p> : null}
             <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-stone-500">
               {profile.location ? (
