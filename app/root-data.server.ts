@@ -1,4 +1,5 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { isSiteStaff, staffedClubIds } from "~/models/moderation-access.server";
 import { dataSaverFor } from "~/web/data-saver.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { readSession } from "~/web/session.server";
@@ -21,7 +22,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return json(
     {
       // The site role shows staff their moderation links (CONTRACT.md §8).
-      user: user ? { id: user.id, username: user.username, displayName: user.displayName, avatar: user.avatar, role: user.role } : null,
+      // `moderates`: the menu's Moderation link, for site staff and the staff of a club (§8 "Pages").
+      user: user
+        ? {
+            id: user.id,
+            username: user.username,
+            displayName: user.displayName,
+            avatar: user.avatar,
+            role: user.role,
+            moderates: isSiteStaff(user.role) || (await staffedClubIds(user.id)).length > 0,
+          }
+        : null,
       toast,
       // The idempotency key of the page's forms that create something (utils/idempotency.ts).
       formKey: user ? newIdempotencyKey() : null,

@@ -62,7 +62,12 @@ test.describe("reports and the moderation queue", () => {
     await expect(page.getByRole("heading", { name: "Access Denied" })).toBeVisible();
 
     // (signUp signs each member in.) The club's owner sees the case: as reported, the report's reason and details, never the reporter.
-    await open("/moderation", ownerPage);
+    await expect(page.getByTestId("user-menu").getByRole("link", { name: "Moderation" })).toHaveCount(0);
+    await open(`/clubs/${club.id}`, ownerPage);
+    await ownerPage.getByTestId("user-menu").locator("summary").click();
+    await ownerPage.getByTestId("user-menu").getByRole("link", { name: "Moderation" }).click();
+    await expect(ownerPage).toHaveURL(/\/moderation$/);
+    if (js) await open("/moderation", ownerPage);
     const card = ownerPage.getByTestId("moderation-case").filter({ hasText: post.title });
     await expect(card).toBeVisible();
     await expect(card.getByTestId("case-reports")).toContainText("Baiting is illegal in this county");

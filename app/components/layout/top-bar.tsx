@@ -5,7 +5,7 @@ import { signInHref } from "~/utils/urls";
 import { leaveDevice } from "~/offline/forget-member";
 import { Avatar } from "~/components/ui/avatar";
 
-export type TopBarUser = { displayName: string; username: string; avatar: string | null };
+export type TopBarUser = { displayName: string; username: string; avatar: string | null; moderates?: boolean };
 
 /**
  * SPEC.md §1–2 top bar. The search box is a GET form to `/?search=` (trimmed, empty ignored on
@@ -133,6 +133,11 @@ function UserMenu({ user }: { user: TopBarUser }) {
         <Link to="/settings" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
           Settings
         </Link>
+        {user.moderates ? (
+          <Link to="/moderation" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
+            Moderation
+          </Link>
+        ) : null}
         {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none.
             What still waits to be sent is shown first, with its text (ADR 0057). */}
         <Form method="post" action="/logout" onSubmit={(event) => void leaveDevice(event)}>
