@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs, type TypedResponse } from "@remix-run/node";
+import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { COMMENT_GONE, removeContent, restoreContent, targetPlace, type ModeratedTarget } from "~/models/moderation-removal.server";
 import { getPost, isModeratorOf } from "~/models/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
@@ -34,25 +34,6 @@ function targetOf(postId: number, commentParam: FormDataEntryValue | string | nu
 
 /** Where the decision leaves the moderator: the post, at the comment when it was one. */
 const backTo = (postId: number, target: ModeratedTarget) => `/post/${postId}${target.type === "comment" ? `#comment-${target.id}` : ""}`;
-
-/**
- * The post page's loader with `canModerate` added for a signed-in member who may remove and restore
- * there (site staff, or the club's staff): wraps the page's own loader, whose answer is unchanged
- * for everyone else (a visitor's page, cached, is never read back here).
- */
-export function withModeration<T extends { post: { clubId: number | null } }>(
-  base: (args: LoaderFunctionArgs) => Promise<TypedResponse<T>>,
-) {
-  return async (args: LoaderFunctionArgs): Promise<TypedResponse<T & { canModerate?: boolean }>> => {
-    const response = await base(args);
-    if (response.status !== 200) return response;
-    const user = await getSessionUser(args.request);
-    if (!user) return response;
-    const data = (await response.clone().json()) as T;
-    const canModerate = await isModeratorOf(user, data.post.clubId);
-    return json({ ...data, canModerate }, { headers: response.headers });
-  };
-}
 
 export async function moderationPageLoader({ request, params }: LoaderFunctionArgs) {
   return withLoaderErrors(

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
 import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
@@ -12,15 +12,10 @@ import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
-import { withModeration } from "~/web/moderation-page.server";
-import { loader as postLoader } from "./post-actions.server";
+import type { loader } from "./post-actions.server";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
-export { action } from "./post-actions.server";
-/** The post's data, with whether the viewer may remove and restore here (CONTRACT.md §8). */
-export async function loader(args: LoaderFunctionArgs) {
-  return withModeration(postLoader)(args);
-}
+export { loader, action } from "./post-actions.server";
 
 /** Opening or closing the inline edit/delete/share panels changes no data: no need to reload. */
 /**
@@ -43,10 +38,7 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
-  const data = useLoaderData<typeof loader>();
-  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent } = data;
-  // Site staff, or the club's staff for a club's post (CONTRACT.md §8): Remove and Restore forms.
-  const canModerate = data.canModerate === true;
+  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent, canModerate } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
   const [opened, setOpened] = useState({ id: post.id, back: sent });
