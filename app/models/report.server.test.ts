@@ -103,12 +103,15 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     expect(await openCase("comment", comment.id)).toMatchObject({ clubId: club.id, subjectId: author.id, snapshot: "A rude reply" });
     expect((await openCase("user", author.id))!.snapshot).toBe(`Cam Tracker (@${author.username})`);
     expect(await openCase("user", author.id)).toMatchObject({ clubId: null, subjectId: author.id });
+    // A club's own staff never see (nor dismiss) reports about their club: site staff do.
     expect(await openCase("club", club.id)).toMatchObject({
-      clubId: club.id,
+      clubId: null,
       subjectId: owner.id,
       snapshot: "Creek Bottom Lease\n\nBowhunters",
     });
     const moderator = await createStaff("moderator");
+    expect((await moderationQueue(moderator)).entries.some((e) => e.targetType === "club" && e.targetId === club.id)).toBe(true);
+    expect((await moderationQueue(owner)).entries.some((e) => e.targetType === "club")).toBe(false);
     const comments = (await moderationQueue(moderator)).entries.filter((e) => e.targetType === "comment");
     expect(comments[0]).toMatchObject({
       snapshot: "A rude reply",

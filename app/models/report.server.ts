@@ -152,7 +152,9 @@ async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promis
           .where(and(eq(clubMembers.clubId, id), eq(clubMembers.role, "owner"))),
       );
       return {
-        clubId: id,
+        // A report about a club goes to site staff, never to the club's own staff (who could dismiss
+        // reports about themselves): the case is outside any club's queue.
+        clubId: null,
         subjectId: owner?.userId ?? row.creatorId,
         text: clubText(row.name, row.description),
         label: row.name,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -25,6 +25,21 @@ export const DEMO = { username: "ridgerunner", password: "whitetail", displayNam
  */
 export const suiteDatabaseUrl = process.env.E2E_DATABASE_URL;
 export const engine: "sqlite" | "postgres" = suiteDatabaseUrl ? "postgres" : "sqlite";
+
+/**
+ * An operator command (`scripts/<script>`, as `npm run …` runs it) on the suite's database: its
+ * SQLite file, or on PostgreSQL the suite's URL. Its printed output.
+ */
+export function operatorCommand(script: string, args: string[]): string {
+  const dataDir = process.env.E2E_DATA_DIR ?? `tmp/e2e-${process.env.E2E_PORT ?? 3100}`;
+  return execFileSync(process.execPath, ["--import", "tsx", `scripts/${script}`, ...args], {
+    env: { ...process.env, ...(suiteDatabaseUrl ? { DATABASE_URL: suiteDatabaseUrl } : { DATABASE_PATH: `${dataDir}/app.db` }) },
+    encoding: "utf8",
+  });
+}
+
+/** `npm run role -- <username> <role>` on the suite's database, as the operator runs it. */
+export const setSiteRole = (username: string, role: "member" | "moderator" | "admin") => operatorCommand("role.ts", [username, role]);
 
 /**
  * Rows of a read-only query on the database a server started on `dataDir` uses: its `app.db` on

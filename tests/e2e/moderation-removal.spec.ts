@@ -1,5 +1,4 @@
-import { execFileSync } from "node:child_process";
-import { expect, test } from "./fixtures";
+import { expect, setSiteRole, test } from "./fixtures";
 
 /**
  * Removal with a reason (CONTRACT.md §8), with JavaScript off and on: a moderator removes a post
@@ -8,16 +7,6 @@ import { expect, test } from "./fixtures";
  * moderator restores it.
  */
 
-const dataDir = `tmp/e2e-${process.env.E2E_PORT ?? 3100}`;
-
-/** `npm run role` on the suite's database, as the operator would. */
-function makeModerator(username: string) {
-  execFileSync("node_modules/.bin/tsx", ["scripts/role.ts", username, "moderator"], {
-    env: { ...process.env, DATABASE_PATH: `${dataDir}/app.db`, SESSION_SECRET: "e2e-session-secret-0123456789abcdef" },
-    stdio: "pipe",
-  });
-}
-
 test("a moderator removes a post with a reason; a visitor no longer sees it; its author reads why; the moderator restores it", async ({
   page,
   open,
@@ -25,7 +14,6 @@ test("a moderator removes a post with a reason; a visitor no longer sees it; its
   createPost,
   newPage,
 }) => {
-  test.skip(!!process.env.E2E_DATABASE_URL, "the role is set on the SQLite suite's database");
   test.setTimeout(60_000);
   const author = await signUp(page, "au");
   const post = await createPost({ title: `Buck on the ridge ${Date.now()}` });
@@ -37,7 +25,7 @@ test("a moderator removes a post with a reason; a visitor no longer sees it; its
   const modPage = await newPage();
   const moderator = await signUp(modPage, "mod");
   // Signed in by signing up; the role is read on every decision, so it applies at once.
-  makeModerator(moderator.username);
+  setSiteRole(moderator.username, "moderator");
   await open(`/post/${post.id}`, modPage);
 
   // A blank reason is refused and asks for one.

@@ -1,6 +1,5 @@
-import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
-import { expect, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
+import { expect, setSiteRole, test, uniqueName } from "./fixtures";
 
 /**
  * Issue 27's staff and members (CONTRACT.md §8), with JavaScript off and on: the operator makes a
@@ -10,17 +9,7 @@ import { expect, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
  * confirmation step.
  */
 
-const suitePort = Number(process.env.E2E_PORT ?? 3100);
-const suiteDb = `${process.env.E2E_DATA_DIR ?? `tmp/e2e-${suitePort}`}/app.db`;
 const signedIn = async (page: Page) => (await page.request.get("/api/auth/user")).status();
-
-/** `npm run role -- <username> <role>` on the suite's database, as the operator runs it. */
-function setRole(username: string, role: "member" | "moderator" | "admin") {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/role.ts", username, role], {
-    env: { ...process.env, ...(suiteDatabaseUrl ? { DATABASE_URL: suiteDatabaseUrl } : { DATABASE_PATH: suiteDb }) },
-    encoding: "utf8",
-  });
-}
 
 test.describe("moderation staff", () => {
   test.describe.configure({ timeout: 90_000 });
@@ -32,7 +21,7 @@ test.describe("moderation staff", () => {
     newPage,
   }) => {
     const moderator = await signUp(page, "mod");
-    expect(setRole(moderator.username, "moderator")).toContain(`${moderator.username}: member → moderator`);
+    expect(setSiteRole(moderator.username, "moderator")).toContain(`${moderator.username}: member → moderator`);
     const memberPage = await newPage();
     const member = await signUp(memberPage, "sus");
     expect(await signedIn(memberPage)).toBe(200);

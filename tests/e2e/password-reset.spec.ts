@@ -1,9 +1,8 @@
 import type { ChildProcess } from "node:child_process";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import type { Page } from "@playwright/test";
 import { resetLinkIn, startMailSink } from "../fixtures/mail-sink";
-import { expect, startServer, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
+import { expect, operatorCommand, startServer, test, uniqueName } from "./fixtures";
 
 /**
  * "Forgot password?" (ADR 0028), with JavaScript off and on: the sign-in form links to it; without
@@ -13,7 +12,6 @@ import { expect, startServer, suiteDatabaseUrl, test, uniqueName } from "./fixtu
  */
 
 const suitePort = Number(process.env.E2E_PORT ?? 3100);
-const suiteDb = `${process.env.E2E_DATA_DIR ?? `tmp/e2e-${suitePort}`}/app.db`;
 const signedIn = async (page: Page) => (await page.request.get("/api/auth/user")).status();
 
 /** On the link's page: choose the new password and land signed in on the feed. */
@@ -47,11 +45,7 @@ test("without SMTP: the operator's link sets a new password and ends the old ses
   await expect(visitor).toHaveURL(/\/forgot-password$/);
   await expect(visitor.getByTestId("ask-operator")).toContainText("Ask the person who runs");
 
-  const out = execFileSync(process.execPath, ["--import", "tsx", "scripts/reset-password.ts", me.username, "--origin", baseURL!], {
-    // The suite's database: its SQLite file, or on PostgreSQL (playwright.pg.config.ts) its URL.
-    env: { ...process.env, ...(suiteDatabaseUrl ? { DATABASE_URL: suiteDatabaseUrl } : { DATABASE_PATH: suiteDb }) },
-    encoding: "utf8",
-  });
+  const out = operatorCommand("reset-password.ts", [me.username, "--origin", baseURL!]);
   const link = /http:\/\/\S+/.exec(out)![0];
   // Opening the link changes nothing; a second look still shows the form.
   await visitor.goto(link);
