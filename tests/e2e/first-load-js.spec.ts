@@ -28,7 +28,9 @@ test("no page's first-load JavaScript holds classic zod or new Function/eval", a
  * A visitor's home, the budget of 90, has no scripts at all (plain-home.spec.ts, ADR 0047).
  */
 const CEILING_KB: Record<string, number> = {
-  "routes/_index": 111.6,
+  // 111.6 in ADR 0046, plus 0.6 for the Report action on every card (CONTRACT.md §8, issue 27): the
+  // link and its dialog's loader; the dialog's form is fetched when a member first opens it.
+  "routes/_index": 112.3,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

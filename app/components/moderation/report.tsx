@@ -1,15 +1,9 @@
-import { Link, useLocation, useRouteLoaderData } from "@remix-run/react";
-import type { ReactNode } from "react";
-import { DialogForm, type DialogFormBag } from "~/components/ui/dialog-form";
+import { Link, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
+import { Suspense, useEffect, type ReactNode } from "react";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
-import {
-  REPORT_DETAILS_MAX,
-  REPORT_REASON_LABELS,
-  REPORT_REASONS,
-  REPORT_TARGET_NAMES,
-  type ReportReason,
-  type ReportTarget,
-} from "~/schemas/report";
+import { lazyPart } from "~/components/ui/lazy-part";
+import type { ReportDialogProps } from "./report-dialog";
+import type { ReportTarget } from "~/schemas/report-options";
 
 /**
  * The Report action (CONTRACT.md §8 "Pages") on a post, comment, profile or club. Without JavaScript
@@ -17,15 +11,21 @@ import {
  * with JavaScript the same form opens in a dialog and posts to that page's action (DialogForm).
  */
 
-/** What the report form's action answers when it did not go through: the message and what was typed. */
-export type ReportFailure = {
-  error: string;
-  fieldErrors: Record<string, string[]>;
-  values: { reason: string; details: string };
-};
-
 export const reportHref = (type: ReportTarget, id: number, from: string) =>
   `/report?${new URLSearchParams({ type, id: String(id), from }).toString()}`;
+
+/** Where the dialog's code did not arrive (no signal, a deploy that replaced it): the report page. */
+function GoToReportPage({ action }: ReportDialogProps) {
+  const navigate = useNavigate();
+  useEffect(() => navigate(action), [action, navigate]);
+  return null;
+}
+
+/**
+ * The dialog, fetched when a member first opens it: the Report action sits on every post card, and
+ * the feed's first load must not carry the dialog's form code (ADR 0046's budget; dialog-form-state.ts).
+ */
+const ReportDialog = lazyPart<ReportDialogProps>(() => import("./report-dialog").then((m) => m.ReportDialog), GoToReportPage);
 
 export function ReportLink({
   type,
@@ -54,76 +54,11 @@ export function ReportLink({
       <Link to={href} className={className} data-testid="report-link" {...dialog.triggerProps}>
         {children}
       </Link>
-      <DialogForm<ReportFailure>
-        dialog={dialog}
-        inline={false}
-        title={`Report this ${REPORT_TARGET_NAMES[type]}`}
-        description="Tell the moderators what is wrong. The member you report is not told who reported them."
-        action={href}
-        intent="report"
-      >
-        {(form) => <ReportForm form={form} />}
-      </DialogForm>
-    </>
-  );
-}
-
-/** The form itself: the categories as radio buttons and optional details (dialog and page). */
-export function ReportForm({ form }: { form: Pick<DialogFormBag<ReportFailure>, "Form" | "action" | "data" | "busy" | "cancel"> }) {
-  const failure = form.data && "error" in form.data ? form.data : null;
-  const chosen = failure?.values.reason as ReportReason | undefined;
-  const reasonError = failure?.fieldErrors.reason?.[0];
-  const detailsError = failure?.fieldErrors.details?.[0];
-  const formError = failure && !reasonError && !detailsError ? failure.error : null;
-  return (
-    <form.Form method="post" action={form.action} className="space-y-4" data-testid="report-form">
-      {formError ? (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800">
-          {formError}
-        </p>
+      {dialog.open ? (
+        <Suspense fallback={null}>
+          <ReportDialog dialog={dialog} type={type} action={href} />
+        </Suspense>
       ) : null}
-      <fieldset aria-describedby={reasonError ? "report-reason-error" : undefined}>
-        <legend className="text-sm font-semibold text-bark-900">What is wrong?</legend>
-        <div className="mt-2 space-y-2">
-          {REPORT_REASONS.map((reason) => (
-            <label key={reason} className="flex items-center gap-2 text-sm text-stone-800">
-              <input type="radio" name="reason" value={reason} defaultChecked={chosen === reason} required />
-              {REPORT_REASON_LABELS[reason]}
-            </label>
-          ))}
-        </div>
-        {reasonError ? (
-          <p id="report-reason-error" role="alert" className="mt-1 text-sm text-red-700">
-            {reasonError}
-          </p>
-        ) : null}
-      </fieldset>
-      <div>
-        <label htmlFor="report-details" className="text-sm font-semibold text-bark-900">
-          Details <span className="font-normal text-stone-500">(optional)</span>
-        </label>
-        <textarea
-          id="report-details"
-          name="details"
-          rows={4}
-          maxLength={REPORT_DETAILS_MAX}
-          defaultValue={failure?.values.details ?? ""}
-          aria-invalid={detailsError ? true : undefined}
-          aria-describedby={detailsError ? "report-details-error" : undefined}
-          className="mt-1 w-full rounded-md border border-stone-300 p-2 text-sm"
-        />
-        {detailsError ? (
-          <p id="report-details-error" role="alert" className="mt-1 text-sm text-red-700">
-            {detailsError}
-          </p>
-        ) : null}
-      </div>
-      <div className="flex justify-end gap-3">
-        {form.cancel}
-        <button type="submit" name="intent" value="report" className="btn-primary" disabled={form.busy}>
-          {form.busy ? "Sending..." : "Send report"}
-        </button>
-      </div>
-    </form.Form>
+    </>
   );
 }

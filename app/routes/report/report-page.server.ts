@@ -1,5 +1,5 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import type { ReportFailure } from "~/components/moderation/report";
+import type { ReportFailure } from "~/components/moderation/report-form";
 import { reportableTarget, reportTarget } from "~/models/report.server";
 import { REPORT_THANKS } from "~/schemas/report";
 import { isAppError, isRefusal } from "~/utils/errors";

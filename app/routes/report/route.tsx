@@ -1,5 +1,5 @@
 import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from "@remix-run/react";
-import { ReportForm, type ReportFailure } from "~/components/moderation/report";
+import { ReportForm, type ReportFailure } from "~/components/moderation/report-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { REPORT_TARGET_NAMES } from "~/schemas/report";
 import { useIsPending } from "~/utils/remix";
