@@ -19,6 +19,12 @@ import { expect, startServer, test } from "./fixtures";
 
 test.use({ serviceWorkers: "block" });
 
+// A known flake, open (docs/testing.md, "cut at half"): now and then the server resumes a little more
+// than 64 KB short of the cut, past this file's bound, on either engine and either store; it was not
+// found in the 2026-11-27 investigation. Three retries in CI instead of one while it is open: each
+// attempt still checks every bound, and three failures in a row still fail the run.
+test.describe.configure({ retries: process.env.CI ? 3 : 0 });
+
 const MB = 1024 * 1024;
 
 /** An MP4 container's first bytes and then noise: stored as a video without image work. */
