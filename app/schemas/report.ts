@@ -1,14 +1,7 @@
 import * as z from "zod/mini";
 import type { QueueReport } from "./shapes";
 import { preprocess, text } from "./text";
-import {
-  CHOOSE_REASON,
-  DETAILS_TOO_LONG,
-  REPORT_DETAILS_MAX,
-  REPORT_REASONS,
-  REPORT_TARGETS,
-  type ReportTarget,
-} from "./report-options";
+import { CHOOSE_REASON, DETAILS_TOO_LONG, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGETS, type ReportTarget } from "./report-options";
 
 /**
  * Reports and the moderation queue (CONTRACT.md §8 "Reports", "Queue"). Browser-safe: the report
