@@ -10,9 +10,8 @@
  */
 import { parseArgs } from "node:util";
 import { operatorResetLink } from "../app/models/password-reset.server";
-import { closeDatabase } from "../app/utils/db.server";
 import { env } from "../app/utils/env.server";
-import { isAppError } from "../app/utils/errors";
+import { runOperatorCommand } from "./operator-command";
 
 const USAGE = "Usage: npm run reset-password -- <username or email> [--origin https://your-site.example]";
 
@@ -34,21 +33,10 @@ async function main(): Promise<number> {
     console.error(`The link needs the site's address: set PUBLIC_URL or pass --origin https://your-site.example\n${USAGE}`);
     return 2;
   }
-  try {
-    const { username, link, expiresAt } = await operatorResetLink(identifier, origin);
-    console.log(`One-time password reset link for ${username} (works once, until ${expiresAt.toISOString()}):`);
-    console.log(link);
-    return 0;
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    console.error(error.message);
-    return 1;
-  }
+  const { username, link, expiresAt } = await operatorResetLink(identifier, origin);
+  console.log(`One-time password reset link for ${username} (works once, until ${expiresAt.toISOString()}):`);
+  console.log(link);
+  return 0;
 }
 
-try {
-  process.exitCode = await main();
-} finally {
-  // PostgreSQL's pool keeps the process alive until it is closed (the SQLite file does not).
-  await closeDatabase();
-}
+await runOperatorCommand(main);

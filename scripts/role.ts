@@ -8,8 +8,7 @@
  * (PostgreSQL) or DATABASE_PATH (SQLite) like the server.
  */
 import { setSiteRoleAsOperator } from "../app/models/site-role.server";
-import { closeDatabase } from "../app/utils/db.server";
-import { isAppError } from "../app/utils/errors";
+import { runOperatorCommand } from "./operator-command";
 
 const USAGE = "Usage: npm run role -- <username> <member|moderator|admin>";
 
@@ -20,24 +19,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const [username, role] = args as [string, string];
-  try {
-    const change = await setSiteRoleAsOperator(username, role);
-    console.log(
-      change.changed
-        ? `${change.username}: ${change.from} → ${change.to} (written to the moderation log)`
-        : `${change.username} is already ${change.to}; nothing changed`,
-    );
-    return 0;
-  } catch (error) {
-    if (!isAppError(error)) throw error;
-    console.error(error.message);
-    return 1;
-  }
+  const change = await setSiteRoleAsOperator(username, role);
+  console.log(
+    change.changed
+      ? `${change.username}: ${change.from} → ${change.to} (written to the moderation log)`
+      : `${change.username} is already ${change.to}; nothing changed`,
+  );
+  return 0;
 }
 
-try {
-  process.exitCode = await main();
-} finally {
-  // PostgreSQL's pool keeps the process alive until it is closed (the SQLite file does not).
-  await closeDatabase();
-}
+await runOperatorCommand(main);
