@@ -73,17 +73,20 @@ export async function listMembers(clubId: number): Promise<ClubMember[]> {
   return members.map((m) => ({ ...m, joinedAt: m.joinedAt.toISOString() }));
 }
 
+/** A club member as the Members tab and the staff calls read them. */
+const memberColumns = {
+  id: users.id,
+  username: users.username,
+  displayName: users.displayName,
+  avatar: users.avatar,
+  role: clubMembers.role,
+  joinedAt: clubMembers.joinedAt,
+};
+
 /** The members statement (exported for the bench's EXPLAIN QUERY PLAN): bounded by the club's member limit (at most 1,000). */
 export function memberListQuery(clubId: number) {
   return db
-    .select({
-      id: users.id,
-      username: users.username,
-      displayName: users.displayName,
-      avatar: users.avatar,
-      role: clubMembers.role,
-      joinedAt: clubMembers.joinedAt,
-    })
+    .select(memberColumns)
     .from(clubMembers)
     .innerJoin(users, eq(users.id, clubMembers.userId))
     .where(eq(clubMembers.clubId, clubId))
@@ -255,14 +258,7 @@ export async function leaveClub(actor: Actor, clubId: number): Promise<void> {
 async function requireClubMemberNamed(tx: Queryable, clubId: number, username: string) {
   const row = first(
     await tx
-      .select({
-        id: users.id,
-        username: users.username,
-        displayName: users.displayName,
-        avatar: users.avatar,
-        role: clubMembers.role,
-        joinedAt: clubMembers.joinedAt,
-      })
+      .select(memberColumns)
       .from(clubMembers)
       .innerJoin(users, eq(users.id, clubMembers.userId))
       .where(and(eq(clubMembers.clubId, clubId), equalsIgnoringCase(users.username, username))),
