@@ -44,6 +44,9 @@ import type {
   REPORT_TARGETS as SqliteReportTargets,
   REQUEST_STATUSES as SqliteRequestStatuses,
   SITE_ROLES as SqliteSiteRoles,
+  NOTIFICATION_KINDS as SqliteNotificationKinds,
+  EMAIL_MODES as SqliteEmailModes,
+  NotificationKind,
   StoredReply,
 } from "./schema-sqlite";
 
@@ -54,6 +57,19 @@ const MEDIA_KINDS: typeof SqliteMediaKinds = ["image", "video", "audio"];
 const CLUB_ROLES: typeof SqliteClubRoles = ["owner", "admin", "member"];
 const REQUEST_STATUSES: typeof SqliteRequestStatuses = ["pending", "approved", "rejected"];
 const SITE_ROLES: typeof SqliteSiteRoles = ["member", "moderator", "admin"];
+const NOTIFICATION_KINDS: typeof SqliteNotificationKinds = [
+  "comment",
+  "mention",
+  "like",
+  "follow",
+  "join_request",
+  "request_approved",
+  "request_rejected",
+  "invite_joined",
+  "club_post",
+  "moderation",
+];
+const EMAIL_MODES: typeof SqliteEmailModes = ["off", "instant", "daily", "weekly"];
 const REPORT_TARGETS: typeof SqliteReportTargets = ["post", "comment", "user", "club"];
 const REPORT_REASONS: typeof SqliteReportReasons = ["spam", "harassment", "illegal", "off_topic", "other"];
 const CASE_STATUSES: typeof SqliteCaseStatuses = ["open", "closed"];
@@ -305,6 +321,7 @@ export const clubMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: CLUB_ROLES }).notNull().default("member"),
+    notifyPosts: boolean("notify_posts").notNull().default(false),
     joinedAt: timestampMs("joined_at").notNull().default(NOW_MS),
   },
   (t) => [
@@ -545,4 +562,101 @@ export const blocks = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId, t.blockerId)],
+);
+
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    actorCount: integer("actor_count").notNull().default(1),
+    postId: integer("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    commentId: integer("comment_id").references(() => comments.id, { onDelete: "cascade" }),
+    clubId: integer("club_id").references(() => clubs.id, { onDelete: "cascade" }),
+    detail: text("detail"),
+    reason: text("reason"),
+    readAt: timestampMs("read_at"),
+    sentAt: timestampMs("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_recent").on(t.userId, t.id),
+    index("notifications_unread")
+      .on(t.userId, t.id)
+      .where(sql`read_at IS NULL`),
+    index("notifications_unsent")
+      .on(t.id)
+      .where(sql`sent_at IS NULL`),
+    uniqueIndex("notifications_like_group")
+      .on(t.userId, t.postId)
+      .where(sql`kind = 'like' AND read_at IS NULL`),
+    index("notifications_post").on(t.postId),
+    index("notifications_comment").on(t.commentId),
+  ],
+);
+
+export const notificationSettings = pgTable(
+  "notification_settings",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    inAppOff: jsonb("in_app_off")
+      .$type<NotificationKind[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    email: text("email", { enum: EMAIL_MODES }).notNull().default("daily"),
+    push: boolean("push").notNull().default(false),
+    feedToken: text("feed_token").unique(),
+    digestAt: timestampMs("digest_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId] })],
+);
+
+export const pushSubscriptions = pgTable(
+  "push_subscriptions",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("push_subscriptions_user").on(t.userId)],
+);
+
+export const siteKeys = pgTable("site_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
+
+export const notificationFanouts = pgTable(
+  "notification_fanouts",
+  {
+    id: id(),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    cursor: integer("cursor").notNull().default(0),
+    createdAt: createdAt(),
+    doneAt: timestampMs("done_at"),
+  },
+  (t) => [
+    index("notification_fanouts_pending")
+      .on(t.id)
+      .where(sql`done_at IS NULL`),
+  ],
 );

@@ -280,6 +280,8 @@ export const clubMembers = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     role: text("role", { enum: CLUB_ROLES }).notNull().default("member"),
+    /** The member asked to hear of every new post in this club (CONTRACT.md §7 `club_post`, off by default). */
+    notifyPosts: integer("notify_posts", { mode: "boolean" }).notNull().default(false),
     joinedAt: integer("joined_at", { mode: "timestamp_ms" })
       .notNull()
       .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
@@ -566,4 +568,138 @@ export const blocks = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.blockerId, t.blockedId] }), index("blocks_blocked").on(t.blockedId, t.blockerId)],
+);
+
+/** What notifies a member (CONTRACT.md §7's table). */
+export const NOTIFICATION_KINDS = [
+  "comment",
+  "mention",
+  "like",
+  "follow",
+  "join_request",
+  "request_approved",
+  "request_rejected",
+  "invite_joined",
+  "club_post",
+  "moderation",
+] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+export const EMAIL_MODES = ["off", "instant", "daily", "weekly"] as const;
+export type EmailMode = (typeof EMAIL_MODES)[number];
+
+/**
+ * One row per recipient per event (CONTRACT.md §7, docs/decisions/0064-notifications.md). Likes on a
+ * post are one row while it is unread (`notifications_like_group`): a new like moves it up, names the
+ * newest liker and counts them all. `sentAt` is null until the instant mail and push were handled, so
+ * a restart finds what is still owed.
+ */
+export const notifications = sqliteTable(
+  "notifications",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: NOTIFICATION_KINDS }).notNull(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    actorCount: integer("actor_count").notNull().default(1),
+    postId: integer("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    commentId: integer("comment_id").references(() => comments.id, { onDelete: "cascade" }),
+    clubId: integer("club_id").references(() => clubs.id, { onDelete: "cascade" }),
+    /** `moderation`: "removed" or "restored"; otherwise null. */
+    detail: text("detail"),
+    /** `moderation`: the reason the author is shown. */
+    reason: text("reason"),
+    readAt: integer("read_at", { mode: "timestamp_ms" }),
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("notifications_user_recent").on(t.userId, t.id),
+    index("notifications_unread")
+      .on(t.userId, t.id)
+      .where(sql`read_at IS NULL`),
+    index("notifications_unsent")
+      .on(t.id)
+      .where(sql`sent_at IS NULL`),
+    uniqueIndex("notifications_like_group")
+      .on(t.userId, t.postId)
+      .where(sql`kind = 'like' AND read_at IS NULL`),
+    index("notifications_post").on(t.postId),
+    index("notifications_comment").on(t.commentId),
+  ],
+);
+
+/** A member's notification choices (CONTRACT.md §7 Settings › Notifications); no row: the defaults. */
+export const notificationSettings = sqliteTable(
+  "notification_settings",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The kinds turned off in the app (every kind but `club_post` is on by default). */
+    inAppOff: text("in_app_off", { mode: "json" })
+      .$type<NotificationKind[]>()
+      .notNull()
+      .default(sql`'[]'`),
+    email: text("email", { enum: EMAIL_MODES }).notNull().default("daily"),
+    push: integer("push", { mode: "boolean" }).notNull().default(false),
+    /** The personal token of private clubs' Atom feeds (replaceable; null until first made). */
+    feedToken: text("feed_token").unique(),
+    /** When the last digest was sent: the next one carries what is unread and newer. */
+    digestAt: integer("digest_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  // The key in the table's config keeps `userId` required on insert (an integer primary key column is a rowid alias).
+  (t) => [primaryKey({ columns: [t.userId] })],
+);
+
+/** A browser's push subscription (CONTRACT.md §7 "Web push"). */
+export const pushSubscriptions = sqliteTable(
+  "push_subscriptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    endpoint: text("endpoint").notNull().unique(),
+    p256dh: text("p256dh").notNull(),
+    auth: text("auth").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("push_subscriptions_user").on(t.userId)],
+);
+
+/** Keys the site makes once and keeps (the VAPID pair of web push). */
+export const siteKeys = sqliteTable("site_keys", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Notifications owed to many members (a club post to the members who asked for them), worked off the
+ * request in batches. `cursor` is the last member id done, moved in the same transaction as the
+ * batch's rows, so a restart goes on where it stopped and nobody hears twice.
+ */
+export const notificationFanouts = sqliteTable(
+  "notification_fanouts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    postId: integer("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "cascade" }),
+    cursor: integer("cursor").notNull().default(0),
+    createdAt: createdAt(),
+    doneAt: integer("done_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    index("notification_fanouts_pending")
+      .on(t.id)
+      .where(sql`done_at IS NULL`),
+  ],
 );

@@ -13,7 +13,9 @@ export {
   CASE_STATUSES,
   CLUB_ROLES,
   MEDIA_KINDS,
+  EMAIL_MODES,
   MODERATION_ACTIONS,
+  NOTIFICATION_KINDS,
   POST_TYPES,
   REPORT_REASONS,
   REPORT_TARGETS,
@@ -26,6 +28,8 @@ export type {
   LinkMetadata,
   MediaKind,
   ModerationAction,
+  EmailMode,
+  NotificationKind,
   PostType,
   ReportReason,
   ReportTarget,
@@ -64,3 +68,8 @@ export const moderationCases = pick("moderationCases");
 export const reports = pick("reports");
 export const moderationLog = pick("moderationLog");
 export const blocks = pick("blocks");
+export const notifications = pick("notifications");
+export const notificationSettings = pick("notificationSettings");
+export const pushSubscriptions = pick("pushSubscriptions");
+export const siteKeys = pick("siteKeys");
+export const notificationFanouts = pick("notificationFanouts");
