@@ -7,7 +7,8 @@ import { env } from "./env.server";
  * callers tell the member to ask the site's operator instead.
  */
 export type MailSettings = { smtpUrl: string; from: string; publicUrl: string };
-export type Mail = { to: string; subject: string; text: string; html: string };
+/** `headers`: extra header lines, e.g. a notification mail's `List-Unsubscribe` (RFC 8058). */
+export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
 
 let settings: MailSettings | null =
   env.SMTP_URL && env.MAIL_FROM && env.PUBLIC_URL ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL } : null;
