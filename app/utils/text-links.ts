@@ -9,6 +9,7 @@
  * do, so "great hunt.Thanks" is not a link). An email address is not a link, and neither is its domain. The same address written twice (with or without `https://`,
  * `www.` or a final `/`) is one link.
  */
+import { mentionedUsernames } from "./mentions";
 
 /** An http(s) URL, up to the first space or closing bracket/quote. */
 const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'()[\]{}]+/gi;
@@ -56,15 +57,7 @@ export function linksIn(...texts: (string | null | undefined)[]): Set<string> {
   return found;
 }
 
-/** `@username` (letters, digits and underscores, as usernames are), not inside a word or an email address. */
-const MENTION_PATTERN = /(?<![\w@.])@([A-Za-z0-9_]{3,20})(?![\w@])/g;
-
-/** The distinct usernames mentioned in `texts`, lower case. */
+/** The distinct usernames mentioned in `texts`, lower case, all of them (the first-day cap counts every one; mentions.ts is the rule). */
 export function mentionsIn(...texts: (string | null | undefined)[]): Set<string> {
-  const found = new Set<string>();
-  for (const text of texts) {
-    if (!text) continue;
-    for (const match of text.matchAll(MENTION_PATTERN)) found.add(match[1]!.toLowerCase());
-  }
-  return found;
+  return new Set(texts.flatMap((text) => mentionedUsernames(text, Infinity)));
 }
