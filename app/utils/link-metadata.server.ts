@@ -1,7 +1,4 @@
-import dns from "node:dns";
-import net from "node:net";
 import { eq } from "drizzle-orm";
-import ipaddr from "ipaddr.js";
 import createMetascraper from "metascraper";
 import metascraperDescription from "metascraper-description";
 import metascraperImage from "metascraper-image";
@@ -9,13 +6,17 @@ import metascraperLogo from "metascraper-logo-favicon";
 import metascraperPublisher from "metascraper-publisher";
 import metascraperTitle from "metascraper-title";
 import metascraperUrl from "metascraper-url";
-import { Agent, buildConnector, fetch, type Dispatcher } from "undici";
+import { fetch, type Agent, type Dispatcher } from "undici";
+import { createGuardedAgent, type GuardOptions } from "./address-guard.server";
 import { logger } from "./logger.server";
 import { linkPreviews, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
 import { toStorableText } from "~/schemas/text";
 import { db, first } from "./db.server";
 import { isHttpUrl } from "./urls";
+
+// The guard lives in address-guard.server.ts (push endpoints use it too); these names stay importable from here.
+export { BlockedAddressError, createGuardedAgent, isPublicAddress, type GuardOptions, type LookupFunction } from "./address-guard.server";
 
 /**
  * Link previews (CONTRACT.md §4, docs/decisions/0008-media-storage-and-processing.md).
@@ -38,94 +39,6 @@ const FRESH_MS = 24 * 3_600_000;
 const FRESH_ERROR_MS = 10 * 60_000;
 
 const USER_AGENT = "Mozilla/5.0 (compatible; WhitetailPulseBot/1.0; link preview)";
-
-export class BlockedAddressError extends Error {
-  constructor(host: string, address: string) {
-    super(`Refusing to connect to ${host} (${address}): not a public address`);
-    this.name = "BlockedAddressError";
-  }
-}
-
-/** Public unicast only: no loopback, private, link-local (cloud metadata), CGNAT, multicast, reserved … */
-export function isPublicAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  if (!ipaddr.isValid(bare)) return false;
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === "unicast";
-}
-
-type LookupAddress = { address: string; family: number };
-export type LookupFunction = (
-  hostname: string,
-  options: { all: true; family?: number },
-  callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void,
-) => void;
-
-export type GuardOptions = {
-  /** The DNS lookup the connector uses (tests pass a stub; the guard around it stays the same). */
-  lookup?: LookupFunction;
-  /** Which addresses may be connected to. Default: public unicast only. Tests widen it; nothing else may. */
-  isAllowedAddress?: (address: string) => boolean;
-  connectTimeoutMs?: number;
-};
-
-const systemLookup: LookupFunction = (hostname, options, callback) =>
-  dns.lookup(hostname, options, callback as (err: NodeJS.ErrnoException | null, addresses: dns.LookupAddress[]) => void);
-
-/** An undici Agent that can only connect to allowed (by default: public unicast) addresses. */
-export function createGuardedAgent(options: GuardOptions = {}): Agent {
-  const allowed = options.isAllowedAddress ?? isPublicAddress;
-  const baseLookup = options.lookup ?? systemLookup;
-
-  // net/tls.connect call this for host names (never for IP literals): every answer must be allowed.
-  const guardedLookup = (
-    hostname: string,
-    lookupOptions: { all?: boolean; family?: number },
-    callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-  ) => {
-    baseLookup(hostname, { family: lookupOptions.family, all: true }, (error, addresses) => {
-      if (error) return callback(error, "");
-      const list = addresses ?? [];
-      if (list.length === 0) return callback(Object.assign(new Error(`No address for ${hostname}`), { code: "ENOTFOUND" }), "");
-      const refused = list.find((a) => !allowed(a.address));
-      if (refused) return callback(new BlockedAddressError(hostname, refused.address), "");
-      if (lookupOptions.all) return callback(null, list);
-      callback(null, list[0]!.address, list[0]!.family);
-    });
-  };
-
-  const connect = buildConnector({
-    timeout: options.connectTimeoutMs ?? PREVIEW_TIMEOUT_MS,
-    lookup: guardedLookup as unknown as net.LookupFunction,
-  });
-
-  return new Agent({
-    connect: (connectOptions, callback) => {
-      const host = connectOptions.hostname.replace(/^\[|\]$/g, "");
-      if (net.isIP(host) && !allowed(host)) {
-        callback(new BlockedAddressError(host, host), null);
-        return;
-      }
-      connect(connectOptions, (error, socket) => {
-        if (error || !socket) return callback(error ?? new Error("Connection failed"), null);
-        // The address actually connected to, whatever path led there.
-        const remote = socket.remoteAddress;
-        if (!remote || !allowed(remote)) {
-          socket.destroy();
-          return callback(new BlockedAddressError(host, remote ?? "unknown"), null);
-        }
-        callback(null, socket);
-      });
-    },
-    connections: 16,
-    keepAliveTimeout: 10_000,
-    headersTimeout: PREVIEW_TIMEOUT_MS,
-    bodyTimeout: PREVIEW_TIMEOUT_MS,
-  });
-}
 
 let defaultAgent: Agent | null = null;
 
