@@ -45,6 +45,12 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ NODE_ENV: "production" })).toThrow(/SESSION_SECRET is required in production/);
     expect(parseEnv({ NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) }).NODE_ENV).toBe("production");
   });
+  it("allows private push endpoints only outside production (CONTRACT.md §7)", () => {
+    expect(parseEnv({}).PUSH_ALLOW_PRIVATE).toBe(false);
+    expect(parseEnv({ PUSH_ALLOW_PRIVATE: "1" }).PUSH_ALLOW_PRIVATE).toBe(true);
+    const production = { NODE_ENV: "production", SESSION_SECRET: "x".repeat(32) };
+    expect(() => parseEnv({ ...production, PUSH_ALLOW_PRIVATE: "1" })).toThrow(/PUSH_ALLOW_PRIVATE is for tests only/);
+  });
   it("reads the mail settings; SMTP_URL needs PUBLIC_URL and MAIL_FROM (ADR 0028)", () => {
     const mail = {
       SMTP_URL: "smtp://u:p@mail.example.org:587",

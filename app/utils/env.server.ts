@@ -67,6 +67,8 @@ const schema = z
     /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: password-reset mail. */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be smtp://user:pass@host:port or smtps://…" }).optional(),
     MAIL_FROM: z.string().optional(),
+    /** Tests only (CONTRACT.md §7): web-push endpoints may be http or on a private address (a local push server). */
+    PUSH_ALLOW_PRIVATE: flag,
     /** Operators (docs/decisions/0040-health-logs-backups-shutdown.md). */
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     BACKUP_DIR: z.string().min(1).default("./data/backups"),
@@ -87,6 +89,9 @@ const schema = z
         path: ["SESSION_SECRET"],
         message: "is required in production (at least 16 characters, e.g. `openssl rand -hex 32`)",
       });
+    }
+    if (env.NODE_ENV === "production" && env.PUSH_ALLOW_PRIVATE) {
+      ctx.addIssue({ code: "custom", path: ["PUSH_ALLOW_PRIVATE"], message: "is for tests only and must not be set in production" });
     }
     // Reset links in mail are built from PUBLIC_URL only, never from a request's Host (ADR 0028).
     for (const name of ["PUBLIC_URL", "MAIL_FROM"] as const) {
