@@ -1,0 +1,15 @@
+import { json } from "@remix-run/node";
+import { blockMember, unblockMember } from "~/models/block.server";
+import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { getSessionUser } from "~/web/session.server";
+
+/**
+ * POST / DELETE /api/users/{username}/block → 200 `{ blocked }` (CONTRACT.md §8 "Blocks").
+ * Idempotent; blocking oneself is 400; an unknown member 404; signed out 401. No body is read.
+ */
+export const action = apiAction({
+  POST: async ({ request, params }) => json(await blockMember(await getSessionUser(request), params.username ?? "")),
+  DELETE: async ({ request, params }) => json(await unblockMember(await getSessionUser(request), params.username ?? "")),
+});
+
+export const loader = methodNotAllowed;
