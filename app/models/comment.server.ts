@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { notify } from "./notification.server";
 import { comments, posts, users } from "#db/schema";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
@@ -161,10 +162,12 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
       .insert(comments)
       .values({ postId, authorId: me.id, content: parsed.data.content })
       .returning({ id: comments.id });
-    await tx
+    const [post] = await tx
       .update(posts)
       .set({ commentsCount: sql`${posts.commentsCount} + 1` })
-      .where(eq(posts.id, postId));
+      .where(eq(posts.id, postId))
+      .returning({ authorId: posts.authorId });
+    if (post) await notify([post.authorId], { kind: "comment", actorId: me.id, postId, commentId: row!.id }, tx);
     return toComment(first(await commentQuery().where(eq(comments.id, row!.id)))!);
   });
 }

@@ -1,4 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
+import { nudgeFanouts, queueClubPostFanout } from "./notification-fanout.server";
+import { notify } from "./notification.server";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
@@ -179,8 +181,11 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
       .update(users)
       .set({ postsCount: sql`${users.postsCount} + 1` })
       .where(eq(users.id, author.id));
+    // The members who asked to hear of this club's posts are told off the request (notification-fanout.server.ts).
+    if (data.clubId) await queueClubPostFanout(tx, { postId, clubId: data.clubId, actorId: author.id });
     return postId;
   });
+  if (data.clubId) nudgeFanouts();
   forgetTrending();
   return getPost(actor, id);
 }
@@ -248,11 +253,14 @@ export async function likePost(actor: Actor, id: number): Promise<LikeState> {
   return writeTransaction(async (tx) => {
     await visiblePostOrThrow(actor, id);
     const added = await tx.insert(likes).values({ postId: id, userId: me.id }).onConflictDoNothing().returning({ postId: likes.postId });
-    if (added.length)
-      await tx
+    if (added.length) {
+      const [post] = await tx
         .update(posts)
         .set({ likesCount: sql`${posts.likesCount} + 1` })
-        .where(eq(posts.id, id));
+        .where(eq(posts.id, id))
+        .returning({ authorId: posts.authorId });
+      if (post) await notify([post.authorId], { kind: "like", actorId: me.id, postId: id }, tx);
+    }
     return { likes: (await countersOf(tx, id)).likes, isLiked: true };
   });
 }
