@@ -21,7 +21,9 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web
  *   handler leaves unread is dropped, never buffered;
  * - a cross-site non-GET request is a JSON 403 (for a page, Remix's own check would answer an empty
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
- *   what the route-level tests exercise;
+ *   what the route-level tests exercise. The exception is a POST whose address is its whole
+ *   credential (`TOKEN_POSTS`): a mail client's one-click unsubscribe (RFC 8058) comes from its
+ *   provider, with no cookie and perhaps the provider's Origin;
  * - every answer gets the headers of `edgeHeaders`;
  * - a GET or HEAD whose `If-None-Match` names the current validator of its page is a 304, before
  *   anything renders; a 200 gets that validator (conditional.server.ts);
@@ -34,6 +36,8 @@ type EdgeRequest = { method?: string; url?: string; headers: IncomingHttpHeaders
 export type EdgeRefusal = { status: 400 | 403 | 413; error: string };
 
 const API_PATH = /^\/api(\/|$)/;
+/** Posts authorized by a signed token in the path, never by a cookie: another site may send them. */
+const TOKEN_POSTS = /^\/unsubscribe\/[^/]+$/;
 
 /** Headers for every answer: `nosniff` on the JSON surface, HSTS in production. */
 export function edgeHeaders(path: string, production = isProduction): Record<string, string> {
@@ -56,7 +60,8 @@ export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
   }
   const path = pathOf(req);
   if (API_PATH.test(path) && !decodes(path)) return { status: 400, error: "The address has a broken percent-encoding" };
-  if (!isSafeMethod(req.method ?? "GET") && isCrossSite(probe(req))) return { status: 403, error: "Cross-site request refused" };
+  if (!isSafeMethod(req.method ?? "GET") && !TOKEN_POSTS.test(path) && isCrossSite(probe(req)))
+    return { status: 403, error: "Cross-site request refused" };
   if (declaredBodyTooLarge(req.headers)) return { status: 413, error: BODY_TOO_LARGE };
   return null;
 }

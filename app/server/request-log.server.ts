@@ -16,9 +16,10 @@ import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
  * the first request, so stdout holds JSON lines only.
  */
 
-/** Path segments that are secrets: a reset link's token, an invite code. */
+/** Path segments that are secrets: a reset link's token, an invite code, an unsubscribe link's token. */
 const SECRET_SEGMENTS: [RegExp, string][] = [
   [/^\/reset-password\/[^/]+/, "/reset-password/:token"],
+  [/^\/unsubscribe\/[^/]+/, "/unsubscribe/:token"],
   [/^\/join\/[^/]+/, "/join/:code"],
   [/^\/api\/invites\/[^/]+/, "/api/invites/:code"],
 ];
