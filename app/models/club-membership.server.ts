@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { notify } from "./notification.server";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
 import { db, decrementCounter, equalsIgnoringCase, first, writeTransaction } from "~/utils/db.server";
@@ -200,8 +201,18 @@ export function joinClub(actor: Actor, clubId: number, input: { message?: string
     } else {
       await tx.insert(joinRequests).values({ clubId, userId: me.id, message, status: "pending" });
     }
+    await notify(await clubStaffIds(tx, clubId), { kind: "join_request", actorId: me.id, clubId }, tx);
     return { status: "pending" };
   });
+}
+
+/** Who decides the club's join requests: its owner and admins. */
+async function clubStaffIds(tx: Queryable, clubId: number): Promise<number[]> {
+  const rows = await tx
+    .select({ userId: clubMembers.userId })
+    .from(clubMembers)
+    .where(and(eq(clubMembers.clubId, clubId), inArray(clubMembers.role, ["owner", "admin"])));
+  return rows.map((r) => r.userId);
 }
 
 /** POST /api/clubs/{id}/requests/{requestId} (owner and admins): approve admits (unless full), reject refuses. */
@@ -222,14 +233,16 @@ export function decideJoinRequest(
     if (request.status !== "pending") throw conflict("This request has already been decided");
     if (action === "reject") {
       await tx.update(joinRequests).set({ status: "rejected", decidedAt: new Date() }).where(eq(joinRequests.id, requestId));
+      await notify([request.userId], { kind: "request_rejected", actorId: me.id, clubId }, tx);
       return { status: "rejected" };
     }
     if (await getMembership(clubId, request.userId, tx)) {
-      // Joined meanwhile through an invite: the request is simply settled.
+      // Joined meanwhile through an invite: the request is simply settled (they heard of the invite's join).
       await tx.update(joinRequests).set({ status: "approved", decidedAt: new Date() }).where(eq(joinRequests.id, requestId));
       return { status: "approved" };
     }
     await admitMember(tx, clubId, request.userId);
+    await notify([request.userId], { kind: "request_approved", actorId: me.id, clubId }, tx);
     return { status: "approved" };
   });
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { notify } from "./notification.server";
 import { follows, users } from "#db/schema";
 import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
@@ -46,6 +47,7 @@ export function followUser(actor: Actor, username: string, now = new Date()): Pr
         .update(users)
         .set({ followingCount: sql`${users.followingCount} + 1` })
         .where(eq(users.id, followerId));
+      await notify([target.id], { kind: "follow", actorId: followerId }, tx);
     }
     return { following: true, followersCount: await followersCountOf(tx, target.id) };
   });

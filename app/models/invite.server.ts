@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { notify } from "./notification.server";
 import { and, desc, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { clubs, invites, users } from "#db/schema";
 import type { InviteInput } from "~/schemas/club";
@@ -208,6 +209,7 @@ export function acceptInvite(
       throw forbidden(REJECTED_NEEDS_OWNER);
     await takeInviteUse(tx, code, now);
     await admitMember(tx, clubId, me.id);
+    await notify([createdById], { kind: "invite_joined", actorId: me.id, clubId }, tx);
     return { status: "joined" as const, clubId };
   });
 }
@@ -217,7 +219,9 @@ export function acceptInvite(
  * used-up or expired code — or a full club — rolls the account back.
  */
 export async function joinNewMemberWithInvite(tx: Queryable, code: string, userId: number, now = new Date()): Promise<number> {
+  const { createdById } = await usableInvite(tx, code, now);
   const clubId = await takeInviteUse(tx, code, now);
   await admitMember(tx, clubId, userId);
+  await notify([createdById], { kind: "invite_joined", actorId: userId, clubId }, tx);
   return clubId;
 }

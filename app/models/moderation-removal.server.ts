@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { forgetNotificationsAbout, notify } from "./notification.server";
 import { comments, moderationCases, posts, users } from "#db/schema";
 import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
@@ -167,6 +168,8 @@ export async function removeContent(actor: Actor, target: ModeratedTarget, reaso
       at,
     });
     await closeCase(q, target, at);
+    await forgetNotificationsAbout(q, target);
+    await tellAuthor(q, me, target, row, { detail: "removed", reason: text });
   };
   if (tx) await run(tx);
   else await writeTransaction(run);
@@ -192,12 +195,29 @@ export async function restoreContent(actor: Actor, target: ModeratedTarget, tx?:
         clubId: row.clubId,
         at,
       });
+      await tellAuthor(q, me, target, row, { detail: "restored" });
     }
     await closeCase(q, target, at);
   };
   if (tx) await run(tx);
   else await writeTransaction(run);
   forgetTrending();
+}
+
+/**
+ * The author hears of a removal, with the reason, and of a restoration (CONTRACT.md §7 `moderation`);
+ * not who decided, and not when they decided on their own content.
+ */
+async function tellAuthor(
+  q: Queryable,
+  me: Moderator,
+  target: ModeratedTarget,
+  row: TargetRow,
+  what: { detail: "removed" | "restored"; reason?: string },
+): Promise<void> {
+  if (row.authorId === me.id) return;
+  const about = target.type === "post" ? { postId: target.id } : { postId: row.postId, commentId: target.id };
+  await notify([row.authorId], { kind: "moderation", actorId: null, ...about, ...what }, q);
 }
 
 /**
