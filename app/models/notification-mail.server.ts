@@ -1,0 +1,378 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { and, asc, eq, exists, gt, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { notifications, notificationSettings, users, type EmailMode, type NotificationKind } from "#db/schema";
+import { APP_NAME } from "~/utils/brand";
+import { db, first } from "~/utils/db.server";
+import { sessionSecret } from "~/utils/env.server";
+import { notFound } from "~/utils/errors";
+import { runEvery } from "~/utils/jobs.server";
+import { logger, logServerError } from "~/utils/logger.server";
+import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
+import { unreadForDigest, type NotificationItem } from "./notification.server";
+import { setEmailMode, settingsRow } from "./notification-settings.server";
+
+/**
+ * Notification email (CONTRACT.md §7 "Email", issue 26): an instant mail per delivery (the delivery
+ * worker calls `mailInstant` for members whose email is "instant"), and daily or weekly digests of
+ * what is still unread (`sendDueDigests`, run by the server every 15 minutes and by `npm run digest`).
+ * Only where SMTP is configured (`mailSettings()`); suspended members get nothing.
+ *
+ * Every mail carries a one-click unsubscribe: `/unsubscribe/{token}`, where the token is the member's
+ * id and an HMAC of it under the session secret (no row to keep; it works signed out), and the
+ * `List-Unsubscribe` / `List-Unsubscribe-Post` headers of RFC 8058 so a mail client's own
+ * "Unsubscribe" button turns the mail off with one POST.
+ */
+
+export type MailRecipient = { id: number; email: string; username: string; displayName: string };
+type DigestMode = Extract<EmailMode, "daily" | "weekly">;
+
+const HOUR_MS = 3_600_000;
+const PERIOD_MS: Record<DigestMode, number> = { daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS };
+/**
+ * A digest is due this much before its full period is over, so a timer that fires at the same hour
+ * every day (a few seconds early or late) or the server's 15-minute schedule never skips a day.
+ */
+const DUE_SLACK_MS = HOUR_MS;
+/** Items listed in one digest; the rest are "and N more" with a link to /notifications. */
+const DIGEST_SHOWN = 20;
+const DIGEST_FETCHED = 50;
+const SETTINGS_PATH = "/settings?tab=notifications";
+
+export const UNSUBSCRIBE_LINK_INVALID =
+  "This unsubscribe link doesn't work. It may have been copied incompletely. You can turn notification emails off in Settings › Notifications.";
+
+// ---------------------------------------------------------------------------------------------
+// Unsubscribe tokens
+
+const TOKEN_PURPOSE = "notification-email-unsubscribe";
+const TAG_LENGTH = 32;
+const TOKEN_SHAPE = new RegExp(`^([1-9][0-9]{0,14})-([A-Za-z0-9_-]{${TAG_LENGTH}})$`);
+
+function tagFor(userId: number): string {
+  return createHmac("sha256", sessionSecret).update(`${TOKEN_PURPOSE}:${userId}`).digest("base64url").slice(0, TAG_LENGTH);
+}
+
+/** The member's unsubscribe token: their id and a signature only this site can make. */
+export function unsubscribeToken(userId: number): string {
+  return `${userId}-${tagFor(userId)}`;
+}
+
+/** The member id a token was made for, or null for anything forged, cut short or malformed. */
+export function memberOfUnsubscribeToken(token: string): number | null {
+  const match = TOKEN_SHAPE.exec(token);
+  if (!match) return null;
+  const userId = Number(match[1]);
+  if (!Number.isSafeInteger(userId)) return null;
+  const expected = Buffer.from(tagFor(userId));
+  const given = Buffer.from(match[2]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? userId : null;
+}
+
+/** Who an unsubscribe link is for, and whether their notification mail is on (404 for a bad link). */
+export async function unsubscribeTarget(token: string): Promise<{ username: string; emailOn: boolean }> {
+  const userId = memberOfUnsubscribeToken(token);
+  const user = userId === null ? undefined : first(await db.select({ username: users.username }).from(users).where(eq(users.id, userId)));
+  if (userId === null || !user) throw notFound(UNSUBSCRIBE_LINK_INVALID);
+  const row = await settingsRow(userId);
+  return { username: user.username, emailOn: row.email !== "off" };
+}
+
+/** The link's member gets no more notification mail (404 for a bad link). Repeating it is harmless. */
+export async function unsubscribeWithToken(token: string): Promise<{ username: string }> {
+  const userId = memberOfUnsubscribeToken(token);
+  const user = userId === null ? undefined : first(await db.select({ username: users.username }).from(users).where(eq(users.id, userId)));
+  if (userId === null || !user) throw notFound(UNSUBSCRIBE_LINK_INVALID);
+  await setEmailMode(userId, "off");
+  return { username: user.username };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sending
+
+/**
+ * One mail for notifications that just happened (several → one mail listing them). Returns false,
+ * sending nothing, when mail is not configured, there is nothing to say or the member is suspended;
+ * throws when the mail server refuses (the caller decides whether to try again).
+ */
+export async function mailInstant(recipient: MailRecipient, items: NotificationItem[]): Promise<boolean> {
+  const settings = mailSettings();
+  if (!settings || items.length === 0) return false;
+  const row = first(
+    await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, recipient.id), notSuspended(Date.now()))),
+  );
+  if (!row) return false;
+  await sendMail(instantMail(recipient, items, settings.publicUrl));
+  return true;
+}
+
+export type DigestCounts = {
+  /** Members whose digest was due and who had something unread since their last one. */
+  due: number;
+  sent: number;
+  /** Due, but nothing to list once looked at closely (read meanwhile, or no longer theirs to read). */
+  empty: number;
+  failed: number;
+  /** Taken by another process sending digests at the same moment. */
+  skipped: number;
+};
+
+/**
+ * Send every digest that is due: members with email "daily" or "weekly" (no settings row: daily)
+ * whose last digest went at least a day or a week ago (less an hour's slack), who are not
+ * suspended, and who have an unread notification newer than their last digest (a member who never
+ * had one: newer than a day or a week ago). Each gets one mail of what is still unread since then;
+ * `digestAt` moves to `now` only when the mail went (it is claimed first, so two servers running
+ * this together never both send it, and given back when the send fails). Members are taken in
+ * batches of `batchSize`, at most `maxMails` mails per run (the next run goes on).
+ */
+export async function sendDueDigests(
+  now: Date = new Date(),
+  { batchSize = 100, maxMails = 2_000 }: { batchSize?: number; maxMails?: number } = {},
+): Promise<DigestCounts> {
+  const counts: DigestCounts = { due: 0, sent: 0, empty: 0, failed: 0, skipped: 0 };
+  const settings = mailSettings();
+  if (!settings) return counts;
+  let after = 0;
+  while (counts.due < maxMails) {
+    const batch = await dueDigestMembers(now, after, Math.min(batchSize, maxMails - counts.due));
+    for (const member of batch) {
+      counts.due += 1;
+      const outcome = await sendDigest(member, now, settings.publicUrl);
+      counts[outcome] += 1;
+    }
+    if (batch.length < batchSize) break;
+    after = batch[batch.length - 1]!.id;
+  }
+  return counts;
+}
+
+/**
+ * The server sends due digests itself, at start-up and every `everyMs` (15 minutes), off the request
+ * path, where SMTP is configured; `npm run digest` does the same once, for a timer. Returns a
+ * function that stops it (the clean shutdown calls it).
+ */
+export function scheduleDigests({ everyMs = 15 * 60_000 }: { everyMs?: number } = {}): () => void {
+  if (!mailSettings()) return () => undefined;
+  return runEvery("notification-digests", everyMs, async () => {
+    const counts = await sendDueDigests();
+    if (counts.due > 0) logger.info(counts, "notification digests");
+  });
+}
+
+type DueMember = MailRecipient & { mode: DigestMode; digestAt: Date | null };
+
+const emailMode = sql<EmailMode>`coalesce(${notificationSettings.email}, 'daily')`;
+
+function notSuspended(now: number): SQL {
+  return or(isNull(users.suspendedAt), and(isNotNull(users.suspendedUntil), lte(users.suspendedUntil, new Date(now))))!;
+}
+
+/** Due members after `after` (by id), each with an unread notification newer than their last digest. */
+async function dueDigestMembers(now: Date, after: number, limit: number): Promise<DueMember[]> {
+  const dueFor = (mode: DigestMode) => {
+    const periodStart = new Date(now.getTime() - PERIOD_MS[mode]);
+    const dueBefore = new Date(now.getTime() - PERIOD_MS[mode] + DUE_SLACK_MS);
+    const newer = or(
+      and(isNull(notificationSettings.digestAt), gt(notifications.createdAt, periodStart)),
+      gt(notifications.createdAt, notificationSettings.digestAt),
+    );
+    return and(
+      eq(emailMode, mode),
+      or(isNull(notificationSettings.digestAt), lte(notificationSettings.digestAt, dueBefore)),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(notifications)
+          .where(and(eq(notifications.userId, users.id), isNull(notifications.readAt), newer, lte(notifications.createdAt, now))),
+      ),
+    );
+  };
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      username: users.username,
+      displayName: users.displayName,
+      mode: emailMode,
+      digestAt: notificationSettings.digestAt,
+    })
+    .from(users)
+    .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))
+    .where(and(gt(users.id, after), notSuspended(now.getTime()), or(dueFor("daily"), dueFor("weekly"))))
+    .orderBy(asc(users.id))
+    .limit(limit);
+  return rows.map((r) => ({ ...r, mode: r.mode as DigestMode }));
+}
+
+/** `digestAt` from `from` to `to`, only if nobody moved it meanwhile; true when this call moved it. */
+async function moveDigestAt(userId: number, from: Date | null, to: Date | null): Promise<boolean> {
+  const unchanged = from === null ? isNull(notificationSettings.digestAt) : eq(notificationSettings.digestAt, from);
+  const moved = await db
+    .insert(notificationSettings)
+    .values({ userId, digestAt: to })
+    .onConflictDoUpdate({ target: notificationSettings.userId, set: { digestAt: to }, setWhere: unchanged })
+    .returning({ userId: notificationSettings.userId });
+  return moved.length > 0;
+}
+
+async function sendDigest(member: DueMember, now: Date, publicUrl: string): Promise<"sent" | "empty" | "failed" | "skipped"> {
+  if (!(await moveDigestAt(member.id, member.digestAt, now))) return "skipped";
+  try {
+    const since = member.digestAt ?? new Date(now.getTime() - PERIOD_MS[member.mode]);
+    const items = (await unreadForDigest(member.id, since, DIGEST_FETCHED)).filter((i) => Date.parse(i.createdAt) <= now.getTime());
+    if (items.length === 0) {
+      await moveDigestAt(member.id, now, member.digestAt);
+      return "empty";
+    }
+    await sendMail(digestMail(member, items, member.mode, publicUrl));
+    return "sent";
+  } catch (error) {
+    logServerError(error, { path: "job:notification-digest" });
+    await moveDigestAt(member.id, now, member.digestAt).catch(() => undefined);
+    return "failed";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The mails: plain text, and simple single-column HTML that reads well on a phone
+
+type Link = { label: string; href: string };
+
+/** An item's page as an absolute link (`href` is a site path; anything else goes to /notifications). */
+function itemUrl(item: NotificationItem, publicUrl: string): string {
+  const path = item.href.startsWith("/") && !item.href.startsWith("//") ? item.href : "/notifications";
+  return `${publicUrl}${path}`;
+}
+
+const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+
+const BUTTON_LABEL: Partial<Record<NotificationKind, string>> = {
+  comment: "Read the comment",
+  mention: "See where you were mentioned",
+  like: "See the post",
+  follow: "See their profile",
+  join_request: "Review the request",
+  request_approved: "Open the club",
+  request_rejected: "See the club",
+  invite_joined: "See who joined",
+  club_post: "Read the post",
+  moderation: "See what changed",
+};
+
+function plural(n: number, word: string): string {
+  return `${n} new ${word}${n === 1 ? "" : "s"}`;
+}
+
+/** The mail for notifications that just happened. */
+export function instantMail(recipient: MailRecipient, items: NotificationItem[], publicUrl: string): Mail {
+  const single = items.length === 1 ? items[0]! : null;
+  const subject = single ? oneLine(single.text).slice(0, 150) : `${plural(items.length, "notification")} on ${APP_NAME}`;
+  const button: Link = single
+    ? { label: BUTTON_LABEL[single.kind] ?? "Open it", href: itemUrl(single, publicUrl) }
+    : { label: "See your notifications", href: `${publicUrl}/notifications` };
+  const why = "You get an email as soon as something happens.";
+  return composeMail(recipient, publicUrl, {
+    subject,
+    intro: single ? null : `${plural(items.length, "notification")}:`,
+    items,
+    button,
+    why,
+  });
+}
+
+/** The digest: what is still unread since the last one, newest first. */
+export function digestMail(recipient: MailRecipient, items: NotificationItem[], mode: DigestMode, publicUrl: string): Mail {
+  const more = items.length >= DIGEST_FETCHED ? `${items.length - DIGEST_SHOWN}+` : String(items.length - DIGEST_SHOWN);
+  const shown = items.slice(0, DIGEST_SHOWN);
+  const count = items.length >= DIGEST_FETCHED ? `${DIGEST_FETCHED}+` : String(items.length);
+  const noun = items.length === 1 ? "notification" : "notifications";
+  const subject = `${count} new ${noun} on ${APP_NAME}`;
+  const period = mode === "daily" ? "day" : "week";
+  const intro = `Still unread since your last digest (${count} new ${noun}):`;
+  return composeMail(recipient, publicUrl, {
+    subject,
+    intro,
+    items: shown,
+    more: items.length > DIGEST_SHOWN ? `…and ${more} more` : null,
+    button: { label: "See all notifications", href: `${publicUrl}/notifications` },
+    why: `You get a digest of unread notifications at most once a ${period}.`,
+  });
+}
+
+type MailParts = {
+  subject: string;
+  intro: string | null;
+  items: NotificationItem[];
+  more?: string | null;
+  button: Link;
+  why: string;
+};
+
+function composeMail(recipient: MailRecipient, publicUrl: string, parts: MailParts): Mail {
+  const unsubscribeUrl = `${publicUrl}/unsubscribe/${unsubscribeToken(recipient.id)}`;
+  const settingsUrl = `${publicUrl}${SETTINGS_PATH}`;
+  const name = oneLine(recipient.displayName) || recipient.username;
+  // An item's text is the site's sentence (a removal's reason included).
+  const lines = parts.items.map((item) => ({ text: oneLine(item.text), url: itemUrl(item, publicUrl) }));
+
+  const text = [
+    `Hi ${name},`,
+    "",
+    ...(parts.intro ? [parts.intro, ""] : []),
+    // A list gives each item its link; a single item's link is the button's line below.
+    ...(parts.intro ? lines.flatMap((l) => [`• ${l.text}`, `  ${l.url}`, ""]) : lines.flatMap((l) => [l.text, ""])),
+    ...(parts.more ? [parts.more, ""] : []),
+    `${parts.button.label}: ${parts.button.href}`,
+    "",
+    "-- ",
+    `${parts.why} Change how often in Settings › Notifications:`,
+    settingsUrl,
+    "",
+    "Stop notification emails:",
+    unsubscribeUrl,
+    "",
+  ].join("\n");
+
+  const font = "font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+  const itemHtml = lines
+    .map(
+      (l) =>
+        `<div style="padding:14px 0;border-top:1px solid #e7e5e4;">` +
+        `<a href="${escapeHtml(l.url)}" style="color:#1c1917;text-decoration:none;font-size:17px;">${escapeHtml(l.text)}</a>` +
+        `</div>`,
+    )
+    .join("");
+  const html = [
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">`,
+    `<meta name="viewport" content="width=device-width, initial-scale=1">`,
+    `<title>${escapeHtml(parts.subject)}</title></head>`,
+    `<body style="margin:0;padding:0;background:#f5f5f4;">`,
+    `<div style="max-width:560px;margin:0 auto;padding:24px 16px;${font};font-size:16px;line-height:1.5;color:#1c1917;">`,
+    `<p style="margin:0 0 16px;font-weight:bold;color:#78350f;">${escapeHtml(APP_NAME)}</p>`,
+    `<p style="margin:0 0 12px;">Hi ${escapeHtml(name)},</p>`,
+    parts.intro ? `<p style="margin:0 0 4px;">${escapeHtml(parts.intro)}</p>` : "",
+    itemHtml,
+    parts.more ? `<p style="margin:8px 0 0;color:#57534e;">${escapeHtml(parts.more)}</p>` : "",
+    `<p style="margin:24px 0;"><a href="${escapeHtml(parts.button.href)}" style="display:block;padding:14px 20px;background:#78350f;color:#ffffff;text-align:center;text-decoration:none;font-weight:bold;font-size:17px;border-radius:8px;">${escapeHtml(parts.button.label)}</a></p>`,
+    `<p style="margin:24px 0 0;padding-top:16px;border-top:1px solid #e7e5e4;font-size:14px;color:#57534e;">`,
+    `${escapeHtml(parts.why)} <a href="${escapeHtml(settingsUrl)}" style="color:#57534e;">Change how often in Settings › Notifications</a>.<br>`,
+    `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#57534e;">Stop notification emails</a></p>`,
+    `</div></body></html>`,
+  ].join("\n");
+
+  return {
+    to: recipient.email,
+    subject: parts.subject,
+    text,
+    html,
+    headers: {
+      "List-Unsubscribe": `<${unsubscribeUrl}>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+      // RFC 3834: sent by a machine, so out-of-office replies stay away.
+      "Auto-Submitted": "auto-generated",
+    },
+  };
+}

@@ -1,0 +1,384 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eq } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { notifications, users, type NotificationKind } from "#db/schema";
+import {
+  mailInstant,
+  sendDueDigests,
+  unsubscribeToken,
+  UNSUBSCRIBE_LINK_INVALID,
+  type MailRecipient,
+} from "~/models/notification-mail.server";
+import { notificationItems } from "~/models/notification.server";
+import { setEmailMode, settingsRow, upsertSettings } from "~/models/notification-settings.server";
+import { createPost } from "~/models/post.server";
+import * as unsubscribePage from "~/routes/unsubscribe.$token/route";
+import { edgeRefusal } from "~/server/http-edge.server";
+import { loggedPath } from "~/server/request-log.server";
+import { db } from "~/utils/db.server";
+import { escapeHtml, setMailSettings } from "~/utils/mail.server";
+import { parseMail, type ParsedMail } from "../fixtures/mail-parts";
+import { startMailSink, type ReceivedMail } from "../fixtures/mail-sink";
+import { call, createMember, makeRequest } from "../fixtures/members";
+
+/**
+ * Notification email (CONTRACT.md §7 "Email", issue 26) through a real SMTP conversation with the
+ * local sink: an instant mail as a member reads it (text, HTML, the RFC 8058 headers), digests of
+ * what is unread since the last one and nothing when there is nothing new, the unsubscribe link
+ * signed out (its button and a mail client's one-click POST; forged links refused), and
+ * `npm run digest`.
+ */
+
+const ORIGIN = "http://localhost:3000";
+const FROM = "Whitetail Pulse <pulse@example.org>";
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const run = promisify(execFile);
+const root = path.resolve(__dirname, "../..");
+
+let sink: Awaited<ReturnType<typeof startMailSink>>;
+const useSink = () => setMailSettings({ smtpUrl: sink.url, from: FROM, publicUrl: ORIGIN });
+
+beforeAll(async () => {
+  sink = await startMailSink();
+  useSink();
+});
+afterAll(async () => {
+  setMailSettings(null);
+  await sink.close();
+});
+// Every test takes the mail it caused: what is left is mail nobody should have had.
+afterEach(() => {
+  const left = sink.received.splice(0);
+  expect(left.map((m) => m.to)).toEqual([]);
+});
+
+type Member = Awaited<ReturnType<typeof createMember>>;
+const recipientOf = (m: Member): MailRecipient => ({ id: m.id, email: m.email, username: m.username, displayName: m.displayName });
+
+async function seed(userId: number, kind: NotificationKind, values: Partial<typeof notifications.$inferInsert> = {}): Promise<number> {
+  const [row] = await db
+    .insert(notifications)
+    .values({ userId, kind, sentAt: new Date(), ...values })
+    .returning({ id: notifications.id });
+  return row!.id;
+}
+const followedBy = (userId: number, actor: Member, createdAt?: Date) => seed(userId, "follow", { actorId: actor.id, createdAt });
+
+/** The mails the sink holds now, by recipient (a run is over once its promise settles). */
+function takeMails(): Map<string, ParsedMail[]> {
+  const byTo = new Map<string, ParsedMail[]>();
+  for (const mail of sink.received.splice(0)) {
+    for (const to of mail.to) byTo.set(to, [...(byTo.get(to) ?? []), parseMail(mail.raw)]);
+  }
+  return byTo;
+}
+const unsubscribeUrl = (userId: number) => `${ORIGIN}/unsubscribe/${unsubscribeToken(userId)}`;
+const emailOf = async (userId: number) => (await settingsRow(userId)).email;
+const digestAtOf = async (userId: number) => (await settingsRow(userId)).digestAt;
+
+describe("instant mail", () => {
+  it("one notification: its sentence as the subject, plain text and phone-sized HTML, absolute links, one-click unsubscribe headers", async () => {
+    const author = await createMember({ displayName: "Sam Tracker" });
+    const commenter = await createMember({ displayName: "Alex <b>Rivers</b> & Co" });
+    const post = await createPost(
+      { id: author.id },
+      { title: "Opening day <buck> & doe", content: "Sat the ridge all morning.", type: "article" },
+    );
+    const id = await seed(author.id, "comment", { actorId: commenter.id, postId: post.id });
+
+    expect(await mailInstant(recipientOf(author), await notificationItems([id]))).toBe(true);
+    const received: ReceivedMail = await sink.next();
+    expect(received.to).toEqual([author.email]);
+    const mail = parseMail(received.raw);
+    const sentence = "Alex <b>Rivers</b> & Co commented on “Opening day <buck> & doe”";
+    expect(mail.subject).toBe(sentence);
+    expect(mail.header("from")).toContain("pulse@example.org");
+    expect(mail.header("list-unsubscribe")).toBe(`<${unsubscribeUrl(author.id)}>`);
+    expect(mail.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
+    expect(mail.header("auto-submitted")).toBe("auto-generated");
+
+    expect(mail.text).toContain(`Hi Sam Tracker,\n\n${sentence}\n\nRead the comment: ${ORIGIN}/post/${post.id}\n`);
+    expect(mail.text).toContain(`${ORIGIN}/settings?tab=notifications`);
+    expect(mail.text).toContain(`Stop notification emails:\n${unsubscribeUrl(author.id)}`);
+
+    // Member-typed text is escaped; one column for a phone; the links are absolute and big.
+    expect(mail.html).toContain(escapeHtml(sentence));
+    expect(mail.html).not.toContain("<b>Rivers</b>");
+    expect(mail.html).not.toContain("<buck>");
+    expect(mail.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
+    expect(mail.html).toContain("max-width:560px");
+    expect(mail.html).toContain(`<a href="${ORIGIN}/post/${post.id}" style="display:block;`);
+    expect(mail.html).toContain(`<a href="${unsubscribeUrl(author.id)}"`);
+    expect(mail.html).not.toMatch(/href="\//);
+  });
+
+  it("several notifications at once are one mail listing each with its page", async () => {
+    const member = await createMember({ displayName: "Jo" });
+    const [a, b] = [await createMember({ displayName: "Ann Doe" }), await createMember({ displayName: "Ben Buck" })];
+    const ids = [await followedBy(member.id, a), await followedBy(member.id, b)];
+
+    expect(await mailInstant(recipientOf(member), await notificationItems(ids))).toBe(true);
+    const mail = parseMail((await sink.next()).raw);
+    expect(mail.subject).toBe("2 new notifications on Whitetail Pulse");
+    expect(mail.text).toContain(`• Ann Doe started following you\n  ${ORIGIN}/profile/${a.username}\n`);
+    expect(mail.text).toContain(`• Ben Buck started following you\n  ${ORIGIN}/profile/${b.username}\n`);
+    expect(mail.text).toContain(`See your notifications: ${ORIGIN}/notifications`);
+    expect(mail.html).toContain(`href="${ORIGIN}/profile/${b.username}"`);
+    expect(sink.received).toEqual([]);
+  });
+
+  it("sends nothing to a suspended member, with nothing to say, or where SMTP is not configured", async () => {
+    const member = await createMember();
+    const actor = await createMember();
+    const items = await notificationItems([await followedBy(member.id, actor)]);
+    expect(await mailInstant(recipientOf(member), [])).toBe(false);
+
+    setMailSettings(null);
+    expect(await mailInstant(recipientOf(member), items)).toBe(false);
+    useSink();
+
+    await db.update(users).set({ suspendedAt: new Date(), suspendedUntil: null }).where(eq(users.id, member.id));
+    expect(await mailInstant(recipientOf(member), items)).toBe(false);
+    // A suspension that has ended no longer holds the mail back.
+    await db
+      .update(users)
+      .set({ suspendedUntil: new Date(Date.now() - 1000) })
+      .where(eq(users.id, member.id));
+    expect(await mailInstant(recipientOf(member), items)).toBe(true);
+    expect((await sink.next()).to).toEqual([member.email]);
+  });
+});
+
+describe("digests", () => {
+  // What earlier tests left unread would be in everyone's first digest: start from none.
+  beforeAll(async () => {
+    await db.update(notifications).set({ readAt: new Date() });
+  });
+
+  it("one mail of what is unread since the last digest; then nothing until something new arrives", async () => {
+    const reader = await createMember({ displayName: "Rita" }); // no settings row: daily
+    const [a, b, c] = [
+      await createMember({ displayName: "Ann" }),
+      await createMember({ displayName: "Ben" }),
+      await createMember({ displayName: "Cy" }),
+    ];
+    const start = Date.now();
+    await followedBy(reader.id, c, new Date(start - 3 * DAY)); // before the first digest's day
+    await seed(reader.id, "follow", { actorId: c.id, readAt: new Date() }); // read on the site
+    await followedBy(reader.id, a, new Date(start - HOUR));
+    await followedBy(reader.id, b, new Date(start - 1000));
+
+    const t0 = new Date(start);
+    expect(await sendDueDigests(t0)).toEqual({ due: 1, sent: 1, empty: 0, failed: 0, skipped: 0 });
+    const first = takeMails().get(reader.email)!;
+    expect(first).toHaveLength(1);
+    expect(first[0]!.subject).toBe("2 new notifications on Whitetail Pulse");
+    expect(first[0]!.header("list-unsubscribe")).toBe(`<${unsubscribeUrl(reader.id)}>`);
+    expect(first[0]!.text).toContain("Still unread since your last digest (2 new notifications):");
+    expect(first[0]!.text).toContain(`• Ben started following you\n  ${ORIGIN}/profile/${b.username}`);
+    expect(first[0]!.text).toContain(`• Ann started following you\n  ${ORIGIN}/profile/${a.username}`);
+    expect(first[0]!.text).not.toContain("Cy started following you");
+    expect(first[0]!.text).toContain("at most once a day");
+    expect((await digestAtOf(reader.id))?.getTime()).toBe(t0.getTime());
+
+    // The same moment again, and a day later with only those two still unread: nothing is new.
+    expect(await sendDueDigests(t0)).toMatchObject({ due: 0, sent: 0 });
+    expect(await sendDueDigests(new Date(start + DAY))).toMatchObject({ due: 0, sent: 0 });
+    expect(sink.received).toEqual([]);
+
+    // Something new: not before the day is over, then only it.
+    const post = await createPost({ id: reader.id }, { title: "Rattling in fog", content: "Two bucks came in.", type: "article" });
+    await seed(reader.id, "comment", { actorId: c.id, postId: post.id, createdAt: new Date(start + HOUR) });
+    expect(await sendDueDigests(new Date(start + 2 * HOUR))).toMatchObject({ sent: 0 });
+    expect(await sendDueDigests(new Date(start + DAY))).toEqual({ due: 1, sent: 1, empty: 0, failed: 0, skipped: 0 });
+    const second = takeMails().get(reader.email)!;
+    expect(second).toHaveLength(1);
+    expect(second[0]!.subject).toBe("1 new notification on Whitetail Pulse");
+    expect(second[0]!.text).toContain(`• Cy commented on “Rattling in fog”\n  ${ORIGIN}/post/${post.id}`);
+    expect(second[0]!.text).not.toContain("Ann started following you");
+    expect((await digestAtOf(reader.id))?.getTime()).toBe(start + DAY);
+  });
+
+  it("weekly members wait a week; members with email off or instant, and suspended members, get no digest", async () => {
+    const now = Date.now();
+    const actor = await createMember();
+    const weekly = await createMember();
+    await upsertSettings(db, weekly.id, { email: "weekly", digestAt: new Date(now - 2 * DAY) });
+    const off = await createMember();
+    await setEmailMode(off.id, "off");
+    const instant = await createMember();
+    await setEmailMode(instant.id, "instant");
+    const suspended = await createMember();
+    await db
+      .update(users)
+      .set({ suspendedAt: new Date(now - DAY) })
+      .where(eq(users.id, suspended.id));
+    for (const m of [weekly, off, instant, suspended]) await followedBy(m.id, actor, new Date(now - 1000));
+
+    await sendDueDigests(new Date(now));
+    await sendDueDigests(new Date(now + 4 * DAY));
+    expect([...takeMails().keys()]).toEqual([]);
+    await sendDueDigests(new Date(now + 5 * DAY)); // a week after the last one
+    expect([...takeMails().keys()]).toEqual([weekly.email]);
+  });
+
+  it("a member who never had a digest is not mailed about what is older than the period", async () => {
+    const now = Date.now();
+    const member = await createMember();
+    await followedBy(member.id, await createMember(), new Date(now - 2 * DAY));
+    expect(await sendDueDigests(new Date(now))).toMatchObject({ sent: 0 });
+    expect(await digestAtOf(member.id)).toBeNull();
+  });
+
+  it("keeps the last digest's time when the mail server refuses, so the next run sends it", async () => {
+    const now = Date.now();
+    const member = await createMember();
+    await followedBy(member.id, await createMember(), new Date(now - 1000));
+    setMailSettings({ smtpUrl: "smtp://127.0.0.1:1", from: FROM, publicUrl: ORIGIN });
+    expect(await sendDueDigests(new Date(now))).toMatchObject({ sent: 0, failed: 1 });
+    expect(await digestAtOf(member.id)).toBeNull();
+    useSink();
+    expect(await sendDueDigests(new Date(now))).toMatchObject({ sent: 1, failed: 0 });
+    expect([...takeMails().keys()]).toEqual([member.email]);
+    expect((await digestAtOf(member.id))?.getTime()).toBe(now);
+  });
+
+  it("two runs at the same moment (two servers) send one digest", async () => {
+    const now = Date.now();
+    const member = await createMember();
+    await followedBy(member.id, await createMember(), new Date(now - 1000));
+    const [one, two] = await Promise.all([sendDueDigests(new Date(now)), sendDueDigests(new Date(now))]);
+    expect(one.sent + two.sent).toBe(1);
+    expect(takeMails().get(member.email)).toHaveLength(1);
+  });
+
+  it("lists twenty and says how many more", async () => {
+    const now = Date.now();
+    const member = await createMember();
+    const actor = await createMember({ displayName: "Many Follows" });
+    for (let i = 0; i < 23; i++) await followedBy(member.id, actor, new Date(now - 1000 - i));
+    await sendDueDigests(new Date(now));
+    const [mail] = takeMails().get(member.email)!;
+    expect(mail!.subject).toBe("23 new notifications on Whitetail Pulse");
+    expect(mail!.text.match(/• Many Follows started following you/g)).toHaveLength(20);
+    expect(mail!.text).toContain("…and 3 more");
+  });
+});
+
+describe("the unsubscribe link", () => {
+  const page = (token: string) => call(unsubscribePage.loader, makeRequest(`/unsubscribe/${token}`), { token });
+  const press = (token: string) => call(unsubscribePage.action, makeRequest(`/unsubscribe/${token}`, { form: {} }), { token });
+  /** What a mail provider sends for RFC 8058: no cookie, its own Origin (or none), the one-click body. */
+  const oneClick = (token: string, origin?: string) =>
+    call(
+      unsubscribePage.action,
+      new Request(`${ORIGIN}/unsubscribe/${token}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", ...(origin ? { Origin: origin } : {}) },
+        body: "List-Unsubscribe=One-Click",
+      }),
+      { token },
+    );
+
+  it("GET asks and changes nothing; the button turns notification email off and the page says so", async () => {
+    const member = await createMember();
+    await mailInstant(recipientOf(member), await notificationItems([await followedBy(member.id, await createMember())]));
+    const link = /^<(.+)>$/.exec(parseMail((await sink.next()).raw).header("list-unsubscribe")!)![1]!;
+    const token = new URL(link).pathname.split("/").pop()!;
+
+    for (let i = 0; i < 2; i++) {
+      const res = await page(token);
+      expect(res.status).toBe(200);
+      expect(res.headers.get("Cache-Control")).toMatch(/no-store/);
+      expect(await res.json()).toEqual({ username: member.username, emailOn: true });
+    }
+    expect(await emailOf(member.id)).toBe("daily");
+
+    const done = await press(token);
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe(`/unsubscribe/${token}`);
+    expect(done.headers.get("Set-Cookie")).toMatch(/__toast=/);
+    expect(await emailOf(member.id)).toBe("off");
+    expect(await (await page(token)).json()).toEqual({ username: member.username, emailOn: false });
+    // Pressing again (a second tab) is harmless.
+    expect((await press(token)).status).toBe(302);
+    expect(await emailOf(member.id)).toBe("off");
+  });
+
+  it("a mail client's one-click POST (RFC 8058) works without cookies, from another origin or none", async () => {
+    for (const origin of ["https://mail.example.net", undefined]) {
+      const member = await createMember();
+      await setEmailMode(member.id, "instant");
+      const res = await oneClick(unsubscribeToken(member.id), origin);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ unsubscribed: member.username });
+      expect(await emailOf(member.id)).toBe("off");
+    }
+    // The HTTP edge lets it through; other cross-site posts stay refused.
+    const probe = (url: string) => ({ method: "POST", url, headers: { host: "localhost:3000", origin: "https://mail.example.net" } });
+    expect(edgeRefusal(probe(`/unsubscribe/${unsubscribeToken(1)}`))).toBeNull();
+    expect(edgeRefusal(probe("/settings?tab=notifications"))?.status).toBe(403);
+    expect(edgeRefusal(probe("/unsubscribe/x/y"))?.status).toBe(403);
+    // The token stays out of the request log.
+    expect(loggedPath(`/unsubscribe/${unsubscribeToken(1)}`)).toBe("/unsubscribe/:token");
+  });
+
+  it("a forged, cut-short or malformed token is a 404 page with a clear message and changes nothing", async () => {
+    const member = await createMember();
+    const other = await createMember();
+    const good = unsubscribeToken(member.id);
+    const tag = good.split("-").slice(1).join("-");
+    const forged = [
+      `${other.id}-${tag}`, // someone else's id with this member's signature
+      `${member.id}-${tag.slice(0, -1)}${tag.endsWith("A") ? "B" : "A"}`,
+      good.slice(0, -4),
+      `${member.id}`,
+      "not-a-token",
+      `999999999-${tag}`,
+      "%E0%A4%A",
+    ];
+    for (const token of forged) {
+      for (const res of [await page(token), await press(token), await oneClick(token)]) {
+        expect(res.status, token).toBe(404);
+        expect(await res.json()).toEqual({ message: UNSUBSCRIBE_LINK_INVALID });
+      }
+    }
+    // A member who no longer exists: the same page.
+    const gone = await createMember();
+    const goneToken = unsubscribeToken(gone.id);
+    await db.delete(users).where(eq(users.id, gone.id));
+    expect((await page(goneToken)).status).toBe(404);
+    expect(await emailOf(member.id)).toBe("daily");
+    expect(await emailOf(other.id)).toBe("daily");
+  });
+});
+
+// Each run starts a process with tsx: seconds on a busy machine.
+describe("npm run digest", { timeout: 240_000 }, () => {
+  const digest = (env: Record<string, string | undefined>) =>
+    run(process.execPath, ["--import", "tsx", "scripts/digest.ts"], { cwd: root, env: { ...process.env, ...env } }).catch(
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+
+  it("sends the digests that are due once and prints the counts", async () => {
+    const member = await createMember();
+    await followedBy(member.id, await createMember({ displayName: "Dee" }), new Date(Date.now() - 1000));
+    const out = await digest({ SMTP_URL: sink.url, MAIL_FROM: FROM, PUBLIC_URL: ORIGIN });
+    expect(out.stderr).toBe("");
+    expect(out.stdout).toMatch(/^Digests: 1 sent, 0 failed/m);
+    const mails = takeMails();
+    expect([...mails.keys()]).toEqual([member.email]);
+    expect(mails.get(member.email)![0]!.text).toContain("• Dee started following you");
+    // Run again: nothing new.
+    expect((await digest({ SMTP_URL: sink.url, MAIL_FROM: FROM, PUBLIC_URL: ORIGIN })).stdout).toMatch(/^Digests: 0 sent, 0 failed/m);
+  });
+
+  it("says so and exits 1 where mail is not configured", async () => {
+    const out = await digest({ SMTP_URL: "", MAIL_FROM: "", PUBLIC_URL: "" });
+    expect("code" in out ? out.code : 0).toBe(1);
+    expect(out.stderr).toMatch(/Mail is not configured/);
+  });
+});
