@@ -2,6 +2,7 @@ import http from "node:http";
 import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
+import { scheduleDigests } from "~/models/notification-mail.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
 import { closeDatabase, db, sqlite, writeTransaction } from "~/utils/db.server";
@@ -18,7 +19,8 @@ import { installShutdown } from "./shutdown.server";
  * first request.
  * Uploads nobody published, and resumable uploads left unfinished for a day, are cleared out now and
  * every few hours, never inside a request; images stored before a variant width was added get it now
- * (ADR 0036). Operators (ADR 0040): a JSON log line per request, backups every BACKUP_INTERVAL_HOURS
+ * (ADR 0036). Notification digests that are due go every 15 minutes where SMTP is configured
+ * (CONTRACT.md §7). Operators (ADR 0040): a JSON log line per request, backups every BACKUP_INTERVAL_HOURS
  * when set, and a clean stop on SIGTERM/SIGINT (shutdown.server.ts).
  */
 await installHttpEdge();
@@ -34,6 +36,7 @@ if (env.SEED_DEMO) {
 const stopPruning = scheduleUploadPruning();
 const stopResumablePruning = scheduleResumablePruning();
 scheduleVariantBackfill();
+const stopDigests = scheduleDigests();
 const stopBackups = scheduleBackups(sqlite, env, {
   done: ({ file, pruned, bucket }) => logger.info({ file, pruned: pruned.length, bucket: bucket?.database }, "backup taken"),
   failed: (error) => logServerError(error, { path: "backup" }),
@@ -43,6 +46,7 @@ installShutdown({
   stopJobs: () => {
     stopPruning();
     stopResumablePruning();
+    stopDigests();
     stopBackups();
   },
 });
