@@ -15,6 +15,7 @@ import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacySettings } from "~/components/settings/privacy";
+import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
 import type { loader, action } from "./settings-page.server";
 
@@ -67,6 +68,7 @@ function PrivacyTab() {
         browserAsks={"browserAsksDataSaver" in data && data.browserAsksDataSaver}
         action="/settings?tab=privacy"
       />
+      {"blocked" in data && data.blocked ? <BlockedMembers {...data.blocked} action="/settings?tab=privacy" /> : null}
     </PrivacySettings>
   );
 }

@@ -17,6 +17,7 @@ import { deleteAccountAction } from "~/web/account-deletion.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { badRequest, unauthorized } from "~/utils/errors";
 import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
+import { blockedMembersOf, unblockAction } from "./blocked-members.server";
 import { tabOf } from "./settings-tabs";
 
 /** /settings' server side: each tab's data and each form's action (route.tsx re-exports it, docs/decisions/0045). */
@@ -32,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
-  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs };
+  const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
+  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
   return json({ user, tab, sessions, ...privacy }, NO_STORE);
 }
 
@@ -49,6 +51,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     if (intent === "data-saver") return dataSaverAction(actor, formData);
+    if (intent === "unblock") return unblockAction(actor, formData);
     throw badRequest("Unknown action");
   });
 }
