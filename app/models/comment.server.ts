@@ -12,6 +12,7 @@ import { assertPostVisible, readablePost } from "./post.server";
 import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
 import { enforceNewAccountLimits } from "./new-account-limits.server";
+import { notifyMentions, withMentions } from "./mention.server";
 import type { Comment } from "~/schemas/shapes";
 
 /**
@@ -63,7 +64,7 @@ export async function listComments(actor: Actor, postId: number): Promise<Commen
   const rows = await commentQuery()
     .where(and(eq(comments.postId, postId), visibleComments(who)))
     .orderBy(asc(comments.createdAt), asc(comments.id));
-  return rows.map(toComment);
+  return withMentions(rows.map(toComment));
 }
 
 /** Comments shown at once on the post page, and the default page of the API's paged form. */
@@ -120,7 +121,7 @@ export async function listCommentPage(
   const last = page[page.length - 1];
   const from = decodeCommentCursor(options.cursor) ? options.cursor! : null;
   return {
-    comments: page.map(toComment),
+    comments: await withMentions(page.map(toComment)),
     from,
     nextCursor: rows.length > limit && last ? encodeCommentCursor(last.createdAt, last.id) : null,
   };
@@ -168,7 +169,8 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
       .where(eq(posts.id, postId))
       .returning({ authorId: posts.authorId });
     if (post) await notify([post.authorId], { kind: "comment", actorId: me.id, postId, commentId: row!.id }, tx);
-    return toComment(first(await commentQuery().where(eq(comments.id, row!.id)))!);
+    await notifyMentions(tx, me.id, { postId, commentId: row!.id }, parsed.data.content);
+    return (await withMentions([toComment(first(await commentQuery().where(eq(comments.id, row!.id)))!)]))[0]!;
   });
 }
 
@@ -179,7 +181,7 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
 async function ownComment(tx: Tx, actor: Actor, authorId: number, commentId: number, verb: string) {
   const row = first(
     await tx
-      .select({ postId: comments.postId, authorId: comments.authorId, hiddenAt: comments.hiddenAt })
+      .select({ postId: comments.postId, authorId: comments.authorId, hiddenAt: comments.hiddenAt, content: comments.content })
       .from(comments)
       .where(eq(comments.id, commentId)),
   );
@@ -199,10 +201,11 @@ export async function updateComment(actor: Actor, commentId: number, input: Comm
   const parsed = commentSchema.safeParse(input);
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return writeTransaction(async (tx) => {
-    await ownComment(tx, actor, me.id, commentId, "edit");
+    const row = await ownComment(tx, actor, me.id, commentId, "edit");
     await enforceNewAccountLimits(me.id, { kind: "comment", texts: [parsed.data.content], edit: true });
     await tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId));
-    return toComment(first(await commentQuery().where(eq(comments.id, commentId)))!);
+    await notifyMentions(tx, me.id, { postId: row.postId, commentId }, parsed.data.content, row.content);
+    return (await withMentions([toComment(first(await commentQuery().where(eq(comments.id, commentId)))!)]))[0]!;
   });
 }
 

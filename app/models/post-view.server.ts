@@ -3,13 +3,15 @@ import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db, idsIn, preparedOnce } from "~/utils/db.server";
 import { publicVariant } from "./media.server";
+import { withMentions } from "./mention.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";
 
 /**
  * Posts as SPEC.md §3 shows them: one mapping from rows to Posts, used by both read paths (one
- * post in post.server.ts, the feed's pages in feed.server.ts). Three queries per page, whatever
- * its size: the posts with their authors, clubs and the viewer's likes, then every post's media.
+ * post in post.server.ts, the feed's pages in feed.server.ts). A few queries per page, whatever
+ * its size: the posts with their authors, clubs and the viewer's likes, then every post's media,
+ * then (only when a text on the page has @mentions) the members they name.
  */
 
 export type { UploadedFile };
@@ -88,13 +90,16 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
   };
 }
 
-/** The posts with these ids, in this order, as `actor` sees them (likes), with their clubs and media: two queries. */
+/** The posts with these ids, in this order, as `actor` sees them (likes), with their clubs, media and mentions: two or three queries. */
 export async function loadPosts(actor: Actor, ids: readonly number[]): Promise<Post[]> {
   if (ids.length === 0) return [];
   const [recordRows, files] = await Promise.all([postRecords(ids, actor?.id ?? 0), filesOf(ids)]);
   const records = new Map(recordRows.map((r) => [r.post.id, r]));
-  return ids.flatMap((id) => {
-    const record = records.get(id);
-    return record ? [toPost(record, files.get(id) ?? [])] : [];
-  });
+  // A third query only when a post on the page @mentions someone (mention.server.ts).
+  return withMentions(
+    ids.flatMap((id) => {
+      const record = records.get(id);
+      return record ? [toPost(record, files.get(id) ?? [])] : [];
+    }),
+  );
 }

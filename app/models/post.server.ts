@@ -15,6 +15,7 @@ import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
 import { requireModeratorOf } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
 import { enforceNewAccountLimits } from "./new-account-limits.server";
+import { notifyMentions } from "./mention.server";
 import type { Actor } from "./user.server";
 import { forgetTrending } from "./trending-cache.server";
 import type { Post } from "~/schemas/shapes";
@@ -158,6 +159,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
       .returning({ id: posts.id });
     const postId = inserted!.id;
     await writeTags(tx, postId, tags);
+    await notifyMentions(tx, author.id, { postId }, data.content);
     for (const url of new Set(data.uploadedFiles ?? [])) {
       // The member's current avatar is an upload too; it never becomes part of a post (deleting the
       // post would delete the avatar's file).
@@ -198,7 +200,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
     const row = await visiblePostOrThrow(actor, id);
     if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
     await enforceNewAccountLimits(me.id, { kind: "post", texts: [data.title, data.content, data.mediaUrl], edit: true });
-    const current = first(await tx.select({ mediaUrl: posts.mediaUrl }).from(posts).where(eq(posts.id, id)));
+    const current = first(await tx.select({ mediaUrl: posts.mediaUrl, content: posts.content }).from(posts).where(eq(posts.id, id)));
     const mediaUrl = data.mediaUrl ?? null;
     await tx
       .update(posts)
@@ -213,6 +215,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
       })
       .where(eq(posts.id, id));
     await writeTags(tx, id, data.tags);
+    await notifyMentions(tx, me.id, { postId: id }, data.content, current?.content);
   });
   return getPost(actor, id);
 }

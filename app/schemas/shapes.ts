@@ -34,6 +34,8 @@ export type Post = {
   uploadedFiles: UploadedFile[];
   /** Only on a hidden post, which only its author and the staff who may restore it see (CONTRACT.md §8). */
   hidden?: HiddenNotice;
+  /** Only when its text @mentions members who exist: their usernames, shown as links (CONTRACT.md §7, mention.server.ts). */
+  mentions?: string[];
 };
 
 /**
@@ -43,7 +45,15 @@ export type Post = {
 export type HiddenNotice = { reason: string | null };
 
 /** SPEC.md §3 Comment. */
-export type Comment = { id: number; content: string; createdAt: string; author: PostAuthor; hidden?: HiddenNotice };
+export type Comment = {
+  id: number;
+  content: string;
+  createdAt: string;
+  author: PostAuthor;
+  hidden?: HiddenNotice;
+  /** As on a Post: the members its text @mentions who exist, when there are any. */
+  mentions?: string[];
+};
 
 export type RequestStatusView = "pending" | "rejected" | "none";
 
