@@ -1,0 +1,235 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { blocks, notifications } from "#db/schema";
+import { inviteSchema } from "~/schemas/club";
+import { db } from "~/utils/db.server";
+import { createMember } from "#tests/fixtures/members";
+import { addMember, makeClub, postInput } from "#tests/fixtures/posts";
+import { createStaff, setClubRole } from "#tests/fixtures/moderation";
+import { addComment } from "./comment.server";
+import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
+import { followUser } from "./follow.server";
+import { acceptInvite, createInvite } from "./invite.server";
+import { removeContent, restoreContent } from "./moderation-removal.server";
+import { drainFanouts, FANOUT_BATCH, pendingFanouts, runFanoutBatch } from "./notification-fanout.server";
+import { notificationSettingsOf, updateNotificationSettings } from "./notification-settings.server";
+import { listNotifications, markRead, notify, UNREAD_CAP, unreadCount } from "./notification.server";
+import { createPost, likePost } from "./post.server";
+
+/** CONTRACT.md §7's table: each event as the recipient, the actor and a bystander. */
+
+const texts = async (member: { id: number }) => (await listNotifications(member)).items.map((i) => i.text);
+const kinds = async (member: { id: number }) => (await listNotifications(member)).items.map((i) => i.kind);
+
+async function trio() {
+  return { author: await createMember(), actor: await createMember(), bystander: await createMember() };
+}
+
+describe("who hears of what", () => {
+  it("a comment tells the post's author, with a link to the comment; not the commenter, not a bystander", async () => {
+    const { author, actor, bystander } = await trio();
+    const post = await createPost(author, postInput({ title: "Rut report" }));
+    const comment = await addComment(actor, post.id, { content: "Nice buck" });
+    const [item] = (await listNotifications(author)).items;
+    expect(item).toMatchObject({
+      kind: "comment",
+      read: false,
+      text: `${actor.displayName} commented on “Rut report”`,
+      commentId: comment.id,
+    });
+    expect(item!.href).toBe(`/post/${post.id}#comment-${comment.id}`);
+    expect(item!.actors).toEqual([{ username: actor.username, displayName: actor.displayName, avatar: null }]);
+    expect(await kinds(actor)).toEqual([]);
+    expect(await kinds(bystander)).toEqual([]);
+    // The author commenting on their own post hears nothing.
+    await addComment(author, post.id, { content: "Thanks" });
+    expect(await unreadCount(author.id)).toBe(1);
+  });
+
+  it("likes group per post while unread, and start a new row once read", async () => {
+    const { author, actor, bystander } = await trio();
+    const other = await createMember({ displayName: "Second Liker" });
+    const post = await createPost(author, postInput({ title: "Big eight" }));
+    await likePost(actor, post.id);
+    await likePost(actor, post.id); // idempotent: no second notification
+    await likePost(other, post.id);
+    await likePost(author, post.id); // their own like: nothing
+    const items = (await listNotifications(author)).items;
+    expect(items).toHaveLength(1);
+    expect(items[0]).toMatchObject({ kind: "like", actorCount: 2, text: "Second Liker and 1 other liked “Big eight”" });
+    expect(await kinds(actor)).toEqual([]);
+    expect(await kinds(bystander)).toEqual([]);
+    await markRead(author);
+    await likePost(bystander, post.id);
+    expect((await listNotifications(author)).items.map((i) => [i.kind, i.actorCount, i.read])).toEqual([
+      ["like", 1, false],
+      ["like", 2, true],
+    ]);
+  });
+
+  it("a follow tells the member followed", async () => {
+    const { author, actor, bystander } = await trio();
+    await followUser(actor, author.username);
+    await followUser(actor, author.username);
+    expect(await texts(author)).toEqual([`${actor.displayName} started following you`]);
+    expect((await listNotifications(author)).items[0]!.href).toBe(`/profile/${actor.username}`);
+    expect(await kinds(actor)).toEqual([]);
+    expect(await kinds(bystander)).toEqual([]);
+  });
+
+  it("a join request tells the owner and admins; the answer tells the requester", async () => {
+    const { author: owner, actor: requester, bystander } = await trio();
+    const admin = await createMember();
+    const clubId = await makeClub(owner.id, { isPrivate: true, name: "Ridge Club" });
+    await addMember(clubId, admin.id);
+    await addMember(clubId, bystander.id);
+    await setClubRole(clubId, admin.id, "admin");
+    await joinClub(requester, clubId);
+    expect(await texts(owner)).toEqual([`${requester.displayName} asked to join Ridge Club`]);
+    expect(await texts(admin)).toEqual([`${requester.displayName} asked to join Ridge Club`]);
+    expect(await kinds(bystander)).toEqual([]);
+    expect(await kinds(requester)).toEqual([]);
+    const [request] = await listJoinRequests(owner, clubId);
+    await decideJoinRequest(admin, clubId, request!.id, "approve");
+    expect(await texts(requester)).toEqual(["Your request to join Ridge Club was approved"]);
+    expect(await kinds(admin)).toEqual(["join_request"]);
+  });
+
+  it("a rejection tells the requester", async () => {
+    const { author: owner, actor: requester } = await trio();
+    const clubId = await makeClub(owner.id, { isPrivate: true, name: "Closed Camp" });
+    await joinClub(requester, clubId);
+    const [request] = await listJoinRequests(owner, clubId);
+    await decideJoinRequest(owner, clubId, request!.id, "reject");
+    expect(await texts(requester)).toEqual(["Your request to join Closed Camp was declined"]);
+  });
+
+  it("someone joining through an invite tells the invite's maker", async () => {
+    const { author: owner, actor: joiner, bystander } = await trio();
+    const clubId = await makeClub(owner.id, { isPrivate: true, name: "Invite Camp" });
+    await addMember(clubId, bystander.id);
+    const invite = await createInvite(owner, clubId, inviteSchema.parse({}));
+    await acceptInvite(joiner, invite.inviteCode);
+    expect(await texts(owner)).toEqual([`${joiner.displayName} joined Invite Camp through your invite`]);
+    expect(await kinds(bystander)).toEqual([]);
+    expect(await kinds(joiner)).toEqual([]);
+  });
+
+  it("a removal tells the author the reason without naming the moderator, and takes the post's other notifications along", async () => {
+    const { author, actor } = await trio();
+    const moderator = await createStaff("moderator");
+    const post = await createPost(author, postInput({ title: "Spammy" }));
+    await likePost(actor, post.id);
+    await removeContent(moderator, { type: "post", id: post.id }, "Selling gear is not allowed");
+    const items = (await listNotifications(author)).items;
+    expect(items.map((i) => i.text)).toEqual(["Your post “Spammy” was removed: Selling gear is not allowed"]);
+    expect(items[0]).toMatchObject({ kind: "moderation", actors: [], detail: "removed", reason: "Selling gear is not allowed" });
+    expect(await kinds(moderator)).toEqual([]);
+    await restoreContent(moderator, { type: "post", id: post.id });
+    expect(await texts(author)).toEqual(["Your post “Spammy” was restored", "Your post “Spammy” was removed: Selling gear is not allowed"]);
+  });
+});
+
+describe("never", () => {
+  it("across a block, either way", async () => {
+    const { author, actor } = await trio();
+    const post = await createPost(author, postInput());
+    await db.insert(blocks).values({ blockerId: author.id, blockedId: actor.id });
+    expect(await notify([author.id], { kind: "like", actorId: actor.id, postId: post.id })).toBe(0);
+    await db.delete(blocks).where(eq(blocks.blockerId, author.id));
+    await db.insert(blocks).values({ blockerId: actor.id, blockedId: author.id });
+    expect(await notify([author.id], { kind: "follow", actorId: actor.id })).toBe(0);
+    expect(await kinds(author)).toEqual([]);
+  });
+
+  it("about a private club's post to someone outside it", async () => {
+    const { author: owner, actor, bystander: outsider } = await trio();
+    const clubId = await makeClub(owner.id, { isPrivate: true });
+    await addMember(clubId, actor.id);
+    const post = await createPost(actor, postInput({ clubId }));
+    expect(await notify([outsider.id, owner.id], { kind: "mention", actorId: actor.id, postId: post.id })).toBe(1);
+    expect(await kinds(outsider)).toEqual([]);
+    expect(await kinds(owner)).toEqual(["mention"]);
+  });
+
+  it("of a kind the member turned off, or to the actor", async () => {
+    const { author, actor } = await trio();
+    await updateNotificationSettings(author, { inApp: { follow: false }, email: "off", push: false, clubPosts: [] });
+    await followUser(actor, author.username);
+    expect(await kinds(author)).toEqual([]);
+    expect(await notify([actor.id], { kind: "follow", actorId: actor.id })).toBe(0);
+  });
+});
+
+describe("club posts", () => {
+  it("reach the members who turned them on for that club, off the request, once, through batches", async () => {
+    const { author: owner, actor: poster } = await trio();
+    const clubId = await makeClub(owner.id, { name: "Swamp Bucks" });
+    await addMember(clubId, poster.id);
+    const listeners = [];
+    for (let i = 0; i < 3; i++) {
+      const member = await createMember();
+      await addMember(clubId, member.id);
+      await updateNotificationSettings(member, { inApp: {}, email: "daily", push: false, clubPosts: [clubId] });
+      listeners.push(member);
+    }
+    const quiet = await createMember();
+    await addMember(clubId, quiet.id);
+    await updateNotificationSettings(poster, { inApp: {}, email: "daily", push: false, clubPosts: [clubId] });
+    expect((await notificationSettingsOf(listeners[0]!.id)).inApp.club_post).toBe(true);
+    expect((await notificationSettingsOf(quiet.id)).inApp.club_post).toBe(false);
+
+    const post = await createPost(poster, postInput({ clubId, title: "Opening day" }));
+    await drainFanouts();
+    for (const member of listeners) expect(await texts(member)).toEqual([`${poster.displayName} posted “Opening day” in Swamp Bucks`]);
+    expect(await kinds(quiet)).toEqual([]);
+    expect(await kinds(poster)).toEqual([]);
+    expect(await kinds(owner)).toEqual([]);
+    expect(await pendingFanouts()).toBe(0);
+    // A second drain (a restart's) tells nobody twice.
+    await drainFanouts();
+    expect(await db.select().from(notifications).where(eq(notifications.postId, post.id))).toHaveLength(3);
+  });
+
+  it("go on from the last whole batch: a batch's rows and the cursor commit together", async () => {
+    const { author: owner, actor: poster } = await trio();
+    const clubId = await makeClub(owner.id);
+    const members = [];
+    for (let i = 0; i < 5; i++) {
+      const member = await createMember();
+      await addMember(clubId, member.id);
+      await updateNotificationSettings(member, { inApp: {}, email: "off", push: false, clubPosts: [clubId] });
+      members.push(member);
+    }
+    await addMember(clubId, poster.id);
+    await createPost(poster, postInput({ clubId }));
+    // The nudge may already have run; either way, batches of 2 end with each member told once.
+    while (await runFanoutBatch(2));
+    for (const member of members) expect(await kinds(member)).toEqual(["club_post"]);
+    expect(FANOUT_BATCH).toBeGreaterThan(2);
+  });
+});
+
+describe("the list and the count", () => {
+  it("pages newest first, counts up to the cap, and marks read only the member's own", async () => {
+    const { author, actor, bystander } = await trio();
+    for (let i = 0; i < 35; i++) await notify([author.id], { kind: "follow", actorId: actor.id });
+    const first = await listNotifications(author);
+    expect(first.items).toHaveLength(30);
+    expect(first.unread).toBe(35);
+    const second = await listNotifications(author, { cursor: first.nextCursor });
+    expect(second.items).toHaveLength(5);
+    expect(second.nextCursor).toBeNull();
+    expect(first.items[0]!.id).toBeGreaterThan(second.items[0]!.id);
+
+    await markRead(bystander, [first.items[0]!.id]);
+    expect(await unreadCount(author.id)).toBe(35);
+    await markRead(author, [first.items[0]!.id, first.items[1]!.id]);
+    expect(await unreadCount(author.id)).toBe(33);
+    await markRead(author);
+    expect(await unreadCount(author.id)).toBe(0);
+
+    for (let i = 0; i < UNREAD_CAP + 5; i++) await notify([bystander.id], { kind: "follow", actorId: actor.id });
+    expect(await unreadCount(bystander.id)).toBe(UNREAD_CAP);
+  });
+});
