@@ -12,6 +12,9 @@ import * as clubFeed from "~/routes/feeds.clubs.$id";
 import * as homeFeed from "~/routes/feeds.home[.]atom";
 import * as memberFeed from "~/routes/feeds.members.$username";
 import * as tagFeed from "~/routes/feeds.tags.$tag";
+import * as homeRoute from "~/routes/_index/route";
+import * as clubRoute from "~/routes/clubs.$id/route";
+import * as profileRoute from "~/routes/profile.$username/route";
 import * as feedTokenRoute from "~/routes/settings_.feed-token";
 import { loggedPath } from "~/server/request-log.server";
 import { db } from "~/utils/db.server";
@@ -257,5 +260,31 @@ describe("Settings: the feed token", () => {
     expect(anon.status).toBe(302);
     expect(anon.headers.get("Location")).toMatch(/^\/auth/);
     expect(await storedFeedToken(member.id)).toBe(second);
+  });
+});
+
+describe("pages name their feeds with <link rel=alternate>", () => {
+  type MetaArgs = Parameters<typeof homeRoute.meta>[0];
+  const args = (data: unknown, matches: unknown[] = []) => ({ data, matches, location: {}, params: {} }) as unknown as MetaArgs;
+  const alternates = (descriptors: unknown) =>
+    (descriptors as Record<string, string>[]).filter((d) => d.tagName === "link" && d.rel === "alternate").map((d) => d.href);
+
+  it("home (and a #tag search with posts), a profile, a public club but not a private one", () => {
+    const root = { id: "root", meta: [{ title: "Whitetail Pulse" }] };
+    const home = homeRoute.meta(args({ filters: {}, posts: [] }, [root]));
+    expect(home).toContainEqual({ title: "Whitetail Pulse" });
+    expect(alternates(home)).toEqual(["/feeds/home.atom"]);
+    expect(alternates(homeRoute.meta(args({ filters: { search: "#BowHunting" }, posts: [{}] }, [root])))).toEqual([
+      "/feeds/tags/BowHunting.atom",
+      "/feeds/home.atom",
+    ]);
+    expect(alternates(homeRoute.meta(args({ filters: { search: "#Nothing" }, posts: [] }, [root])))).toEqual(["/feeds/home.atom"]);
+    expect(alternates(homeRoute.meta(args({ filters: { search: "bow hunting" }, posts: [{}] }, [root])))).toEqual(["/feeds/home.atom"]);
+
+    const profile = profileRoute.meta(args({ profile: { username: "dana", displayName: "Dana", bio: null } }) as never);
+    expect(alternates(profile)).toEqual(["/feeds/members/dana.atom"]);
+    const club = (isPrivate: boolean) => clubRoute.meta(args({ club: { id: 7, name: "Ridge", description: "d", isPrivate } }) as never);
+    expect(alternates(club(false))).toEqual(["/feeds/clubs/7.atom"]);
+    expect(alternates(club(true))).toEqual([]);
   });
 });

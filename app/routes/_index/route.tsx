@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, SerializeFrom } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
@@ -9,6 +9,7 @@ import { RenderCached } from "~/components/ui/render-cache";
 import { renderCacheKeys } from "~/utils/render-cache-keys";
 import type { FeedFilters } from "~/schemas/post";
 import { APP_NAME } from "~/utils/brand";
+import { atomAlternate, searchedTag, siteFeedAlternate, tagFeedPath } from "~/utils/feed-links";
 import { signInHref } from "~/utils/urls";
 import { loadHomeFeed } from "./home-feed.server";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -195,6 +196,19 @@ function OlderPosts({ filters, cursor, onOlder }: { filters: FeedFilters; cursor
     </div>
   );
 }
+
+/**
+ * The root's title and description, plus the site's Atom feed and, on a `#tag` search with posts,
+ * that tag's feed (issue 26).
+ */
+export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+  const tag = searchedTag(data?.filters.search);
+  return [
+    ...matches.flatMap((match) => (match.id === "root" ? match.meta : [])),
+    ...(tag && data?.posts.length ? [atomAlternate(tagFeedPath(tag), `#${tag} on ${APP_NAME}`)] : []),
+    siteFeedAlternate(),
+  ];
+};
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -11,6 +11,7 @@ import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { CLUB_NOT_FOUND, type ClubTab } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
+import { atomAlternate, clubFeedPath } from "~/utils/feed-links";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
@@ -155,8 +156,14 @@ export default function ClubLayout() {
   );
 }
 
+/**
+ * A public club names its Atom feed (issue 26). A private club's feed needs a member's personal
+ * token, which stays in Settings › Notifications rather than in every page's HTML.
+ */
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
-  return data ? pageMeta(data.club.name, data.club.description) : pageMeta(CLUB_NOT_FOUND);
+  if (!data) return pageMeta(CLUB_NOT_FOUND);
+  const page = pageMeta(data.club.name, data.club.description);
+  return data.club.isPrivate ? page : [...page, atomAlternate(clubFeedPath(data.club.id), `Posts in ${data.club.name}`)];
 };
 
 export function ErrorBoundary() {

@@ -13,6 +13,7 @@ import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
+import { atomAlternate, memberFeedPath } from "~/utils/feed-links";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
@@ -232,7 +233,14 @@ function EditProfile() {
 
 export const meta: MetaFunction<typeof loader> = ({ data }) =>
   data
-    ? pageMeta(`${data.profile.displayName} (@${data.profile.username})`, data.profile.bio || `${data.profile.displayName} on ${APP_NAME}`)
+    ? [
+        ...pageMeta(
+          `${data.profile.displayName} (@${data.profile.username})`,
+          data.profile.bio || `${data.profile.displayName} on ${APP_NAME}`,
+        ),
+        // The member's Atom feed (issue 26).
+        atomAlternate(memberFeedPath(data.profile.username), `Posts by ${data.profile.displayName}`),
+      ]
     : pageMeta(PROFILE_NOT_FOUND);
 
 export function ErrorBoundary() {
