@@ -1,0 +1,27 @@
+import { json } from "@remix-run/node";
+import { subscribe, unsubscribe } from "~/models/push.server";
+import { pushEndpointSchema, pushSubscriptionSchema } from "~/schemas/push";
+import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { requireActor } from "~/web/session.server";
+
+/**
+ * POST /api/push/subscriptions `{ endpoint, keys: { p256dh, auth } }` → 201 `{ endpoint }`: this
+ * browser's push subscription is kept for the signed-in member (CONTRACT.md §7 "Web push"). The
+ * endpoint must be https on a public address (400 with the reason otherwise).
+ * DELETE `{ endpoint }` → 204: forget it (only one's own; idempotent). Signed out: 401; bad body: 400.
+ */
+export const action = apiAction({
+  POST: async ({ request }) => {
+    const member = await requireActor(request, "Please sign in to turn on push notifications");
+    const body = await readJson(request, pushSubscriptionSchema);
+    return json(await subscribe(member, body), { status: 201 });
+  },
+  DELETE: async ({ request }) => {
+    const member = await requireActor(request, "Please sign in to turn off push notifications");
+    const { endpoint } = await readJson(request, pushEndpointSchema);
+    await unsubscribe(member, endpoint);
+    return new Response(null, { status: 204 });
+  },
+});
+
+export const loader = methodNotAllowed;
