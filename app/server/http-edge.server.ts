@@ -23,7 +23,8 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
  *   what the route-level tests exercise. The exception is a POST whose address is its whole
  *   credential (`TOKEN_POSTS`): a mail client's one-click unsubscribe (RFC 8058) comes from its
- *   provider, with no cookie and perhaps the provider's Origin;
+ *   provider, with no cookie and perhaps the provider's Origin, which is dropped before Remix's own
+ *   check sees it (`forgetTokenPostOrigin`);
  * - every answer gets the headers of `edgeHeaders`;
  * - a GET or HEAD whose `If-None-Match` names the current validator of its page is a 304, before
  *   anything renders; a 200 gets that validator (conditional.server.ts);
@@ -84,6 +85,7 @@ export async function installHttpEdge() {
       } catch {
         refusal = { status: 400, error: "The request could not be read" };
       }
+      if (!refusal) forgetTokenPostOrigin(req);
       if (refusal) {
         res.writeHead(refusal.status, {
           "Content-Type": "application/json; charset=utf-8",
@@ -113,6 +115,15 @@ export async function installHttpEdge() {
     }
     return emit.call(this, event, ...args);
   };
+}
+
+/**
+ * A POST to a `TOKEN_POSTS` address may come from another site (a mail provider's one-click
+ * unsubscribe): its Origin says nothing the token does not, and Remix's own cross-site check would
+ * answer it with an empty 500 before the action runs. The route reads no cookie.
+ */
+export function forgetTokenPostOrigin(req: EdgeRequest): void {
+  if (!isSafeMethod(req.method ?? "GET") && TOKEN_POSTS.test(pathOf(req))) delete req.headers.origin;
 }
 
 /**

@@ -15,7 +15,7 @@ import { notificationItems } from "~/models/notification.server";
 import { setEmailMode, settingsRow, upsertSettings } from "~/models/notification-settings.server";
 import { createPost } from "~/models/post.server";
 import * as unsubscribePage from "~/routes/unsubscribe.$token/route";
-import { edgeRefusal } from "~/server/http-edge.server";
+import { edgeRefusal, forgetTokenPostOrigin } from "~/server/http-edge.server";
 import { loggedPath } from "~/server/request-log.server";
 import { db } from "~/utils/db.server";
 import { escapeHtml, setMailSettings } from "~/utils/mail.server";
@@ -322,6 +322,13 @@ describe("the unsubscribe link", () => {
     expect(edgeRefusal(probe(`/unsubscribe/${unsubscribeToken(1)}`))).toBeNull();
     expect(edgeRefusal(probe("/settings?tab=notifications"))?.status).toBe(403);
     expect(edgeRefusal(probe("/unsubscribe/x/y"))?.status).toBe(403);
+    // …and drops its Origin, which Remix's own cross-site check would answer with a 500.
+    const stripped = probe(`/unsubscribe/${unsubscribeToken(1)}`);
+    forgetTokenPostOrigin(stripped);
+    expect(stripped.headers).toEqual({ host: "localhost:3000" });
+    const kept = probe("/settings?tab=notifications");
+    forgetTokenPostOrigin(kept);
+    expect(kept.headers.origin).toBe("https://mail.example.net");
     // The token stays out of the request log.
     expect(loggedPath(`/unsubscribe/${unsubscribeToken(1)}`)).toBe("/unsubscribe/:token");
   });
