@@ -5,6 +5,7 @@ import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
 import { badRequest } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
+import { BLOCK_MESSAGES, refuseIfBlockedBy } from "./block.server";
 import { requireUserRow, type Actor } from "./user.server";
 import type { FollowPage } from "~/schemas/shapes";
 
@@ -32,6 +33,9 @@ async function followersCountOf(tx: Pick<typeof db, "select">, id: number): Prom
 export function followUser(actor: Actor, username: string, now = new Date()): Promise<FollowState> {
   return writeTransaction(async (tx) => {
     const { me, target } = await requireFollowee(actor, username);
+    // Neither side of a block follows the other (CONTRACT.md §8 "Blocks").
+    await refuseIfBlockedBy(target.id, me.id, BLOCK_MESSAGES.followBlocker, tx);
+    await refuseIfBlockedBy(me.id, target.id, BLOCK_MESSAGES.followBlocked, tx);
     const followerId = me.id;
     const inserted = await tx
       .insert(follows)
