@@ -1,0 +1,60 @@
+import { apiClub, expect, test, uniqueName } from "./fixtures";
+
+/**
+ * Atom feeds (issue 26, CONTRACT.md §7 "Feeds") as a feed reader meets them: a page names its feed
+ * with <link rel="alternate">, the feed answers Atom with the newest posts and a validator, and a
+ * private club's feed is not there without a member's token.
+ */
+
+test("the home page names the site feed, which answers Atom with the newest post and a 304 when unchanged", async ({
+  open,
+  signUp,
+  createPost,
+  newPage,
+  request,
+}) => {
+  await signUp();
+  const post = await createPost({ title: `Atom <b>&</b> ${uniqueName("af")}` });
+  const visitor = await newPage();
+  await open("/", visitor);
+  const link = visitor.locator('head link[rel="alternate"][type="application/atom+xml"]');
+  await expect(link).toHaveCount(1);
+  const href = await link.getAttribute("href");
+  expect(href).toBe("/feeds/home.atom");
+
+  const feed = await request.get(href!);
+  expect(feed.status()).toBe(200);
+  expect(feed.headers()["content-type"]).toBe("application/atom+xml; charset=utf-8");
+  const xml = await feed.text();
+  expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom">');
+  const escaped = post.title.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+  expect(xml).toContain(`<title type="html"><![CDATA[${escaped}]]></title>`);
+  expect(xml).toMatch(new RegExp(`<id>http://localhost:\\d+/post/${post.id}</id>`));
+
+  const again = await request.get(href!, { headers: { "If-None-Match": feed.headers()["etag"]! } });
+  expect(again.status()).toBe(304);
+});
+
+test("a member's profile names their feed; a private club's feed is a 404 without a member's token", async ({
+  open,
+  page,
+  signUp,
+  createPost,
+  baseURL,
+}) => {
+  const member = await signUp();
+  await createPost({ title: `Profile feed ${uniqueName("pf")}` });
+  await open(`/profile/${member.username}`);
+  await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute(
+    "href",
+    `/feeds/members/${member.username}.atom`,
+  );
+  const feed = await page.request.get(`/feeds/members/${member.username}.atom`);
+  expect(feed.status()).toBe(200);
+
+  const club = await apiClub(page, baseURL!, { isPrivate: true });
+  await open(`/clubs/${club.id}`);
+  await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveCount(0);
+  expect((await page.request.get(`/feeds/clubs/${club.id}.atom`)).status()).toBe(404);
+  expect((await page.request.get(`/feeds/clubs/${club.id}.atom?token=${"x".repeat(43)}`)).status()).toBe(404);
+});
