@@ -14,8 +14,8 @@
  * and a page's lookup of names stays bounded whatever a text holds.
  */
 
-/** `@username`; group 1 is the name. One capture group, so `text.split` gives text, name, text, name … */
-export const MENTION_PATTERN = /(?<![\w@./])@([A-Za-z0-9_]{3,20})(?![\w@])/g;
+/** `@username` (`\w` is a username's letters, digits and underscore); group 1 is the name. One capture group, so `text.split` gives text, name, text, name … */
+export const MENTION_PATTERN = /(?<![\w@./])@(\w{3,20})(?![\w@])/g;
 
 /** CONTRACT.md §7: at most 10 members mentioned per text. */
 export const MAX_MENTIONS = 10;

@@ -6,6 +6,7 @@ import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
 import { PostMedia } from "./media";
+import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
 import { ReportLink } from "~/components/moderation/report";
@@ -53,7 +54,7 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
         </Link>
       </h2>
       <p className="post-excerpt" data-testid="post-excerpt">
-        {truncate(post.content)}
+        <MentionText text={truncate(post.content)} mentions={post.mentions} />
       </p>
       <PostAttachments post={post} variant="card" canFetch />
       <footer className="mt-3 border-t border-stone-100 pt-2">

@@ -18,6 +18,7 @@ import { useIsPending } from "~/utils/remix";
 import { isQueued } from "~/utils/client-action";
 import { markKeyUsed } from "~/utils/idempotency";
 import { WaitingComments } from "~/components/ui/outbox-note";
+import { MentionText } from "./mention-text";
 import type { Comment } from "~/schemas/shapes";
 
 /** One page of comments as the post page's loader sends it (`?comments=<cursor>` picks the page). */
@@ -156,7 +157,9 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
         {editing ? (
           <CommentEditForm postId={postId} comment={comment} />
         ) : (
-          <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">{comment.content}</p>
+          <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">
+            <MentionText text={comment.content} mentions={comment.mentions} />
+          </p>
         )}
         {isOwn && !editing ? <CommentOwnerActions postId={postId} comment={comment} /> : null}
         {isOwn ? null : <ReportLink type="comment" id={comment.id} className="mt-1 inline-block text-xs text-stone-500 hover:underline" />}

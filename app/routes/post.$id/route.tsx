@@ -5,6 +5,7 @@ import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
+import { MentionText } from "~/components/post/mention-text";
 import PostDialogs from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -67,9 +68,9 @@ export default function PostPage() {
         <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
         </h1>
-        {/* Text, never HTML: React escapes it; whitespace-pre-line keeps the author's line breaks. */}
+        {/* Text, never HTML: React escapes it (@mentions of members become links); whitespace-pre-line keeps the author's line breaks. */}
         <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
-          {post.content}
+          <MentionText text={post.content} mentions={post.mentions} />
         </div>
         <PostAttachments post={post} variant="page" canFetch />
         <footer className="mt-4 flex flex-wrap items-center justify-between gap-2 border-t border-stone-100 pt-3">
