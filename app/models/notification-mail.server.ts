@@ -341,7 +341,7 @@ function composeMail(recipient: MailRecipient, publicUrl: string, parts: MailPar
     .map(
       (l) =>
         `<div style="padding:14px 0;border-top:1px solid #e7e5e4;">` +
-        `<a href="${escapeHtml(l.url)}" style="color:#1c1917;text-decoration:none;font-size:17px;">${escapeHtml(l.text)}</a>` +
+        `<a href="${escapeHtml(l.url)}" style="display:block;color:#1c1917;text-decoration:none;font-size:17px;">${escapeHtml(l.text)}</a>` +
         `</div>`,
     )
     .join("");
