@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { clubMembers, clubs, comments, idempotencyKeys, invites, media, passwordResets, posts, users } from "#db/schema";
+import { clubMembers, clubs, comments, idempotencyKeys, invites, media, passwordResets, posts, pushSubscriptions, users } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
 import { newClub as makeClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
@@ -13,6 +13,7 @@ import { getClub } from "./club.server";
 import { joinClub } from "./club-membership.server";
 import { addComment } from "./comment.server";
 import { followUser } from "./follow.server";
+import { updateNotificationSettings } from "./notification-settings.server";
 import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
 import { createPost, getPost, likePost, sharePost } from "./post.server";
 import { getProfile } from "./profile.server";
@@ -119,6 +120,13 @@ describe("exportAccount", () => {
     expect(data.media.map((m) => m.url).sort()).toEqual([`/media/dan${me.id}/avatar.jpg`, `/media/dan${me.id}/post.jpg`]);
     expect(data.media.find((m) => m.postId === myPost.id)).toMatchObject({ variants: [`/media/dan${me.id}/post.jpg-320`] });
 
+    expect(data.notificationSettings).toMatchObject({
+      email: "daily",
+      push: false,
+      clubPosts: [],
+      inApp: { comment: true, club_post: false },
+    });
+
     const text = JSON.stringify(data);
     for (const foreign of [
       ann.email,
@@ -188,6 +196,11 @@ describe("deleteAccount", () => {
     await db.insert(invites).values({ code: "dan-invite-code-1", clubId: annClub.id, createdById: me.id });
     await db.insert(passwordResets).values({ tokenHash: "x".repeat(64), userId: me.id, expiresAt: new Date(Date.now() + 60_000) });
     await db.insert(idempotencyKeys).values({ userId: me.id, key: "k1", fingerprint: "POST /api/posts" });
+    await updateNotificationSettings(me, { inApp: {}, email: "weekly", push: true, clubPosts: [] });
+    await db.insert(pushSubscriptions).values({ userId: me.id, endpoint: `https://push.example/dan${me.id}`, p256dh: "k", auth: "a" });
+    // Ann's comment and like told Dan; Dan's comment told Ann: both go with his account.
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE user_id = ?", me.id)).toBeGreaterThan(0);
+    expect(await count("SELECT count(*) AS n FROM notifications WHERE actor_id = ?", me.id)).toBeGreaterThan(0);
     expect(await postRow(annPost.id)).toMatchObject({ likesCount: 2, commentsCount: 3, sharesCount: 1 });
     const { deleted, beforeCommit } = recordingStorage(me.id);
 
@@ -209,6 +222,10 @@ describe("deleteAccount", () => {
       "idempotency_keys WHERE user_id = ?",
       "media WHERE owner_id = ?",
       "clubs WHERE creator_id = ?",
+      "notifications WHERE user_id = ?",
+      "notifications WHERE actor_id = ?",
+      "notification_settings WHERE user_id = ?",
+      "push_subscriptions WHERE user_id = ?",
     ]) {
       expect(await count(`SELECT count(*) AS n FROM ${where}`, me.id), where).toBe(0);
     }

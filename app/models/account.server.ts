@@ -1,4 +1,5 @@
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
+import { notificationSettingsOf } from "./notification-settings.server";
 import { alias } from "drizzle-orm/sqlite-core";
 import { clubMembers, clubs, comments, follows, invites, joinRequests, likes, media, posts, sessions, shares, users } from "#db/schema";
 import type { AccountDeletionInput } from "~/schemas/profile";
@@ -134,6 +135,8 @@ export async function exportAccount(actor: Actor) {
       .select({ device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
       .from(sessions)
       .where(eq(sessions.userId, id)),
+    // Settings › Notifications as GET /api/notifications/settings answers it (CONTRACT.md §7).
+    notificationSettings: await notificationSettingsOf(id),
   };
 }
 export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
