@@ -16,6 +16,7 @@ import {
 } from "../offline/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
 import { forgetOutbox, listenForOutbox } from "./outbox";
+import { listenForPush } from "./push";
 
 /**
  * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
@@ -84,6 +85,9 @@ self.addEventListener("fetch", (event) => {
 
 // The outbox's Background Sync (./outbox.ts, docs/decisions/0034-outbox.md).
 listenForOutbox();
+
+// Web push: show what a push says and open its page on a tap (./push.ts, issue 26).
+listenForPush();
 
 self.addEventListener("message", (event) => {
   const message = event.data as { type?: string } | null;
