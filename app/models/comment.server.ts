@@ -8,6 +8,7 @@ import { forbidden, invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { requireSignedIn } from "./access.server";
+import { BLOCK_MESSAGES, notBlockedByViewer, refuseIfBlockedBy } from "./block.server";
 import { assertPostVisible, readablePost } from "./post.server";
 import { authorColumns } from "./post-view.server";
 import type { Actor } from "./user.server";
@@ -50,7 +51,11 @@ function toComment(r: Awaited<ReturnType<typeof commentQuery>>[number]): Comment
 export type CommentViewer = { viewer: number; moderator: boolean };
 
 function visibleComments({ viewer, moderator }: CommentViewer): SQL | undefined {
-  return moderator ? undefined : or(isNull(comments.hiddenAt), eq(comments.authorId, viewer));
+  // Nor, to anyone, the comments of a member they blocked (§8 "Blocks").
+  return and(
+    moderator ? undefined : or(isNull(comments.hiddenAt), eq(comments.authorId, viewer)),
+    notBlockedByViewer(comments.authorId, viewer),
+  );
 }
 
 async function commentViewer(actor: Actor, postId: number): Promise<CommentViewer> {
@@ -157,6 +162,9 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return writeTransaction(async (tx) => {
     await assertPostVisible(actor, postId);
+    // A member the post's author blocked cannot comment on it (§8 "Blocks").
+    const author = first(await tx.select({ id: posts.authorId }).from(posts).where(eq(posts.id, postId)));
+    if (author) await refuseIfBlockedBy(author.id, me.id, BLOCK_MESSAGES.comment, tx);
     await enforceNewAccountLimits(me.id, { kind: "comment", texts: [parsed.data.content] });
     await consumeLimit("commentsPerUser", String(me.id));
     const [row] = await tx
