@@ -1,5 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
 import { isSiteStaff, staffedClubIds } from "~/models/moderation-access.server";
+import { unreadCount } from "~/models/notification.server";
 import { dataSaverFor } from "~/web/data-saver.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { readSession } from "~/web/session.server";
@@ -31,6 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             avatar: user.avatar,
             role: user.role,
             moderates: isSiteStaff(user.role) || (await staffedClubIds(user.id)).length > 0,
+            // The top bar's count and the title's "(3) " (CONTRACT.md §7): capped, one index walk.
+            unread: await unreadCount(user.id),
           }
         : null,
       toast,

@@ -18,7 +18,8 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
-import { useBuildVersion } from "~/utils/framework-internals";
+import { TitlePrefix, useBuildVersion } from "~/utils/framework-internals";
+import { unreadText, useUnreadCount } from "~/components/layout/notifications-link";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import stylesheet from "~/tailwind.css";
@@ -54,13 +55,16 @@ export function Layout({ children }: { children: ReactNode }) {
   const plain =
     typeof document === "undefined" && !data?.user && matches.some((m) => (m.handle as RouteHandle | undefined)?.plainForVisitors);
   const build = useBuildVersion();
+  const unread = useUnreadCount(data?.user?.unread);
   return (
     <html lang="en-US" data-scripts={plain ? "none" : undefined}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2a1f14" />
-        <Meta />
+        <TitlePrefix prefix={unread > 0 ? `(${unreadText(unread)}) ` : ""}>
+          <Meta />
+        </TitlePrefix>
         <Links />
       </head>
       <body className="min-h-screen">
@@ -70,6 +74,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <IconSprite />
         <TopBar
           user={data?.user ?? null}
+          unread={unread}
           hideAuthActions={hideAuthActions}
           // The box searches posts: only the feed's search fills it, never the club list's.
           search={location.pathname === "/" ? (params.get("search") ?? "") : ""}

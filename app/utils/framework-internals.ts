@@ -1,5 +1,5 @@
-import { UNSAFE_RemixContext } from "@remix-run/react";
-import { useContext, type Context } from "react";
+import { UNSAFE_RemixContext, type MetaDescriptor } from "@remix-run/react";
+import { createElement, useContext, useMemo, type Context, type ContextType, type ReactNode } from "react";
 import {
   UNSAFE_DataRouterContext,
   UNSAFE_DataRouterStateContext,
@@ -37,3 +37,30 @@ export const FRAMEWORK_CONTEXTS: Array<Context<unknown>> = [
   UNSAFE_LocationContext,
   UNSAFE_RouteContext,
 ] as Array<Context<unknown>>;
+
+type RemixContextValue = NonNullable<ContextType<typeof UNSAFE_RemixContext>>;
+type Meta = MetaDescriptor[] | undefined | null;
+
+/**
+ * Every route's `<title>` with `prefix` in front (the unread count's "(3) ", CONTRACT.md §7), on the
+ * server's page and after each navigation alike: Remix's `<Meta />` inside this reads the routes'
+ * `meta` through a wrapper, so no route's meta has to know. An empty prefix changes nothing.
+ */
+export function TitlePrefix({ prefix, children }: { prefix: string; children: ReactNode }) {
+  const remix = useContext(UNSAFE_RemixContext);
+  const value = useMemo((): RemixContextValue | undefined => {
+    if (!prefix || !remix) return remix;
+    const withPrefix = (meta: Meta): Meta =>
+      meta?.map((d) => (d && "title" in d && !String(d.title).startsWith(prefix) ? { ...d, title: `${prefix}${String(d.title)}` } : d));
+    const routeModules = new Proxy(remix.routeModules, {
+      get(target, id: string) {
+        const module = target[id];
+        if (!module?.meta) return module;
+        const meta = module.meta;
+        return { ...module, meta: typeof meta === "function" ? (args: never) => withPrefix(meta(args) as Meta) : withPrefix(meta) };
+      },
+    });
+    return { ...remix, routeModules };
+  }, [remix, prefix]);
+  return createElement(UNSAFE_RemixContext.Provider, { value }, children);
+}

@@ -4,6 +4,7 @@ import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import { leaveDevice } from "~/offline/forget-member";
 import { Avatar } from "~/components/ui/avatar";
+import { NotificationsLink } from "./notifications-link";
 
 export type TopBarUser = { displayName: string; username: string; avatar: string | null; moderates?: boolean };
 
@@ -15,10 +16,13 @@ export function TopBar({
   user,
   hideAuthActions = false,
   search = "",
+  unread = 0,
 }: {
   user: TopBarUser | null;
   hideAuthActions?: boolean;
   search?: string;
+  /** The member's unread notifications (root data, refreshed when the tab comes back). */
+  unread?: number;
 }) {
   const location = useLocation();
   const onSearch = useSearchSubmit();
@@ -57,6 +61,7 @@ export function TopBar({
               <Link to="/create" className="rounded-md px-3 py-2 hover:bg-bark-800">
                 Create
               </Link>
+              <NotificationsLink unread={unread} />
               <UserMenu user={user} />
             </>
           ) : (
