@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { notifications, users, type NotificationKind } from "#db/schema";
 import {
   mailInstant,
+  scheduleDigests,
   sendDueDigests,
   unsubscribeToken,
   UNSUBSCRIBE_LINK_INVALID,
@@ -253,6 +254,23 @@ describe("digests", () => {
     const [one, two] = await Promise.all([sendDueDigests(new Date(now)), sendDueDigests(new Date(now))]);
     expect(one.sent + two.sent).toBe(1);
     expect(takeMails().get(member.email)).toHaveLength(1);
+  });
+
+  it("the server's own schedule sends the due digests at start-up, only where SMTP is configured", async () => {
+    const member = await createMember();
+    await followedBy(member.id, await createMember({ displayName: "Eve" }), new Date(Date.now() - 1000));
+    setMailSettings(null);
+    scheduleDigests({ everyMs: 3_600_000 })();
+    expect(await digestAtOf(member.id)).toBeNull();
+    useSink();
+    const stop = scheduleDigests({ everyMs: 3_600_000 });
+    try {
+      const mail = await sink.next();
+      expect(mail.to).toEqual([member.email]);
+      expect(parseMail(mail.raw).text).toContain("• Eve started following you");
+    } finally {
+      stop();
+    }
   });
 
   it("lists twenty and says how many more", async () => {
