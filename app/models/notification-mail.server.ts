@@ -248,6 +248,14 @@ function itemUrl(item: NotificationItem, publicUrl: string): string {
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
+/** A subject line cut at `max` characters (whole code points), with an ellipsis when cut. */
+const clip = (text: string, max: number) =>
+  [...text].length > max
+    ? `${[...text]
+        .slice(0, max - 1)
+        .join("")
+        .trimEnd()}…`
+    : text;
 
 const BUTTON_LABEL: Partial<Record<NotificationKind, string>> = {
   comment: "Read the comment",
@@ -269,7 +277,7 @@ function plural(n: number, word: string): string {
 /** The mail for notifications that just happened. */
 export function instantMail(recipient: MailRecipient, items: NotificationItem[], publicUrl: string): Mail {
   const single = items.length === 1 ? items[0]! : null;
-  const subject = single ? oneLine(single.text).slice(0, 150) : `${plural(items.length, "notification")} on ${APP_NAME}`;
+  const subject = single ? clip(oneLine(single.text), 150) : `${plural(items.length, "notification")} on ${APP_NAME}`;
   const button: Link = single
     ? { label: BUTTON_LABEL[single.kind] ?? "Open it", href: itemUrl(single, publicUrl) }
     : { label: "See your notifications", href: `${publicUrl}/notifications` };

@@ -116,6 +116,18 @@ describe("instant mail", () => {
     expect(mail.html).not.toMatch(/href="\//);
   });
 
+  it("a long sentence is cut in the subject, whole in the body", async () => {
+    const author = await createMember();
+    const title = `Twelve hours on stand ${"and still waiting ".repeat(8)}for the buck`;
+    const post = await createPost({ id: author.id }, { title, content: "Cold and long.", type: "article" });
+    const id = await seed(author.id, "comment", { actorId: (await createMember({ displayName: "Lee" })).id, postId: post.id });
+    await mailInstant(recipientOf(author), await notificationItems([id]));
+    const mail = parseMail((await sink.next()).raw);
+    expect([...mail.subject]).toHaveLength(150);
+    expect(mail.subject).toMatch(/^Lee commented on “Twelve hours on stand and still waiting .*…$/);
+    expect(mail.text).toContain(`Lee commented on “${title}”`);
+  });
+
   it("several notifications at once are one mail listing each with its page", async () => {
     const member = await createMember({ displayName: "Jo" });
     const [a, b] = [await createMember({ displayName: "Ann Doe" }), await createMember({ displayName: "Ben Buck" })];
