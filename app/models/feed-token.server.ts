@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { eq, isNull } from "drizzle-orm";
 import { notificationSettings, users } from "#db/schema";
+import { isSuspendedAt } from "~/schemas/moderation-staff";
 import { db, first } from "~/utils/db.server";
 import { requireSignedIn } from "./access.server";
 import { listClubs } from "./club.server";
@@ -56,17 +57,24 @@ export async function replaceFeedToken(userId: number): Promise<string> {
   return token;
 }
 
-/** The member a feed token belongs to, or null (a token of the wrong shape is never looked up). */
-export async function memberByFeedToken(token: string | null | undefined): Promise<{ id: number; username: string } | null> {
+/**
+ * The member a feed token belongs to, or null: a token of the wrong shape is never looked up, and a
+ * suspended member's token opens nothing while the suspension lasts (they cannot sign in either).
+ */
+export async function memberByFeedToken(
+  token: string | null | undefined,
+  now: number = Date.now(),
+): Promise<{ id: number; username: string } | null> {
   if (!token || !TOKEN_SHAPE.test(token)) return null;
   const row = first(
     await db
-      .select({ id: users.id, username: users.username })
+      .select({ id: users.id, username: users.username, suspendedAt: users.suspendedAt, suspendedUntil: users.suspendedUntil })
       .from(notificationSettings)
       .innerJoin(users, eq(users.id, notificationSettings.userId))
       .where(eq(notificationSettings.feedToken, token)),
   );
-  return row ?? null;
+  if (!row || isSuspendedAt(row, now)) return null;
+  return { id: row.id, username: row.username };
 }
 
 /** What Settings › Notifications shows of the feed token: the token (null: none made yet) and the private clubs it opens. */

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { clubMembers } from "#db/schema";
+import { clubMembers, users } from "#db/schema";
 import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
@@ -217,6 +217,12 @@ describe("club feeds", () => {
     expect((await read(token)).status, "the old token after a replace").toBe(404);
     expect((await read(next)).status).toBe(200);
     expect(await memberByFeedToken(token)).toBeNull();
+
+    // A suspended member's token opens nothing while the suspension lasts.
+    await db.update(users).set({ suspendedAt: new Date(), suspendedUntil: null }).where(eq(users.id, member.id));
+    expect((await read(next)).status, "suspended").toBe(404);
+    await db.update(users).set({ suspendedAt: null }).where(eq(users.id, member.id));
+    expect((await read(next)).status).toBe(200);
 
     // A member who leaves (their row gone) loses the feed with the same token.
     await db.delete(clubMembers).where(and(eq(clubMembers.clubId, club.id), eq(clubMembers.userId, member.id)));
