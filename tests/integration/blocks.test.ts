@@ -7,6 +7,7 @@ import * as apiBlocks from "~/routes/api.auth.blocks";
 import * as apiBlock from "~/routes/api.users.$username.block";
 import * as apiComments from "~/routes/api.posts.$id.comments";
 import * as apiFollow from "~/routes/api.users.$username.follow";
+import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
 import { db } from "~/utils/db.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
@@ -148,5 +149,42 @@ describe("Settings › Privacy › Blocked members", () => {
     const unknown = await post({ intent: "unblock", username: "nobody_at_all" }, me.cookie);
     expect(unknown.status).toBe(404);
     expect(await blocked(me.id, other.id)).toBe(true);
+  });
+});
+
+describe("the profile page's Block / Unblock", () => {
+  const page = (username: string, cookie?: string) =>
+    call(profilePage.loader, makeRequest(`/profile/${username}`, { cookie }), { username });
+  const send = (username: string, intent: string, cookie?: string) =>
+    call(profilePage.action, makeRequest(`/profile/${username}`, { form: { intent }, cookie }), { username });
+
+  it("blocks and unblocks with plain forms, back to the profile with a toast; the page says so and hides their posts", async () => {
+    const me = await createMember();
+    const other = await createMember();
+    const theirs = await createPost({ id: other.id }, postInput({ title: "A post to hide" }));
+    expect((await body(await page(other.username, me.cookie))).blocked).toBe(false);
+
+    const res = await send(other.username, "block", me.cookie);
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe(`/profile/${other.username}`);
+    expect(await blocked(me.id, other.id)).toBe(true);
+    const after = await body(await page(other.username, me.cookie));
+    expect(after.blocked).toBe(true);
+    expect(after.posts.map((p: { id: number }) => p.id)).not.toContain(theirs.id);
+    // The blocked member's own view of the blocker's profile says nothing of it.
+    expect((await body(await page(me.username, other.cookie))).blocked).toBe(false);
+
+    expect((await send(other.username, "unblock", me.cookie)).status).toBe(302);
+    expect(await blocked(me.id, other.id)).toBe(false);
+  });
+
+  it("a visitor is sent to sign in and oneself is refused, changing nothing", async () => {
+    const me = await createMember();
+    const other = await createMember();
+    const before = await blockCount();
+    const anon = await send(other.username, "block");
+    expect(anon.headers.get("Location") ?? "").toMatch(/^\/auth/);
+    expect((await send(me.username, "block", me.cookie)).status).toBe(400);
+    expect(await blockCount()).toBe(before);
   });
 });

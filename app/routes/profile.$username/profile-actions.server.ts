@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { blockMember, unblockMember, viewerBlocked } from "~/models/block.server";
 import { followUser, unfollowUser } from "~/models/follow.server";
 import { listFeed } from "~/models/feed.server";
 import { getProfile, updateAvatar, updateProfile } from "~/models/profile.server";
@@ -36,6 +37,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         profile,
         viewerId: actor?.id ?? null,
         isOwner: actor?.id === profile.id,
+        blocked: await viewerBlocked(actor, profile.id),
         posts: page.posts,
         nextCursor: page.nextCursor,
         firstPage: !cursor,
@@ -61,6 +63,9 @@ export async function profileAction({ request, params }: ActionFunctionArgs) {
     case "follow":
     case "unfollow":
       return followAction(request, actor, username, intent);
+    case "block":
+    case "unblock":
+      return blockAction(actor, username, intent);
     case "update-profile":
       return updateProfileAction(actor, username, formData);
     case "remove-avatar":
@@ -81,6 +86,18 @@ async function followAction(request: Request, actor: Actor, username: string, in
     state.following
       ? { title: "Following", description: `You're now following ${displayName}.` }
       : { title: "Unfollowed", description: `You're no longer following ${displayName}.` },
+  );
+}
+
+/** Block (confirmed in a dialog, or inline at ?block=1 without JavaScript) and Unblock: back to the profile with a toast. */
+async function blockAction(actor: Actor, username: string, intent: "block" | "unblock") {
+  const { displayName } = await getProfile(actor, username);
+  const state = intent === "block" ? await blockMember(actor, username) : await unblockMember(actor, username);
+  return redirectWithToast(
+    profilePath(username),
+    state.blocked
+      ? { title: "Blocked", description: `You blocked ${displayName}. You won't see their posts or comments.` }
+      : { title: "Unblocked", description: `You unblocked ${displayName}.` },
   );
 }
 

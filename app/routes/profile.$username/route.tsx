@@ -1,13 +1,13 @@
 import type { MetaFunction } from "@remix-run/node";
 import { ReportLink } from "~/components/moderation/report";
-import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
 import { ProfileErrorPanel, ProfileNotFound } from "~/components/profile/error-panels";
 import { PinIcon } from "~/components/ui/icons";
 import { Avatar } from "~/components/ui/avatar";
-import { DialogForm, FormUnavailable } from "~/components/ui/dialog-form";
+import { DeleteConfirmForm, DialogForm, FormUnavailable } from "~/components/ui/dialog-form";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -39,7 +39,7 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
 export default function ProfilePage() {
-  const { profile, isOwner, viewerId, posts, nextCursor, firstPage } = useLoaderData<typeof loader>();
+  const { profile, isOwner, viewerId, posts, nextCursor, firstPage, blocked } = useLoaderData<typeof loader>();
   const location = useLocation();
   const base = `/profile/${profile.username}`;
   const olderHref = nextCursor ? `${base}?${new URLSearchParams({ cursor: nextCursor })}` : null;
@@ -62,7 +62,7 @@ export default function ProfilePage() {
               ) : viewerId === null ? (
                 // The same form: its action answers a visitor with sign-in and the "Sign in required" notice.
                 <FollowButton username={profile.username} following={false} visitor />
-              ) : (
+              ) : blocked ? null : (
                 <FollowButton username={profile.username} following={profile.isFollowing} />
               )}
             </div>
@@ -70,6 +70,7 @@ export default function ProfilePage() {
             {isOwner ? null : (
               <ReportLink type="user" id={profile.id} className="mt-1 inline-block text-sm text-stone-500 hover:underline" />
             )}
+            {isOwner || viewerId === null ? null : <BlockControl />}
             {profile.bio ? <p className="mt-3 whitespace-pre-line break-words text-stone-800">{profile.bio}</p> : null}
             <p className="mt-3 flex flex-wrap gap-x-4 gap-y-1 text-sm text-stone-500">
               {profile.location ? (
@@ -93,11 +94,13 @@ export default function ProfilePage() {
         </h2>
         {posts.length === 0 ? (
           <p className="card p-6 text-center text-stone-600">
-            {firstPage
-              ? isOwner
-                ? "You haven't posted anything yet."
-                : `${profile.displayName} hasn't posted anything yet.`
-              : "No older posts."}
+            {blocked
+              ? `You blocked ${profile.displayName}: their posts are hidden from you.`
+              : firstPage
+                ? isOwner
+                  ? "You haven't posted anything yet."
+                  : `${profile.displayName} hasn't posted anything yet.`
+                : "No older posts."}
           </p>
         ) : (
           posts.map((post) => (
@@ -194,6 +197,52 @@ function FollowButton({ username, following, visitor = false }: { username: stri
         </span>
       ) : null}
     </fetcher.Form>
+  );
+}
+
+/**
+ * Block (CONTRACT.md §8 "Blocks"): a link to ?block=1 whose confirmation shows inline without
+ * JavaScript and in a dialog with it; once blocked, Unblock is a plain form.
+ */
+function BlockControl() {
+  const { profile, blocked } = useLoaderData<typeof loader>();
+  const dialog = useDialogForm("block");
+  const href = `/profile/${profile.username}`;
+  if (blocked) {
+    return (
+      <Form method="post" action={href} className="mt-2 flex flex-wrap items-center gap-3 text-sm">
+        <span className="text-stone-700" data-testid="blocked-note">
+          You blocked this member.
+        </span>
+        <button type="submit" name="intent" value="unblock" className="btn-secondary">
+          Unblock
+        </button>
+      </Form>
+    );
+  }
+  return (
+    <>
+      <Link
+        to="?block=1"
+        {...dialog.triggerProps}
+        preventScrollReset
+        className="mt-1 ml-4 inline-block text-sm text-stone-500 hover:underline"
+        aria-haspopup="dialog"
+      >
+        Block
+      </Link>
+      <DialogForm<typeof action>
+        dialog={dialog}
+        title={`Block ${profile.displayName}?`}
+        description="You won't see their posts or comments, follows between you end, and they can't follow you, comment on your posts or notify you. You can unblock them any time in Settings › Privacy."
+        role="alertdialog"
+        action={href}
+        intent="block"
+        className="mt-4 w-full basis-full"
+      >
+        {(form) => <DeleteConfirmForm form={form} intent="block" label="Block" busyLabel="Blocking..." />}
+      </DialogForm>
+    </>
   );
 }
 
