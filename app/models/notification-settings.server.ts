@@ -58,7 +58,11 @@ export async function updateNotificationSettings(actor: Actor, input: SettingsIn
   const inAppOff = NOTIFICATION_KINDS.filter((kind) => kind !== "club_post" && input.inApp[kind] === false);
   const clubs = input.inApp.club_post === false ? [] : [...new Set(input.clubPosts)].filter((id) => Number.isSafeInteger(id));
   await writeTransaction(async (tx) => {
-    await upsertSettings(tx, me.id, { inAppOff, email: input.email, push: input.push });
+    const before = await settingsRow(me.id, tx);
+    // Coming from instant mails (or none), the first digest starts now: what was mailed is not mailed again.
+    const digestFrom =
+      input.email !== before.email && (before.email === "instant" || before.email === "off") ? { digestAt: new Date() } : {};
+    await upsertSettings(tx, me.id, { inAppOff, email: input.email, push: input.push, ...digestFrom });
     await tx
       .update(clubMembers)
       .set({ notifyPosts: false })

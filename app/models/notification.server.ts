@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { notifications, notificationSettings, type NotificationKind } from "#db/schema";
 import { db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { clubReadableSql } from "./access.server";
@@ -249,11 +249,6 @@ export async function markRead(viewer: { id: number }, ids?: number[]): Promise<
     .update(notifications)
     .set({ readAt: new Date() })
     .where(chosen ? and(mine, inArray(notifications.id, chosen)) : mine);
-}
-
-/** Ids older than this one are pruned once read (notification-delivery.server.ts keeps the table small). */
-export async function pruneReadBefore(before: Date): Promise<void> {
-  await db.delete(notifications).where(and(lt(notifications.readAt, before)));
 }
 
 const quote = (title: string) => `“${title}”`;

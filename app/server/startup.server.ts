@@ -3,6 +3,8 @@ import { seedDemoIfEmpty } from "#db/seed-demo";
 import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleDigests } from "~/models/notification-mail.server";
+import { scheduleDeliveries } from "~/models/notification-delivery.server";
+import { scheduleFanouts } from "~/models/notification-fanout.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
 import { closeDatabase, db, sqlite, writeTransaction } from "~/utils/db.server";
@@ -37,6 +39,8 @@ const stopPruning = scheduleUploadPruning();
 const stopResumablePruning = scheduleResumablePruning();
 scheduleVariantBackfill();
 const stopDigests = scheduleDigests();
+const stopDeliveries = scheduleDeliveries();
+const stopFanouts = scheduleFanouts();
 const stopBackups = scheduleBackups(sqlite, env, {
   done: ({ file, pruned, bucket }) => logger.info({ file, pruned: pruned.length, bucket: bucket?.database }, "backup taken"),
   failed: (error) => logServerError(error, { path: "backup" }),
@@ -47,6 +51,8 @@ installShutdown({
     stopPruning();
     stopResumablePruning();
     stopDigests();
+    stopDeliveries();
+    stopFanouts();
     stopBackups();
   },
 });
