@@ -191,6 +191,11 @@ const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.
  */
 const STILL_READABLE = `(p.id IS NULL OR p.hidden_at IS NULL OR p.author_id = n.user_id OR n.kind = 'moderation')`;
 
+/** A page of the member's notifications, newest first (@viewer, @before when `after`, @limit); the bench's plan check explains it. */
+export const notificationPageSql = (after: boolean) =>
+  `${ITEM_SELECT} WHERE n.user_id = @viewer ${after ? "AND n.id < @before" : ""} AND ${STILL_READABLE}
+     ORDER BY n.id DESC LIMIT @limit`;
+
 /** The member's notifications, newest first, 30 a page; the cursor is the last id shown. */
 export async function listNotifications(
   viewer: { id: number },
@@ -198,11 +203,11 @@ export async function listNotifications(
 ): Promise<{ items: NotificationItem[]; unread: number; nextCursor: string | null }> {
   const size = Math.min(Math.max(1, Math.trunc(limit) || NOTIFICATION_PAGE), 100);
   const before = cursor && /^\d{1,15}$/.test(cursor) ? Number(cursor) : null;
-  const rows = await queryRows<ItemRow>(
-    `${ITEM_SELECT} WHERE n.user_id = @viewer ${before ? "AND n.id < @before" : ""} AND ${STILL_READABLE}
-     ORDER BY n.id DESC LIMIT @limit`,
-    { viewer: viewer.id, before: before ?? 0, limit: size + 1 },
-  );
+  const rows = await queryRows<ItemRow>(notificationPageSql(Boolean(before)), {
+    viewer: viewer.id,
+    before: before ?? 0,
+    limit: size + 1,
+  });
   const page = rows.slice(0, size);
   return {
     items: page.map(toItem),
@@ -228,15 +233,15 @@ export async function notificationItems(ids: number[]): Promise<NotificationItem
   return (await queryRows<ItemRow>(`${ITEM_SELECT} WHERE n.id IN (${list}) ORDER BY n.id`)).map(toItem);
 }
 
+/** The capped unread count (@viewer); the bench's plan check explains it. */
+export const UNREAD_COUNT_SQL = `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications WHERE user_id = @viewer AND read_at IS NULL LIMIT ${UNREAD_CAP}) AS u`;
+
 /**
  * Unread notifications, counted up to UNREAD_CAP: a walk of the member's part of the unread
  * partial index that stops at the cap, however many there are.
  */
 export async function unreadCount(userId: number): Promise<number> {
-  const row = await queryRow<{ unread: number | string }>(
-    `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications WHERE user_id = @viewer AND read_at IS NULL LIMIT ${UNREAD_CAP}) AS u`,
-    { viewer: userId },
-  );
+  const row = await queryRow<{ unread: number | string }>(UNREAD_COUNT_SQL, { viewer: userId });
   return Number(row?.unread ?? 0);
 }
 
