@@ -1,0 +1,71 @@
+import { expect, test } from "./fixtures";
+
+/**
+ * Blocks (CONTRACT.md §8 "Blocks"), JavaScript off and on: a member blocks another from their
+ * profile (a dialog with JavaScript, the inline confirmation at ?block=1 without), no longer sees
+ * their posts on home or their comments on a post, finds them in Settings › Privacy and unblocks
+ * them there; the blocked member's comment on the blocker's post is refused.
+ */
+test.describe("blocks", () => {
+  test("block from the profile, the effects, and unblock from Settings › Privacy", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+    newPage,
+    baseURL,
+  }) => {
+    const other = await newPage();
+    const pest = await signUp(other, "pest");
+    const theirs = await createPost({ title: `Pest post ${pest.username}` }, other);
+    const me = await signUp(page, "me");
+    const mine = await createPost({ title: `My post ${me.username}` }, page);
+    // The pest comments on my post before the block.
+    const comment = await other.request.post(`/api/posts/${mine.id}/comments`, {
+      data: { content: `Comment by ${pest.username}` },
+      headers: { Origin: baseURL! },
+    });
+    expect(comment.status()).toBe(201);
+
+    await open(`/profile/${pest.username}`);
+    await page.getByRole("link", { name: "Block", exact: true }).click();
+    // A dialog with JavaScript, the same confirmation inline at ?block=1 without.
+    if (js) await expect(page).not.toHaveURL(/block=1/);
+    else await expect(page).toHaveURL(/\?block=1/);
+    const scope = page.getByRole("alertdialog");
+    await expect(scope.getByText(`Block ${pest.displayName}?`)).toBeVisible();
+    await scope.getByRole("button", { name: "Block", exact: true }).click();
+    await expect(page.getByTestId("toast")).toContainText(`You blocked ${pest.displayName}`);
+    expect(new URL(page.url()).pathname).toBe(`/profile/${pest.username}`);
+    await expect(page.getByTestId("blocked-note")).toBeVisible();
+    await expect(page.getByText(theirs.title)).toHaveCount(0);
+
+    // Home no longer shows their post; my post page no longer shows their comment.
+    await open("/");
+    await expect(page.getByText(mine.title).first()).toBeVisible();
+    await expect(page.getByText(theirs.title)).toHaveCount(0);
+    await open(`/post/${mine.id}`);
+    await expect(page.getByText(`Comment by ${pest.username}`)).toHaveCount(0);
+
+    // They cannot comment on my post any more.
+    const refused = await other.request.post(`/api/posts/${mine.id}/comments`, {
+      data: { content: "Again" },
+      headers: { Origin: baseURL! },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).error).toBe("You can't comment on this member's posts");
+
+    // Settings › Privacy lists them; Unblock is a plain form that comes back here.
+    await open("/settings?tab=privacy");
+    const list = page.getByTestId("blocked-members");
+    await expect(list.getByText(pest.displayName)).toBeVisible();
+    await list.getByRole("button", { name: `Unblock ${pest.displayName} (@${pest.username})` }).click();
+    await expect(page.getByTestId("toast")).toContainText(`You unblocked @${pest.username}`);
+    await expect(page).toHaveURL(/\/settings\?tab=privacy$/);
+    await expect(list.getByText("You haven't blocked anyone.")).toBeVisible();
+
+    await open("/");
+    await expect(page.getByText(theirs.title).first()).toBeVisible();
+  });
+});
