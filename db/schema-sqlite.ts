@@ -666,8 +666,15 @@ export const pushSubscriptions = sqliteTable(
     p256dh: text("p256dh").notNull(),
     auth: text("auth").notNull(),
     createdAt: createdAt(),
+    /**
+     * The session the browser was signed in with when it subscribed: ending that session (sign out,
+     * Settings › Security, a password change, expiry) deletes the subscription, so a shared browser
+     * stops getting the member's pushes once they sign out (issue 26). Null only for rows from
+     * before this column.
+     */
+    sessionId: integer("session_id").references(() => sessions.id, { onDelete: "cascade" }),
   },
-  (t) => [index("push_subscriptions_user").on(t.userId)],
+  (t) => [index("push_subscriptions_user").on(t.userId), index("push_subscriptions_session").on(t.sessionId)],
 );
 
 /** Keys the site makes once and keeps (the VAPID pair of web push). */

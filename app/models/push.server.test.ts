@@ -19,6 +19,7 @@ import {
   unsubscribe,
   vapidKeys,
 } from "./push.server";
+import { createSession, SESSION_LIFETIME_MS } from "./session.server";
 
 /** Push subscriptions and sending (CONTRACT.md §7 "Web push"), with the SSRF guard on (no PUSH_ALLOW_PRIVATE). */
 
@@ -83,7 +84,7 @@ describe("VAPID keys", () => {
 describe("subscribe / unsubscribe", () => {
   it("refuses anonymous callers (401) and changes nothing", async () => {
     const endpoint = publicEndpoint();
-    expect(await statusOf(() => subscribe(null, { endpoint, keys: browserKeys().keys }))).toBe(401);
+    expect(await statusOf(() => subscribe(null, { endpoint, keys: browserKeys().keys }, null))).toBe(401);
     expect(await statusOf(() => unsubscribe(null, endpoint))).toBe(401);
     expect(await endpointRow(endpoint)).toBeUndefined();
   });
@@ -92,7 +93,7 @@ describe("subscribe / unsubscribe", () => {
     const owner = await createMember();
     const other = await createMember();
     const endpoint = publicEndpoint();
-    await subscribe({ id: owner.id }, { endpoint, keys: browserKeys().keys });
+    await subscribe({ id: owner.id }, { endpoint, keys: browserKeys().keys }, null);
     expect((await endpointRow(endpoint))?.userId).toBe(owner.id);
 
     await unsubscribe({ id: other.id }, endpoint);
@@ -108,9 +109,9 @@ describe("subscribe / unsubscribe", () => {
     const first = await createMember();
     const second = await createMember();
     const endpoint = publicEndpoint();
-    await subscribe({ id: first.id }, { endpoint, keys: browserKeys().keys });
+    await subscribe({ id: first.id }, { endpoint, keys: browserKeys().keys }, null);
     const keys = browserKeys().keys;
-    await subscribe({ id: second.id }, { endpoint, keys });
+    await subscribe({ id: second.id }, { endpoint, keys }, null);
     const rows = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, endpoint));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ userId: second.id, p256dh: keys.p256dh, auth: keys.auth });
@@ -124,7 +125,7 @@ describe("subscribe / unsubscribe", () => {
     for (let i = 0; i < MAX_SUBSCRIPTIONS + 2; i++) {
       const endpoint = publicEndpoint();
       endpoints.push(endpoint);
-      await subscribe({ id: member.id }, { endpoint, keys: browserKeys().keys }, new Date(start + i * 1000));
+      await subscribe({ id: member.id }, { endpoint, keys: browserKeys().keys }, null, new Date(start + i * 1000));
     }
     const kept = (await subscriptionsOf(member.id)).map((s) => s.endpoint);
     expect(kept).toHaveLength(MAX_SUBSCRIPTIONS);
@@ -137,9 +138,9 @@ describe("subscribe / unsubscribe", () => {
     const member = await createMember();
     const { keys } = browserKeys();
     const endpoint = publicEndpoint();
-    expect(await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: { ...keys, auth: "short" } }))).toBe(400);
+    expect(await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: { ...keys, auth: "short" } }, null))).toBe(400);
     const notAPoint = Buffer.alloc(65, 7).toString("base64url");
-    expect(await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: { ...keys, p256dh: notAPoint } }))).toBe(400);
+    expect(await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: { ...keys, p256dh: notAPoint } }, null))).toBe(400);
     expect(await endpointRow(endpoint)).toBeUndefined();
   });
 });
@@ -159,14 +160,14 @@ describe("the endpoint guard at subscribe time", () => {
   ];
   it.each(refused)("refuses %s with a clear 400 and keeps nothing", async (endpoint) => {
     const member = await createMember();
-    const error = await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: browserKeys().keys }));
+    const error = await statusOf(() => subscribe({ id: member.id }, { endpoint, keys: browserKeys().keys }, null));
     expect(error).toBe(400);
     expect(await endpointRow(endpoint)).toBeUndefined();
   });
 
   it("says why", async () => {
     const member = await createMember();
-    expect(await messageOf(() => subscribe({ id: member.id }, { endpoint: "https://127.0.0.1/x", keys: browserKeys().keys }))).toBe(
+    expect(await messageOf(() => subscribe({ id: member.id }, { endpoint: "https://127.0.0.1/x", keys: browserKeys().keys }, null))).toBe(
       "Push endpoints must be https addresses of a public push service",
     );
   });
@@ -191,10 +192,23 @@ describe("pushToMember", () => {
   });
 
   /** Puts a subscription in as if it had passed the guard when made (DNS can change afterwards). */
-  async function storedSubscription(userId: number, endpoint: string) {
+  async function storedSubscription(userId: number, endpoint: string, sessionId: number | null = null) {
     const { keys } = browserKeys();
-    await db.insert(pushSubscriptions).values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth });
+    await db.insert(pushSubscriptions).values({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, sessionId });
   }
+
+  it("pushes only to subscriptions whose session is live: an expired one not yet swept gets nothing (issue 26)", async () => {
+    const member = await createMember();
+    const dispatcher = createGuardedAgent({ ca: service.ca, lookup: resolvesTo("127.0.0.1"), isAllowedAddress: allowTestServer });
+    const live = await createSession(member.id, "Laptop");
+    const expired = await createSession(member.id, "Shared phone", Date.now() - SESSION_LIFETIME_MS - 60_000);
+    await storedSubscription(member.id, `https://push.test:${service.port}/send/live`, live.id);
+    await storedSubscription(member.id, `https://push.test:${service.port}/send/expired`, expired.id);
+    const before = service.received.length;
+    const outcome = await pushToMember(member.id, [{ id: 5, text: "Alex followed you", href: "/profile/alex" }], { dispatcher });
+    expect(outcome).toEqual({ sent: 1, dropped: 0, failed: 0 });
+    expect(service.received.slice(before).map((r) => r.path)).toEqual(["/send/live"]);
+  });
 
   it("refuses at send time a name that now resolves to a private address, and says so in the log only", async () => {
     const member = await createMember();

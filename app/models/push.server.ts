@@ -1,9 +1,9 @@
 import dns from "node:dns";
 import net from "node:net";
-import { and, desc, eq, inArray, notInArray } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, inArray, isNull, notInArray, or } from "drizzle-orm";
 import { fetch, type Dispatcher } from "undici";
 import webpush from "web-push";
-import { pushSubscriptions, siteKeys } from "#db/schema";
+import { pushSubscriptions, sessions, siteKeys } from "#db/schema";
 import { pushSubscriptionSchema, type PushSubscriptionInput } from "~/schemas/push";
 import { createGuardedAgent, isPublicAddress, type GuardOptions } from "~/utils/address-guard.server";
 import { APP_NAME } from "~/utils/brand";
@@ -21,6 +21,10 @@ import type { Actor } from "./user.server";
  *   make it can never keep halves of two pairs: insert-or-ignore, then read back what won).
  * - A member's subscriptions are keyed by endpoint: subscribing again from the same browser moves it to
  *   whoever is signed in there now. A member keeps at most MAX_SUBSCRIPTIONS (newest win).
+ * - A subscription belongs to the session it was made in (`session_id`, ON DELETE CASCADE): when that
+ *   session ends (sign out, Settings › Security, a password change, expiry, suspension) the row goes
+ *   with it, so the next person on a shared browser never gets the member's pushes. This is done by
+ *   the database, not by the page's JavaScript, so it holds for a sign-out without JavaScript too.
  * - Endpoints are member-given addresses the server connects to, so they go through the link
  *   previews' public-address guard: https on a public address when subscribing (DNS checked) and
  *   again on every send (the guarded agent checks each connection; DNS can change). Only
@@ -134,8 +138,17 @@ let defaultAgent: Dispatcher | null = null;
 // ---------------------------------------------------------------------------------------------
 // Subscriptions
 
-/** POST /api/push/subscriptions: keep this browser's subscription for the member (moving it from whoever had it). */
-export async function subscribe(actor: Actor, input: PushSubscriptionInput, now = new Date()): Promise<{ endpoint: string }> {
+/**
+ * POST /api/push/subscriptions: keep this browser's subscription for the member (moving it from whoever
+ * had it), tied to `sessionId`, the session the request came with: ending that session drops it
+ * (null ties it to no session: only for callers with no browser session, such as tests).
+ */
+export async function subscribe(
+  actor: Actor,
+  input: PushSubscriptionInput,
+  sessionId: number | null,
+  now = new Date(),
+): Promise<{ endpoint: string }> {
   const me = requireSignedIn(actor, "Please sign in to turn on push notifications");
   const parsed = pushSubscriptionSchema.safeParse(input);
   if (!parsed.success) throw badRequest("The push subscription is not valid");
@@ -146,10 +159,10 @@ export async function subscribe(actor: Actor, input: PushSubscriptionInput, now 
   await writeTransaction(async (tx) => {
     await tx
       .insert(pushSubscriptions)
-      .values({ userId: me.id, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: now })
+      .values({ userId: me.id, sessionId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: now })
       .onConflictDoUpdate({
         target: pushSubscriptions.endpoint,
-        set: { userId: me.id, p256dh: keys.p256dh, auth: keys.auth, createdAt: now },
+        set: { userId: me.id, sessionId, p256dh: keys.p256dh, auth: keys.auth, createdAt: now },
       });
     // The newest MAX_SUBSCRIPTIONS stay: a member's old browsers are forgotten, not the one just added.
     const keep = await tx
@@ -180,7 +193,12 @@ export async function unsubscribe(actor: Actor, endpoint: string): Promise<void>
 /** The member's subscriptions (the settings page's count, tests). */
 export async function subscriptionsOf(userId: number) {
   return db
-    .select({ id: pushSubscriptions.id, endpoint: pushSubscriptions.endpoint, createdAt: pushSubscriptions.createdAt })
+    .select({
+      id: pushSubscriptions.id,
+      endpoint: pushSubscriptions.endpoint,
+      sessionId: pushSubscriptions.sessionId,
+      createdAt: pushSubscriptions.createdAt,
+    })
     .from(pushSubscriptions)
     .where(eq(pushSubscriptions.userId, userId))
     .orderBy(desc(pushSubscriptions.createdAt));
@@ -234,7 +252,12 @@ export async function pushToMember(userId: number, items: PushItem[], options: P
   const outcome: PushOutcome = { sent: 0, dropped: 0, failed: 0 };
   const payload = pushPayload(items);
   if (!payload) return outcome;
-  const subscriptions = await db.select().from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId));
+  // Only subscriptions whose session is live: an expired session reads as signed out before it is swept.
+  const subscriptions = await db
+    .select(getTableColumns(pushSubscriptions))
+    .from(pushSubscriptions)
+    .leftJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
+    .where(and(eq(pushSubscriptions.userId, userId), or(isNull(pushSubscriptions.sessionId), gt(sessions.expiresAt, new Date()))));
   if (subscriptions.length === 0) return outcome;
   const keys = await vapidKeys();
   const dispatcher = options.dispatcher ?? (defaultAgent ??= createPushAgent());

@@ -16,7 +16,7 @@ import {
 } from "../offline/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
 import { forgetOutbox, listenForOutbox } from "./outbox";
-import { listenForPush } from "./push";
+import { forgetPushSubscription, listenForPush } from "./push";
 
 /**
  * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
@@ -57,12 +57,13 @@ self.addEventListener("activate", (event) => {
 });
 
 // Signing out forgets every saved page as the request leaves, whether or not the answer comes back
-// (the answer also carries `Clear-Site-Data: "cache"` for the browser's own cache). The request
-// itself goes to the network untouched.
+// (the answer also carries `Clear-Site-Data: "cache"` for the browser's own cache), and ends this
+// browser's push subscription (the server drops it with the session; issue 26). The request itself
+// goes to the network untouched.
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method === "POST" && url.origin === self.location.origin && /^\/(api\/auth\/)?logout$/.test(url.pathname)) {
-    event.waitUntil(Promise.all([forgetPages(), forgetOutbox()]));
+    event.waitUntil(Promise.all([forgetPages(), forgetOutbox(), forgetPushSubscription(self.registration.pushManager)]));
   }
 });
 

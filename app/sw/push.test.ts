@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { openNotificationPage, readPushPayload, sitePath } from "./push";
+import { forgetPushSubscription, openNotificationPage, readPushPayload, sitePath } from "./push";
 
 /** The service worker's push handlers (app/sw/push.ts), without a browser. */
 
@@ -77,5 +77,18 @@ describe("openNotificationPage", () => {
     const stuck = fakeClients([`${ORIGIN}/`], { navigable: false });
     await openNotificationPage(stuck, ORIGIN, "/post/3");
     expect(stuck.log).toEqual([`focus ${ORIGIN}/`, `open ${ORIGIN}/post/3`]);
+  });
+});
+
+describe("forgetPushSubscription (signing out, issue 26)", () => {
+  it("unsubscribes this browser's push subscription, and is a quiet no-op without one or on failure", async () => {
+    const log: string[] = [];
+    const subscribed = { getSubscription: async () => ({ unsubscribe: async () => (log.push("unsubscribed"), true) }) as PushSubscription };
+    expect(await forgetPushSubscription(subscribed)).toBe(true);
+    expect(log).toEqual(["unsubscribed"]);
+    expect(await forgetPushSubscription({ getSubscription: async () => null })).toBe(false);
+    expect(await forgetPushSubscription(undefined)).toBe(false);
+    const failing = { getSubscription: async () => Promise.reject(new Error("no push")) };
+    expect(await forgetPushSubscription(failing)).toBe(false);
   });
 });

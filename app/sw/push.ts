@@ -71,6 +71,20 @@ export async function openNotificationPage(clients: ClientsLike, origin: string,
   await clients.openWindow(target);
 }
 
+/**
+ * Signing out on this browser ends its push subscription here too (issue 26): the server has already
+ * dropped it with the session, and unsubscribing makes the browser say push is off for whoever signs
+ * in next (Settings › Notifications) instead of "on" for a subscription nobody is sent to. Never throws.
+ */
+export async function forgetPushSubscription(pushManager: Pick<PushManager, "getSubscription"> | undefined): Promise<boolean> {
+  try {
+    const subscription = await pushManager?.getSubscription();
+    return subscription ? await subscription.unsubscribe() : false;
+  } catch {
+    return false;
+  }
+}
+
 export function listenForPush(): void {
   self.addEventListener("push", (event) => {
     const payload = readPushPayload(event.data);

@@ -45,7 +45,7 @@ describe("delivering new notifications", () => {
     const actor = await createMember({ displayName: "Alex Rivers" });
     await updateNotificationSettings(author, { inApp: {}, email: "instant", push: true, clubPosts: [] });
     const browser = browserKeys();
-    await subscribe(author, { endpoint: `https://localhost:${service.port}/push/v1/${author.id}`, keys: browser.keys });
+    await subscribe(author, { endpoint: `https://localhost:${service.port}/push/v1/${author.id}`, keys: browser.keys }, null);
     const post = await createPost(author, postInput({ title: "North ridge" }));
     sink.received.splice(0);
     service.received.splice(0);

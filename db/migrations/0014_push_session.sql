@@ -1,0 +1,2 @@
+ALTER TABLE `push_subscriptions` ADD `session_id` integer REFERENCES sessions(id) ON DELETE cascade;--> statement-breakpoint
+CREATE INDEX `push_subscriptions_session` ON `push_subscriptions` (`session_id`);
