@@ -6,6 +6,9 @@ import type { WithPreview } from "~/utils/preview";
 import { PostEditForm } from "./edit-form";
 import { useFullPost } from "./full-post";
 
+/** For the post menu, which asks for the full body with this file when it opens (owner-menu.tsx). */
+export { preloadFullPost } from "./full-post";
+
 type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };

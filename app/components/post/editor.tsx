@@ -45,7 +45,7 @@ export type PostEditorProps = {
  * The live link preview (and the card code it shares with the feed) comes when a URL is typed (ADR
  * 0044); when its file cannot be fetched, the editor goes on without a preview (ADR 0045).
  */
-const EditorLinkPreview = lazyPart<{ url: string }>(() => import("./link-preview").then((m) => m.EditorLinkPreview), NoPreview);
+const EditorLinkPreview = lazyPart<{ url: string }>(() => import("./live-link-preview").then((m) => m.EditorLinkPreview), NoPreview);
 function NoPreview() {
   return null;
 }

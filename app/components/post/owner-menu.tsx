@@ -6,7 +6,6 @@ import { preloadDialog, useDialogForm, type DialogFormState } from "~/components
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 import type { PostDialogStates } from "./dialogs";
-import { preloadFullPost } from "./full-post";
 
 type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
@@ -52,10 +51,13 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
         className="relative"
         data-testid="post-owner-menu"
         onToggle={() => {
-          // A failed early fetch is asked again when a dialog opens (lazyPart).
-          if (!dialogs) void loadDialogs().catch(() => undefined);
+          // A failed early fetch is asked again when a dialog opens (lazyPart). The post page loads
+          // the same file on first use too, so it is on its way for either. The full body is asked
+          // for through that file (full-post.ts comes with it), not in every card's first load.
           preloadDialog();
-          preloadFullPost(post);
+          void loadDialogs()
+            .then((m) => m.preloadFullPost(post))
+            .catch(() => undefined);
         }}
       >
         <summary

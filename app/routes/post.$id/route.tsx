@@ -1,13 +1,14 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useState, type ComponentType } from "react";
 import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
 import { MentionText } from "~/components/post/mention-text";
-import PostDialogs from "~/components/post/dialogs";
+import type PostDialogsPart from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
+import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
@@ -36,6 +37,32 @@ export const clientAction = keepPageOnFailure({
   outbox: { label: (form) => (form.get("intent") === "comment" ? "Comment" : "Like") },
 });
 
+type DialogsProps = Parameters<typeof PostDialogsPart>[0];
+
+/** Where the dialogs' code did not arrive (no signal, a deploy that replaced it): the server's form page. */
+function FormPage({ post, dialogs }: DialogsProps) {
+  const param = dialogs.delete.open ? "delete" : "edit";
+  useEffect(() => {
+    window.location.assign(`/post/${post.id}?${param}=1`);
+  }, [post.id, param]);
+  return null;
+}
+
+/**
+ * The author's Edit Post and Delete Post (dialogs.tsx: the edit form, Conform's field helpers, the
+ * draft keeper and DialogForm) are fetched when first needed, not in every reader's first load
+ * (issue 26's budget): when a dialog opens, or at ?edit=1 / ?delete=1, where the server draws the form
+ * inline and hydration keeps it as drawn until the code is here (lazyPagePart, ADR 0046). Made on
+ * first use, so a reader who never edits never asks for the file.
+ */
+let dialogsPart: ComponentType<DialogsProps> | null = null;
+function PostDialogs(props: DialogsProps) {
+  const [Part] = useState(
+    () => (dialogsPart ??= lazyPagePart<DialogsProps>(() => import("~/components/post/dialogs").then((m) => m.default), FormPage)),
+  );
+  return <Part {...props} />;
+}
+
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
@@ -60,7 +87,9 @@ export default function PostPage() {
         ← {back.label}
       </Link>
 
-      {isOwner ? <PostDialogs post={post} dialogs={dialogs} /> : null}
+      {isOwner && (dialogs.edit.open || dialogs.delete.open || params.has(dialogs.edit.param) || params.has(dialogs.delete.param)) ? (
+        <PostDialogs post={post} dialogs={dialogs} />
+      ) : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
         {post.hidden ? <HiddenNotice hidden={post.hidden} what="post" /> : null}
