@@ -1,5 +1,13 @@
-import { and, eq, inArray } from "drizzle-orm";
-import { clubMembers, EMAIL_MODES, NOTIFICATION_KINDS, notificationSettings, type EmailMode, type NotificationKind } from "#db/schema";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import {
+  clubMembers,
+  clubs,
+  EMAIL_MODES,
+  NOTIFICATION_KINDS,
+  notificationSettings,
+  type EmailMode,
+  type NotificationKind,
+} from "#db/schema";
 import { db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import type { Actor } from "./user.server";
 import { requireSignedIn } from "./access.server";
@@ -50,13 +58,21 @@ export type SettingsInput = {
 };
 
 /**
- * Saves the member's choices. Clubs they are not a member of are ignored (a club post can only reach
+ * Saves the member's choices (401 signed out). Clubs they are not a member of are ignored (a club post can only reach
  * its members); `inApp.club_post` false turns every club off.
  */
-export async function updateNotificationSettings(actor: Actor, input: SettingsInput): Promise<NotificationSettings> {
+export async function updateNotificationSettings(actor: Actor, change: Partial<SettingsInput>): Promise<NotificationSettings> {
   const me = requireSignedIn(actor);
+  // What the change leaves out stays as it was (a PUT may send one part).
+  const current = await notificationSettingsOf(me.id);
+  const input: SettingsInput = {
+    inApp: { ...current.inApp, ...change.inApp },
+    email: change.email ?? current.email,
+    push: change.push ?? current.push,
+    clubPosts: change.clubPosts ?? current.clubPosts,
+  };
   const inAppOff = NOTIFICATION_KINDS.filter((kind) => kind !== "club_post" && input.inApp[kind] === false);
-  const clubs = input.inApp.club_post === false ? [] : [...new Set(input.clubPosts)].filter((id) => Number.isSafeInteger(id));
+  const clubs = change.inApp?.club_post === false ? [] : [...new Set(input.clubPosts)].filter((id) => Number.isSafeInteger(id));
   await writeTransaction(async (tx) => {
     const before = await settingsRow(me.id, tx);
     // Coming from instant mails (or none), the first digest starts now: what was mailed is not mailed again.
@@ -89,4 +105,15 @@ export async function upsertSettings(q: Tx, userId: number, values: Partial<Omit
     .insert(notificationSettings)
     .values({ userId, ...DEFAULT_SETTINGS, ...values })
     .onConflictDoUpdate({ target: notificationSettings.userId, set: values });
+}
+
+/** The clubs a member may hear new posts of (theirs), by name, with their current choice. */
+export async function clubPostChoices(userId: number): Promise<{ id: number; name: string; on: boolean }[]> {
+  return db
+    .select({ id: clubs.id, name: clubs.name, on: clubMembers.notifyPosts })
+    .from(clubMembers)
+    .innerJoin(clubs, eq(clubs.id, clubMembers.clubId))
+    .where(eq(clubMembers.userId, userId))
+    .orderBy(asc(clubs.name), asc(clubs.id))
+    .limit(500);
 }

@@ -15,6 +15,9 @@ import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacySettings } from "~/components/settings/privacy";
+import { NotificationSettingsForm } from "~/components/settings/notifications";
+import { PushToggle } from "~/components/settings/push-toggle";
+import { FeedTokenSettings } from "~/components/settings/feed-token";
 import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
 import type { loader, action } from "./settings-page.server";
@@ -49,9 +52,7 @@ export default function SettingsPage() {
           {tab === "profile" ? <ProfileSettings /> : null}
           {/* A new page (the redirect after "Password updated") starts the password form afresh, with JavaScript too. */}
           {tab === "security" ? <SecuritySettings key={location.key} /> : null}
-          {tab === "notifications" ? (
-            <ComingSoon title="Notifications" text="Notification settings will be available in a future update." />
-          ) : null}
+          {tab === "notifications" ? <NotificationsTab /> : null}
           {tab === "privacy" ? <PrivacyTab /> : null}
         </section>
       </div>
@@ -73,6 +74,17 @@ function PrivacyTab() {
   );
 }
 
+function NotificationsTab() {
+  const data = useLoaderData<typeof loader>();
+  const tab = "notifications" in data ? data.notifications : null;
+  if (!tab) return null;
+  return (
+    <NotificationSettingsForm settings={tab.settings} clubs={tab.clubs} pushDevice={<PushToggle pushOn={tab.settings.push} />}>
+      <FeedTokenSettings {...tab.feedToken} />
+    </NotificationSettingsForm>
+  );
+}
+
 function AccessDenied() {
   return (
     <div className="card mx-auto mt-10 max-w-lg p-8 text-center">
@@ -82,17 +94,6 @@ function AccessDenied() {
         Sign In
       </Link>
     </div>
-  );
-}
-
-function ComingSoon({ title, text }: { title: string; text: string }) {
-  return (
-    <>
-      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
-        {title}
-      </h2>
-      <p className="mt-2 text-stone-600">{text}</p>
-    </>
   );
 }
 

@@ -15,10 +15,14 @@ import { saveDataRequested } from "~/web/data-saver.server";
 import { clubsOnAccountDeletion } from "~/models/account.server";
 import { deleteAccountAction } from "~/web/account-deletion.server";
 import { SIGN_IN } from "~/schemas/messages";
-import { badRequest, unauthorized } from "~/utils/errors";
+import { badRequest, invalid, unauthorized } from "~/utils/errors";
 import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
 import { blockedMembersOf, unblockAction } from "./blocked-members.server";
 import { tabOf } from "./settings-tabs";
+import { clubPostChoices, notificationSettingsOf, updateNotificationSettings } from "~/models/notification-settings.server";
+import { NOTIFICATION_KIND_NAMES, notificationSettingsSchema } from "~/schemas/notification-settings";
+import { loadFeedTokenPanel } from "~/web/atom-feed.server";
+import { zodFieldErrors } from "~/utils/validation";
 
 /** /settings' server side: each tab's data and each form's action (route.tsx re-exports it, docs/decisions/0045). */
 
@@ -35,7 +39,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
   const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
-  return json({ user, tab, sessions, ...privacy }, NO_STORE);
+  const notifications = tab === "notifications" ? await notificationsTab(request, user) : null;
+  return json({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -51,6 +56,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     if (intent === "data-saver") return dataSaverAction(actor, formData);
+    if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
     if (intent === "unblock") return unblockAction(actor, formData);
     throw badRequest("Unknown action");
   });
@@ -115,5 +121,37 @@ async function dataSaverAction(actor: SessionUser, formData: FormData) {
   return redirectWithToast("/settings?tab=privacy", {
     title: on ? "Data saver on" : "Data saver off",
     description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
+  });
+}
+
+/** Settings › Notifications: the member's choices, their clubs, and the private-club feed piece. */
+async function notificationsTab(request: Request, user: SessionUser) {
+  const [settings, clubs, feedToken] = await Promise.all([
+    notificationSettingsOf(user.id),
+    clubPostChoices(user.id),
+    loadFeedTokenPanel(request, user),
+  ]);
+  return { settings, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken };
+}
+
+/**
+ * The Notifications form: a checkbox sends "on" or nothing, so every kind, push and club is read
+ * as checked or not; the email choice must be one of the four.
+ */
+async function notificationSettingsAction(actor: SessionUser, formData: FormData) {
+  const inApp = Object.fromEntries(
+    NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post").map((kind) => [kind, formData.get(`inApp.${kind}`) === "on"]),
+  );
+  const parsed = notificationSettingsSchema.safeParse({
+    inApp,
+    email: formData.get("email") ?? undefined,
+    push: formData.get("push") === "on",
+    clubPosts: formData.getAll("clubPosts").map(Number),
+  });
+  if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
+  await updateNotificationSettings(actor, { ...parsed.data, clubPosts: parsed.data.clubPosts ?? [] });
+  return redirectWithToast("/settings?tab=notifications", {
+    title: "Notification settings saved",
+    description: "You will hear of what you chose, the way you chose.",
   });
 }

@@ -1,0 +1,132 @@
+import { Form } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { EMAIL_CHOICES, NOTIFICATION_KIND_LABELS, NOTIFICATION_KIND_NAMES } from "~/schemas/notification-settings";
+import { useIsPending } from "~/utils/remix";
+
+export type NotificationSettingsView = {
+  inApp: Record<string, boolean>;
+  email: string;
+  push: boolean;
+  clubPosts: number[];
+};
+
+/**
+ * Settings › Notifications (CONTRACT.md §7): one plain form for what notifies the member in the app,
+ * how often email comes, push, and which clubs' new posts; it works without JavaScript. `pushDevice`
+ * is the device's own push switch (it needs JavaScript), `children` the private-club feed piece.
+ */
+export function NotificationSettingsForm({
+  settings,
+  clubs,
+  pushDevice,
+  children,
+}: {
+  settings: NotificationSettingsView;
+  clubs: { id: number; name: string }[];
+  pushDevice: ReactNode;
+  children?: ReactNode;
+}) {
+  const busy = useIsPending({ intent: "notification-settings" });
+  const kinds = NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post");
+  return (
+    <div className="space-y-6">
+      <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
+        Notifications
+      </h2>
+      <Form method="post" action="/settings?tab=notifications" className="space-y-6" preventScrollReset>
+        <fieldset className="space-y-1">
+          <legend className="text-base font-semibold text-bark-900">In the app</legend>
+          <p className="text-sm text-stone-600">Tell me about:</p>
+          {kinds.map((kind) => (
+            <Choice key={kind} type="checkbox" name={`inApp.${kind}`} defaultChecked={settings.inApp[kind] !== false}>
+              {NOTIFICATION_KIND_LABELS[kind]}
+            </Choice>
+          ))}
+        </fieldset>
+
+        <fieldset className="space-y-1">
+          <legend className="text-base font-semibold text-bark-900">Email</legend>
+          {EMAIL_CHOICES.map((choice) => (
+            <Choice
+              key={choice.value}
+              type="radio"
+              name="email"
+              value={choice.value}
+              defaultChecked={settings.email === choice.value}
+              hint={choice.hint}
+            >
+              {choice.label}
+            </Choice>
+          ))}
+        </fieldset>
+
+        <fieldset className="space-y-2">
+          <legend className="text-base font-semibold text-bark-900">Push</legend>
+          <Choice
+            type="checkbox"
+            name="push"
+            defaultChecked={settings.push}
+            hint="Notifications on the devices where you turn push on below."
+          >
+            Send push notifications
+          </Choice>
+          {pushDevice}
+        </fieldset>
+
+        <fieldset className="space-y-1">
+          <legend className="text-base font-semibold text-bark-900">New posts in my clubs</legend>
+          {clubs.length === 0 ? (
+            <p className="text-sm text-stone-600">You are not in any club yet.</p>
+          ) : (
+            <>
+              <p className="text-sm text-stone-600">Tell me about every new post in:</p>
+              {clubs.map((club) => (
+                <Choice
+                  key={club.id}
+                  type="checkbox"
+                  name="clubPosts"
+                  value={String(club.id)}
+                  defaultChecked={settings.clubPosts.includes(club.id)}
+                >
+                  {club.name}
+                </Choice>
+              ))}
+            </>
+          )}
+        </fieldset>
+
+        <button type="submit" name="intent" value="notification-settings" className="btn-primary" disabled={busy}>
+          {busy ? "Saving..." : "Save notification settings"}
+        </button>
+      </Form>
+      {children}
+    </div>
+  );
+}
+
+/** A checkbox or radio with its label as the whole row, a phone's tap target (44px). */
+function Choice({
+  type,
+  name,
+  value,
+  defaultChecked,
+  hint,
+  children,
+}: {
+  type: "checkbox" | "radio";
+  name: string;
+  value?: string;
+  defaultChecked: boolean;
+  hint?: string;
+  children: ReactNode;
+}) {
+  return (
+    <label className="flex min-h-11 cursor-pointer items-start gap-3 rounded-md px-2 py-2 hover:bg-stone-50">
+      <input type={type} name={name} value={value ?? "on"} defaultChecked={defaultChecked} className="mt-1 h-5 w-5 shrink-0" />
+      <span>
+        <span className="block text-stone-800">{children}</span>
+        {hint ? <span className="block text-sm text-stone-500">{hint}</span> : null}
+      </span>
+    </label>
+  );
+}
