@@ -32,7 +32,13 @@
  *
  * `--only postgres`: just what both engines share (seeding, the "both" rows, both engines' plans,
  * the two-node writes, their budgets): no nginx, page weights, hostile bodies or uploads.
- * BENCH_PORT=N uses ports N..N+9 instead of ones the system picks (--only postgres: N..N+8).
+ * Notifications (issue 26, bench/notifications.ts): each seeded file gets 30,000 members' notifications
+ * (so the plan check explains the unread count and the /notifications page on a table of some size,
+ * on both engines: an index named, no full scan, no sort); then member 1's home with 0 unread vs 1,000
+ * unread (two copies of the 1k file, an app on each, alternating pairs, p50), budget ≤ 1.05.
+ * `--only notifications`: just that: the 1k file, its SQLite plans, the pair and its budgets (about 1½ minutes).
+ *
+ * BENCH_PORT=N uses ports N..N+9 instead of ones the system picks (and N+10, N+11 for the notification row; --only postgres: N..N+8; --only notifications: N, N+1).
  * BENCH_DIR (default tmp/bench) holds the seeded files: give each run at once a folder of its own.
  */
 import fs from "node:fs";
@@ -57,6 +63,7 @@ import { copyToPostgres, dropDatabase, startPostgres, writeMix, type PgServer, t
 import { hostileMultipart } from "./bench/hostile";
 import { uploadRows } from "./bench/uploads";
 import { htmlTransfer, pageWeight, type PageWeight } from "./bench/weights";
+import { MEMBER_NOTIFICATIONS, notificationRows, seedNotifications, type NotificationRow } from "./bench/notifications";
 import { BUDGET_KB } from "./first-load";
 
 const SCALES = [
@@ -101,6 +108,7 @@ async function prepare(scale: Scale, index: number, withNginx: boolean): Promise
   fs.mkdirSync(path.dirname(file), { recursive: true });
   console.log(`${scale.name} posts (${scale.users} members):`);
   seed(file, scale.users, scale.posts);
+  await seedNotifications(file);
   const checks = explain(ROOT, file);
   const app = await startApp(file, await benchPort(index));
   const cookie = await signIn(app.port, file);
@@ -239,6 +247,39 @@ function printSideBySide(prepared: Prepared[], results: Results) {
 
 type Budget = { name: string; figure: string; pass: boolean | null };
 
+/** Pairs of member homes timed for the notification budget (BENCH_NOTIFY_PAIRS, default 400). */
+const NOTIFY_PAIRS = Number(process.env.BENCH_NOTIFY_PAIRS ?? 400);
+
+/** Issue 26's figures: member 1's home with 0 vs 1,000 unread notifications, printed; and its budgets. */
+async function notificationSection(file: string, ports: [number, number], checks: PlanCheck[]): Promise<Budget[]> {
+  console.log(
+    `\n== Notifications (issue 26): member 1's home, 0 vs ${MEMBER_NOTIFICATIONS} unread (alternating pairs, one in flight, p50)`,
+  );
+  const row: NotificationRow = await notificationRows(file, ports, NOTIFY_PAIRS);
+  const ratioOf = row.many / row.none;
+  console.log(`  ${"".padEnd(38)}${"p50 ms".padStart(8)}  ${"×none".padStart(6)}  title`);
+  console.log(
+    `  ${"/ member, 0 unread (app)".padEnd(38)}${row.none.toFixed(2).padStart(8)}  ${(1).toFixed(3).padStart(6)}  ${row.titles[0].slice(0, 40)}`,
+  );
+  console.log(
+    `  ${`/ member, ${MEMBER_NOTIFICATIONS} unread (app)`.padEnd(38)}${row.many.toFixed(2).padStart(8)}  ${ratioOf.toFixed(3).padStart(6)}  ${row.titles[1].slice(0, 40)}`,
+  );
+  const notificationPlans = checks.filter((c) => c.label.includes("notifications"));
+  const bad = notificationPlans.filter((c) => c.problems.length).length;
+  return [
+    {
+      name: `home, member with ${MEMBER_NOTIFICATIONS} unread ≤ 1.05 × with none (p50)`,
+      figure: `${row.many.toFixed(2)} vs ${row.none.toFixed(2)} ms over ${row.pairs} pairs, ratio ${ratioOf.toFixed(3)}`,
+      pass: row.many <= row.none * 1.05,
+    },
+    {
+      name: "notification query plans (SQLite): an index lookup, no full scan, no sort",
+      figure: `${bad} bad of ${notificationPlans.length}`,
+      pass: notificationPlans.length > 0 && bad === 0,
+    },
+  ];
+}
+
 /** The two-node write row: at most this many writes, or this many seconds. */
 const WRITE_REQUESTS = Number(process.env.BENCH_WRITE_REQUESTS ?? 3000);
 const WRITE_SECONDS = Number(process.env.BENCH_WRITE_SECONDS ?? 10);
@@ -248,8 +289,10 @@ async function main() {
   const check = process.argv.includes("--check");
   const onlyAt = process.argv.indexOf("--only");
   const only = onlyAt >= 0 ? process.argv[onlyAt + 1] : undefined;
-  if (only !== undefined && only !== "postgres") {
-    console.error(`--only takes "postgres" (the rows SQLite and PostgreSQL share, and PostgreSQL's own), not "${only}".`);
+  if (only !== undefined && only !== "postgres" && only !== "notifications") {
+    console.error(
+      `--only takes "postgres" (the rows SQLite and PostgreSQL share, and PostgreSQL's own) or "notifications" (issue 26's row), not "${only}".`,
+    );
     process.exit(2);
   }
   if (!fs.existsSync(SERVER_BUILD)) {
@@ -257,6 +300,7 @@ async function main() {
     process.exit(1);
   }
   const started = Date.now();
+  if (only === "notifications") return onlyNotifications(started, check);
   console.log(
     `Benchmark: server ${SERVER_BUILD}, ${CONCURRENCY} in flight, up to ${MAX_REQUESTS} requests or ${MAX_SECONDS}s per row, 127.0.0.1 only.`,
   );
@@ -402,6 +446,8 @@ async function main() {
     const first = prepared[0]!;
     const firstDb = path.join(BENCH_DIR, `posts-${first.scale.name}.db`);
     const uploads = await uploadRows(first.app.port, first.cookie, firstDb, await benchPort(9));
+    // Issue 26: copies of the 1k file, so its apps can stay up (the write rows' posts are in it by now).
+    const notifyBudgets = await notificationSection(firstDb, [await benchPort(10), await benchPort(11)], first.checks);
 
     console.log(`\n== Budgets (issue 13; throughput at ${big.scale.name} posts)`);
     const row = (label: string) => ratio(results, big, label);
@@ -471,6 +517,7 @@ async function main() {
         pass: hostile.peakMb - hostile.startMb <= 50 && hostile.afterMb - hostile.startMb <= 50,
       },
       ...uploads,
+      ...notifyBudgets,
       ...pgBudgets,
     ];
     report(budgets, started, check);
@@ -486,6 +533,25 @@ async function main() {
       for (const p of prepared) if (p.pg) await dropDatabase(pgServer.adminUrl, p.pg.name).catch(() => {});
       pgServer.stop();
     }
+  }
+}
+
+/** `--only notifications`: the 1k file seeded, its SQLite plans, member 1's home with 0 vs 1,000 unread. */
+async function onlyNotifications(started: number, check: boolean) {
+  const scale = SCALES[0]!;
+  const file = path.join(BENCH_DIR, `notifications-${scale.name}.db`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  console.log(`Benchmark, --only notifications: server ${SERVER_BUILD}, ${scale.name} posts (${scale.users} members), SQLite.`);
+  seed(file, scale.users, scale.posts);
+  await seedNotifications(file);
+  const checks = explain(ROOT, file).filter((c) => c.label.includes("notifications"));
+  printPlans(scale.name, checks, process.argv.includes("--plans"));
+  try {
+    const budgets = await notificationSection(file, [await benchPort(0), await benchPort(1)], checks);
+    console.log(`\n== Budgets (issue 26, --only notifications)`);
+    report(budgets, started, check);
+  } finally {
+    agent.destroy();
   }
 }
 

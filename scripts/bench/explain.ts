@@ -38,7 +38,7 @@ type PgNode = {
   Plans?: PgNode[];
 };
 
-const LIST_TABLES = /^(posts|comments|follows|clubs|club_members)$/;
+const LIST_TABLES = /^(posts|comments|follows|clubs|club_members|notifications)$/;
 
 /** The plan as indented lines, and what is wrong with it (see the header). `sizes`: rows per table (pg_class.reltuples). */
 export function pgPlanProblems(
@@ -78,7 +78,7 @@ export function pgPlanProblems(
 export function planProblems(rows: PlanRow[], boundedSort: boolean): string[] {
   const problems: string[] = [];
   for (const { detail: d } of rows) {
-    if (/^SCAN (p|posts|comments|follows|clubs|club_members)( |$)/.test(d) && !/USING (COVERING )?INDEX/.test(d))
+    if (/^SCAN (p|n|posts|comments|follows|clubs|club_members|notifications)( |$)/.test(d) && !/USING (COVERING )?INDEX/.test(d))
       problems.push(`full scan: ${d}`);
   }
   // The outermost ORDER BY is the last temp B-tree line at parent 0.
@@ -128,17 +128,19 @@ export async function explainMode(target: string) {
     );
     for (const r of rel.rows) sizes[r.relname] = Number(r.n);
   }
-  const check = async (label: string, sql: string, params: Record<string, unknown> | unknown[], boundedSort: boolean) => {
+  /** `mustUse`: an index the plan has to name (the notification checks: an index lookup, not merely no full scan). */
+  const check = async (label: string, sql: string, params: Record<string, unknown> | unknown[], boundedSort: boolean, mustUse?: RegExp) => {
+    let found: { detail: string[]; problems: string[] };
     if (pg) {
       const { text, values } = Array.isArray(params) && /\$1\b/.test(sql) ? { text: sql, values: params } : positional(sql, params);
       const res = await pg.query<{ "QUERY PLAN": Array<{ Plan: PgNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, values);
-      out.push({ label, ...pgPlanProblems(res.rows[0]!["QUERY PLAN"][0]!.Plan, sizes, boundedSort) });
-      return;
+      found = pgPlanProblems(res.rows[0]!["QUERY PLAN"][0]!.Plan, sizes, boundedSort);
+    } else {
+      const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as PlanRow[];
+      found = { detail: rows.map((r) => r.detail), problems: planProblems(rows, boundedSort) };
     }
-    const rows = sqlite.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as PlanRow[];
-    const detail = rows.map((r) => r.detail);
-    const problems = planProblems(rows, boundedSort);
-    out.push({ label, detail, problems });
+    if (mustUse && !found.detail.some((d) => mustUse.test(d))) found.problems.push(`not read through ${mustUse.source}`);
+    out.push({ label, ...found });
   };
   for (const [label, query] of cases) {
     const plan = await planFeed(viewer, query);
@@ -223,6 +225,27 @@ export async function explainMode(target: string) {
   );
   // A club's members: at most its member limit (1,000 at most), sorted by role then joining date.
   await drizzle("members of the largest club", memberListQuery(bigClub.id), true);
+
+  // Notifications (issue 26): the top bar's capped unread count on every member's page walks the
+  // member's part of notifications_unread; /notifications reads notifications_user_recent newest first.
+  const { UNREAD_COUNT_SQL, notificationPageSql, NOTIFICATION_PAGE } = await import("../../app/models/notification.server");
+  const busiest = (await queryRow<{ id: number; top: number }>(
+    `SELECT user_id AS id, max(id) AS top FROM notifications GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`,
+  )) ?? { id: 1, top: 0 };
+  const page = { viewer: busiest.id, limit: NOTIFICATION_PAGE + 1 };
+  const unreadIndex = pg ? /Index Only Scan using notifications_unread|Index Scan using notifications_unread/ : /notifications_unread/;
+  const recentIndex = pg
+    ? /Index (Only )?Scan (Backward )?using notifications_user_recent/
+    : /USING (COVERING )?INDEX notifications_user_recent/;
+  await check("unread notifications, counted up to the cap", UNREAD_COUNT_SQL, { viewer: busiest.id }, false, unreadIndex);
+  await check("notifications, first page", notificationPageSql(false), { ...page, before: 0 }, false, recentIndex);
+  await check(
+    "notifications, 2nd page (cursor)",
+    notificationPageSql(true),
+    { ...page, before: Number(busiest.top) - NOTIFICATION_PAGE },
+    false,
+    recentIndex,
+  );
   await pg?.end();
   await closeDatabase();
   process.stdout.write(JSON.stringify({ checks: out, searchDrivesBelow: SEARCH_DRIVES_BELOW }));
