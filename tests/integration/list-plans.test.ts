@@ -6,6 +6,7 @@ import { clubListQuery } from "~/models/club.server";
 import { memberListQuery } from "~/models/club-membership.server";
 import { followPageQuery } from "~/models/follow.server";
 import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feed-hashtag.server";
+import { NOTIFICATION_PAGE, notificationPageSql, UNREAD_COUNT_SQL } from "~/models/notification.server";
 import { databaseEngine, queryRows, sqlite } from "~/utils/db.server";
 import { positional } from "~/utils/db-postgres.server";
 import { createMember } from "../fixtures/members";
@@ -55,6 +56,7 @@ async function fillForPostgres(viewerId: number) {
     `INSERT INTO club_members (club_id, user_id, role) SELECT id, creator_id, 'owner' FROM clubs`,
     `INSERT INTO club_members (club_id, user_id, role) SELECT c.id, ${viewerId}, 'member' FROM clubs c
        WHERE c.id % 1000 = 0`,
+    ...notificationFill(viewerId, 30 * n),
     `VACUUM ANALYZE`,
   ];
   for (const statement of statements) await queryRows(statement);
@@ -64,15 +66,60 @@ async function fillForPostgres(viewerId: number) {
     sizes[r.relname] = Number(r.n);
   for (const table of ["posts", "comments", "follows", "clubs", "club_members"])
     expect(sizes[table], table).toBeGreaterThanOrEqual(PG_SMALL_TABLE);
+  expect(sizes.notifications, "notifications").toBeGreaterThanOrEqual(PG_SMALL_TABLE);
   // drizzle's statements come with $n placeholders and their values: a client of our own explains them as they are.
   pgClient = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await pgClient.connect();
+}
+
+/**
+ * Notifications (issue 26): `n` spread over the fill's members (a third unread), and 1,000 for the
+ * viewer, every other one unread: the count and the list must find the viewer's rows through their
+ * index among many. Several kinds, with actors and posts. The others' rows are many (30 × n): with
+ * the viewer holding a seventh of the table, PostgreSQL rightly walked the primary key backward and
+ * filtered (31 of theirs come soon); at a realistic share the page must come from their own index.
+ */
+function notificationFill(viewerId: number, n: number): string[] {
+  const now = Date.now();
+  const kinds = `(ARRAY['comment','mention','follow','club_post','moderation'])[1 + g % 5]`;
+  return [
+    `INSERT INTO notifications (user_id, kind, actor_id, post_id, read_at, sent_at, created_at)
+       SELECT (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + g % 2000, ${kinds},
+              ${viewerId}, (SELECT min(id) FROM posts) + g % 500,
+              CASE WHEN g % 3 = 0 THEN NULL ELSE ${now} END, ${now}, ${now} - g * 1000
+       FROM generate_series(1, ${n}) g`,
+    `INSERT INTO notifications (user_id, kind, actor_id, post_id, read_at, sent_at, created_at)
+       SELECT ${viewerId}, ${kinds}, (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + g % 2000,
+              (SELECT min(id) FROM posts) + g % 500, CASE WHEN g % 2 = 0 THEN NULL ELSE ${now} END, ${now}, ${now} - g * 1000
+       FROM generate_series(1, 1000) g`,
+  ];
+}
+
+/** The same on SQLite (recursive CTE for generate_series): the count and the list among many others' rows. */
+async function fillNotificationsForSqlite(viewerId: number) {
+  const others: number[] = [];
+  for (let i = 0; i < 3; i++) others.push((await createMember()).id);
+  const post = sqlite!.prepare(`INSERT INTO posts (author_id, type, title, content) VALUES (?, 'article', 'Plan post', 'Deer sign')`);
+  const postId = Number(post.run(others[0]).lastInsertRowid);
+  const insert = sqlite!.prepare(
+    `INSERT INTO notifications (user_id, kind, actor_id, post_id, read_at, sent_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const kinds = ["comment", "mention", "follow", "club_post", "moderation"];
+  const now = Date.now();
+  sqlite!.transaction(() => {
+    for (let g = 0; g < 6_000; g++) {
+      const mine = g < 1_000;
+      const unread = mine ? g % 2 === 0 : g % 3 === 0;
+      insert.run(mine ? viewerId : others[g % 3], kinds[g % 5], mine ? others[g % 3] : viewerId, postId, unread ? null : now, now, now - g);
+    }
+  })();
 }
 
 let viewer: { id: number };
 beforeAll(async () => {
   viewer = { id: (await createMember()).id };
   if (onPostgres) await fillForPostgres(viewer.id);
+  else await fillNotificationsForSqlite(viewer.id);
 }, 120_000);
 afterAll(async () => {
   await pgClient?.end();
@@ -130,6 +177,45 @@ describe("list query plans", () => {
           ? /(Bitmap Index|Index Only|Index) Scan using club_members_\w+/
           : /USING (COVERING )?INDEX (club_members_club_joined|club_members_user)/,
       );
+    }
+  });
+
+  it("notifications: the unread count walks notifications_unread and stops at the cap; a page reads notifications_user_recent newest first, no sort (issue 26)", async () => {
+    const page = { viewer: viewer.id, limit: NOTIFICATION_PAGE + 1 };
+    const statements: Array<[string, Record<string, unknown>, RegExp, RegExp]> = [
+      [
+        UNREAD_COUNT_SQL,
+        { viewer: viewer.id },
+        /USING (COVERING )?INDEX notifications_unread \(user_id=\?\)/,
+        /Index (Only )?Scan using notifications_unread on notifications/,
+      ],
+      [
+        notificationPageSql(false),
+        { ...page, before: 0 },
+        /SEARCH n USING INDEX notifications_user_recent \(user_id=\?\)/,
+        /Index Scan using notifications_user_recent on notifications n/,
+      ],
+      [
+        notificationPageSql(true),
+        { ...page, before: 1_000_000 },
+        /SEARCH n USING INDEX notifications_user_recent \(user_id=\? AND id<\?\)/,
+        /Index Scan using notifications_user_recent on notifications n/,
+      ],
+    ];
+    for (const [sql, params, liteIndex, pgIndex] of statements) {
+      if (onPostgres) {
+        const { text, values } = positional(sql, params);
+        const { problems: found, plan } = await pgProblems(text, values, false);
+        expect(found, plan.join("\n")).toEqual([]);
+        expect(plan.join("\n"), plan.join("\n")).toMatch(pgIndex);
+        expect(plan.join("\n"), plan.join("\n")).not.toMatch(/Seq Scan on notifications|Sort/);
+        continue;
+      }
+      const rows = sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { id: number; parent: number; detail: string }[];
+      const plan = rows.map((r) => r.detail).join("\n");
+      expect(planProblems(rows, false), plan).toEqual([]);
+      expect(plan, plan).toMatch(liteIndex);
+      expect(plan, "no sort step: the read stops at its LIMIT").not.toMatch(/TEMP B-TREE/);
     }
   });
 
