@@ -1,7 +1,12 @@
 import { Form } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { EMAIL_CHOICES, NOTIFICATION_KIND_LABELS, NOTIFICATION_KIND_NAMES } from "~/schemas/notification-settings";
 import { useIsPending } from "~/utils/remix";
+
+/** The page's words come with its data (notificationChoices), not in its first load's code. */
+export type NotificationChoices = {
+  kinds: { name: string; label: string }[];
+  email: { value: string; label: string; hint: string }[];
+};
 
 export type NotificationSettingsView = {
   inApp: Record<string, boolean>;
@@ -17,17 +22,18 @@ export type NotificationSettingsView = {
  */
 export function NotificationSettingsForm({
   settings,
+  choices,
   clubs,
   pushDevice,
   children,
 }: {
   settings: NotificationSettingsView;
+  choices: NotificationChoices;
   clubs: { id: number; name: string }[];
   pushDevice: ReactNode;
   children?: ReactNode;
 }) {
   const busy = useIsPending({ intent: "notification-settings" });
-  const kinds = NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post");
   return (
     <div className="space-y-6">
       <h2 id="settings-section-title" className="text-lg font-semibold text-bark-900">
@@ -37,16 +43,16 @@ export function NotificationSettingsForm({
         <fieldset className="space-y-1">
           <legend className="text-base font-semibold text-bark-900">In the app</legend>
           <p className="text-sm text-stone-600">Tell me about:</p>
-          {kinds.map((kind) => (
-            <Choice key={kind} type="checkbox" name={`inApp.${kind}`} defaultChecked={settings.inApp[kind] !== false}>
-              {NOTIFICATION_KIND_LABELS[kind]}
+          {choices.kinds.map((kind) => (
+            <Choice key={kind.name} type="checkbox" name={`inApp.${kind.name}`} defaultChecked={settings.inApp[kind.name] !== false}>
+              {kind.label}
             </Choice>
           ))}
         </fieldset>
 
         <fieldset className="space-y-1">
           <legend className="text-base font-semibold text-bark-900">Email</legend>
-          {EMAIL_CHOICES.map((choice) => (
+          {choices.email.map((choice) => (
             <Choice
               key={choice.value}
               type="radio"

@@ -16,7 +16,7 @@ import { signInHref } from "~/utils/urls";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacySettings } from "~/components/settings/privacy";
 import { NotificationSettingsForm } from "~/components/settings/notifications";
-import { PushToggle } from "~/components/settings/push-toggle";
+import { PushDevice } from "~/components/settings/push-device";
 import { FeedTokenSettings } from "~/components/settings/feed-token";
 import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
@@ -79,7 +79,12 @@ function NotificationsTab() {
   const tab = "notifications" in data ? data.notifications : null;
   if (!tab) return null;
   return (
-    <NotificationSettingsForm settings={tab.settings} clubs={tab.clubs} pushDevice={<PushToggle pushOn={tab.settings.push} />}>
+    <NotificationSettingsForm
+      settings={tab.settings}
+      choices={tab.choices}
+      clubs={tab.clubs}
+      pushDevice={<PushDevice pushOn={tab.settings.push} />}
+    >
       <FeedTokenSettings {...tab.feedToken} />
     </NotificationSettingsForm>
   );

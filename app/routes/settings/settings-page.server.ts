@@ -20,7 +20,12 @@ import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
 import { blockedMembersOf, unblockAction } from "./blocked-members.server";
 import { tabOf } from "./settings-tabs";
 import { clubPostChoices, notificationSettingsOf, updateNotificationSettings } from "~/models/notification-settings.server";
-import { NOTIFICATION_KIND_NAMES, notificationSettingsSchema } from "~/schemas/notification-settings";
+import {
+  EMAIL_CHOICES,
+  NOTIFICATION_KIND_LABELS,
+  NOTIFICATION_KIND_NAMES,
+  notificationSettingsSchema,
+} from "~/schemas/notification-settings";
 import { loadFeedTokenPanel } from "~/web/atom-feed.server";
 import { zodFieldErrors } from "~/utils/validation";
 
@@ -131,7 +136,11 @@ async function notificationsTab(request: Request, user: SessionUser) {
     clubPostChoices(user.id),
     loadFeedTokenPanel(request, user),
   ]);
-  return { settings, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken };
+  const choices = {
+    kinds: NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post").map((name) => ({ name, label: NOTIFICATION_KIND_LABELS[name] })),
+    email: EMAIL_CHOICES.map((choice) => ({ ...choice })),
+  };
+  return { settings, choices, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken };
 }
 
 /**
