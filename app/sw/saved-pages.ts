@@ -1,6 +1,6 @@
 import { ExpirationPlugin } from "workbox-expiration";
 import type { WorkboxPlugin } from "workbox-core/types";
-import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../offline/saved-pages";
+import { pageOf, SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../offline/saved-pages";
 
 /**
  * Whose saved pages these are (docs/decisions/0033-service-worker-saved-pages.md). Every document
@@ -16,6 +16,12 @@ import { SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, 
  * (`/__pulse/confirmed`); offline, their saved copies are served only within MEMBER_OFFLINE_HOURS of
  * it, and past it every page is forgotten. A sign from the server that this device's session ended
  * (`sessionEnded`: an `/api` 401) forgets them at once.
+ *
+ * A page the server now refuses (403, 404 or 410: the post was removed by a moderator, hidden after
+ * reports or deleted, its club made private, its author blocked you) is no longer saved: every copy
+ * of it, the document and each route's loader data, is deleted when that answer comes back, so it is
+ * not shown offline afterwards (issue 27, "gone … from the service worker's saved pages on the next
+ * visit").
  */
 
 export const PAGES_CACHE = "pages";
@@ -70,6 +76,16 @@ export async function sessionEnded() {
   if ((await currentViewer()) !== VISITOR) await forgetPages(VISITOR);
 }
 
+/** Answers that say a page is not there (any more) for this viewer. */
+const GONE_STATUSES = new Set([403, 404, 410]);
+
+/** Delete every saved copy of the page `url` belongs to: its document and each route's loader data. */
+async function forgetPage(url: string) {
+  const { page } = pageOf(new URL(url));
+  const cache = await caches.open(PAGES_CACHE);
+  for (const key of await cache.keys()) if (pageOf(new URL(key.url)).page === page) await cache.delete(key);
+}
+
 /** A saved copy of this request that its current viewer may see, or undefined. */
 export async function savedCopy(request: Request): Promise<Response | undefined> {
   const cache = await caches.open(PAGES_CACHE);
@@ -90,6 +106,7 @@ async function servable(copy: Response): Promise<boolean> {
  * The rules of the page cache, as a Workbox plugin:
  * - every answer from the network tells whose page it is; another viewer than the current one
  *   forgets every saved page first; the current member's own answer confirms their session;
+ * - a page the server now refuses (403, 404, 410) has its saved copies deleted;
  * - only a 200 that may be stored (no `no-store`: settings, anything with an email or invite code)
  *   and that names its viewer is kept, stamped with the time and the viewer;
  * - a saved copy is served only to the viewer it was drawn for, and a member's only while their
@@ -100,7 +117,7 @@ export const savedPagesPlugin: WorkboxPlugin = {
     if (state) state.generation = generation;
     return request;
   },
-  fetchDidSucceed: async ({ response, state }) => {
+  fetchDidSucceed: async ({ request, response, state }) => {
     const tag = response.headers.get(VIEWER_HEADER);
     if (tag && state?.generation === generation && tag !== (await currentViewer())) {
       await forgetPages(tag);
@@ -108,6 +125,7 @@ export const savedPagesPlugin: WorkboxPlugin = {
       state.generation = generation;
     }
     if (tag && tag !== VISITOR && state?.generation === generation && tag === (await currentViewer())) await confirmSession();
+    if (GONE_STATUSES.has(response.status)) await forgetPage(request.url);
     return response;
   },
   cacheWillUpdate: async ({ response, state }) => {
