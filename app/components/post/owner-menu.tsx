@@ -15,9 +15,10 @@ type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" |
 // the server), as the link would without JavaScript (docs/decisions/0045).
 const loadDialogs = () => import("./dialogs");
 type DialogsProps = { post: EditablePost; dialogs: PostDialogStates; inline?: boolean };
-const PostDialogs = lazyPart<DialogsProps>(() => loadDialogs().then((m) => m.default), FormPage);
+const PostDialogs = lazyPart<DialogsProps>(() => loadDialogs().then((m) => m.default), DialogsFormPage);
 
-function FormPage({ post, dialogs }: DialogsProps) {
+/** Where the dialogs' code did not arrive (no signal, a deploy that replaced it): the server's form page (also the post page's). */
+export function DialogsFormPage({ post, dialogs }: DialogsProps) {
   const param = dialogs.delete.open ? "delete" : "edit";
   useEffect(() => {
     window.location.assign(`/post/${post.id}?${param}=1`);

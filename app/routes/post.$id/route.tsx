@@ -1,10 +1,11 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
-import { useEffect, useState, type ComponentType } from "react";
+import { useState, type ComponentType } from "react";
 import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
+import { DialogsFormPage } from "~/components/post/owner-menu";
 import { MentionText } from "~/components/post/mention-text";
 import type PostDialogsPart from "~/components/post/dialogs";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
@@ -39,15 +40,6 @@ export const clientAction = keepPageOnFailure({
 
 type DialogsProps = Parameters<typeof PostDialogsPart>[0];
 
-/** Where the dialogs' code did not arrive (no signal, a deploy that replaced it): the server's form page. */
-function FormPage({ post, dialogs }: DialogsProps) {
-  const param = dialogs.delete.open ? "delete" : "edit";
-  useEffect(() => {
-    window.location.assign(`/post/${post.id}?${param}=1`);
-  }, [post.id, param]);
-  return null;
-}
-
 /**
  * The author's Edit Post and Delete Post (dialogs.tsx: the edit form, Conform's field helpers, the
  * draft keeper and DialogForm) are fetched when first needed, not in every reader's first load
@@ -58,7 +50,7 @@ function FormPage({ post, dialogs }: DialogsProps) {
 let dialogsPart: ComponentType<DialogsProps> | null = null;
 function PostDialogs(props: DialogsProps) {
   const [Part] = useState(
-    () => (dialogsPart ??= lazyPagePart<DialogsProps>(() => import("~/components/post/dialogs").then((m) => m.default), FormPage)),
+    () => (dialogsPart ??= lazyPagePart<DialogsProps>(() => import("~/components/post/dialogs").then((m) => m.default), DialogsFormPage)),
   );
   return <Part {...props} />;
 }
