@@ -5,7 +5,7 @@ import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
-/** POST /api/clubs/{id}/requests/{requestId} {action: approve | reject} → 200 {status} (owner only). */
+/** POST /api/clubs/{id}/requests/{requestId} {action: approve | reject} → 200 {status} (the owner and club admins, CONTRACT.md §8; else 403). */
 export const action = apiAction({
   POST: async ({ request, params }) => {
     const id = idParam(params.id, CLUB_NOT_FOUND);
