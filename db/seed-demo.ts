@@ -264,13 +264,30 @@ export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise
       postIds.push(id);
     }
 
+    // What members would have heard of (issue 26): written as told (sentAt), the last few days' unread.
+    const notifications: (typeof schema.notifications.$inferInsert)[] = [];
+    const heard = (row: typeof schema.notifications.$inferInsert & { createdAt: Date }) =>
+      notifications.push({ ...row, sentAt: row.createdAt, readAt: now - row.createdAt.getTime() > 3 * DAY ? row.createdAt : null });
+    heard({ userId: userIds[3], kind: "join_request", actorId: userIds[0], clubId: privateClub, createdAt: new Date(now - DAY) });
+
     for (const [i, [post, author, content]] of COMMENTS.entries()) {
-      await tx.insert(schema.comments).values({
-        postId: postIds[post],
-        authorId: userIds[author],
-        content,
-        createdAt: new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000),
-      });
+      const createdAt = new Date(now - (POSTS[post].daysAgo * DAY) / 2 + i * 60_000);
+      const commentId = await insertedId(
+        tx
+          .insert(schema.comments)
+          .values({ postId: postIds[post], authorId: userIds[author], content, createdAt })
+          .returning({ id: schema.comments.id }),
+      );
+      if (author !== POSTS[post].author) {
+        heard({
+          userId: userIds[POSTS[post].author],
+          kind: "comment",
+          actorId: userIds[author],
+          postId: postIds[post],
+          commentId,
+          createdAt,
+        });
+      }
       await tx
         .update(schema.posts)
         .set({ commentsCount: sql`${schema.posts.commentsCount} + 1` })
@@ -288,6 +305,10 @@ export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise
         .update(schema.posts)
         .set({ likesCount: likers.length, sharesCount: sharers.length })
         .where(sql`${schema.posts.id} = ${postId}`);
+      if (likers.length > 0) {
+        const createdAt = new Date(now - (POSTS[i].daysAgo * DAY) / 3);
+        heard({ userId: userIds[POSTS[i].author], kind: "like", actorId: likers.at(-1)!, actorCount: likers.length, postId, createdAt });
+      }
     }
 
     const followPairs: Array<[number, number]> = [
@@ -310,7 +331,10 @@ export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise
         .update(schema.users)
         .set({ followersCount: sql`${schema.users.followersCount} + 1` })
         .where(sql`${schema.users.id} = ${userIds[b]}`);
+      heard({ userId: userIds[b], kind: "follow", actorId: userIds[a], createdAt: new Date(now - (a + b + 1) * DAY) });
     }
+    notifications.sort((x, y) => x.createdAt!.getTime() - y.createdAt!.getTime());
+    for (const row of notifications) await tx.insert(schema.notifications).values(row);
   });
   return true;
 }

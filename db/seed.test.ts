@@ -98,5 +98,13 @@ describe("db/seed-demo.ts", () => {
       expect(fs.statSync(file).size).toBeLessThan(20_000);
       expect((await sharp(file).metadata()).format).toBe("webp");
     }
+    // Demo members have heard of what happened to them (issue 26): never of their own doing, some
+    // still unread, nothing owed to mail or push.
+    expect(await n(`SELECT count(*) AS n FROM notifications`)).toBeGreaterThan(10);
+    expect(await n(`SELECT count(*) AS n FROM notifications WHERE actor_id = user_id OR sent_at IS NULL`)).toBe(0);
+    expect(await n(`SELECT count(*) AS n FROM notifications WHERE read_at IS NULL`)).toBeGreaterThan(0);
+    for (const kind of ["comment", "like", "follow", "join_request"]) {
+      expect(await n(`SELECT count(*) AS n FROM notifications WHERE kind = '${kind}'`), kind).toBeGreaterThan(0);
+    }
   });
 });
