@@ -1,25 +1,15 @@
 import { eq } from "drizzle-orm";
+import { statusOf } from "#tests/fixtures/errors";
 import { describe, expect, it } from "vitest";
 import { follows, users } from "#db/schema";
 import { createMember } from "#tests/fixtures/members";
 import { db, first } from "~/utils/db.server";
-import { AppError } from "~/utils/errors";
 import { followUser, isFollowing, listFollowers, listFollowing, unfollowUser } from "./follow.server";
 
 const counts = async (id: number) =>
   first(await db.select({ followers: users.followersCount, following: users.followingCount }).from(users).where(eq(users.id, id)))!;
 
 const rowCount = async () => (await db.select().from(follows)).length;
-
-async function statusOf(fn: () => unknown): Promise<number | undefined> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof AppError) return error.status;
-    throw error;
-  }
-  return undefined;
-}
 
 describe("follow / unfollow", () => {
   it("follows once, counts once, and unfollows idempotently", async () => {

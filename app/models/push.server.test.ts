@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
+import { statusOf } from "#tests/fixtures/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pushSubscriptions, siteKeys } from "#db/schema";
 import { createMember } from "#tests/fixtures/members";
 import { browserKeys, startPushService } from "#tests/fixtures/push-service";
 import { createGuardedAgent, isPublicAddress, type LookupFunction } from "~/utils/address-guard.server";
 import { db } from "~/utils/db.server";
-import { AppError } from "~/utils/errors";
 import {
   assertPushEndpoint,
   createPushAgent,
@@ -22,16 +22,6 @@ import {
 import { createSession, SESSION_LIFETIME_MS } from "./session.server";
 
 /** Push subscriptions and sending (CONTRACT.md §7 "Web push"), with the SSRF guard on (no PUSH_ALLOW_PRIVATE). */
-
-async function statusOf(fn: () => unknown): Promise<number | undefined> {
-  try {
-    await fn();
-  } catch (error) {
-    if (error instanceof AppError) return error.status;
-    throw error;
-  }
-  return undefined;
-}
 
 async function messageOf(fn: () => unknown): Promise<string> {
   try {
