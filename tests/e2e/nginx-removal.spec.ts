@@ -1,7 +1,7 @@
 import { execFileSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import { NGINX_BIN, nginxAvailable, readLog, startNginx, type LocalNginx } from "../../scripts/nginx-local";
+import { proxyClient, type ProxyAnswer } from "../fixtures/proxy-client";
 import { expect, startServer, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
 
 /**
@@ -38,36 +38,8 @@ test.describe("a moderator's removal behind docs/deploy/nginx.conf", () => {
     app?.kill();
   });
 
-  type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-  function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-    const { method = "GET", headers = {}, body } = options;
-    return new Promise<Answer>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port: proxyPort,
-          path,
-          method,
-          agent: false,
-          timeout: 10_000,
-          headers: { ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }), ...headers },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk) => (text += chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        },
-      );
-      req.on("error", reject).on("timeout", () => req.destroy(new Error(`timed out: ${path} (${readLog(proxy!.dir)})`)));
-      req.end(body);
-    });
-  }
-
-  const postJson = (path: string, data: unknown, headers: Record<string, string> = {}) =>
-    send(path, { method: "POST", body: JSON.stringify(data), headers: { "Content-Type": "application/json", Origin: origin, ...headers } });
-
+  type Answer = ProxyAnswer;
+  const { send, postJson } = proxyClient(proxyPort, origin, () => readLog(proxy!.dir));
   async function member(prefix: string) {
     const username = uniqueName(prefix);
     const res = await postJson("/api/auth/register", {

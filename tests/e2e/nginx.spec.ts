@@ -1,8 +1,8 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import { NGINX_BIN, nginxAvailable, readLog, startNginx, type LocalNginx } from "../../scripts/nginx-local";
 import { declareOnly } from "../fixtures/http";
+import { proxyClient, type ProxyAnswer } from "../fixtures/proxy-client";
 import { expect, startServer, test, uniqueName } from "./fixtures";
 
 /**
@@ -45,43 +45,8 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     app?.kill();
   });
 
-  type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
-
-  /** One request to nginx from the local address `from`, bounded by a timeout. */
-  function send(path: string, options: { method?: string; headers?: Record<string, string>; body?: string; from?: string } = {}) {
-    const { method = "GET", headers = {}, body, from = "127.0.0.1" } = options;
-    return new Promise<Answer>((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port: proxyPort,
-          path,
-          method,
-          localAddress: from,
-          agent: false,
-          timeout: 10_000,
-          headers: { ...(body === undefined ? {} : { "Content-Length": String(Buffer.byteLength(body)) }), ...headers },
-        },
-        (res) => {
-          let text = "";
-          res.setEncoding("utf8");
-          res.on("data", (chunk) => (text += chunk));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
-        },
-      );
-      req.on("error", reject).on("timeout", () => req.destroy(new Error(`timed out: ${path} (${readLog(proxy!.dir)})`)));
-      req.end(body);
-    });
-  }
-
-  const postJson = (path: string, data: unknown, headers: Record<string, string> = {}, from?: string) =>
-    send(path, {
-      method: "POST",
-      from,
-      body: JSON.stringify(data),
-      headers: { "Content-Type": "application/json", Origin: origin, ...headers },
-    });
-
+  type Answer = ProxyAnswer;
+  const { send, postJson } = proxyClient(proxyPort, origin, () => readLog(proxy!.dir));
   /** A visitor's `/` until nginx says it came from its copy (a copy may be expiring: bounded). */
   async function visitorHit(): Promise<Answer> {
     for (let i = 0; i < 5; i++) {
