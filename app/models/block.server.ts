@@ -112,6 +112,11 @@ export async function refuseIfBlockedBy(
 export const notBlockedByViewerSql = (authorColumn: string, viewer = "@viewer"): string =>
   `${authorColumn} NOT IN (SELECT blocked_id FROM blocks WHERE blocker_id = ${viewer})`;
 
+/** SQL: neither `member` nor `other` (columns or named parameters) blocked the other (notifications, CONTRACT.md §7). */
+export const notBlockedEitherWaySql = (member: string, other: string): string =>
+  `NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${member} AND b.blocked_id = ${other})
+    OR (b.blocker_id = ${other} AND b.blocked_id = ${member}))`;
+
 /** The same condition for the query builder (nothing for nobody). */
 export function notBlockedByViewer(authorColumn: Parameters<typeof notInArray>[0], viewerId: number): SQL | undefined {
   if (!viewerId) return undefined;

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { notifications, notificationSettings, type NotificationKind } from "#db/schema";
 import { db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { clubReadableSql } from "./access.server";
+import { notBlockedEitherWaySql } from "./block.server";
 
 /**
  * Notifications (CONTRACT.md §7, docs/decisions/0064-notifications.md): one row per recipient per
@@ -93,8 +94,7 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
   const conditions: string[] = [`u.id IN (${ids})`];
   const params: Record<string, unknown> = { actor: event.actorId ?? 0, post: event.postId ?? 0, comment: event.commentId ?? 0 };
   if (event.actorId) {
-    conditions.push(`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = u.id AND b.blocked_id = @actor)
-      OR (b.blocker_id = @actor AND b.blocked_id = u.id))`);
+    conditions.push(notBlockedEitherWaySql("u.id", "@actor"));
   }
   if (event.postId) {
     // The post is there, shown (or the recipient wrote it: the author hears of a removal), and in a
@@ -106,7 +106,7 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
   if (event.commentId && event.kind !== "moderation") {
     conditions.push(`EXISTS (SELECT 1 FROM comments cm WHERE cm.id = @comment AND cm.hidden_at IS NULL)`);
   }
-  void q; // queryRows runs inside the open transaction on both engines (db.server.ts).
+  // queryRows runs inside the caller's open transaction on both engines (db.server.ts).
   const allowed = (await queryRows<{ id: number }>(`SELECT u.id AS id FROM users u WHERE ${conditions.join(" AND ")}`, params)).map((r) =>
     Number(r.id),
   );
