@@ -60,6 +60,9 @@ test.describe("blocks", () => {
     await open("/settings?tab=privacy");
     const list = page.getByTestId("blocked-members");
     await expect(list.getByText(pest.displayName)).toBeVisible();
+    // On a phone the list fits the screen: no sideways scrolling (issue 31).
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await list.getByRole("button", { name: `Unblock ${pest.displayName} (@${pest.username})` }).click();
     await expect(page.getByTestId("toast")).toContainText(`You unblocked @${pest.username}`);
     await expect(page).toHaveURL(/\/settings\?tab=privacy$/);

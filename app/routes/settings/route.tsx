@@ -32,7 +32,7 @@ export default function SettingsPage() {
   return (
     <div className="mx-auto max-w-4xl">
       <h1 className="mb-6 text-2xl font-bold text-bark-900">Settings</h1>
-      <div className="grid gap-6 md:grid-cols-[12rem_1fr]">
+      <div className="grid grid-cols-1 gap-6 md:grid-cols-[12rem_minmax(0,1fr)]">
         <nav aria-label="Settings sections" className="flex gap-1 overflow-x-auto md:flex-col">
           {TABS.map((t) => (
             <Link
