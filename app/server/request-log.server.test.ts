@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteMember } from "~/utils/logger.server";
 import { captureLog } from "#tests/fixtures/log";
-import { installRequestLog, loggedPath, requestsInFlight, whenIdle } from "./request-log.server";
+import { installRequestLog, loggedPath, requestsInFlight, startDraining, whenIdle } from "./request-log.server";
 
 describe("loggedPath", () => {
   it("keeps routing parameters and drops other query values", () => {
@@ -73,5 +73,33 @@ describe("the request log on a real HTTP server", () => {
     expect(await (await answer).text()).toBe("late");
     expect(await idle).toBe(true);
     expect(requestsInFlight()).toBe(0);
+  });
+
+  // Last in this file: draining lasts for the rest of the process.
+  it("once draining, a connection whose request was in flight is closed after its answer, never kept for the next request", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const sent = new Promise<{ body: string; closed: Promise<void> }>((resolve, reject) => {
+      const req = http.get(`${base}/slow`, { agent }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ body, closed }));
+      });
+      req.on("error", reject);
+      let closed: Promise<void> = new Promise(() => {});
+      req.on("socket", (socket) => {
+        closed = new Promise((done) => socket.once("close", () => done()));
+      });
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(requestsInFlight()).toBe(1);
+    startDraining(); // SIGTERM arrives while the request is in flight
+    release();
+    const { body, closed } = await sent;
+    expect(body).toBe("late");
+    // The server closes it: a client that kept it would send its next request into a stopping process.
+    const outcome = await Promise.race([closed.then(() => "closed"), new Promise((r) => setTimeout(() => r("kept open"), 1_000))]);
+    expect(outcome).toBe("closed");
+    agent.destroy();
   });
 });

@@ -93,6 +93,9 @@ function onRequestStart(message: unknown) {
     if (notes.memberId !== undefined) line.member = notes.memberId;
     if (!response.writableFinished) line.aborted = true;
     logger.info(line, "request");
+    // A request in flight when draining began was answered with keep-alive: its connection is
+    // idle now, and a client would send its next request into a stopping process. Close it.
+    if (state.draining) server.closeIdleConnections?.();
     if (state.inFlight === 0) for (const fn of [...state.idle]) fn();
   });
 }
