@@ -29,7 +29,11 @@ export function TopBar({
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
-        <Link to="/" className="flex items-center gap-2 font-bold tracking-tight" aria-label={`${APP_NAME} home`}>
+        <Link
+          to="/"
+          className="flex h-11 min-w-11 items-center justify-center gap-2 font-bold tracking-tight"
+          aria-label={`${APP_NAME} home`}
+        >
           <Logo />
           <span className="hidden sm:inline">{APP_NAME}</span>
         </Link>
@@ -50,15 +54,20 @@ export function TopBar({
         </Form>
         <nav className="ml-auto flex items-center gap-1 text-sm" aria-label="Main">
           {/* Phones have no room for the box: a link to the search page (a plain form) instead. */}
-          <Link to="/search" className="rounded-md p-2 hover:bg-bark-800 md:hidden" aria-label="Search" title="Search">
+          <Link
+            to="/search"
+            className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-bark-800 md:hidden"
+            aria-label="Search"
+            title="Search"
+          >
             <SearchIcon />
           </Link>
-          <Link to="/clubs" className="rounded-md px-3 py-2 hover:bg-bark-800">
+          <Link to="/clubs" className="inline-flex h-11 items-center rounded-md px-3 hover:bg-bark-800">
             Clubs
           </Link>
           {hideAuthActions ? null : user ? (
             <>
-              <Link to="/create" className="rounded-md px-3 py-2 hover:bg-bark-800">
+              <Link to="/create" className="inline-flex h-11 items-center rounded-md px-3 hover:bg-bark-800">
                 Create
               </Link>
               <NotificationsLink unread={unread} />
@@ -67,7 +76,7 @@ export function TopBar({
           ) : (
             <Link
               to={signInHref(comeBackTo(location.pathname + location.search))}
-              className="rounded-md bg-blaze-600 px-3 py-2 font-semibold hover:bg-blaze-700"
+              className="inline-flex h-11 items-center rounded-md bg-blaze-600 px-3 font-semibold hover:bg-blaze-700"
             >
               Sign In
             </Link>
@@ -122,7 +131,7 @@ function UserMenu({ user }: { user: TopBarUser }) {
   return (
     <details ref={ref} className="group relative" data-testid="user-menu">
       <summary
-        className="flex cursor-pointer list-none items-center rounded-full p-1 hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
+        className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
         aria-label="Account menu"
       >
         <Avatar src={user.avatar} name={user.displayName} size={32} />
@@ -132,21 +141,21 @@ function UserMenu({ user }: { user: TopBarUser }) {
           <p className="truncate font-semibold">{user.displayName}</p>
           <p className="truncate text-sm text-stone-500">@{user.username}</p>
         </div>
-        <Link to={`/profile/${user.username}`} onClick={close} className="block px-4 py-2 hover:bg-stone-100">
+        <Link to={`/profile/${user.username}`} onClick={close} className="block px-4 py-3 hover:bg-stone-100">
           Profile
         </Link>
-        <Link to="/settings" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
+        <Link to="/settings" onClick={close} className="block px-4 py-3 hover:bg-stone-100">
           Settings
         </Link>
         {user.moderates ? (
-          <Link to="/moderation" onClick={close} className="block px-4 py-2 hover:bg-stone-100">
+          <Link to="/moderation" onClick={close} className="block px-4 py-3 hover:bg-stone-100">
             Moderation
           </Link>
         ) : null}
         {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none.
             What still waits to be sent is shown first, with its text (ADR 0057). */}
         <Form method="post" action="/logout" onSubmit={(event) => void leaveDevice(event)}>
-          <button type="submit" className="block w-full px-4 py-2 text-left hover:bg-stone-100">
+          <button type="submit" className="block w-full px-4 py-3 text-left hover:bg-stone-100">
             Log out
           </button>
         </Form>
