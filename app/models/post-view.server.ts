@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db, idsIn, preparedOnce } from "~/utils/db.server";
+import { withKnownPreviews } from "./link-preview.server";
 import { publicVariant } from "./media.server";
 import { withMentions } from "./mention.server";
 import type { Actor } from "./user.server";
@@ -90,16 +91,23 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
   };
 }
 
-/** The posts with these ids, in this order, as `actor` sees them (likes), with their clubs, media and mentions: two or three queries. */
+/**
+ * The posts with these ids, in this order, as `actor` sees them (likes), with their clubs, media,
+ * mentions and link previews: two to four queries.
+ */
 export async function loadPosts(actor: Actor, ids: readonly number[]): Promise<Post[]> {
   if (ids.length === 0) return [];
   const [recordRows, files] = await Promise.all([postRecords(ids, actor?.id ?? 0), filesOf(ids)]);
   const records = new Map(recordRows.map((r) => [r.post.id, r]));
-  // A third query only when a post on the page @mentions someone (mention.server.ts).
-  return withMentions(
-    ids.flatMap((id) => {
-      const record = records.get(id);
-      return record ? [toPost(record, files.get(id) ?? [])] : [];
-    }),
+  const found = ids.flatMap((id) => {
+    const record = records.get(id);
+    return record ? [toPost(record, files.get(id) ?? [])] : [];
+  });
+  // A third query only when a post on the page @mentions someone (mention.server.ts), a fourth only
+  // when one has a link without its stored preview (the cached one, drawn by the server:
+  // link-preview.server.ts); the two run together.
+  const [mentioned, previewed] = await Promise.all([withMentions(found), withKnownPreviews(found)]);
+  return mentioned.map((post, i) =>
+    post.urlMetadata === previewed[i]!.urlMetadata ? post : { ...post, urlMetadata: previewed[i]!.urlMetadata },
   );
 }

@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import createMetascraper from "metascraper";
 import metascraperDescription from "metascraper-description";
 import metascraperImage from "metascraper-image";
@@ -9,7 +9,7 @@ import metascraperUrl from "metascraper-url";
 import { fetch, type Agent, type Dispatcher } from "undici";
 import { createGuardedAgent, type GuardOptions } from "./address-guard.server";
 import { logger } from "./logger.server";
-import { linkPreviews, type LinkMetadata } from "#db/schema";
+import { linkPreviews, posts, type LinkMetadata } from "#db/schema";
 import { hasPreview, safeImageUrl } from "~/schemas/media";
 import { toStorableText } from "~/schemas/text";
 import { db, first } from "./db.server";
@@ -36,7 +36,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 export const MAX_REDIRECTS = 3;
 /** How long a fetched preview is reused; a failure is retried sooner. */
 const FRESH_MS = 24 * 3_600_000;
-const FRESH_ERROR_MS = 10 * 60_000;
+export const FRESH_ERROR_MS = 10 * 60_000;
 
 const USER_AGENT = "Mozilla/5.0 (compatible; WhitetailPulseBot/1.0; link preview)";
 
@@ -256,11 +256,29 @@ export async function getLinkMetadata(
         .insert(linkPreviews)
         .values({ url: key, data, fetchedAt })
         .onConflictDoUpdate({ target: linkPreviews.url, set: { data, fetchedAt } });
+      if (hasPreview(data)) await giveToPostsWithout(data, [url, key]);
       return data;
     })
     .finally(() => inFlight.delete(key));
   inFlight.set(key, job);
   return job;
+}
+
+/**
+ * A preview that arrived after its posts were published (the site was slow, or a page asked for it:
+ * models/link-preview.server.ts) is copied into the posts with that address and no preview, so
+ * they carry it as if it had come in time. The write moves the data version, so every page that
+ * showed the bare link is drawn again (page validators, the visitor and render caches). Posts are
+ * looked for first: on PostgreSQL an UPDATE of no rows would still move the version.
+ */
+async function giveToPostsWithout(data: LinkMetadata, urls: string[]): Promise<void> {
+  const lacking = and(isNull(posts.urlMetadata), inArray(posts.mediaUrl, [...new Set(urls)]));
+  const ids = (await db.select({ id: posts.id }).from(posts).where(lacking)).map((r) => r.id);
+  if (ids.length)
+    await db
+      .update(posts)
+      .set({ urlMetadata: data })
+      .where(and(lacking, inArray(posts.id, ids)));
 }
 
 /**
