@@ -19,7 +19,7 @@ export default function ModeratePage() {
   const error = failure?.fieldErrors.reason?.[0] ?? (failed && "error" in failed ? failed.error : undefined);
   return (
     <div className="mx-auto max-w-2xl space-y-4">
-      <Link to={`/post/${postId}`} className="text-sm font-medium text-field-700 hover:underline">
+      <Link to={`/post/${postId}`} className="tap text-sm font-medium text-field-700 hover:underline">
         ← Back to the post
       </Link>
       <section className="card space-y-3 p-6" aria-labelledby="moderate-title">

@@ -38,7 +38,7 @@ export function PrivateSwitch({ id, name = "isPrivate", defaultChecked }: { id: 
         value="true"
         defaultChecked={defaultChecked}
         aria-describedby={`${id}-hint`}
-        className="relative mt-1 h-6 w-11 shrink-0 cursor-pointer appearance-none rounded-full bg-stone-300 transition-colors before:absolute before:left-0.5 before:top-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform before:content-[''] checked:bg-field-600 checked:before:translate-x-5"
+        className="relative mt-1 h-6 w-11 shrink-0 cursor-pointer appearance-none max-sm:h-11 max-sm:border-y-[10px] max-sm:border-transparent max-sm:bg-clip-padding rounded-full bg-stone-300 transition-colors before:absolute before:left-0.5 before:top-0.5 before:h-5 before:w-5 before:rounded-full before:bg-white before:shadow before:transition-transform before:content-[''] checked:bg-field-600 checked:before:translate-x-5"
       />
     </div>
   );

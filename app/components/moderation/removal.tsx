@@ -61,7 +61,7 @@ export function ModerationForms({
   const fieldId = `remove-reason-${what}-${commentId ?? postId}`;
   return (
     <details className="mt-2 text-sm" open={Boolean(error)} data-testid={`${what}-remove`}>
-      <summary className="cursor-pointer text-stone-500 hover:text-stone-800">Remove…</summary>
+      <summary className="tap cursor-pointer text-stone-500 hover:text-stone-800">Remove…</summary>
       <Form method="post" action={action} className="mt-2 space-y-2" data-testid={`${what}-remove-form`}>
         {target}
         <label htmlFor={fieldId} className="block font-medium text-bark-900">

@@ -30,7 +30,7 @@ const ReportDialog = lazyPart<ReportDialogProps>(() => import("./report-dialog")
 export function ReportLink({
   type,
   id,
-  className = "text-sm text-stone-500 hover:text-stone-800 hover:underline",
+  className = "tap text-sm text-stone-500 hover:text-stone-800 hover:underline",
   children = "Report",
 }: {
   type: ReportTarget;

@@ -147,7 +147,10 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
       <Avatar src={comment.author.avatar} name={comment.author.displayName} size={32} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
-          <Link to={`/profile/${comment.author.username}`} className="font-semibold text-bark-900 hover:underline">
+          <Link
+            to={`/profile/${comment.author.username}`}
+            className="font-semibold text-bark-900 hover:underline max-sm:relative max-sm:-my-3 max-sm:py-3"
+          >
             {comment.author.displayName}
           </Link>
           <span className="text-stone-500">@{comment.author.username}</span>
@@ -162,7 +165,9 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
           </p>
         )}
         {isOwn && !editing ? <CommentOwnerActions postId={postId} comment={comment} /> : null}
-        {isOwn ? null : <ReportLink type="comment" id={comment.id} className="mt-1 inline-block text-xs text-stone-500 hover:underline" />}
+        {isOwn ? null : (
+          <ReportLink type="comment" id={comment.id} className="tap mt-1 inline-block text-xs text-stone-500 hover:underline" />
+        )}
         {canModerate ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} /> : null}
       </div>
     </li>
@@ -178,11 +183,11 @@ function CommentOwnerActions({ postId, comment }: { postId: number; comment: Com
   const confirm = useDialogForm(`delete-comment-${comment.id}`);
   return (
     <>
-      <div className="mt-1 flex gap-3 text-xs">
+      <div className="mt-1 flex gap-3 text-xs max-sm:gap-4">
         <Link
           to={`/post/${postId}?edit-comment=${comment.id}#comment-${comment.id}`}
           preventScrollReset
-          className="font-medium text-field-700 hover:underline"
+          className="tap font-medium text-field-700 hover:underline max-sm:justify-center"
           aria-label="Edit comment"
         >
           Edit
@@ -191,7 +196,7 @@ function CommentOwnerActions({ postId, comment }: { postId: number; comment: Com
           to={`/post/${postId}?${confirm.param}=1#comment-${comment.id}`}
           preventScrollReset
           {...confirm.triggerProps}
-          className="font-medium text-red-700 hover:underline"
+          className="tap font-medium text-red-700 hover:underline max-sm:justify-center"
           aria-label="Delete comment"
         >
           Delete

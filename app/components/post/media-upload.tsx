@@ -269,7 +269,7 @@ export function MediaUpload({
           name={fileInputName}
           multiple
           accept={UPLOAD_ACCEPT}
-          className="block w-full text-sm text-stone-700 file:mr-3 file:rounded-md file:border-0 file:bg-bark-100 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-bark-800"
+          className="block w-full text-sm text-stone-700 max-sm:min-h-11 file:mr-3 file:rounded-md file:border-0 file:bg-bark-100 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-bark-800"
           aria-describedby={`${inputId}-hint`}
           data-testid="media-file-input"
         />

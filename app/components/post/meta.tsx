@@ -30,7 +30,7 @@ export function PostByline({ author, createdAt, club }: { author: PostAuthor; cr
       <div className="min-w-0">
         <Link
           to={`/profile/${author.username}`}
-          className="block truncate font-semibold text-bark-900 hover:underline"
+          className="block truncate font-semibold text-bark-900 hover:underline max-sm:relative max-sm:-my-2.5 max-sm:py-2.5"
           data-testid="post-author"
         >
           {author.displayName}
@@ -103,7 +103,7 @@ export function MediaLink({ url }: { url: string | null }) {
       href={url}
       target="_blank"
       rel="noopener noreferrer nofollow ugc"
-      className="block truncate text-sm text-field-700 underline hover:text-field-600"
+      className="block truncate text-sm text-field-700 underline hover:text-field-600 max-sm:py-3"
       data-testid="media-link"
     >
       {url}

@@ -63,16 +63,16 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
       >
         <summary
           ref={summaryRef}
-          className="flex cursor-pointer list-none items-center rounded-md p-1.5 text-stone-500 hover:bg-stone-100 hover:text-stone-800 [&::-webkit-details-marker]:hidden"
+          className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md text-stone-500 hover:bg-stone-100 hover:text-stone-800 [&::-webkit-details-marker]:hidden"
           aria-label="Post options"
         >
           <DotsIcon />
         </summary>
         <div className="absolute right-0 z-20 mt-1 w-40 rounded-lg border border-stone-200 bg-white py-1 text-sm shadow-lg">
-          <Link to={`/post/${post.id}?edit=1`} onClick={open(edit)} className="block px-4 py-2 hover:bg-stone-100">
+          <Link to={`/post/${post.id}?edit=1`} onClick={open(edit)} className="block px-4 py-3 hover:bg-stone-100">
             Edit Post
           </Link>
-          <Link to={`/post/${post.id}?delete=1`} onClick={open(del)} className="block px-4 py-2 text-red-700 hover:bg-red-50">
+          <Link to={`/post/${post.id}?delete=1`} onClick={open(del)} className="block px-4 py-3 text-red-700 hover:bg-red-50">
             Delete Post
           </Link>
         </div>

@@ -54,7 +54,7 @@ export function AvatarUpload({
             name="avatar"
             accept="image/*"
             required={!hydrated}
-            className={hydrated ? "peer sr-only" : "block text-sm"}
+            className={hydrated ? "peer sr-only" : "block text-sm max-sm:min-h-11"}
             disabled={busy}
             onChange={hydrated ? (event) => upload(event.currentTarget) : undefined}
           />

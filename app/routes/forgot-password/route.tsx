@@ -25,7 +25,7 @@ export default function ForgotPasswordPage() {
       <h1 className="text-2xl font-bold">Forgot your password?</h1>
       {byMail ? <RequestForm sent={sent} /> : <AskOperator />}
       <p className="text-sm">
-        <Link to="/auth" className="font-semibold text-field-700 hover:underline">
+        <Link to="/auth" className="tap font-semibold text-field-700 hover:underline">
           ← Back to sign in
         </Link>
       </p>

@@ -23,7 +23,14 @@ export default function ModerationPage() {
   return (
     <div className="mx-auto max-w-3xl">
       <h1 className="text-2xl font-bold text-bark-900">Moderation</h1>
-      <LinkTabs id="moderation" label="Moderation" value={tab} tabs={tabs} listClassName="mt-4 flex gap-2 border-b border-stone-200">
+      <LinkTabs
+        id="moderation"
+        label="Moderation"
+        value={tab}
+        tabs={tabs}
+        listClassName="mt-4 flex gap-2 border-b border-stone-200"
+        tabClassName="inline-flex h-11 min-w-11 items-center justify-center px-2 font-medium text-stone-600 data-[state=active]:border-b-2 data-[state=active]:border-blaze-500 data-[state=active]:text-bark-900"
+      >
         <div className="mt-4">
           {cases ? <CaseList entries={cases.entries} nextCursor={cases.nextCursor} tab={tab} /> : null}
           {log ? <LogList entries={log.entries} nextCursor={log.nextCursor} /> : null}

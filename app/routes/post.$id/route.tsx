@@ -73,7 +73,7 @@ export default function PostPage() {
     <div className="mx-auto max-w-3xl space-y-6">
       <Link
         to={back.href}
-        className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline"
+        className="tap inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline"
         data-testid="back-link"
       >
         ← {back.label}

@@ -68,7 +68,7 @@ export default function ProfilePage() {
             </div>
             <StaffLink username={profile.username} />
             {isOwner ? null : (
-              <ReportLink type="user" id={profile.id} className="mt-1 inline-block text-sm text-stone-500 hover:underline" />
+              <ReportLink type="user" id={profile.id} className="tap mt-1 inline-block text-sm text-stone-500 hover:underline" />
             )}
             {isOwner || viewerId === null ? null : <BlockControl />}
             {profile.bio ? <p className="mt-3 whitespace-pre-line break-words text-stone-800">{profile.bio}</p> : null}
@@ -145,7 +145,7 @@ function FollowCounts() {
         <span className="text-stone-500">Posts</span>
       </li>
       <li>
-        <Link to={`${base}/followers`} className="hover:underline">
+        <Link to={`${base}/followers`} className="tap hover:underline">
           <strong className="font-semibold text-bark-900" data-testid="followers-count">
             {followers}
           </strong>{" "}
@@ -153,7 +153,7 @@ function FollowCounts() {
         </Link>
       </li>
       <li>
-        <Link to={`${base}/following`} className="hover:underline">
+        <Link to={`${base}/following`} className="tap hover:underline">
           <strong className="font-semibold text-bark-900" data-testid="following-count">
             {profile.followingCount}
           </strong>{" "}
@@ -226,7 +226,7 @@ function BlockControl() {
         to="?block=1"
         {...dialog.triggerProps}
         preventScrollReset
-        className="mt-1 ml-4 inline-block text-sm text-stone-500 hover:underline"
+        className="tap mt-1 ml-4 inline-block text-sm text-stone-500 hover:underline"
         aria-haspopup="dialog"
       >
         Block
@@ -316,7 +316,7 @@ function StaffLink({ username }: { username: string }) {
   if (role !== "moderator" && role !== "admin") return null;
   return (
     <p className="mt-2 text-sm">
-      <Link to={`/moderation/members/${username}`} className="font-semibold text-field-700 underline">
+      <Link to={`/moderation/members/${username}`} className="tap font-semibold text-field-700 underline">
         Moderate this member
       </Link>
     </p>

@@ -40,7 +40,7 @@ export default function SettingsPage() {
               to={`/settings?tab=${t.id}`}
               aria-current={tab === t.id ? "page" : undefined}
               preventScrollReset
-              className={`whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium ${
+              className={`whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium max-sm:py-3 ${
                 tab === t.id ? "bg-white text-bark-900 shadow-sm" : "text-stone-600 hover:bg-stone-100"
               }`}
             >
