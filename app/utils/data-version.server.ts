@@ -10,8 +10,9 @@ import type Database from "better-sqlite3";
  * The triggers are (re)installed each time a connection opens, for every table there is then: a
  * table a later migration adds is counted without anyone remembering to. Left out:
  * - bookkeeping no page shows: rate-limit counters, drizzle's migration log, the counter itself, and
- *   the per-URL cache of other sites' link previews (only POST /api/fetch-url-metadata reads it; a
- *   post keeps its own copy from publication, and a page showing a failed preview asks again), and
+ *   the per-URL cache of other sites' link previews (a page draws a post's preview from it when the
+ *   post has none of its own, but a preview's arrival is also copied into the posts lacking it, a
+ *   counted write: link-metadata.server.ts; failures stored there change no page), and
  *   the leases of resumable uploads being written (upload_locks, renewed every few seconds of a PATCH);
  * - full-text index tables (virtual tables and their shadows change with the rows they index);
  * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
