@@ -66,8 +66,8 @@ export function drawAtom(source: FeedSource, origin: string, selfUrl: string): s
   return feed.atom1();
 }
 
-/** RFC 9110 §13.1.2: `If-None-Match` holds `*` or a list of tags, compared weakly. */
-function ifNoneMatchHits(header: string | null, etag: string): boolean {
+/** RFC 9110 §13.1.2: `If-None-Match` holds `*` or a list of tags, compared weakly (also /sw.js's check). */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === "*") return true;
   const opaque = (tag: string) => tag.trim().replace(/^W\//, "");
