@@ -1,14 +1,20 @@
-import { json } from "@remix-run/node";
+import { json, type MetaFunction } from "@remix-run/node";
 import { NotFoundPage } from "~/components/ui/error-boundary";
+import { pageMeta } from "~/utils/brand";
+
+const PAGE_NOT_FOUND = "Page Not Found";
 
 /** Any path no other route claims: SPEC.md's 'Page Not Found' with status 404. */
 export async function loader() {
-  throw json({ message: "Page Not Found" }, { status: 404 });
+  throw json({ message: PAGE_NOT_FOUND }, { status: 404 });
 }
 
 export async function action() {
-  throw json({ message: "Page Not Found" }, { status: 404 });
+  throw json({ message: PAGE_NOT_FOUND }, { status: 404 });
 }
+
+/** The document title says it too, like the other error pages' ("Post Not Found · Whitetail Pulse"; audit ux-2 N8). */
+export const meta: MetaFunction = () => pageMeta(PAGE_NOT_FOUND);
 
 export default function CatchAll() {
   return <NotFoundPage />;
