@@ -67,7 +67,8 @@ export default function ClubsPage() {
           name="search"
           defaultValue={search}
           key={search}
-          placeholder="Search clubs by name, place or tag..."
+          // Short enough for a 320 px phone's box beside Search (audit ux-2 N13); the label says "Search clubs".
+          placeholder="Name, place or tag..."
           maxLength={200}
           className="input max-w-md"
         />
