@@ -35,10 +35,7 @@ export default function ClubMembersTab() {
                 <Avatar src={m.avatar} name={m.displayName} size={40} />
                 <div className="min-w-0 flex-1">
                   <p className="flex items-center gap-2">
-                    <Link
-                      to={`/profile/${m.username}`}
-                      className="truncate font-semibold text-bark-900 hover:underline max-sm:relative max-sm:-my-2.5 max-sm:py-2.5"
-                    >
+                    <Link to={`/profile/${m.username}`} className="tap-pad truncate font-semibold text-bark-900 hover:underline">
                       {m.displayName}
                     </Link>
                     {m.role === "owner" ? <span className="badge bg-blaze-500/10 text-blaze-600">Owner</span> : null}

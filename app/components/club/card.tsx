@@ -23,7 +23,7 @@ export function ClubCard({ club, redirectTo, signedIn }: { club: Club; redirectT
       </Link>
       <div className="flex flex-1 flex-col p-4">
         <h2 id={`club-${club.id}-name`} className="flex items-center gap-2 text-lg font-bold text-bark-900">
-          <Link to={`/clubs/${club.id}`} className="truncate hover:underline max-sm:relative max-sm:-my-2 max-sm:py-2">
+          <Link to={`/clubs/${club.id}`} className="tap-pad truncate hover:underline">
             {club.name}
           </Link>
           <span className="shrink-0 text-stone-500">

@@ -29,11 +29,7 @@ export function TopBar({
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
-        <Link
-          to="/"
-          className="flex h-11 min-w-11 items-center justify-center gap-2 font-bold tracking-tight"
-          aria-label={`${APP_NAME} home`}
-        >
+        <Link to="/" className="icon-btn gap-2 font-bold tracking-tight" aria-label={`${APP_NAME} home`}>
           <Logo />
           <span className="hidden sm:inline">{APP_NAME}</span>
         </Link>
@@ -54,20 +50,15 @@ export function TopBar({
         </Form>
         <nav className="ml-auto flex items-center gap-1 text-sm" aria-label="Main">
           {/* Phones have no room for the box: a link to the search page (a plain form) instead. */}
-          <Link
-            to="/search"
-            className="inline-flex h-11 w-11 items-center justify-center rounded-md hover:bg-bark-800 md:hidden"
-            aria-label="Search"
-            title="Search"
-          >
+          <Link to="/search" className="icon-btn rounded-md hover:bg-bark-800 md:hidden" aria-label="Search" title="Search">
             <SearchIcon />
           </Link>
-          <Link to="/clubs" className="inline-flex h-11 items-center rounded-md px-3 hover:bg-bark-800">
+          <Link to="/clubs" className="bar-link">
             Clubs
           </Link>
           {hideAuthActions ? null : user ? (
             <>
-              <Link to="/create" className="inline-flex h-11 items-center rounded-md px-3 hover:bg-bark-800">
+              <Link to="/create" className="bar-link">
                 Create
               </Link>
               <NotificationsLink unread={unread} />
@@ -76,7 +67,7 @@ export function TopBar({
           ) : (
             <Link
               to={signInHref(comeBackTo(location.pathname + location.search))}
-              className="inline-flex h-11 items-center rounded-md bg-blaze-600 px-3 font-semibold hover:bg-blaze-700"
+              className="bar-link bg-blaze-600 font-semibold hover:bg-blaze-700"
             >
               Sign In
             </Link>
@@ -131,7 +122,7 @@ function UserMenu({ user }: { user: TopBarUser }) {
   return (
     <details ref={ref} className="group relative" data-testid="user-menu">
       <summary
-        className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-full hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
+        className="icon-btn cursor-pointer list-none rounded-full hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
         aria-label="Account menu"
       >
         <Avatar src={user.avatar} name={user.displayName} size={32} />

@@ -66,10 +66,8 @@ function LikeButton({ post, redirectTo, signedIn }: Props) {
     showToast(SIGN_IN_TO_LIKE);
   };
 
-  // No margin under the form (pages are drawn without a doctype, and a quirks-mode form has a 1em
-  // bottom margin): the like button then sits 7 px above the comment and share buttons (audit ux-2 N11).
   return (
-    <fetcher.Form method="post" action={`/post/${post.id}`} onSubmit={onSubmit} preventScrollReset className="m-0 flex">
+    <fetcher.Form method="post" action={`/post/${post.id}`} onSubmit={onSubmit} preventScrollReset>
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"
@@ -139,7 +137,7 @@ function ShareButton({ post, redirectTo, signedIn }: Props) {
     );
   }
   return (
-    <fetcher.Form method="post" action={`/post/${post.id}`} onSubmit={share} className="m-0 flex">
+    <fetcher.Form method="post" action={`/post/${post.id}`} onSubmit={share}>
       <input type="hidden" name="redirectTo" value={redirectTo} />
       <button
         type="submit"

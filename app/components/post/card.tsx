@@ -49,7 +49,7 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
     <>
       <PostHeader post={post} isOwner={isOwner} />
       <h2 id={`post-${post.id}-title`} className="post-title">
-        <Link to={`/post/${post.id}`} className="hover:underline max-sm:relative max-sm:-my-2 max-sm:block max-sm:py-2">
+        <Link to={`/post/${post.id}`} className="tap-area hover:underline">
           {post.title}
         </Link>
       </h2>

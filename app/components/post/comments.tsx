@@ -147,10 +147,7 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
       <Avatar src={comment.author.avatar} name={comment.author.displayName} size={32} />
       <div className="min-w-0 flex-1">
         <div className="flex flex-wrap items-baseline gap-x-2 text-sm">
-          <Link
-            to={`/profile/${comment.author.username}`}
-            className="font-semibold text-bark-900 hover:underline max-sm:relative max-sm:-my-3 max-sm:py-3"
-          >
+          <Link to={`/profile/${comment.author.username}`} className="tap-pad font-semibold text-bark-900 hover:underline">
             {comment.author.displayName}
           </Link>
           <span className="text-stone-500">@{comment.author.username}</span>

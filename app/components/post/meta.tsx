@@ -30,7 +30,7 @@ export function PostByline({ author, createdAt, club }: { author: PostAuthor; cr
       <div className="min-w-0">
         <Link
           to={`/profile/${author.username}`}
-          className="block truncate font-semibold text-bark-900 hover:underline max-sm:relative max-sm:-my-2.5 max-sm:py-2.5"
+          className="tap-pad block truncate font-semibold text-bark-900 hover:underline"
           data-testid="post-author"
         >
           {author.displayName}

@@ -63,7 +63,7 @@ export function PostOwnerMenu({ post, dialogs }: { post: EditablePost; dialogs?:
       >
         <summary
           ref={summaryRef}
-          className="flex h-11 w-11 cursor-pointer list-none items-center justify-center rounded-md text-stone-500 hover:bg-stone-100 hover:text-stone-800 [&::-webkit-details-marker]:hidden"
+          className="icon-btn cursor-pointer list-none rounded-md text-stone-500 hover:bg-stone-100 hover:text-stone-800 [&::-webkit-details-marker]:hidden"
           aria-label="Post options"
         >
           <DotsIcon />
