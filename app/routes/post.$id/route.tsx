@@ -14,7 +14,8 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
-import { failedToast, keepPageOnFailure } from "~/utils/client-action";
+import { keepPageOnFailure } from "~/utils/client-action";
+import { postSendFailed } from "./send-failed";
 import type { loader } from "./post-actions.server";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
@@ -26,7 +27,7 @@ export { loader, action } from "./post-actions.server";
  * that met an ended session says so (the typed comment stays).
  */
 export const clientAction = keepPageOnFailure({
-  failed: failedToast(),
+  failed: postSendFailed,
   signIn: (form) => {
     const intent = String(form.get("intent"));
     if (intent === "like" || intent === "unlike") return { title: "Sign in required", description: SIGN_IN.like, type: "error" };
