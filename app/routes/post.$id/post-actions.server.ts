@@ -173,6 +173,11 @@ async function shareAction({ id, actor, script }: PostRequest) {
 
 async function commentAction({ id, actor, form, script }: PostRequest) {
   const raw = form.get("content");
+  // SPEC.md §5: an empty or whitespace-only comment is ignored. With JavaScript the box never sends
+  // it; a plain form post comes back to the page as it was, nothing posted and nothing to fix
+  // (issue 31 N7). A script (or the JSON surface) that sends one is told why (400).
+  if (!script && (typeof raw !== "string" || raw.trim() === ""))
+    return redirect(safeRedirect(form.get("redirectTo"), `/post/${id}#comments`));
   const parsed = commentSchema.safeParse({ content: raw });
   if (!parsed.success) {
     const message = zodFieldErrors(parsed.error).content?.[0] ?? "Comment cannot be empty";
