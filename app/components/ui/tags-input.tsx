@@ -1,4 +1,4 @@
-import { useState, type KeyboardEvent } from "react";
+import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import { useHydrated } from "~/utils/hydrated";
 import { parseTags } from "~/utils/tags";
 import { Field, FieldErrors } from "./field";
@@ -10,7 +10,9 @@ import { Field, FieldErrors } from "./field";
  * splits, trims, lower-cases and dedupes either shape by the one tag rule (`utils/tags.ts`), and the
  * chips show that rule's result.
  *
- * Past `max` a chip is refused and `onTooMany` tells the member (the server refuses too).
+ * Past `max` a chip is refused and `onTooMany` tells the member (the server refuses too). A chip
+ * added or removed is an input of the field: the form's validation sees the new list, so a "Too
+ * many tags" shown while the count was over clears once it is back under (issue 31 N6).
  */
 export function TagsInput({
   id,
@@ -43,6 +45,14 @@ export function TagsInput({
   const [notice, setNotice] = useState<string | null>(null);
   const errorId = `${id}-error`;
   const invalid = errors?.length ? true : undefined;
+  const field = useRef<HTMLInputElement>(null);
+  const shown = useRef(tags);
+  useEffect(() => {
+    if (shown.current === tags) return;
+    shown.current = tags;
+    // The hidden chip inputs changed without an input event of their own: send one for them.
+    field.current?.dispatchEvent(new Event("input", { bubbles: true }));
+  }, [tags]);
 
   if (!hydrated) {
     return (
@@ -97,6 +107,7 @@ export function TagsInput({
       </label>
       <div className="flex gap-2">
         <input
+          ref={field}
           id={id}
           name={name}
           type="text"
