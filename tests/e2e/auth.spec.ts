@@ -43,8 +43,9 @@ test.describe("joining and signing in", () => {
     await form.getByLabel("Username").fill(DEMO.username);
     await form.getByLabel("Password").fill("not-the-password");
     await form.getByRole("button", { name: "Sign In" }).click();
-    await expect(form.getByRole("alert")).toContainText("Login failed");
-    await expect(form.getByRole("alert")).toContainText("Invalid username or password");
+    // One message, SPEC.md §8's toast (issue 31 N5: no second box above the form).
+    await expect(page.getByTestId("toast")).toContainText("Login failed");
+    await expect(page.getByTestId("toast")).toContainText("Invalid username or password");
     await expect(form.getByLabel("Username")).toHaveValue(DEMO.username);
     await expect(form.getByLabel("Password")).toHaveValue("");
   });

@@ -300,7 +300,7 @@ test.describe("clubs", () => {
     await lateForm.getByLabel("Email").fill(`${lateName}@example.com`);
     await lateForm.getByLabel("Password").fill("secret123");
     await lateForm.getByRole("button", { name: "Join Now" }).click();
-    await expect(lateForm.getByRole("alert").first()).toContainText("This invite link is invalid or has expired.");
+    await expect(late.getByTestId("toast")).toContainText("This invite link is invalid or has expired.");
     await expect(lateForm.getByLabel("Username")).toHaveValue(lateName);
     await late.goto(`/profile/${lateName}`);
     await expect(late.getByText("Profile Not Found")).toBeVisible();

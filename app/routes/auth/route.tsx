@@ -4,9 +4,9 @@ import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { PageToast } from "~/components/layout/toaster";
-import { FieldErrors, Field, FormAlert } from "~/components/ui/field";
+import { FieldErrors, Field } from "~/components/ui/field";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -21,10 +21,8 @@ const TABS: [Mode, string][] = [
   ["register", "Join Now"],
 ];
 
-export const handle = { hideAuthActions: true };
-
 export default function AuthPage() {
-  const { mode, redirectTo, inviteCode, inviteClub } = useLoaderData<typeof loader>();
+  const { mode, redirectTo, inviteCode, inviteClub, inviteFull } = useLoaderData<typeof loader>();
   const tabHref = (m: Mode) => signInHref(redirectTo, m, inviteCode);
 
   return (
@@ -54,7 +52,7 @@ export default function AuthPage() {
           {mode === "login" ? (
             <LoginForm redirectTo={redirectTo} />
           ) : (
-            <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} inviteClub={inviteClub} />
+            <RegisterForm redirectTo={redirectTo} inviteCode={inviteCode} inviteClub={inviteClub} inviteFull={inviteFull} />
           )}
         </LinkTabs>
       </section>
@@ -78,15 +76,50 @@ function useClearedOnResult(result: unknown) {
 
 /**
  * SPEC.md §8: a failed sign-in or registration is a toast titled 'Login failed' / 'Registration
- * failed' with the server's text; the message also stays above the form (and on its field).
+ * failed' with the server's text, the one message of the failure (issue 31 N5: no second box above
+ * the form; a field's own message stays under it). Without JavaScript the toast is part of the page
+ * above the content. With it, every failed attempt shows its own: the server's answer, or the first
+ * message the browser's check found (`blocked` counts those), so an older text never stays up.
  */
-function FailureToast({ title, result }: { title: string; result?: SubmissionResult<string[]> }) {
-  const toast = useMemo(() => {
-    if (result?.status !== "error" || !result.error) return null;
-    const text = result.error[""]?.[0] ?? Object.values(result.error).find((e) => e?.length)?.[0];
-    return { title, description: text ?? "Please check the highlighted fields.", type: "error" as const };
-  }, [result, title]);
-  return <PageToast toast={toast} />;
+function FailureToast({
+  title,
+  result,
+  blocked,
+}: {
+  title: string;
+  result?: SubmissionResult<string[]>;
+  blocked: { count: number; errors: Record<string, string[] | undefined> };
+}) {
+  const server = useMemo(() => (result?.status === "error" && result.error ? failure(title, result.error) : null), [result, title]);
+  const { count, errors } = blocked;
+  // Made once per stopped attempt, from the errors of that attempt's render.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const browser = useMemo(() => (count ? failure(title, errors) : null), [count, title]);
+  // Each shows its toast when it changes; the newer replaces the older (one toast at a time).
+  return (
+    <>
+      <PageToast toast={server} />
+      <PageToast toast={browser} />
+    </>
+  );
+}
+
+function failure(title: string, errors: Record<string, string[] | null | undefined>) {
+  const text = errors[""]?.[0] ?? Object.values(errors).find((e) => e?.length)?.[0];
+  return { title, description: text ?? "Please check the highlighted fields.", type: "error" as const };
+}
+
+/**
+ * Counts the submits the browser's check stopped (Conform prevents them), so FailureToast can
+ * show the current reason. Wraps the form's own onSubmit.
+ */
+function useBlockedSubmits(onSubmit: (event: FormEvent<HTMLFormElement>) => void, errors: Record<string, string[] | undefined>) {
+  const [count, setCount] = useState(0);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    onSubmit(event);
+    if (event.defaultPrevented) setCount((n) => n + 1);
+  };
+  return { submit, blocked: { count, errors } };
 }
 
 function LoginForm({ redirectTo }: { redirectTo: string }) {
@@ -101,12 +134,13 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
     shouldRevalidate: "onInput",
     onValidate: useBrowserValidation(() => import("~/schemas/auth").then((m) => m.loginSchema)),
   });
+  const { onSubmit, ...formProps } = getFormProps(form);
+  const { submit, blocked } = useBlockedSubmits(onSubmit, form.allErrors);
   return (
     <>
-      <FailureToast title="Login failed" result={lastResult} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <FailureToast title="Login failed" result={lastResult} blocked={blocked} />
+      <Form method="post" {...formProps} aria-describedby={undefined} onSubmit={submit} className="space-y-4">
         <input type="hidden" name="redirectTo" value={redirectTo} />
-        <FormAlert id={form.errorId} title="Login failed" errors={form.errors} />
         <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
           <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
         </Field>
@@ -131,8 +165,19 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
   );
 }
 
-function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: string; inviteCode: string; inviteClub: string | null }) {
+function RegisterForm({
+  redirectTo,
+  inviteCode,
+  inviteClub,
+  inviteFull,
+}: {
+  redirectTo: string;
+  inviteCode: string;
+  inviteClub: string | null;
+  inviteFull: boolean;
+}) {
   const lastResult = useResult("register");
+  const data = useActionData<typeof action>();
   const busy = useIsPending({ intent: "register" });
   const password = useClearedOnResult(lastResult && passwordRefused(lastResult));
   const stored = useStoredInvite();
@@ -147,19 +192,34 @@ function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: stri
   // The URL's code (works without JavaScript), else the one the invite page stored (SPEC.md §7).
   const code = inviteCode || (fields.inviteCode.initialValue as string | undefined) || stored.code;
   const club = inviteCode ? inviteClub : code === stored.code ? stored.club : null;
+  // The invite's club is full (when the page was drawn, or when the form was sent): the account can
+  // still be made, without the club, from the same form and what was typed in it (issue 31 N1).
+  const withoutClub = Boolean(code) && (inviteFull || Boolean(data && "withoutClub" in data && data.withoutClub));
+  useEffect(() => {
+    if (!withoutClub) return;
+    window.sessionStorage.removeItem("inviteCode");
+    window.sessionStorage.removeItem("inviteClub");
+  }, [withoutClub]);
+  const { onSubmit, ...formProps } = getFormProps(form);
+  const { submit, blocked } = useBlockedSubmits(onSubmit, form.allErrors);
 
   return (
     <>
-      <FailureToast title="Registration failed" result={lastResult} />
-      <Form method="post" {...getFormProps(form)} className="space-y-4">
+      <FailureToast title="Registration failed" result={lastResult} blocked={blocked} />
+      <Form method="post" {...formProps} aria-describedby={undefined} onSubmit={submit} className="space-y-4">
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <input type="hidden" name="inviteCode" value={code} />
-        {club ? (
+        {withoutClub ? (
+          <div role="status" className="rounded-md border border-stone-300 bg-stone-50 p-3 text-sm text-stone-800" data-testid="club-full">
+            <input type="hidden" name="withoutClub" value="1" />
+            <strong className="block font-semibold">{club ? `${club} is full` : "The club is full"}</strong>
+            Nobody can join it until someone leaves. You can still create your account now, without the club.
+          </div>
+        ) : club ? (
           <p className="rounded-md border border-field-500 bg-field-600/5 p-3 text-sm text-bark-900" data-testid="joining-club">
             You&apos;re joining <strong>{club}</strong>
           </p>
         ) : null}
-        <FormAlert id={form.errorId} title="Registration failed" errors={form.errors} />
         <FieldErrors errors={fields.inviteCode.errors} />
         <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
           <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />
@@ -180,7 +240,7 @@ function RegisterForm({ redirectTo, inviteCode, inviteClub }: { redirectTo: stri
           <textarea {...getTextareaProps(fields.bio)} rows={3} className="input" placeholder="Tell the community about your hunting" />
         </Field>
         <button type="submit" name="intent" value="register" className="btn-primary w-full" disabled={busy}>
-          {busy ? "Creating account..." : "Join Now"}
+          {busy ? "Creating account..." : withoutClub ? "Sign up without joining" : "Join Now"}
         </button>
       </Form>
     </>

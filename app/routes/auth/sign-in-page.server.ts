@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { signUpWithInvite } from "~/models/auth.server";
 import { getClub } from "~/models/club.server";
+import { CLUB_FULL } from "~/models/club-membership.server";
 import { getInvite } from "~/models/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/forms.server";
 import { authenticateForm } from "~/web/authenticator.server";
@@ -27,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     inviteCode,
     // "You're joining <club>": a code that no longer works names nothing (registering says why).
-    inviteClub: inviteCode ? await inviteClubName(inviteCode) : null,
+    ...(inviteCode ? await inviteClub(inviteCode) : { inviteClub: null, inviteFull: false }),
   });
 }
 
@@ -43,14 +44,19 @@ export async function action(args: ActionFunctionArgs) {
   });
 }
 
-async function inviteClubName(code: string): Promise<string | null> {
+/** The invite's club by name, and whether it is full (then the form offers an account without it: issue 31 N1). */
+async function inviteClub(code: string): Promise<{ inviteClub: string | null; inviteFull: boolean }> {
   try {
-    return (await getInvite(code)).club.name;
+    const { club } = await getInvite(code);
+    return { inviteClub: club.name, inviteFull: club.memberLimit !== null && club.memberCount >= club.memberLimit };
   } catch (error) {
-    if (isAppError(error) && error.status === 404) return null;
+    if (isAppError(error) && error.status === 404) return { inviteClub: null, inviteFull: false };
     throw error;
   }
 }
+
+/** The invite's club filled up (CONTRACT.md §2: 409 'Club is full'); no account was made. */
+const isClubFull = (error: unknown) => isAppError(error) && error.status === 409 && error.message === CLUB_FULL;
 
 async function loginAction(request: Request, formData: FormData, redirectTo: string) {
   const submission = parseWithZod(formData, { schema: loginSchema });
@@ -69,18 +75,21 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   const submission = parseWithZod(formData, { schema: registerSchema });
   // A taken username or email keeps the typed password: it comes back only in this answer to the
   // member's own post, never stored by the browser or a proxy (docs/decisions/0025).
+  // `withoutClub`: the member chose to make the account without the invite's club, which is full
+  // (the form offers it then, keeping everything typed); it stays chosen through later failures.
+  const withoutClub = formData.get("withoutClub") === "1";
   const reply = {
     hideFields: submission.status === "error" && submission.error?.password ? ["password"] : [],
-    data: { intent: "register" },
+    data: { intent: "register", withoutClub },
   } as const;
   if (submission.status !== "success") return noStore(formReply(submission, reply));
   // Registration through an invite (the invite page's link, or the code it stored): the account
-  // joins the club in the same transaction, and a bad code creates nothing.
+  // joins the club in the same transaction, and a bad code or a full club creates nothing.
   let signedUp;
   try {
-    signedUp = await signUpWithInvite(submission.value, clientAddress(request), submission.value.inviteCode);
+    signedUp = await signUpWithInvite(submission.value, clientAddress(request), withoutClub ? null : submission.value.inviteCode);
   } catch (error) {
-    return noStore(formReply(submission, { ...reply, error }));
+    return noStore(formReply(submission, { ...reply, data: { intent: "register", withoutClub: withoutClub || isClubFull(error) }, error }));
   }
   const { user, clubId } = signedUp;
   // `joined=1`: the club page removes the stored invite code from session storage.

@@ -24,19 +24,21 @@ async function findInvite(code: string): Promise<Invite | null> {
 /**
  * /join/{code}: reading the invite changes nothing (CONTRACT.md §3). A member is sent to the club;
  * anyone else, a pending requester too (issue 14), may join by POST (sent on load when
- * JavaScript runs, a button otherwise).
+ * JavaScript runs, a button otherwise). A full club is said so before anything is asked (issue 31
+ * N1): `full` turns the page's offers into "sign up without joining" and "view the club".
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const code = params.code ?? "";
   const invite = await findInvite(code);
-  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer }, { status: 404, ...NO_STORE });
+  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer, full: false }, { status: 404, ...NO_STORE });
   const user = await getSessionUser(request);
   let viewer: Viewer = "signed-out";
   if (user) {
     if (await getMembership(invite.clubId, user.id)) throw redirect(`/clubs/${invite.clubId}`);
     viewer = "can-join"; // a pending requester too: the invite admits them (issue 14)
   }
-  return json({ invite, code, viewer }, NO_STORE);
+  const { memberLimit, memberCount } = invite.club;
+  return json({ invite, code, viewer, full: memberLimit !== null && memberCount >= memberLimit }, NO_STORE);
 }
 
 /** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */

@@ -15,7 +15,7 @@ export { loader, action } from "./invite-page.server";
 const INVALID_TITLE = "Invalid Invite";
 
 export default function InvitePage() {
-  const { invite, code, viewer } = useLoaderData<typeof loader>();
+  const { invite, code, viewer, full } = useLoaderData<typeof loader>();
   if (!invite) {
     return (
       <ErrorPanel title={INVALID_TITLE}>
@@ -38,8 +38,13 @@ export default function InvitePage() {
         <InviteTerms invite={invite} remaining="remaining" />
       </p>
       <div className="mt-6">
-        {viewer === "signed-out" ? <SignedOutChoices code={code} club={invite.club.name} /> : null}
-        {viewer === "can-join" ? <JoinNow /> : null}
+        {full ? (
+          <ClubFull clubId={invite.clubId} limit={invite.club.memberLimit} signedIn={viewer !== "signed-out"} code={code} />
+        ) : viewer === "signed-out" ? (
+          <SignedOutChoices code={code} club={invite.club.name} />
+        ) : (
+          <JoinNow />
+        )}
       </div>
     </div>
   );
@@ -62,6 +67,41 @@ function SignedOutChoices({ code, club }: { code: string; club: string }) {
       </Link>
     </div>
   );
+}
+
+/**
+ * A full club (issue 31 N1): said before anything is asked, with no join to try. A newcomer can
+ * still make an account, without the club (and without a code the invite page may have stored
+ * earlier); a member can look at the club. The invite works again once someone leaves.
+ */
+function ClubFull({ clubId, limit, signedIn, code }: { clubId: number; limit: number | null; signedIn: boolean; code: string }) {
+  return (
+    <div className="space-y-4" data-testid="invite-full">
+      <p role="status" className="rounded-md border border-stone-300 bg-stone-50 p-3 text-sm text-stone-800">
+        <strong className="block font-semibold">This club is full</strong>
+        It has reached its limit of {limit} members, so nobody can join until someone leaves.
+      </p>
+      {signedIn ? (
+        <Link to={`/clubs/${clubId}`} className="btn-primary w-full">
+          View Club
+        </Link>
+      ) : (
+        <div className="flex flex-col items-center gap-3">
+          <Link to={signInHref(null, "register")} className="btn-primary w-full" onClick={forgetInvite}>
+            Sign up without joining
+          </Link>
+          <Link to={signInHref(`/join/${code}`)} className="text-sm font-medium text-field-700 hover:underline">
+            Already have an account? Sign In
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function forgetInvite() {
+  window.sessionStorage.removeItem("inviteCode");
+  window.sessionStorage.removeItem("inviteClub");
 }
 
 /** The register page joins this club however the visitor reaches it, and names it ("You're joining …"). */
