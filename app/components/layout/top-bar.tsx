@@ -26,6 +26,7 @@ export function TopBar({
 }) {
   const location = useLocation();
   const onSearch = useSearchSubmit();
+  const signIn = signInLink(location.pathname, location.search);
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
@@ -66,7 +67,8 @@ export function TopBar({
             </>
           ) : (
             <Link
-              to={signInHref(comeBackTo(location.pathname + location.search))}
+              to={signIn.href}
+              aria-current={signIn.current ? "page" : undefined}
               className="bar-link bg-blaze-600 font-semibold hover:bg-blaze-700"
             >
               Sign In
@@ -92,9 +94,22 @@ export function useSearchSubmit() {
   };
 }
 
-/** Home and the sign-in page itself need no way back. */
+/** Home and the sign-in and password pages need no way back. */
 function comeBackTo(path: string) {
-  return path === "/" || path.startsWith("/auth") ? null : path;
+  return path === "/" || /^\/(auth|forgot-password|reset-password)(\/|$)/.test(path) ? null : path;
+}
+
+/**
+ * SPEC §1: signed-out visitors see Sign In, on the sign-in page too (audit ux-2 N9). There it is the
+ * current page on the Sign In tab, and leads from Join Now to the Sign In tab, keeping where to go
+ * afterwards (and an invite).
+ */
+function signInLink(path: string, search: string): { href: string; current: boolean } {
+  if (path !== "/auth") return { href: signInHref(comeBackTo(path + search)), current: false };
+  const params = new URLSearchParams(search);
+  const current = params.get("mode") !== "register";
+  params.set("mode", "login");
+  return { href: `/auth?${params}`, current };
 }
 
 /**

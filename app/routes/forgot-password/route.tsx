@@ -16,8 +16,6 @@ export { loader, action } from "./reset-request.server";
  * member names their account and gets a one-time link by mail; the answer is the same whether or
  * not an account matched. Without SMTP the page says so: the site's operator prints links.
  */
-export const handle = { hideAuthActions: true };
-
 export default function ForgotPasswordPage() {
   const { byMail, sent } = useLoaderData<typeof loader>();
   return (
