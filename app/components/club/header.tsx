@@ -14,8 +14,8 @@ export type ClubDialogs = { join: DialogFormState; edit: DialogFormState; delete
 export function ClubHeader({ club, dialogs, signedIn }: { club: Club; dialogs: ClubDialogs; signedIn: boolean }) {
   return (
     <section className="card overflow-hidden" aria-labelledby="club-name">
-      <ClubImage club={club} className="h-40 w-full sm:h-56" />
-      <div className="space-y-3 p-6">
+      <ClubImage club={club} className="h-32 w-full sm:h-56" />
+      <div className="space-y-3 p-5 sm:p-6">
         <div className="flex flex-wrap items-start justify-between gap-4">
           <div className="min-w-0">
             <h1 id="club-name" className="flex items-center gap-2 text-3xl font-bold text-bark-900">
