@@ -8,6 +8,17 @@ import { expect, hydrated, test, uniqueName } from "./fixtures";
 
 const toast = (page: Page) => page.getByTestId("toast");
 const card = (page: Page, title: string) => page.getByTestId("post-card").filter({ hasText: title });
+/** The filter row's sort or type menu: its button (showing the current value) and, opened, its choices (links). */
+const details = (page: Page, which: "sort" | "type") =>
+  page
+    .getByTestId("filter-bar")
+    .locator("details")
+    .nth(which === "sort" ? 0 : 1);
+const menu = (page: Page, which: "sort" | "type") => details(page, which).locator("summary");
+async function choose(page: Page, which: "sort" | "type", option: string) {
+  await menu(page, which).click();
+  await details(page, which).getByRole("link", { name: option }).click();
+}
 
 test.describe("creating posts", () => {
   test("visitors are sent to sign in first", async ({ page, open }) => {
@@ -147,26 +158,30 @@ test.describe("the home feed", () => {
     await expect(c.getByTestId("more-tags")).toHaveText("+2 more");
   });
 
-  test("filter by type and sort through the form; chips remove one filter, Clear all resets", async ({ page, js, open, signUp }) => {
+  test("filter by type and sort through the row's menus; chips remove one filter, Clear all resets", async ({ page, js, open, signUp }) => {
     // With JavaScript, as a member: a visitor's home has no scripts (ADR 0047), as in the js-off run.
     if (js) await signUp();
     await open("/");
-    const bar = page.getByTestId("filter-bar");
-    await bar.getByLabel("Type").selectOption("video");
-    if (!js) await bar.getByRole("button", { name: "Apply" }).click();
+    await choose(page, "type", "Video");
     await expect(page).toHaveURL(/[?&]type=video/);
     // The chip appears with the new list (the URL changes a moment before React renders it).
     await expect(page.getByTestId("chip-type")).toHaveText(/Type: Video/);
+    await expect(menu(page, "type")).toHaveText(/Video/);
+    // The menu closed with the choice made.
+    await expect(details(page, "type").locator("ul")).toBeHidden();
     const badges = page.getByTestId("feed").getByTestId("post-type");
     await expect(badges.first()).toHaveText("Video");
     for (const text of await badges.allTextContents()) expect(text).toBe("Video");
 
-    await page.getByTestId("filter-bar").getByLabel("Sort by").selectOption("popular");
-    if (!js) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
+    // A sort chosen keeps the type.
+    await choose(page, "sort", "Most Popular");
     await expect(page).toHaveURL(/sortBy=popular/);
     await expect(page).toHaveURL(/type=video/);
     await expect(page.getByTestId("chip-sortBy")).toHaveText(/Sort: Most Popular/);
-    await expect(page.getByTestId("filter-bar").getByLabel("Sort by")).toHaveValue("popular");
+    await expect(menu(page, "sort")).toHaveText(/Most Popular/);
+    await menu(page, "sort").click();
+    await expect(details(page, "sort").getByRole("link", { name: "Most Popular" })).toHaveAttribute("aria-current", "true");
+    await menu(page, "sort").click();
     const likes = (await page.getByTestId("feed").getByTestId("like-count").allTextContents()).map(Number);
     expect(likes).toEqual([...likes].sort((a, b) => b - a));
 
@@ -174,36 +189,45 @@ test.describe("the home feed", () => {
     await page.getByTestId("chip-type").click();
     await expect(page).toHaveURL(/\/\?sortBy=popular$/);
     await expect(page.getByTestId("chip-type")).toHaveCount(0);
-    await expect(page.getByTestId("filter-bar").getByLabel("Type")).toHaveValue("all");
+    await expect(menu(page, "type")).toHaveText(/All Types/);
 
     await open("/?type=podcast&sortBy=oldest&search=scrape");
     await expect(page.getByTestId("filter-chips").getByRole("link")).toHaveCount(4);
+    // A menu's choice keeps the search too.
+    await expect(details(page, "type").getByRole("link", { name: "Opinion", includeHidden: true })).toHaveAttribute(
+      "href",
+      "/?type=opinion&sortBy=oldest&search=scrape",
+    );
     await page.getByRole("link", { name: "Clear all" }).click();
     await expect(page).toHaveURL(/\/$/);
     await expect(page.getByTestId("filter-chips")).toHaveCount(0);
   });
 
-  test("members can show only posts from people they follow; visitors get no such option", async ({ page, baseURL, js, open, signUp }) => {
+  test("members can show only posts from people they follow; visitors get no such option", async ({ page, baseURL, open, signUp }) => {
     await open("/");
-    await expect(page.getByTestId("filter-bar").getByLabel("Following")).toHaveCount(0);
+    await expect(page.getByTestId("filter-bar").getByRole("link", { name: "Following" })).toHaveCount(0);
     await signUp();
     const res = await page.request.post("/api/users/ridgerunner/follow", { headers: { Origin: baseURL! } });
     expect(res.status()).toBe(200);
-    await open("/");
-    await page.getByTestId("filter-bar").getByLabel("Following").check();
-    if (!js) await page.getByTestId("filter-bar").getByRole("button", { name: "Apply" }).click();
+    await open("/?sortBy=discussed");
+    await page.getByTestId("filter-bar").getByRole("link", { name: "Following" }).click();
     await expect(page).toHaveURL(/following=true/);
+    await expect(page).toHaveURL(/sortBy=discussed/);
     await expect(page.getByTestId("chip-following")).toHaveText(/Following/);
+    await expect(page.getByTestId("filter-bar").getByRole("link", { name: "Following" })).toHaveAttribute("aria-current", "true");
     const authors = await page.getByTestId("feed").getByTestId("post-author").allTextContents();
     expect(authors.length).toBeGreaterThan(0);
     for (const name of authors) expect(name).toBe("Jake Holloway");
+    // The toggle turns it off again, keeping the sort.
+    await page.getByTestId("filter-bar").getByRole("link", { name: "Following" }).click();
+    await expect(page).toHaveURL(/\/\?sortBy=discussed$/);
   });
 
   test("unknown filters fall back to the defaults", async ({ page, open }) => {
     const res = await open("/?type=junk&sortBy=%3Cscript%3E&cursor=nonsense");
     expect(res?.status()).toBe(200);
-    await expect(page.getByTestId("filter-bar").getByLabel("Type")).toHaveValue("all");
-    await expect(page.getByTestId("filter-bar").getByLabel("Sort by")).toHaveValue("recent");
+    await expect(menu(page, "type")).toHaveText(/All Types/);
+    await expect(menu(page, "sort")).toHaveText(/Most Recent/);
     await expect(page.getByTestId("post-card").first()).toBeVisible();
   });
 
@@ -291,7 +315,7 @@ test.describe("the home feed", () => {
         await held;
         await route.continue();
       });
-      await page.getByTestId("filter-bar").getByLabel("Type").selectOption("opinion");
+      await choose(page, "type", "Opinion");
       await expect(page.getByTestId("post-skeleton")).toHaveCount(3);
       release();
       await expect(page.getByTestId("post-skeleton")).toHaveCount(0);

@@ -1,7 +1,7 @@
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
-import type { FormEvent } from "react";
+import { Link, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import type { FeedFilters } from "~/schemas/post";
-import { FEED_TYPES, POST_TYPE_LABELS, SORT_LABELS, SORT_OPTIONS, type FeedType, type SortOption } from "~/schemas/post-options";
+import { FEED_TYPES, POST_TYPE_LABELS, SORT_LABELS, SORT_OPTIONS, type FeedType } from "~/schemas/post-options";
 
 const TYPE_LABELS: Record<FeedType, string> = { all: "All Types", ...POST_TYPE_LABELS };
 
@@ -17,107 +17,123 @@ export function feedHref(filters: Partial<FeedFilters>, extra: Record<string, st
   return qs ? `/?${qs}` : "/";
 }
 
+/** A control of the filter row: a pill 44 px tall (a phone's tap target, issue 31), filled when `on`. */
+export const pill = (on = false) =>
+  `flex min-h-11 items-center gap-1 whitespace-nowrap rounded-full border px-3 text-sm font-medium ${on ? "border-field-700 bg-field-700 text-white" : "border-stone-300 bg-white"}`;
+
 /**
- * SPEC.md §2 filter bar: a GET form (type, sort and, for members, Following), so it works without
- * JavaScript; with JavaScript a change applies at once. The search text rides along hidden.
- * Below it, the active filters as removable chips (links) and 'Clear all'.
+ * SPEC.md §2 filter bar, folded into one row so a phone's first screen shows posts (issue 31, audit
+ * ux-2 V2): a sort menu (Most Recent · Most Popular · Most Discussed · Oldest First), a type menu and,
+ * for members, a Following toggle. Every choice is a plain link to the feed's URL with the other
+ * current filters (search included) kept, so the row works without JavaScript and adds none (a
+ * visitor's home has no scripts, ADR 0047); with JavaScript the links are client navigations. The
+ * menus are <details>: they open without scripts; one open closes the other (`name`). A filter off
+ * its default shows filled, and below the row the active filters are removable chips and 'Clear all'.
+ * On a phone the row scrolls sideways when it is wider than the screen (a member's, with Following);
+ * `extra` is put at its end (the home's jump to the sidebar on a phone).
  */
-export function FilterBar({ filters, signedIn }: { filters: FeedFilters; signedIn: boolean }) {
-  const location = useLocation();
-  const navigate = useNavigate();
-
-  const apply = (form: HTMLFormElement) => {
-    const data = new FormData(form);
-    navigate(
-      feedHref({
-        type: (data.get("type") as FeedType) ?? "all",
-        sortBy: (data.get("sortBy") as SortOption) ?? "recent",
-        search: (data.get("search") as string) || undefined,
-        following: data.get("following") === "true",
-      }),
-    );
-  };
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    apply(event.currentTarget);
-  };
-
+export function FilterBar({ filters, signedIn, extra }: { filters: FeedFilters; signedIn: boolean; extra?: ReactNode }) {
+  // A new filter state is a new row: a menu left open closes once its choice has loaded.
+  const { search } = useLocation();
   return (
-    <div className="space-y-3">
-      <Form
-        method="get"
-        action="/"
-        key={location.search}
-        onSubmit={onSubmit}
-        onChange={(event) => apply(event.currentTarget)}
-        className="card flex flex-wrap items-end gap-3 p-4"
-        aria-label="Filter posts"
-        data-testid="filter-bar"
-      >
-        {filters.search ? <input type="hidden" name="search" value={filters.search} /> : null}
-        <div>
-          <label htmlFor="filter-type" className="label">
-            Type
-          </label>
-          <select id="filter-type" name="type" defaultValue={filters.type} className="input w-40">
-            {FEED_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {TYPE_LABELS[t]}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div>
-          <label htmlFor="filter-sort" className="label">
-            Sort by
-          </label>
-          <select id="filter-sort" name="sortBy" defaultValue={filters.sortBy} className="input w-44">
-            {SORT_OPTIONS.map((s) => (
-              <option key={s} value={s}>
-                {SORT_LABELS[s]}
-              </option>
-            ))}
-          </select>
-        </div>
+    <div className="relative space-y-2" key={search}>
+      {/* On a phone the row scrolls sideways rather than wrap; it is not positioned, so an open
+          menu's list (placed against the wrapper above) is not clipped by the scrolling. */}
+      <nav aria-label="Filter posts" className="flex items-center gap-2 max-sm:overflow-x-auto sm:flex-wrap" data-testid="filter-bar">
+        <Menu
+          name="Sort by"
+          current={SORT_LABELS[filters.sortBy]}
+          on={filters.sortBy !== "recent"}
+          items={SORT_OPTIONS.map((s) => ({
+            key: s,
+            label: SORT_LABELS[s],
+            href: feedHref({ ...filters, sortBy: s }),
+            current: s === filters.sortBy,
+          }))}
+        />
+        <Menu
+          name="Type"
+          current={TYPE_LABELS[filters.type]}
+          on={filters.type !== "all"}
+          items={FEED_TYPES.map((t) => ({
+            key: t,
+            label: TYPE_LABELS[t],
+            href: feedHref({ ...filters, type: t }),
+            current: t === filters.type,
+          }))}
+        />
         {signedIn ? (
-          <label className="flex items-center gap-2 pb-2 text-sm font-medium text-stone-800">
-            <input type="checkbox" name="following" value="true" defaultChecked={filters.following} className="h-4 w-4 accent-blaze-500" />
+          <Link
+            to={feedHref({ ...filters, following: !filters.following })}
+            className={pill(filters.following)}
+            aria-current={filters.following ? "true" : undefined}
+          >
             Following
-          </label>
+          </Link>
         ) : null}
-        <button type="submit" className="btn-secondary ml-auto">
-          Apply
-        </button>
-      </Form>
+        {extra}
+      </nav>
       <FilterChips filters={filters} />
     </div>
   );
 }
 
+type MenuItem = { key: string; label: string; href: string; current: boolean };
+
+/**
+ * A compact menu: the summary names the filter (for screen readers) and shows its value; the list
+ * drops below the row, as wide as the row on a phone and under its own button on a wider screen.
+ */
+function Menu({ name, current, on, items }: { name: string; current: string; on: boolean; items: MenuItem[] }) {
+  return (
+    <details className="sm:relative">
+      <summary className={pill(on)}>
+        <span className="sr-only">{name}: </span>
+        {current} <span aria-hidden="true">▾</span>
+      </summary>
+      <ul className="card absolute inset-x-0 top-11 z-20 mt-1 py-1 shadow-lg sm:right-auto sm:top-full sm:w-56">
+        {items.map((item) => (
+          <li key={item.key}>
+            <Link
+              to={item.href}
+              aria-current={item.current || undefined}
+              className="flex min-h-11 items-center px-4 text-sm aria-[current=true]:font-bold"
+            >
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+/** SPEC.md §2: the active filters as removable chips (links keeping the others) and 'Clear all'. */
 function FilterChips({ filters }: { filters: FeedFilters }) {
-  const chips: Array<{ key: string; label: string; href: string }> = [];
-  if (filters.type !== "all")
-    chips.push({ key: "type", label: `Type: ${TYPE_LABELS[filters.type]}`, href: feedHref({ ...filters, type: "all" }) });
-  if (filters.sortBy !== "recent")
-    chips.push({ key: "sortBy", label: `Sort: ${SORT_LABELS[filters.sortBy]}`, href: feedHref({ ...filters, sortBy: "recent" }) });
-  if (filters.search) chips.push({ key: "search", label: `Search: ${filters.search}`, href: feedHref({ ...filters, search: undefined }) });
-  if (filters.following) chips.push({ key: "following", label: "Following", href: feedHref({ ...filters, following: false }) });
+  const chips = (
+    [
+      ["type", filters.type !== "all" && `Type: ${TYPE_LABELS[filters.type]}`, { type: "all" }],
+      ["sortBy", filters.sortBy !== "recent" && `Sort: ${SORT_LABELS[filters.sortBy]}`, { sortBy: "recent" }],
+      ["search", filters.search && `Search: ${filters.search}`, { search: undefined }],
+      ["following", filters.following && "Following", { following: false }],
+    ] as const
+  ).filter((chip) => chip[1]);
   if (!chips.length) return null;
   return (
-    <div className="flex flex-wrap items-center gap-2" aria-label="Active filters" data-testid="filter-chips">
-      {chips.map((chip) => (
+    <div className="flex flex-wrap items-center gap-x-2" aria-label="Active filters" data-testid="filter-chips">
+      {chips.map(([key, label, reset]) => (
         <Link
-          key={chip.key}
-          to={chip.href}
-          className="badge gap-1 bg-field-600/10 py-1 text-sm text-field-700 hover:bg-field-600/20"
-          aria-label={`Remove filter ${chip.label}`}
-          data-testid={`chip-${chip.key}`}
+          key={key}
+          to={feedHref({ ...filters, ...reset })}
+          className="badge min-h-11 gap-1 bg-field-600/10 px-3 text-sm text-field-700 wrap-anywhere"
+          aria-label={`Remove filter ${label}`}
+          data-testid={`chip-${key}`}
         >
-          {chip.label}
+          {label}
           <span aria-hidden="true">×</span>
         </Link>
       ))}
-      <Link to="/" className="text-sm font-medium text-stone-600 underline hover:text-stone-900">
+      <Link to="/" className="flex min-h-11 items-center px-2 text-sm text-stone-600 underline">
         Clear all
       </Link>
     </div>

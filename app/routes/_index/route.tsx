@@ -37,39 +37,31 @@ export default function Home() {
   const loadingFeed = navigation.state === "loading" && navigation.location.pathname === "/";
 
   return (
-    <div className="space-y-6">
-      <section className="rounded-xl bg-gradient-to-r from-bark-900 to-field-700 p-8 text-white">
-        <h1 className="text-3xl font-bold">Welcome to {APP_NAME}</h1>
-        <p className="mt-2 max-w-2xl text-bark-100">
-          The hunter's pulse of whitetail intelligence: stories from the stand, scouting tips and the clubs that hunt together.
-        </p>
-        <div className="mt-6">
-          {signedIn ? (
-            <Link to="/create" className="btn-primary">
-              Share Your Story
-            </Link>
-          ) : (
-            <Link to={signInHref(null, "register")} className="btn-primary">
-              Join the Community
-            </Link>
-          )}
-        </div>
-      </section>
-
-      {/* Phones show the sidebar after the feed: a way to it without scrolling past a page of posts. */}
-      <a href="#trending" className="block text-sm font-medium text-field-700 underline lg:hidden">
-        Hot Tracks &amp; Popular Topics ↓
-      </a>
+    <div className="space-y-4">
+      <Banner signedIn={signedIn} />
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_300px]">
         <div className="min-w-0 space-y-4">
-          <FilterBar filters={data.filters} signedIn={signedIn} />
+          <FilterBar
+            filters={data.filters}
+            signedIn={signedIn}
+            extra={
+              // Phones show the sidebar after the feed (SPEC.md §2, audit ux-2 §2 #16): a way to it from the
+              // filter row, so reaching it neither means scrolling past a page of posts nor pushes the posts down.
+              <a
+                href="#trending"
+                className="ml-auto flex min-h-11 items-center whitespace-nowrap text-sm text-field-700 underline lg:hidden"
+              >
+                Hot Tracks ↓
+              </a>
+            }
+          />
           {data.filters.search ? (
             <p className="text-sm text-stone-600">
               Results for <span className="font-semibold text-stone-900">“{data.filters.search}”</span>
             </p>
           ) : null}
           {data.cursor ? (
-            <Link to={feedHref(data.filters)} className="inline-block text-sm font-medium text-field-700 underline">
+            <Link to={feedHref(data.filters)} className="inline-flex min-h-11 items-center text-sm font-medium text-field-700 underline">
               ← Newest posts
             </Link>
           ) : null}
@@ -92,6 +84,32 @@ export default function Home() {
         </RenderCached>
       </div>
     </div>
+  );
+}
+
+/**
+ * SPEC.md §2's welcome banner, sized so a phone's first screen shows posts (issue 31, audit ux-2 V1):
+ * a visitor gets the name, one line on what the site is and 'Join the Community'; a returning member
+ * one row with 'Share Your Story'. The page's keys hold the viewer (docs/caching.md: the validator
+ * names visitor or member; the visitor cache keeps visitors' pages only); none of it is render-cached.
+ */
+function Banner({ signedIn }: { signedIn: boolean }) {
+  return (
+    <section className="flex flex-wrap items-center justify-between gap-2 rounded-xl bg-gradient-to-r from-bark-900 to-field-700 px-4 py-3 text-white">
+      <h1 className="font-bold sm:text-2xl">Welcome to {APP_NAME}</h1>
+      {signedIn ? (
+        <Link to="/create" className="btn-primary">
+          Share Your Story
+        </Link>
+      ) : (
+        <>
+          <p className="w-full text-sm text-bark-100">Stories from the stand, scouting tips and the clubs that hunt together.</p>
+          <Link to={signInHref(null, "register")} className="btn-primary">
+            Join the Community
+          </Link>
+        </>
+      )}
+    </section>
   );
 }
 
