@@ -26,7 +26,9 @@ export function TopBar({
 }) {
   const location = useLocation();
   const onSearch = useSearchSubmit();
-  const signIn = signInLink(location.pathname, location.search);
+  // SPEC §1: Sign In on the sign-in page too (audit ux-2 N9): there the current page on the Sign In
+  // tab, and from Join Now a link to the Sign In tab keeping redirectTo and an invite.
+  const onAuth = location.pathname === "/auth";
   return (
     <header className="sticky top-0 z-40 border-b border-bark-800 bg-bark-900 text-white">
       <div className="mx-auto flex h-14 max-w-6xl items-center gap-3 px-4">
@@ -67,8 +69,12 @@ export function TopBar({
             </>
           ) : (
             <Link
-              to={signIn.href}
-              aria-current={signIn.current ? "page" : undefined}
+              to={
+                onAuth
+                  ? `/auth${location.search.replace("mode=register", "mode=login") || "?mode=login"}`
+                  : signInHref(comeBackTo(location.pathname + location.search))
+              }
+              aria-current={onAuth && !location.search.includes("mode=register") ? "page" : undefined}
               className="bar-link bg-blaze-600 font-semibold hover:bg-blaze-700"
             >
               Sign In
@@ -96,20 +102,7 @@ export function useSearchSubmit() {
 
 /** Home and the sign-in and password pages need no way back. */
 function comeBackTo(path: string) {
-  return path === "/" || /^\/(auth|forgot-password|reset-password)(\/|$)/.test(path) ? null : path;
-}
-
-/**
- * SPEC §1: signed-out visitors see Sign In, on the sign-in page too (audit ux-2 N9). There it is the
- * current page on the Sign In tab, and leads from Join Now to the Sign In tab, keeping where to go
- * afterwards (and an invite).
- */
-function signInLink(path: string, search: string): { href: string; current: boolean } {
-  if (path !== "/auth") return { href: signInHref(comeBackTo(path + search)), current: false };
-  const params = new URLSearchParams(search);
-  const current = params.get("mode") !== "register";
-  params.set("mode", "login");
-  return { href: `/auth?${params}`, current };
+  return path === "/" || /^\/(auth|forgot-|reset-)/.test(path) ? null : path;
 }
 
 /**
