@@ -47,7 +47,7 @@ export default function AuthPage() {
           value={mode}
           tabs={TABS.map(([value, label]) => ({ value, label, href: tabHref(value) }))}
           listClassName="mb-6 grid grid-cols-2 rounded-lg bg-stone-100 p-1"
-          tabClassName="rounded-md py-2 text-center text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
+          tabClassName="rounded-md py-2 text-center max-sm:py-3 text-sm font-semibold data-[state=active]:bg-white data-[state=active]:shadow"
         >
           {mode === "login" ? (
             <LoginForm redirectTo={redirectTo} />
@@ -153,7 +153,7 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
           />
         </Field>
         <p className="-mt-2 text-right text-sm">
-          <Link to="/forgot-password" className="font-semibold text-field-700 underline-offset-2 hover:underline">
+          <Link to="/forgot-password" className="tap font-semibold text-field-700 underline-offset-2 hover:underline">
             Forgot password?
           </Link>
         </p>

@@ -83,7 +83,7 @@ export default function ClubLayout() {
 
   return (
     <div className="space-y-6">
-      <Link to="/clubs" className="inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline">
+      <Link to="/clubs" className="tap-pad inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline">
         ← All clubs
       </Link>
 

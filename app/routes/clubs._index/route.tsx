@@ -83,7 +83,7 @@ export default function ClubsPage() {
             key={t.id}
             to={tabHref(t.id)}
             aria-current={tab === t.id ? "page" : undefined}
-            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold ${
+            className={`-mb-px border-b-2 px-4 py-2 text-sm font-semibold max-sm:py-3 ${
               tab === t.id ? "border-blaze-500 text-bark-900" : "border-transparent text-stone-600 hover:text-stone-900"
             }`}
           >

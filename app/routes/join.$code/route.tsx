@@ -62,7 +62,7 @@ function SignedOutChoices({ code, club }: { code: string; club: string }) {
       <Link to={registerHref} className="btn-primary w-full" onClick={() => storeInvite(code, club)}>
         Sign Up &amp; Join Club
       </Link>
-      <Link to={loginHref} className="text-sm font-medium text-field-700 hover:underline">
+      <Link to={loginHref} className="tap text-sm font-medium text-field-700 hover:underline">
         Already have an account? Sign In
       </Link>
     </div>
@@ -90,7 +90,7 @@ function ClubFull({ clubId, limit, signedIn, code }: { clubId: number; limit: nu
           <Link to={signInHref(null, "register")} className="btn-primary w-full" onClick={forgetInvite}>
             Sign up without joining
           </Link>
-          <Link to={signInHref(`/join/${code}`)} className="text-sm font-medium text-field-700 hover:underline">
+          <Link to={signInHref(`/join/${code}`)} className="tap text-sm font-medium text-field-700 hover:underline">
             Already have an account? Sign In
           </Link>
         </div>
