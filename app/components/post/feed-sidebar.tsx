@@ -14,7 +14,7 @@ export function HotTracks({ posts }: { posts: TrendingItem[] }) {
         <ol className="mt-3 space-y-3">
           {posts.map((post) => (
             <li key={post.id}>
-              <Link to={`/post/${post.id}`} className="group block">
+              <Link to={`/post/${post.id}`} className="group block min-h-11">
                 <span className="line-clamp-2 font-medium text-stone-900 wrap-anywhere group-hover:underline">{post.title}</span>
                 <span className="mt-0.5 flex items-center gap-2 text-xs text-stone-500">
                   <span>{post.authorName}</span>
@@ -45,7 +45,7 @@ export function PopularTopics() {
           <li key={topic}>
             <Link
               to={`/?${new URLSearchParams({ search: topicHashtag(topic) })}`}
-              className="badge bg-bark-100 py-1 text-sm text-bark-800 hover:bg-bark-100/70"
+              className="badge min-h-11 bg-bark-100 px-3 text-sm text-bark-800 hover:bg-bark-100/70"
             >
               {topicHashtag(topic)}
             </Link>
