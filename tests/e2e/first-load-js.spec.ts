@@ -30,7 +30,9 @@ test("no page's first-load JavaScript holds classic zod or new Function/eval", a
 const CEILING_KB: Record<string, number> = {
   // 111.6 in ADR 0046, plus 0.6 for the Report action on every card (CONTRACT.md §8, issue 27): the
   // link and its dialog's loader; the dialog's form is fetched when a member first opens it.
-  "routes/_index": 112.3,
+  // Plus 0.1 for issue 31 (measured 112.26 → 112.40): the top bar's 44 px targets and its Sign In
+  // on the sign-in pages (audit ux-2 N9), and the home's one-row sort and type menus.
+  "routes/_index": 112.4,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
