@@ -438,7 +438,9 @@ test.describe("likes, comments and shares", () => {
     if (js) {
       await expect(box).toBeFocused();
     } else {
-      await expect(section).toContainText("Comment cannot be empty");
+      // Without JavaScript too it is ignored, with nothing to read (SPEC §5, audit ux-2 N7).
+      await expect(page).toHaveURL(new RegExp(`/post/${post.id}#comments$`));
+      await expect(section).not.toContainText("Comment cannot be empty");
     }
     await open(`/post/${post.id}`);
     await expect(section.getByTestId("comment")).toHaveCount(1);

@@ -228,9 +228,15 @@ describe("likes", () => {
 });
 
 describe("comments and shares", () => {
-  it("adds a comment (to #comments with a toast), ignores whitespace-only with SPEC's message", async () => {
+  it("adds a comment (to #comments with a toast); whitespace-only is ignored (SPEC §5), a script is told why", async () => {
     const post = await newPost();
+    // A plain form (no JavaScript) goes back to the comments with nothing posted and nothing to say,
+    // as the page with JavaScript ignores it (audit ux-2 N7).
     let res = await act(post.id, { intent: "comment", content: "   \n " }, { cookie: other.cookie });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe(`/post/${post.id}#comments`);
+    expect(await toastOf(res)).toBeNull();
+    res = await act(post.id, { intent: "comment", content: "   \n " }, { cookie: other.cookie, fetch: true });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ ok: false, error: "Comment cannot be empty" });
     expect(await listComments(null, post.id)).toHaveLength(0);
