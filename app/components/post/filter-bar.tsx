@@ -27,7 +27,7 @@ export const pill = (on = false) =>
  * for members, a Following toggle. Every choice is a plain link to the feed's URL with the other
  * current filters (search included) kept, so the row works without JavaScript and adds none (a
  * visitor's home has no scripts, ADR 0047); with JavaScript the links are client navigations. The
- * menus are <details>: they open without scripts; one open closes the other (`name`). A filter off
+ * menus are <details>: they open without scripts and close once a choice has loaded. A filter off
  * its default shows filled, and below the row the active filters are removable chips and 'Clear all'.
  * On a phone the row scrolls sideways when it is wider than the screen (a member's, with Following);
  * `extra` is put at its end (the home's jump to the sidebar on a phone).
