@@ -56,7 +56,9 @@ test.describe("moderation staff", () => {
     await form.getByLabel("Username").fill(member.username);
     await form.getByLabel("Password").fill(member.password);
     await form.getByRole("button", { name: "Sign In" }).click();
-    await expect(memberPage.locator("#login-error")).toContainText(`Your account is suspended until ${until}: ${reason}`);
+    // The one failure message is the toast (SPEC §8; audit ux-2 N5 removed the second copy above the form).
+    await expect(memberPage.getByTestId("toast")).toContainText("Login failed");
+    await expect(memberPage.getByTestId("toast")).toContainText(`Your account is suspended until ${until}: ${reason}`);
     expect(await signedIn(memberPage)).toBe(401);
 
     // Lifted, they are back in.
