@@ -13,7 +13,9 @@ import { logger } from "./logger.server";
  *
  * - Transactions are SERIALIZABLE: what one checked still holds when it commits, or the server
  *   refuses it (40001, or a deadlock 40P01) and it runs again from the start, up to `ATTEMPTS`
- *   times after a random wait that doubles each time (`retryDelayMs`). Inside one, `db` and the hand-written queries go through its connection
+ *   times after a random wait that doubles each time (`retryDelayMs`). One that was refused
+ *   `ALONE_AFTER` times runs again alone (`WRITE_TURN`), so no write starves under a steady stream of
+ *   others. Inside one, `db` and the hand-written queries go through its connection
  *   (an async context, as on SQLite), so a model's checks read what the transaction sees.
  * - Big integers come back as numbers (counts and millisecond times, all far below 2^53).
  * - Migrations (db/migrations-pg) run at start-up under an advisory lock, so nodes starting together
@@ -41,6 +43,22 @@ const ATTEMPTS = 20;
  */
 const retryDelayMs = (attempt: number) => Math.random() * Math.min(5 * 2 ** (attempt - 1), 1_000);
 const MIGRATION_LOCK = 7_242_025;
+/**
+ * Waits and retries alone do not bound a write's wait: under a steady stream of writers on a few hot
+ * rows and index pages (predicate locks on a small table's index are taken per page), an unlucky
+ * transaction could be refused every time and answer 500 after its last attempt (CI saw one in 16
+ * writers' race, tests/integration/concurrent-writes.test.ts). So every write transaction takes this
+ * advisory lock shared, in the same round trip as BEGIN, and one refused `ALONE_AFTER` times takes it
+ * exclusive before it begins: it waits for the writes under way to end, the writes that begin
+ * meanwhile wait for it (PostgreSQL queues a shared request behind a waiting exclusive one), and its
+ * snapshot, taken after the lock, overlaps no serializable transaction that has read or written
+ * anything, so none can make it fail. Reads outside a transaction take no lock and never wait. (A
+ * lone transaction can still be refused for a row that a statement outside any transaction updated
+ * after its snapshot: it runs alone again.)
+ */
+export const WRITE_TURN = 7_242_026;
+export const ALONE_AFTER = 3;
+const BEGIN_SHARED = `BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT pg_advisory_xact_lock_shared(${WRITE_TURN})`;
 
 type Open = { client: pg.PoolClient; db: DB; savepoints: number };
 
@@ -314,14 +332,25 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
           outage.failed(error);
         };
         client.on("error", lost);
+        const alone = attempt > ALONE_AFTER;
+        // Before the wait for another attempt. A failure leaves the connection to be closed, which ends the lock.
+        const unlock = () =>
+          client.query(`SELECT pg_advisory_unlock(${WRITE_TURN})`).then(
+            () => undefined,
+            (error: Error) => void (broken = error),
+          );
         try {
-          await client.query("BEGIN ISOLATION LEVEL SERIALIZABLE");
+          // The lock held for the session, so BEGIN and its snapshot come after the wait.
+          if (alone) await client.query(`SELECT pg_advisory_lock(${WRITE_TURN})`);
+          await client.query(alone ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : BEGIN_SHARED);
           const tx: Open = { client, db: asDB(drizzle(client)), savepoints: 0 };
           const result = await context.run(tx, () => work(tx.db));
           await client.query("COMMIT");
+          if (alone) await unlock();
           return result;
         } catch (error) {
           await client.query("ROLLBACK").catch((rollbackError: Error) => (broken = rollbackError));
+          if (alone) await unlock();
           const code = sqlStateOf(error);
           if (code && RETRYABLE.has(code) && attempt < ATTEMPTS) {
             await new Promise((resolve) => setTimeout(resolve, retryDelayMs(attempt)));
