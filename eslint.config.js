@@ -1,4 +1,6 @@
 // ESLint (flat config). `npm run lint` runs it with Prettier's check; `npm test` runs lint first.
+// The rules that need the type checker (a forgotten `await`) are in eslint.types.config.js, run by
+// `npm run typecheck`: building the program costs more than every rule here together.
 // ADR 0013 explains the layers that `import-x/no-restricted-paths` enforces below.
 import js from "@eslint/js";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
@@ -14,6 +16,18 @@ import tseslint from "typescript-eslint";
  * components → ui, schemas. app/server is the server edge (its README): only entry.server and
  * /healthz reach into it.
  */
+export const ignores = [
+  "build/",
+  "public/build/",
+  "node_modules/",
+  "tmp/",
+  "data/",
+  ".cache/",
+  "test-results/",
+  "playwright-report/",
+  "db/migrations/",
+];
+
 const layers = [
   {
     target: "./app/utils",
@@ -50,17 +64,7 @@ const layers = [
 
 export default tseslint.config(
   {
-    ignores: [
-      "build/",
-      "public/build/",
-      "node_modules/",
-      "tmp/",
-      "data/",
-      ".cache/",
-      "test-results/",
-      "playwright-report/",
-      "db/migrations/",
-    ],
+    ignores,
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -108,21 +112,6 @@ export default tseslint.config(
       "import-x/no-named-as-default-member": "off",
       "import-x/no-unresolved": "off",
       "import-x/no-restricted-paths": ["error", { zones: layers }],
-    },
-  },
-  {
-    // A forgotten `await` must not slip through (issue 25: the data layer is asynchronous, and a
-    // promise left floating is a write that may never happen, or a check that always passes).
-    // These three rules need the type checker, so they run with the project's tsconfig (the
-    // service worker has its own).
-    files: ["**/*.{ts,tsx}"],
-    ignores: ["app/sw/**"],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    rules: {
-      "@typescript-eslint/no-floating-promises": "error",
-      "@typescript-eslint/await-thenable": "error",
-      // An async event handler in JSX is fine: React ignores what a handler returns.
-      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
     },
   },
   {
