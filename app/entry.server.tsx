@@ -43,7 +43,9 @@ export default async function handleRequest(
   const drawn = await drawDocument(<RemixServer context={remixContext} url={request.url} />, (error) =>
     logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) }),
   );
-  const { body } = drawn;
+  // Without a doctype the browser draws the page in quirks mode (forms get a bottom margin, line
+  // boxes and percentage heights follow 1990s rules), not the standards mode Tailwind is written for.
+  const body = `<!DOCTYPE html>${drawn.body}`;
   const retryAfter = unavailable.get(request);
   const status = drawn.failed ? 500 : retryAfter !== undefined ? 503 : responseStatusCode;
   for (const [name, value] of Object.entries(securityHeaders(inlineScriptHashes(body)))) responseHeaders.set(name, value);

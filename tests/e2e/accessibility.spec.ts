@@ -12,6 +12,8 @@ import { expect, hydrated, test } from "./fixtures";
 async function audit(page: Page, url: string) {
   await page.goto(url);
   await hydrated(page);
+  // Drawn in standards mode: a page without a doctype falls into quirks mode (ADR 0065).
+  expect.soft(await page.evaluate(() => document.compatMode), `${url} is drawn in standards mode`).toBe("CSS1Compat");
   // label-content-name-mismatch is off by default in axe (experimental): the like and share buttons
   // once had names without their visible counts.
   const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
