@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
+import { FormActions } from "~/components/ui/form-actions";
 import { WithDraft } from "~/components/ui/draft-note";
 import { FieldErrors } from "~/components/ui/field";
 import type { DraftBag } from "~/components/ui/use-draft";
@@ -62,12 +63,7 @@ function EditClubFields({ club, form: bag, lastResult, draft }: FormProps & { dr
         privateByDefault={club.isPrivate}
         tags="comma-separated"
       />
-      <div className="flex justify-end gap-3">
-        {bag.cancel}
-        <button type="submit" name="intent" value="update" className="btn-primary" disabled={bag.busy}>
-          {bag.busy ? "Saving..." : "Save Changes"}
-        </button>
-      </div>
+      <FormActions form={bag} intent="update" label="Save Changes" busyLabel="Saving..." />
     </bag.Form>
   );
 }

@@ -1,4 +1,5 @@
 import type { DialogFormBag } from "~/components/ui/dialog-form";
+import { FormActions } from "~/components/ui/form-actions";
 import { REPORT_DETAILS_MAX, REPORT_REASON_LABELS, REPORT_REASONS, type ReportReason } from "~/schemas/report-options";
 
 /** What the report form's action answers when it did not go through: the message and what was typed. */
@@ -58,12 +59,7 @@ export function ReportForm({ form }: { form: Pick<DialogFormBag<ReportFailure>, 
           </p>
         ) : null}
       </div>
-      <div className="flex justify-end gap-3">
-        {form.cancel}
-        <button type="submit" name="intent" value="report" className="btn-primary" disabled={form.busy}>
-          {form.busy ? "Sending..." : "Send report"}
-        </button>
-      </div>
+      <FormActions form={form} intent="report" label="Send report" busyLabel="Sending..." />
     </form.Form>
   );
 }

@@ -4,6 +4,7 @@ import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
 import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
+import { FormActions } from "~/components/ui/form-actions";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { WithDraft } from "~/components/ui/draft-note";
 import type { DraftBag } from "~/components/ui/use-draft";
@@ -154,12 +155,15 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
           aria-invalid={errors("tags") ? true : undefined}
         />
       </Field>
-      <div className="flex justify-end gap-3 pt-2">
-        {bag.cancel}
-        <button type="submit" name="intent" value="update" className="btn-primary" disabled={hydrated && !canSave}>
-          {busy ? "Updating..." : "Update Post"}
-        </button>
-      </div>
+      <FormActions
+        form={bag}
+        intent="update"
+        label="Update Post"
+        busyLabel="Updating..."
+        busy={busy}
+        disabled={hydrated && !canSave}
+        className="flex justify-end gap-3 pt-2"
+      />
     </bag.Form>
   );
 }

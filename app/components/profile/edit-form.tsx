@@ -1,6 +1,7 @@
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Avatar } from "~/components/ui/avatar";
 import type { DialogFormBag } from "~/components/ui/dialog-form";
+import { FormActions } from "~/components/ui/form-actions";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import type { Profile } from "~/schemas/shapes";
 import { useBrowserValidation } from "~/utils/browser-validation";
@@ -48,12 +49,7 @@ export function EditProfileForm({
       <bag.Form method="post" action={bag.action} {...getFormProps(form)} className="space-y-4">
         <FailureAlert fallback="Failed to update profile" result={lastResult} />
         <ProfileFields fields={fields} />
-        <div className="flex justify-end gap-2">
-          {bag.cancel}
-          <button type="submit" name="intent" value="update-profile" className="btn-primary" disabled={bag.busy}>
-            {bag.busy ? "Saving..." : "Save Changes"}
-          </button>
-        </div>
+        <FormActions form={bag} intent="update-profile" label="Save Changes" busyLabel="Saving..." />
       </bag.Form>
     </div>
   );

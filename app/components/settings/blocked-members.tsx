@@ -1,3 +1,4 @@
+import { TitledSection } from "~/components/ui/titled-section";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";
@@ -15,10 +16,7 @@ export function BlockedMembers({ members, action, moreHref }: { members: Blocked
   const unblocking =
     navigation.state !== "idle" && navigation.formData?.get("intent") === "unblock" ? navigation.formData.get("username") : null;
   return (
-    <section className="space-y-3" aria-labelledby="blocked-members-title" data-testid="blocked-members">
-      <h3 id="blocked-members-title" className="text-base font-semibold text-bark-900">
-        Blocked members
-      </h3>
+    <TitledSection id="blocked-members" title="Blocked members" className="space-y-3" testId="blocked-members">
       <p className="text-sm text-stone-600">
         You don&apos;t see their posts or comments, you don&apos;t follow each other, and they can&apos;t follow you, comment on your posts
         or notify you. Block a member from their profile.
@@ -60,6 +58,6 @@ export function BlockedMembers({ members, action, moreHref }: { members: Blocked
           More blocked members
         </Link>
       ) : null}
-    </section>
+    </TitledSection>
   );
 }

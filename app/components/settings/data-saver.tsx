@@ -1,3 +1,4 @@
+import { TitledSection } from "~/components/ui/titled-section";
 import { Form } from "@remix-run/react";
 import { useIsPending } from "~/utils/remix";
 
@@ -10,10 +11,7 @@ import { useIsPending } from "~/utils/remix";
 export function DataSaverSettings({ on, browserAsks, action }: { on: boolean; browserAsks: boolean; action: string }) {
   const busy = useIsPending({ intent: "data-saver" });
   return (
-    <section className="space-y-3" aria-labelledby="data-saver-title" data-testid="data-saver-settings">
-      <h3 id="data-saver-title" className="text-base font-semibold text-bark-900">
-        Data saver
-      </h3>
+    <TitledSection id="data-saver" title="Data saver" className="space-y-3" testId="data-saver-settings">
       <p className="text-sm text-stone-600">
         Show pictures as tap-to-load boxes with their size, and load no video or audio until you press play. For weak or metered signal.
       </p>
@@ -30,6 +28,6 @@ export function DataSaverSettings({ on, browserAsks, action }: { on: boolean; br
           {busy ? "Saving..." : "Save"}
         </button>
       </Form>
-    </section>
+    </TitledSection>
   );
 }

@@ -1,3 +1,4 @@
+import { TitledSection } from "~/components/ui/titled-section";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
@@ -40,10 +41,7 @@ export function PrivacySettings({
 
 function DownloadData() {
   return (
-    <section aria-labelledby="download-data-title" className="space-y-3">
-      <h3 id="download-data-title" className="font-semibold text-bark-900">
-        Download my data
-      </h3>
+    <TitledSection id="download-data" title="Download my data" className="space-y-3" titleClassName="font-semibold text-bark-900">
       <p className="text-sm text-stone-600">
         A JSON file with your profile (email included), posts, comments, likes, shares, follows, clubs, memberships, join requests, invites
         and the addresses of your uploaded files.
@@ -54,7 +52,7 @@ function DownloadData() {
           Download my data
         </button>
       </form>
-    </section>
+    </TitledSection>
   );
 }
 
@@ -70,10 +68,12 @@ function DeleteAccount({ clubs, result }: { clubs: OwnedClubFate[]; result?: Sub
     onValidate: useBrowserValidation(() => import("~/schemas/profile").then((m) => m.accountDeletionSchema)),
   });
   return (
-    <section aria-labelledby="delete-account-title" className="space-y-3 border-t border-stone-200 pt-6">
-      <h3 id="delete-account-title" className="font-semibold text-red-800">
-        Delete my account
-      </h3>
+    <TitledSection
+      id="delete-account"
+      title="Delete my account"
+      className="space-y-3 border-t border-stone-200 pt-6"
+      titleClassName="font-semibold text-red-800"
+    >
       <p className="text-sm text-stone-700">
         This cannot be undone. Deleting your account removes, for good: your profile, your posts (with their comments, likes and files),
         your comments, your likes, who you follow and who follows you, your club memberships, your join requests and the invites you made.
@@ -89,7 +89,7 @@ function DeleteAccount({ clubs, result }: { clubs: OwnedClubFate[]; result?: Sub
           {busy ? "Deleting..." : "Delete my account"}
         </button>
       </Form>
-    </section>
+    </TitledSection>
   );
 }
 
