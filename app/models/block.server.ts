@@ -1,7 +1,7 @@
 import { and, desc, eq, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { blocks, follows, users } from "#db/schema";
 import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
-import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
+import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { badRequest, forbidden } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { requireUserRow, type Actor } from "./user.server";
@@ -151,8 +151,7 @@ export async function listBlocks(actor: Actor, options: { cursor?: string | null
     )
     .orderBy(desc(blocks.createdAt), desc(blocks.blockedId))
     .limit(size + 1);
-  const page = rows.slice(0, size);
-  const last = page[page.length - 1];
+  const { page, nextCursor } = keysetPage(rows, size, (r) => [r.blockedAt, r.id]);
   return {
     blocks: page.map((r) => ({
       username: r.username,
@@ -160,7 +159,7 @@ export async function listBlocks(actor: Actor, options: { cursor?: string | null
       avatar: r.avatar,
       blockedAt: r.blockedAt.toISOString(),
     })),
-    nextCursor: rows.length > size && last ? encodeKeyset(last.blockedAt, last.id) : null,
+    nextCursor,
   };
 }
 

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import { notify } from "./notification.server";
 import { follows, users } from "#db/schema";
 import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
-import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
+import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { badRequest } from "~/utils/errors";
 import { requireSignedIn } from "./access.server";
 import { BLOCK_MESSAGES, refuseIfBlockedBy } from "./block.server";
@@ -146,7 +146,7 @@ async function listPage(
   const size = Math.min(MAX_FOLLOW_PAGE, Math.max(1, Math.trunc(limit ?? FOLLOW_PAGE_SIZE)));
   const rows = await followPageQuery(which, userId, cursor, size);
 
-  const page = rows.slice(0, size);
+  const { page, nextCursor } = keysetPage(rows, size, (r) => [r.followedAt, r.id]);
   const followed = new Set<number>();
   if (actor && page.length) {
     for (const r of await db
@@ -164,7 +164,6 @@ async function listPage(
       followed.add(r.id);
     }
   }
-  const last = page[page.length - 1];
   return {
     users: page.map((r) => ({
       id: r.id,
@@ -175,6 +174,6 @@ async function listPage(
       followedAt: r.followedAt.toISOString(),
       isFollowing: followed.has(r.id),
     })),
-    nextCursor: rows.length > size && last ? encodeKeyset(last.followedAt, last.id) : null,
+    nextCursor,
   };
 }

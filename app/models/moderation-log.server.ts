@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
 import { moderationLog, type ModerationAction, type ReportTarget } from "#db/schema";
 import type { ModerationLogEntry, ModerationLogPage } from "~/schemas/shapes";
 import { db } from "~/utils/db.server";
-import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
+import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import type { Queryable } from "./access.server";
 import { requireModerationScope, type Moderator } from "./moderation-access.server";
 import type { Actor } from "./user.server";
@@ -83,10 +83,9 @@ export async function moderationLogPage(actor: Actor, cursor?: string | null, li
     .where(and(...where))
     .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = keysetPage(rows, limit, (r) => [r.createdAt, r.id]);
   return {
     entries: page.map(toLogEntry),
-    nextCursor: rows.length > limit && last ? encodeKeyset(last.createdAt, last.id) : null,
+    nextCursor,
   };
 }

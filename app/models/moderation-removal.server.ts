@@ -26,8 +26,8 @@ export const REMOVAL_REASON_TOO_LONG = `Keep the reason under ${REMOVAL_REASON_M
 export const POST_GONE = "Post not found";
 export const COMMENT_GONE = "Comment not found";
 
-/** The length of a comment's text the log names it by. */
-const COMMENT_LABEL_CHARS = 80;
+/** The length of a comment's text the log and the report queue name it by. */
+export const COMMENT_LABEL_CHARS = 80;
 
 type TargetRow = {
   clubId: number | null;
@@ -40,7 +40,8 @@ type TargetRow = {
   postId: number;
 };
 
-async function loadTarget(q: Queryable, target: ModeratedTarget): Promise<TargetRow | null> {
+/** A post's or comment's place, author, words and removal, as it is now (report.server.ts reads it too). */
+export async function loadTarget(q: Queryable, target: ModeratedTarget): Promise<TargetRow | null> {
   if (target.type === "post") {
     const row = first(
       await q

@@ -16,12 +16,19 @@ import {
 import { db, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
-import { decodeKeyset, encodeKeyset } from "~/utils/keyset";
+import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, requireSignedIn, type Queryable } from "./access.server";
 import { NOT_STAFF, requireModerationScope, scopeCovers } from "./moderation-access.server";
 import { logDecision } from "./moderation-log.server";
-import { hideForReports, removeContent, unhideDismissed, type ModeratedTarget } from "./moderation-removal.server";
+import {
+  COMMENT_LABEL_CHARS,
+  hideForReports,
+  loadTarget,
+  removeContent,
+  unhideDismissed,
+  type ModeratedTarget,
+} from "./moderation-removal.server";
 import type { Actor } from "./user.server";
 
 /**
@@ -63,7 +70,6 @@ type Subject = {
   removalReason: string | null;
 };
 
-const COMMENT_LABEL_CHARS = 80;
 const postText = (title: string, content: string) => `${title}\n\n${content}`;
 const userText = (displayName: string, username: string, bio: string | null) => `${displayName} (@${username})${bio ? `\n\n${bio}` : ""}`;
 const clubText = (name: string, description: string | null) => `${name}${description ? `\n\n${description}` : ""}`;
@@ -71,53 +77,16 @@ const clubText = (name: string, description: string | null) => `${name}${descrip
 /** The target as it is now, whoever looks (null when it is not there). */
 async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promise<Subject | null> {
   switch (type) {
-    case "post": {
-      const row = first(
-        await q
-          .select({
-            title: posts.title,
-            content: posts.content,
-            clubId: posts.clubId,
-            authorId: posts.authorId,
-            hiddenAt: posts.hiddenAt,
-            removalReason: posts.removalReason,
-          })
-          .from(posts)
-          .where(eq(posts.id, id)),
-      );
-      if (!row) return null;
-      return {
-        clubId: row.clubId,
-        subjectId: row.authorId,
-        text: postText(row.title, row.content),
-        label: row.title,
-        href: `/post/${id}`,
-        hiddenAt: row.hiddenAt,
-        removalReason: row.removalReason,
-      };
-    }
+    case "post":
     case "comment": {
-      const row = first(
-        await q
-          .select({
-            content: comments.content,
-            postId: comments.postId,
-            authorId: comments.authorId,
-            clubId: posts.clubId,
-            hiddenAt: comments.hiddenAt,
-            removalReason: comments.removalReason,
-          })
-          .from(comments)
-          .innerJoin(posts, eq(posts.id, comments.postId))
-          .where(eq(comments.id, id)),
-      );
+      const row = await loadTarget(q, { type, id });
       if (!row) return null;
       return {
         clubId: row.clubId,
         subjectId: row.authorId,
-        text: row.content,
-        label: row.content.slice(0, COMMENT_LABEL_CHARS),
-        href: `/post/${row.postId}#comment-${id}`,
+        text: type === "post" ? postText(row.label, row.text) : row.text,
+        label: row.label,
+        href: type === "post" ? `/post/${id}` : `/post/${row.postId}#comment-${id}`,
         hiddenAt: row.hiddenAt,
         removalReason: row.removalReason,
       };
@@ -358,11 +327,10 @@ export async function moderationQueue(
     .where(and(...where))
     .orderBy(desc(moderationCases.createdAt), desc(moderationCases.id))
     .limit(limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
+  const { page, nextCursor } = keysetPage(rows, limit, (r) => [r.createdAt, r.id]);
   return {
     entries: await toEntries(page),
-    nextCursor: rows.length > limit && last ? encodeKeyset(last.createdAt, last.id) : null,
+    nextCursor,
   };
 }
 
