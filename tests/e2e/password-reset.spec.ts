@@ -113,9 +113,14 @@ test.describe("with SMTP", () => {
     };
     await ask("no_such_member_here");
     await ask(`${username}@example.com`);
-    const mail = await sink.next();
+    // On PostgreSQL this server shares the suite's database, and a node with mail configured also
+    // sends the notification mails queued there for other members (CONTRACT.md §7): only reset
+    // mails count here, and the one reset mail is this member's.
+    const isReset = (m: { raw: string }) => /^Subject: Reset your /m.test(m.raw);
+    let mail = await sink.next();
+    while (!isReset(mail)) mail = await sink.next();
     expect(mail.to).toEqual([`${username}@example.com`]);
-    expect(sink.received).toHaveLength(0);
+    expect(sink.received.filter(isReset)).toHaveLength(0);
 
     await chooseNewPassword(visitor, resetLinkIn(mail), "brandnew1");
     expect((await visitor.request.get(`${origin}/api/auth/user`)).status()).toBe(200);

@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { expect, startServer, test, uniqueName } from "./fixtures";
+import { expect, startServer, suiteDatabaseUrl, test, uniqueName } from "./fixtures";
 
 /**
  * CONTRACT.md §1: two processes on two ports with the same DATABASE_PATH serve one site. A second
@@ -36,15 +36,21 @@ test.describe("two processes, one database", () => {
     expect(me.status).toBe(200);
     expect(((await me.json()) as { username: string }).username).toBe(username);
 
-    // The second process counts sign-in failures in the shared database: the 11th is refused.
-    for (let i = 0; i < 10; i++) {
+    // The second process counts sign-in failures in the shared database: by the 11th they are
+    // refused. (On PostgreSQL every server of the suite shares one database, and other specs'
+    // servers with limits on may have used some of this address's allowance in the same window:
+    // the refusal may come sooner, never later.)
+    const statuses: number[] = [];
+    for (let i = 0; i < 10 && !statuses.includes(429); i++) {
       const res = await fetch(`${other}/api/auth/login`, {
         method: "POST",
         headers: { "Content-Type": "application/json", Origin: other },
         body: JSON.stringify({ username, password: "wrong-pass" }),
       });
-      expect(res.status).toBe(401);
+      statuses.push(res.status);
     }
+    expect(statuses.filter((status) => status !== 401 && status !== 429)).toEqual([]);
+    if (!suiteDatabaseUrl) expect(statuses).toEqual(Array(10).fill(401));
     const locked = await fetch(`${other}/api/auth/login`, {
       method: "POST",
       headers: { "Content-Type": "application/json", Origin: other },
