@@ -1,6 +1,6 @@
 import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { expect, hydrated, test } from "./fixtures";
+import { clubWithInvite, expect, hydrated, test } from "./fixtures";
 
 /**
  * Issue 14: no serious or critical axe-core violation on any page, and a meta description on every
@@ -29,7 +29,7 @@ test.describe("accessibility (axe-core, JavaScript on)", () => {
   test.describe.configure({ timeout: 120_000 });
   test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "axe runs in the page: JavaScript on");
 
-  test("every page a visitor sees", async ({ page, signUp, createPost, newPage }) => {
+  test("every page a visitor sees", async ({ page, signUp, createPost, newPage, baseURL }) => {
     const author = await newPage();
     const member = await signUp(author);
     const post = await createPost({ type: "video", mediaUrl: "https://www.youtube.com/watch?v=abc" }, author);
@@ -51,6 +51,9 @@ test.describe("accessibility (axe-core, JavaScript on)", () => {
     ]) {
       await audit(page, url);
     }
+    // A full club's invite (audit ux-2 N1): the notice and the offer to sign up without joining.
+    const full = await clubWithInvite({ newPage, signUp, baseURL }, 2, 2);
+    await audit(page, `/join/${full.code}`);
   });
 
   test("every page a club owner sees", async ({ page, signUp, newPage, baseURL }) => {

@@ -121,6 +121,34 @@ export async function apiClub(as: Page, baseURL: string, data: Record<string, un
   return (await res.json()) as { id: number; name: string };
 }
 
+/** A club with `limit` places, `members` of them taken (its owner among them), and an unlimited invite. */
+export async function clubWithInvite(
+  {
+    newPage,
+    signUp,
+    baseURL,
+  }: { newPage: () => Promise<Page>; signUp: (into?: Page, prefix?: string) => Promise<Member>; baseURL?: string },
+  limit: number,
+  members: number,
+) {
+  const owner = await newPage();
+  await signUp(owner, "o");
+  const name = `Full Lease ${uniqueName("c")}`;
+  const club = await apiClub(owner, baseURL!, { name, memberLimit: limit });
+  const headers = { Origin: baseURL! };
+  const invite = await (await owner.request.post(`/api/clubs/${club.id}/invites`, { data: {}, headers })).json();
+  const code = invite.inviteCode as string;
+  /** One more member joins through the invite (the JSON surface). */
+  const fillOne = async () => {
+    const other = await newPage();
+    await signUp(other, "j");
+    const res = await other.request.post(`/api/clubs/${club.id}/join`, { data: { inviteCode: code }, headers });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  for (let i = 1; i < members; i++) await fillOne();
+  return { id: club.id, name, code, fillOne };
+}
+
 let counter = 0;
 /** A username no other test (or retry) uses: 3–20 letters, digits and underscores. */
 export function uniqueName(prefix = "u") {

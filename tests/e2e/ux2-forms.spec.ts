@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { apiClub, DEMO, expect, hydrated, test, uniqueName, type Member } from "./fixtures";
+import { clubWithInvite, DEMO, expect, hydrated, test, uniqueName } from "./fixtures";
 
 /**
  * Issue 31, the audit's form deviations on a phone (audits/ux-2.md §3): N1 a full club's invite,
@@ -12,34 +12,6 @@ test.beforeEach(async ({ page }) => {
 });
 
 const toast = (page: Page) => page.getByTestId("toast");
-
-/** A club with `limit` places, `members` of them taken (its owner among them), and an unlimited invite. */
-async function clubWithInvite(
-  {
-    newPage,
-    signUp,
-    baseURL,
-  }: { newPage: () => Promise<Page>; signUp: (into?: Page, prefix?: string) => Promise<Member>; baseURL?: string },
-  limit: number,
-  members: number,
-) {
-  const owner = await newPage();
-  await signUp(owner, "o");
-  const name = `Full Lease ${uniqueName("c")}`;
-  const club = await apiClub(owner, baseURL!, { name, memberLimit: limit });
-  const headers = { Origin: baseURL! };
-  const invite = await (await owner.request.post(`/api/clubs/${club.id}/invites`, { data: {}, headers })).json();
-  const code = invite.inviteCode as string;
-  /** One more member joins through the invite (the JSON surface). */
-  const fillOne = async () => {
-    const other = await newPage();
-    await signUp(other, "j");
-    const res = await other.request.post(`/api/clubs/${club.id}/join`, { data: { inviteCode: code }, headers });
-    expect(res.status(), await res.text()).toBe(200);
-  };
-  for (let i = 1; i < members; i++) await fillOne();
-  return { id: club.id, name, code, fillOne };
-}
 
 async function fillRegister(form: Locator, username: string) {
   await form.getByLabel("Username").fill(username);
