@@ -9,7 +9,7 @@ import { RENDER_CACHE_VERIFY, shared } from "./playwright.config";
  * and nginx; the build in build/ (or REMIX_BUILD_DIR).
  *
  * Ports: nginx on E2E_PORT (default 3300, the baseURL), the nodes on E2E_PORT+80 and +81; the specs
- * that start servers of their own use E2E_PORT+1…+61, as in the SQLite run.
+ * that start servers of their own use E2E_PORT+4…+71 and +91…+94, as in the SQLite run.
  *
  * Specs see the run through the environment this file sets (Playwright's workers load it too):
  * E2E_PORT, E2E_DATA_DIR (the shared media folder is its uploads/), E2E_NODE_URL (the first node,

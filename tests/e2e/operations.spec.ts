@@ -71,7 +71,10 @@ test.describe("operations", () => {
   }
   async function serveOn(offset: number, dir: string, env: Record<string, string> = {}) {
     let output = "";
-    const port = base + offset;
+    // E2E_PORT+11…+14: clear of every other spec's own servers. At +1…+4 the restore drill's server
+    // shared +4 with password-reset.spec's (JS off), which may run at the same time in the other
+    // worker: the sign-in then reached the wrong site (401 on PostgreSQL, twice).
+    const port = base + 10 + offset;
     const server = await startServer(
       port,
       dir,
