@@ -1,7 +1,7 @@
-import { TitledSection } from "~/components/ui/titled-section";
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";
+import { TitledSection } from "~/components/ui/titled-section";
 
 /** One member on the list, as the settings loader gives it. */
 export type BlockedMember = { username: string; displayName: string; avatar: string | null; blockedAt: string };

@@ -1,5 +1,5 @@
-import { TitledSection } from "~/components/ui/titled-section";
 import { Form } from "@remix-run/react";
+import { TitledSection } from "~/components/ui/titled-section";
 import { useIsPending } from "~/utils/remix";
 
 /**

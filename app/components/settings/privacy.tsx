@@ -1,8 +1,8 @@
-import { TitledSection } from "~/components/ui/titled-section";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { Field, FormAlert } from "~/components/ui/field";
+import { TitledSection } from "~/components/ui/titled-section";
 import type { OwnedClubFate } from "~/schemas/shapes";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
