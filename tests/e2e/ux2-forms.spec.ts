@@ -160,6 +160,40 @@ test.describe("N5: one failure message, the current one", () => {
     await expect(page.getByText("Invalid username or password")).toHaveCount(0);
   });
 
+  test("a right password sent before the browser's checks have arrived says no 'Login failed' on the way in", async ({ page, js }) => {
+    test.skip(!js, "the browser's checks are JavaScript's");
+    // The checks come in their own files after hydration (ADR 0044): on a slow link a member can press
+    // Sign In before they arrive. Hold every script asked for after hydration until the sign-in is sent.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.goto("/auth?mode=login");
+    await hydrated(page);
+    await page.route("**/build/**/*.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    const form = page.locator("form#login");
+    await form.getByLabel("Username").fill(DEMO.username);
+    await form.getByLabel("Password").fill(DEMO.password);
+    const failures: string[] = [];
+    await page.exposeFunction("noteToast", (text: string) => failures.push(text));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        for (const toast of document.querySelectorAll("[data-testid=toast]")) {
+          const text = toast.textContent ?? "";
+          if (text.includes("failed")) (window as unknown as { noteToast: (t: string) => void }).noteToast(text);
+        }
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    const posted = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === "/auth");
+    await form.getByRole("button", { name: "Sign In" }).click();
+    await posted;
+    release();
+    await expect(page).toHaveURL("/");
+    await expect(toast(page)).toContainText("Welcome back!");
+    expect(failures).toEqual([]);
+  });
+
   test("a join refused for the whole form: 'Registration failed' once, as the toast", async ({ page, js }) => {
     await page.goto("/auth?mode=register&inviteCode=NoSuchInviteCode1");
     if (js) await hydrated(page);

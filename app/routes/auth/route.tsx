@@ -110,14 +110,22 @@ function failure(title: string, errors: Record<string, string[] | null | undefin
 }
 
 /**
+ * Conform checks a field when it loses focus by submitting the form with a button of this name (its
+ * "validate" intent), and always stops that submit: it is a check, not an attempt to sign in.
+ */
+const CONFORM_INTENT = "__intent__";
+
+/**
  * Counts the submits the browser's check stopped (Conform prevents them), so FailureToast can
- * show the current reason. Wraps the form's own onSubmit.
+ * show the current reason. Wraps the form's own onSubmit. Conform's own field checks are not
+ * attempts: counting them flashed "Login failed" while a right password was on its way.
  */
 function useBlockedSubmits(onSubmit: (event: FormEvent<HTMLFormElement>) => void, errors: Record<string, string[] | undefined>) {
   const [count, setCount] = useState(0);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     onSubmit(event);
-    if (event.defaultPrevented) setCount((n) => n + 1);
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (event.defaultPrevented && submitter?.getAttribute("name") !== CONFORM_INTENT) setCount((n) => n + 1);
   };
   return { submit, blocked: { count, errors } };
 }
