@@ -15,6 +15,8 @@ import {
   type SavePageMessage,
 } from "../offline/saved-pages";
 import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
+import { OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
+import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 import { forgetPushSubscription, listenForPush } from "./push";
 
@@ -27,8 +29,10 @@ import { forgetPushSubscription, listenForPush } from "./push";
  * - Other build assets are content-hashed: cache-first as they are used (route modules included,
  *   so a page seen before also runs offline).
  * - Pages (navigations) and Remix loader data (`?_data=`, what an in-app link fetches) are
- *   network-first with a 3 s network timeout, kept per viewer (saved-pages.ts). A page nobody saw
- *   gets the offline page, whose "Try again" reloads the address asked for.
+ *   network-first with a 3 s network timeout, kept per viewer (saved-pages.ts). A page read by
+ *   tapping links (its loader data saved, no document) is opened on another page's saved document
+ *   (open-saved.ts). A page nobody saw gets the offline page, whose "Try again" reloads the
+ *   address asked for.
  * - A member's saved pages are shown offline only within 72 h of the last answer that confirmed
  *   their session, and an `/api` 401 forgets them at once (docs/decisions/0053).
  * - Nothing else is touched: form posts, media, other origins go to the network as usual, and `/api`
@@ -39,7 +43,13 @@ import { forgetPushSubscription, listenForPush } from "./push";
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: PrecacheEntry[] };
 
+/** The shell, listed at build time. */
+const precache = self.__WB_MANIFEST;
 const OFFLINE_URL = "/offline.html";
+/** This build's route manifest file (precached): every route, for opening a page from its saved data. */
+const BUILD_MANIFEST = precache
+  .map((entry) => (typeof entry === "string" ? entry : entry.url))
+  .find((url) => /^\/build\/manifest-[0-9A-F]+\.js$/i.test(url));
 /** How long a page waits for the network before a saved copy is shown instead. */
 export const NETWORK_TIMEOUT_SECONDS = 3;
 /** The hand-written worker's caches (pages-v1 held members' pages, /settings included). */
@@ -48,7 +58,7 @@ const RETIRED_CACHES = /^(pages-v1|assets-.*)$/;
 self.skipWaiting();
 clientsClaim();
 cleanupOutdatedCaches();
-precacheAndRoute(self.__WB_MANIFEST);
+precacheAndRoute(precache);
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
@@ -139,16 +149,32 @@ function unreachableRouteModule(): Response {
 
 // Remix's route discovery (`/__manifest?p=…&version=…`): the same for everyone, and needed for an
 // in-app link to a seen page to work offline. A miss offline asks Remix to load the page as a
-// document (which then gets its saved copy or the offline page), except for the page's own path.
+// document (which then gets its saved copy or the offline page), except for the page's own path
+// and a page being opened from its saved data (./open-saved.ts).
 const routeManifest = new NetworkFirst({
-  cacheName: "route-manifest",
+  cacheName: ROUTE_MANIFEST_CACHE,
   networkTimeoutSeconds: NETWORK_TIMEOUT_SECONDS,
   plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 50, maxAgeSeconds: 14 * 24 * 60 * 60 })],
 });
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname === "/__manifest",
   async (options) =>
-    (await routeManifest.handle(options).catch(() => undefined)) ?? (await nothingNewForOwnPage(options)) ?? reloadDocument("/"),
+    (await routeManifest.handle(options).catch(() => undefined)) ??
+    (await nothingNewForOwnPage(options)) ??
+    routesForOpening((options.event as FetchEvent).clientId, options.url.searchParams.getAll("p")) ??
+    reloadDocument("/"),
+);
+
+// The script that opens a page from its saved data on another page's saved document (./open-saved.ts).
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === OPEN_SAVED_SCRIPT,
+  async ({ url }) => {
+    const from = openedFrom(url.searchParams.get("from"));
+    return new Response(from ? openSavedScript(from) : "", {
+      status: from ? 200 : 400,
+      headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  },
 );
 
 /**
@@ -203,7 +229,17 @@ registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOption
   if (response && (response.status >= 500 || response.status === 408) && !response.headers.has(SAVED_AT_HEADER)) {
     response = (await savedCopy(request)) ?? response;
   }
-  if (!response) return part === DOCUMENT_PART ? offlinePage() : reloadDocument(page);
+  if (!response && part === DOCUMENT_PART) {
+    // Read by tapping links, so its loader data is here but no document: open it on another's.
+    const opened = await openFromSavedData(page, (event as FetchEvent).resultingClientId, BUILD_MANIFEST);
+    if (!opened) return offlinePage();
+    tell(event as FetchEvent, { type: "saved-copy", page: opened.from, part, savedAt: opened.savedAt });
+    return opened.response;
+  }
+  if (!response) {
+    openingFailed((event as FetchEvent).clientId);
+    return reloadDocument(page);
+  }
   const saved = Number(response.headers.get(SAVED_AT_HEADER));
   tell(event as FetchEvent, { type: "saved-copy", page, part, savedAt: saved > 0 ? saved : null });
   return part === DOCUMENT_PART && saved > 0 ? notedCopy(response, saved) : response;

@@ -32,6 +32,64 @@ test.describe("saved pages", () => {
     await expect(note(page)).toHaveText(/^Saved copy from .+ ago$/);
   });
 
+  test("a post read by tapping a link reopens offline when reloaded or opened by its address", async ({
+    page,
+    context,
+    open,
+    signUp,
+    createPost,
+  }) => {
+    // ux-2 N18: only its loader data was saved (the tap fetched no document), and Reload or the
+    // typed address gave "You're out of signal".
+    await signUp();
+    const post = await createPost({ title: `Reopen offline ${uniqueName("r")}` });
+    const path = `/post/${post.id}`;
+    await open("/");
+    await saved(page, "/");
+    await page.getByRole("link", { name: post.title }).first().click();
+    await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
+    await expect
+      .poll(
+        () =>
+          page.evaluate(
+            (at) =>
+              caches.keys().then(async (names) => {
+                const keys = (await Promise.all(names.map(async (name) => (await caches.open(name)).keys()))).flat();
+                return keys
+                  .map((key) => new URL(key.url))
+                  .filter((url) => url.pathname === at)
+                  .map((url) => (url.search.startsWith("?_data=") ? "data" : "document"))
+                  .sort()
+                  .join();
+              }),
+            path,
+          ),
+        { intervals: [100] },
+      )
+      .toBe("data");
+
+    await context.setOffline(true);
+    const shows = async () => {
+      await expect(page).toHaveURL(path);
+      await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
+      await expect(page.getByText(post.content)).toBeVisible();
+      await expect(note(page)).toHaveText(/^Saved copy from .+ ago$/);
+      await expect(page.getByRole("heading", { name: "You're out of signal" })).toHaveCount(0);
+    };
+    await page.reload();
+    await shows();
+    await expect.poll(() => page.title()).toContain(post.title);
+
+    // Typed into the address bar from another page; Back returns to it.
+    await page.goto("/");
+    await expect(page.getByRole("link", { name: post.title }).first()).toBeVisible();
+    await page.goto(path);
+    await shows();
+    await page.goBack();
+    await expect(page).toHaveURL("/");
+    await expect(page.getByRole("link", { name: post.title }).first()).toBeVisible();
+  });
+
   test("the feed reopens offline from its saved copy", async ({ page, context, open, signUp, createPost }) => {
     await signUp();
     const post = await createPost({ title: `Offline feed ${uniqueName("f")}` });

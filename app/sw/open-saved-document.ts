@@ -1,0 +1,109 @@
+/**
+ * The parts of opening a page from its saved loader data (./open-saved.ts) that need no worker:
+ * reading saved documents and route manifests, deciding, and the script.
+ */
+
+/** The worker's own script, named by the saved document it opens on (same origin: the CSP's 'self'). */
+export const OPEN_SAVED_SCRIPT = "/__pulse/open-saved.js";
+/** Remix's route discovery answers (`/__manifest?p=…&version=…`), kept by the worker. */
+export const ROUTE_MANIFEST_CACHE = "route-manifest";
+
+/** What a route discovery answer says of a route (the fields used here). */
+export type DiscoveredRoute = { id: string; parentId?: string; module: string; imports?: string[]; hasLoader: boolean };
+
+/**
+ * The app's build version of a document that runs it, or null (a page sent without scripts): the
+ * version of the route manifest it carries inline (route discovery on), or the name of the
+ * manifest file it loads (`/build/manifest-<VERSION>.js`).
+ */
+export function buildVersionOf(html: string): string | null {
+  if (/<html[^>]*\sdata-scripts="none"/.test(html)) return null;
+  const inline = /window\.__remixManifest\s*=\s*\{[\s\S]*?"version":\s*"([0-9a-f]+)"/.exec(html)?.[1];
+  return inline ?? /\/build\/manifest-([0-9A-Fa-f]+)\.js/.exec(html)?.[1]?.toLowerCase() ?? null;
+}
+
+/** The routes and version of a build's manifest file (`window.__remixManifest={…};`), or null. */
+export function parseBuildManifest(text: string): { version: string; routes: Record<string, DiscoveredRoute> } | null {
+  const json = /^\s*window\.__remixManifest\s*=\s*(\{[\s\S]*\})\s*;?\s*$/.exec(text)?.[1];
+  try {
+    const manifest = json ? (JSON.parse(json) as { version?: unknown; routes?: unknown }) : null;
+    if (typeof manifest?.version !== "string" || typeof manifest.routes !== "object" || !manifest.routes) return null;
+    return { version: manifest.version, routes: manifest.routes as Record<string, DiscoveredRoute> };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether opening `parts` (route id → saved) by navigation can be done from the device: each
+ * route from those up to the root is known, and each one with a loader but the root (which the
+ * saved document brings) has saved data. Returns the route modules the navigation will load, or
+ * null when something is missing.
+ */
+export function routesToOpen(
+  parts: Set<string>,
+  routes: Map<string, DiscoveredRoute>,
+): { routes: DiscoveredRoute[]; modules: string[] } | null {
+  if (parts.size === 0) return null;
+  const needed = new Map<string, DiscoveredRoute>();
+  const modules = new Set<string>();
+  for (const part of parts) {
+    for (let id: string | undefined = part; id && id !== "root";) {
+      const route = routes.get(id);
+      if (!route || (route.hasLoader && !parts.has(id))) return null;
+      needed.set(id, route);
+      modules.add(route.module);
+      for (const file of route.imports ?? []) modules.add(file);
+      id = route.parentId;
+    }
+  }
+  return { routes: [...needed.values()], modules: [...modules] };
+}
+
+/** A saved document with the worker's script first in its head (before the app's, which are deferred). */
+export function withOpenScript(html: string, from: string): string | null {
+  const head = /<head\b[^>]*>/i.exec(html);
+  if (!head) return null;
+  const src = `${OPEN_SAVED_SCRIPT}?from=${encodeURIComponent(from)}`.replace(/&/g, "&amp;");
+  const at = head.index + head[0].length;
+  return `${html.slice(0, at)}<script src="${src}"></script>${html.slice(at)}`;
+}
+
+/**
+ * The script: run before the app's, on the saved document of `from`. The app checks that the
+ * address is the one its document was drawn for, so `from` goes back in the address bar first; once
+ * the app has hydrated, it navigates to the address asked for, replacing that history entry. The
+ * page stays hidden meanwhile (at most 8 s: then whatever is drawn is shown).
+ */
+export function openSavedScript(from: string): string {
+  return `(() => {
+  const target = location.pathname + location.search + location.hash;
+  const root = document.documentElement;
+  history.replaceState(history.state, "", ${JSON.stringify(from)});
+  root.style.visibility = "hidden";
+  let shown = false;
+  const show = () => { if (!shown) { shown = true; root.style.visibility = ""; } };
+  setTimeout(show, 8000);
+  const started = Date.now();
+  const ready = () => {
+    const main = document.querySelector("main");
+    return window.__remixRouter && main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+  };
+  const wait = setInterval(() => {
+    if (!ready()) { if (Date.now() - started > 8000) clearInterval(wait); return; }
+    clearInterval(wait);
+    // A frame after hydration, so the app listens to the router before it moves.
+    requestAnimationFrame(() => setTimeout(() => {
+      const router = window.__remixRouter;
+      const stop = router.subscribe((state) => { if (state.navigation.state === "idle") { stop(); show(); } });
+      router.navigate(target, { replace: true });
+    }, 50));
+  }, 25);
+})();
+`;
+}
+
+/** An address of this site's own (`/path?query`), or null: what `from` may be. */
+export function openedFrom(value: string | null): string | null {
+  return value && value.startsWith("/") && !value.startsWith("//") && !value.includes("\\") ? value : null;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import {
+  buildVersionOf,
+  OPEN_SAVED_SCRIPT,
+  openedFrom,
+  parseBuildManifest,
+  routesToOpen,
+  withOpenScript,
+  type DiscoveredRoute,
+} from "./open-saved-document";
+
+/** Opening a page from its saved loader data on another page's saved document (app/sw/open-saved.ts), without a browser. */
+
+const route = (id: string, parentId: string, hasLoader = true): DiscoveredRoute => ({
+  id,
+  parentId,
+  module: `/build/${id}-HASH.js`,
+  imports: [`/build/_shared/chunk-${id.length}.js`],
+  hasLoader,
+});
+
+const routes = new Map(
+  [
+    route("routes/post.$id", "root"),
+    route("routes/clubs.$id", "root"),
+    route("routes/clubs.$id._index", "routes/clubs.$id"),
+    route("routes/clubs.$id.rules", "routes/clubs.$id", false),
+  ].map((r) => [r.id, r]),
+);
+
+describe("routesToOpen", () => {
+  it("opens a page whose every route below the root has saved data, and names the modules to load", () => {
+    const open = routesToOpen(new Set(["routes/post.$id"]), routes);
+    expect(open?.routes.map((r) => r.id)).toEqual(["routes/post.$id"]);
+    expect(open?.modules).toEqual(["/build/routes/post.$id-HASH.js", "/build/_shared/chunk-15.js"]);
+  });
+
+  it("walks up to the root: a nested page needs its layout's data too", () => {
+    expect(routesToOpen(new Set(["routes/clubs.$id._index"]), routes)).toBeNull();
+    const open = routesToOpen(new Set(["routes/clubs.$id._index", "routes/clubs.$id"]), routes);
+    expect(open?.routes.map((r) => r.id).sort()).toEqual(["routes/clubs.$id", "routes/clubs.$id._index"]);
+  });
+
+  it("does not ask data of a route without a loader", () => {
+    expect(routesToOpen(new Set(["routes/clubs.$id.rules", "routes/clubs.$id"]), routes)).not.toBeNull();
+  });
+
+  it("refuses a route the device does not know, or nothing saved", () => {
+    expect(routesToOpen(new Set(["routes/profile.$username"]), routes)).toBeNull();
+    expect(routesToOpen(new Set(), routes)).toBeNull();
+  });
+});
+
+describe("buildVersionOf", () => {
+  it("reads the inline route manifest's version (route discovery on)", () => {
+    const html =
+      '<html lang="en"><body><script>window.__remixManifest = {\n  "entry": {},\n  "version": "69ac56fb"\n};</script></body></html>';
+    expect(buildVersionOf(html)).toBe("69ac56fb");
+  });
+
+  it("reads the manifest file's name otherwise", () => {
+    expect(buildVersionOf('<html><head><link rel="modulepreload" href="/build/manifest-69AC56FB.js"/></head></html>')).toBe("69ac56fb");
+  });
+
+  it("is null for a page sent without scripts, or with none found", () => {
+    expect(buildVersionOf('<html lang="en" data-scripts="none"><body>window.__remixManifest = {"version": "1"}</body></html>')).toBeNull();
+    expect(buildVersionOf("<html><body></body></html>")).toBeNull();
+  });
+});
+
+describe("parseBuildManifest", () => {
+  it("reads the routes and version of a build's manifest file", () => {
+    const text = `window.__remixManifest={"entry":{},"routes":{"root":{"id":"root","module":"/build/root.js","hasLoader":true}},"version":"ab12","url":"/build/manifest-AB12.js"};`;
+    expect(parseBuildManifest(text)).toEqual({
+      version: "ab12",
+      routes: { root: { id: "root", module: "/build/root.js", hasLoader: true } },
+    });
+  });
+
+  it("is null for anything else", () => {
+    expect(parseBuildManifest("window.__remixManifest={broken")).toBeNull();
+    expect(parseBuildManifest('window.__remixManifest={"routes":{}};')).toBeNull();
+    expect(parseBuildManifest("alert(1)")).toBeNull();
+  });
+});
+
+describe("withOpenScript", () => {
+  it("puts the worker's script first in the head, named by the page it opens on", () => {
+    const html =
+      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><script type="module" src="/build/x.js"></script></head><body></body></html>';
+    expect(withOpenScript(html, "/?sort=new&tag=rut")).toBe(
+      `<!DOCTYPE html><html lang="en"><head><script src="${OPEN_SAVED_SCRIPT}?from=%2F%3Fsort%3Dnew%26tag%3Drut"></script><meta charset="utf-8"/><script type="module" src="/build/x.js"></script></head><body></body></html>`,
+    );
+  });
+
+  it("gives up on a document without a head", () => {
+    expect(withOpenScript("<p>hello</p>", "/")).toBeNull();
+  });
+});
+
+describe("openedFrom", () => {
+  it("takes only this site's own paths", () => {
+    expect(openedFrom("/clubs?q=ridge")).toBe("/clubs?q=ridge");
+    for (const bad of [null, "", "//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\evil.example"])
+      expect(openedFrom(bad)).toBeNull();
+  });
+});
