@@ -160,8 +160,9 @@ registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname === "/__manifest",
   async (options) =>
     (await routeManifest.handle(options).catch(() => undefined)) ??
-    (await nothingNewForOwnPage(options)) ??
+    // Before the own-page answer: the worker may still see the opening page under the address it asked for.
     routesForOpening((options.event as FetchEvent).clientId, options.url.searchParams.getAll("p")) ??
+    (await nothingNewForOwnPage(options)) ??
     reloadDocument("/"),
 );
 

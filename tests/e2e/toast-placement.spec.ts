@@ -1,34 +1,47 @@
 import type { Page } from "@playwright/test";
-import { CONTROLS } from "../../app/components/layout/toast-placement";
+import { CONTROLS, FIELDS } from "../../app/components/layout/toast-placement";
 import { expect, hydrated, test } from "./fixtures";
 
 /**
- * Issue 14: a toast never covers a control, on a 390×844 phone (ADR 0029). Without JavaScript the
- * toast is part of the page above the content; with JavaScript it floats in the lowest place that
- * covers no button, link or field, and moves when the page scrolls under it.
+ * Issue 14: a toast never covers what a member is writing, on a 390×844 phone (ADR 0029). Without
+ * JavaScript the toast is part of the page above the content; with JavaScript it floats at the
+ * bottom or top edge of the window where it covers no control, else at an edge where it covers no
+ * field nor the button that sends one (ux-2 N12), else in the lowest free place between, and moves
+ * when the page scrolls under it.
  */
 
 const PHONE = { width: 390, height: 844 };
 const COMMENT_BOX = "#comments form textarea";
 
-/** The visible controls (outside the toast) that the toast's card overlaps, by their text or name. */
-async function coveredControls(page: Page): Promise<string[]> {
-  return page.evaluate((selector) => {
-    const card = document.querySelector('[data-testid="toast"]');
-    if (!card) throw new Error("no toast");
-    const t = card.getBoundingClientRect();
-    const covered: string[] = [];
-    for (const element of document.querySelectorAll(selector)) {
-      if (card.contains(element)) continue;
-      const r = element.getBoundingClientRect();
-      if (!element.checkVisibility({ visibilityProperty: true })) continue;
-      if (!r.width || !r.height || r.bottom <= 0 || r.top >= window.innerHeight) continue;
-      if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom) {
-        covered.push(element.getAttribute("aria-label") ?? (element.textContent?.trim() || element.outerHTML.slice(0, 60)));
+/**
+ * The visible controls (outside the toast) that the toast's card overlaps, by their text or name;
+ * with `fieldsOnly`, only fields, their labels and the buttons that send a form holding a field.
+ */
+async function coveredControls(page: Page, fieldsOnly = true): Promise<string[]> {
+  return page.evaluate(
+    ([controls, fields, only]) => {
+      const card = document.querySelector('[data-testid="toast"]');
+      if (!card) throw new Error("no toast");
+      const t = card.getBoundingClientRect();
+      const typing = (element: Element) =>
+        element.matches(fields) ||
+        (element instanceof HTMLLabelElement && Boolean(element.control?.matches(fields))) ||
+        ((element instanceof HTMLButtonElement || element instanceof HTMLInputElement) &&
+          [...(element.form?.elements ?? [])].some((field) => field.matches(fields)));
+      const covered: string[] = [];
+      for (const element of document.querySelectorAll(controls)) {
+        if (card.contains(element) || (only && !typing(element))) continue;
+        const r = element.getBoundingClientRect();
+        if (!element.checkVisibility({ visibilityProperty: true })) continue;
+        if (!r.width || !r.height || r.bottom <= 0 || r.top >= window.innerHeight) continue;
+        if (r.left < t.right && t.left < r.right && r.top < t.bottom && t.top < r.bottom) {
+          covered.push(element.getAttribute("aria-label") ?? (element.textContent?.trim() || element.outerHTML.slice(0, 60)));
+        }
       }
-    }
-    return covered;
-  }, CONTROLS);
+      return covered;
+    },
+    [CONTROLS, FIELDS, fieldsOnly] as const,
+  );
 }
 
 /** Scroll so that `control` sits at the very bottom of the window, where a bottom toast would be. */
@@ -84,4 +97,25 @@ test("on the create page the toast leaves Publish Post free, wherever the page i
   if (js) return;
   await scrollToWindowBottom(page, "Publish Post");
   await expect.poll(() => coveredControls(page)).toEqual([]);
+});
+
+test("on a member's home the toast sits at an edge of the window, not mid-screen (ux-2 N12)", async ({ page, js, signUp }) => {
+  test.skip(!js, "without JavaScript the toast is part of the page, above the content");
+  await page.setViewportSize(PHONE);
+  const me = await signUp();
+  await signInTo(page, me, "/");
+  await hydrated(page);
+  const header = await page.locator("body > header").evaluate((element) => element.getBoundingClientRect().bottom);
+  // It follows the page at the next frame after hydration.
+  await expect
+    .poll(async () => {
+      const t = await page.getByTestId("toast").evaluate((card) => card.getBoundingClientRect());
+      const atBottom = t.bottom >= PHONE.height - 16 - 1 && t.bottom <= PHONE.height;
+      const atTop = t.top >= header && t.top <= header + 8 + 1;
+      return atBottom || atTop ? "at an edge" : `top ${Math.round(t.top)}, bottom ${Math.round(t.bottom)}`;
+    })
+    .toBe("at an edge");
+  expect(await coveredControls(page)).toEqual([]);
+  // Nor the page's own top: its heading and first button (people.spec.ts).
+  await expect(page.getByRole("link", { name: "Share Your Story" })).toBeInViewport();
 });
