@@ -54,20 +54,22 @@ async function knownRoutes(version: string, buildManifest: string | undefined): 
   return routes;
 }
 
-/** The saved documents that may open another page: newest first, with their build version. */
-async function donors(page: string): Promise<{ page: string; html: string; savedAt: number; version: string; headers: Headers }[]> {
+/** The saved documents that may open another page (they run the app): newest first, read one at a time. */
+async function* donors(page: string): AsyncGenerator<{ page: string; html: string; savedAt: number; version: string; headers: Headers }> {
   const cache = await caches.open(PAGES_CACHE);
-  const found = [];
+  const copies = [];
   for (const key of await cache.keys()) {
     const of = pageOf(new URL(key.url));
     if (of.part !== DOCUMENT_PART || of.page === page) continue;
     const copy = await savedCopy(key);
-    if (!copy?.headers.get("Content-Type")?.startsWith("text/html")) continue;
+    if (copy?.headers.get("Content-Type")?.startsWith("text/html"))
+      copies.push({ page: of.page, copy, savedAt: Number(copy.headers.get(SAVED_AT_HEADER)) });
+  }
+  for (const { page: from, copy, savedAt } of copies.sort((a, b) => b.savedAt - a.savedAt)) {
     const html = await copy.text();
     const version = buildVersionOf(html);
-    if (version) found.push({ page: of.page, html, version, savedAt: Number(copy.headers.get(SAVED_AT_HEADER)), headers: copy.headers });
+    if (version) yield { page: from, html, version, savedAt, headers: copy.headers };
   }
-  return found.sort((a, b) => b.savedAt - a.savedAt);
 }
 
 /**
@@ -91,7 +93,7 @@ export async function openFromSavedData(
     if (of.page === page && of.part !== DOCUMENT_PART && (await savedCopy(key))) parts.add(of.part);
   }
   if (parts.size === 0) return undefined;
-  for (const donor of await donors(page)) {
+  for await (const donor of donors(page)) {
     const open = routesToOpen(parts, await knownRoutes(donor.version, buildManifest));
     if (!open) continue;
     const cached = await Promise.all(open.modules.map((file) => caches.match(file)));
