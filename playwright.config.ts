@@ -11,6 +11,15 @@ const SERVER_BUILD = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DI
 export const RENDER_CACHE_VERIFY = process.env.CI ? "1" : (process.env.RENDER_CACHE_VERIFY ?? "");
 
 /**
+ * How long a test and each of its waits may take. CI runs the suite on 2 cores with 2 workers, each
+ * a Chromium beside the server; there a member's home took up to 7 s to draw after a sign-in or a
+ * logout (stop 36's CI: 3 tests failed waiting 7 s for a toast that came, the same tests passed
+ * alone). These are limits on waiting, not budgets (`npm run bench` checks speed): a wait that
+ * never ends fails either way, only later in CI.
+ */
+const WAIT_SCALE = process.env.CI ? 2 : 1;
+
+/**
  * What every end-to-end run shares: this file's (one node on SQLite) and playwright.pg.config.ts's
  * (two nodes on PostgreSQL behind nginx), which add their own baseURL and webServer.
  */
@@ -19,8 +28,8 @@ export const shared = {
   fullyParallel: true,
   workers: 2,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  timeout: 30_000 * WAIT_SCALE,
+  expect: { timeout: 7_000 * WAIT_SCALE },
   reporter: "list",
   use: {
     trace: "retain-on-failure",
