@@ -1,7 +1,7 @@
 import { users } from "#db/schema";
 import { describe, expect, it } from "vitest";
 import { createPost } from "~/models/post.server";
-import { databaseEngine, db, queryRows } from "~/utils/db.server";
+import { db, queryRows } from "~/utils/db.server";
 import { raceProcesses } from "#tests/fixtures/processes";
 
 /**
@@ -16,10 +16,11 @@ type Counts = { ok: number; refused: Record<string, number>; failures: string[] 
 
 const PROCESSES = 2;
 const WRITERS_PER_PROCESS = 8;
-const OPS_PER_WRITER = 90;
-// PostgreSQL's writers pay a round trip per statement and run again after a serialization failure:
-// they get as many writes done (the check below wants over 200) in a little more time.
-const TIME_LIMIT_MS = databaseEngine() === "postgres" ? 8000 : 4000;
+// Each writer does a fixed number of writes, so how much races does not depend on the machine's
+// speed: with a time limit (8 s on PostgreSQL) a loaded CI run got 172 writes done, under the 200
+// the check below wants. The limit is now only a bound on a run that hangs.
+const OPS_PER_WRITER = 30;
+const TIME_LIMIT_MS = 40_000;
 
 const mismatches = async (query: string) => (await queryRows(query)).length;
 
@@ -50,7 +51,7 @@ describe("writers in two processes on one database", () => {
     const failures = results.flatMap((r) => r.failures);
     const ok = results.reduce((n, r) => n + r.ok, 0);
     expect(failures.slice(0, 5), `${failures.length} writes failed with a database error`).toEqual([]);
-    expect(ok).toBeGreaterThan(200);
+    expect(ok, JSON.stringify(results.map((r) => r.refused))).toBeGreaterThan(200);
     for (const r of results) for (const status of Object.keys(r.refused)) expect(["404", "429"]).toContain(status);
 
     expect(await mismatches("SELECT id FROM posts p WHERE likes_count <> (SELECT count(*) FROM likes WHERE post_id = p.id)")).toBe(0);
@@ -65,5 +66,5 @@ describe("writers in two processes on one database", () => {
         "SELECT id FROM users u WHERE posts_count <> (SELECT count(*) FROM posts WHERE author_id = u.id AND hidden_at IS NULL)",
       ),
     ).toBe(0);
-  }, 60_000);
+  }, 90_000);
 });
