@@ -13,10 +13,16 @@ import { apiClub, expect, test, uniqueName } from "./fixtures";
 test.use({ serviceWorkers: "block" });
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "parts fetched on demand are JavaScript's");
 
+/**
+ * Requests for the build file whose name starts with `name-`, a later try's fresh address included
+ * (`?retry=N`: a browser never fetches an address whose module failed again, utils/import-again.ts).
+ */
+const chunk = (name: string) => new RegExp(`/build/_shared/${name}-[A-Z0-9]+\\.js(?:\\?retry=\\d+)?$`);
+
 /** Every request for the build file whose name starts with `name-` fails, as with no signal. */
 async function cut(page: Page, name: string) {
   const failed: string[] = [];
-  await page.route(new RegExp(`/build/_shared/${name}-[A-Z0-9]+\\.js$`), (route) => {
+  await page.route(chunk(name), (route) => {
     failed.push(route.request().url());
     return route.abort("internetdisconnected");
   });
@@ -117,7 +123,7 @@ test("Edit Club says so when its form cannot be fetched, and opens once it can",
   await signUp();
   const club = await apiClub(page, baseURL!);
   let signal = false;
-  await page.route(/\/build\/_shared\/forms-[A-Z0-9]+\.js$/, (route) => (signal ? route.continue() : route.abort("internetdisconnected")));
+  await page.route(chunk("forms"), (route) => (signal ? route.continue() : route.abort("internetdisconnected")));
   await open(`/clubs/${club.id}`);
   await page.getByRole("link", { name: "Edit Club" }).click();
   const dialog = page.getByRole("dialog", { name: "Edit Club" });
@@ -136,7 +142,7 @@ test("a photo chosen before the Edit Profile form's code arrives is sent once it
   // A slow link: the form's code comes only when released.
   let release: () => void = () => undefined;
   const arrived = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/build\/_shared\/edit-form-[A-Z0-9]+\.js$/, async (route) => {
+  await page.route(chunk("edit-form"), async (route) => {
     await arrived;
     await route.continue();
   });
@@ -187,7 +193,7 @@ test.describe("a page's main form drawn by the server", () => {
     await signUp();
     let signal = false;
     let asked = 0;
-    await page.route(/\/build\/_shared\/editor-[A-Z0-9]+\.js$/, (route) => {
+    await page.route(chunk("editor"), (route) => {
       asked += 1;
       return signal ? route.continue() : route.abort("internetdisconnected");
     });

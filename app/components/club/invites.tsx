@@ -8,6 +8,7 @@ import { APP_NAME } from "~/utils/brand";
 import { useHydrated } from "~/utils/hydrated";
 import { InviteTerms } from "./invite-terms";
 import type { ClubInvite } from "~/schemas/shapes";
+import { importAgain } from "~/utils/import-again";
 
 export type ClubRef = { id: number; name: string };
 type InviteFormProps = { club: ClubRef; lastResult: SubmissionResult<string[]> | undefined };
@@ -16,7 +17,13 @@ type InviteFormProps = { club: ClubRef; lastResult: SubmissionResult<string[]> |
  * SPEC.md §5 Invite form. Its code (Conform) is not part of the tab's first load: hydration keeps the
  * server's form, which posts without it, until it arrives (docs/decisions/0046).
  */
-export const InviteForm = lazyPagePart<InviteFormProps>(() => import("./invite-form").then((m) => m.InviteForm), PageFormUnavailable);
+export const InviteForm = lazyPagePart<InviteFormProps>(
+  importAgain(
+    () => import("./invite-form"),
+    (m) => m.InviteForm,
+  ),
+  PageFormUnavailable,
+);
 
 /** The club's active invites, each with its link and terms, and Revoke for whoever may. */
 export function InviteList({ club, invites, origin }: { club: ClubRef; invites: ClubInvite[]; origin: string }) {

@@ -4,6 +4,7 @@ import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { lazyPart } from "~/components/ui/lazy-part";
 import type { ReportDialogProps } from "./report-dialog";
 import type { ReportTarget } from "~/schemas/report-options";
+import { importAgain } from "~/utils/import-again";
 
 /**
  * The Report action (CONTRACT.md §8 "Pages") on a post, comment, profile or club. Without JavaScript
@@ -25,7 +26,13 @@ function GoToReportPage({ action }: ReportDialogProps) {
  * The dialog, fetched when a member first opens it: the Report action sits on every post card, and
  * the feed's first load must not carry the dialog's form code (ADR 0046's budget; dialog-form-state.ts).
  */
-const ReportDialog = lazyPart<ReportDialogProps>(() => import("./report-dialog").then((m) => m.ReportDialog), GoToReportPage);
+const ReportDialog = lazyPart<ReportDialogProps>(
+  importAgain(
+    () => import("./report-dialog"),
+    (m) => m.ReportDialog,
+  ),
+  GoToReportPage,
+);
 
 export function ReportLink({
   type,

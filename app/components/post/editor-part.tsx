@@ -1,5 +1,6 @@
 import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
+import { importAgain } from "~/utils/import-again";
 
 /**
  * The post editor as a page's main form. Its code (Conform, uploads, tags, drafts) is not part of the
@@ -7,7 +8,10 @@ import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
  * arrives (docs/decisions/0046).
  */
 export const PostEditorPart = lazyPagePart(
-  () => import("./editor").then((m) => m.PostEditor),
+  importAgain(
+    () => import("./editor"),
+    (m) => m.PostEditor,
+  ),
   PageFormUnavailable,
   <p className="text-sm text-stone-600">Loading the editor…</p>,
 );

@@ -15,6 +15,7 @@ import { TagsInput } from "~/components/ui/tags-input";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { lazyPart } from "~/components/ui/lazy-part";
+import { importAgain } from "~/utils/import-again";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   article: "In-depth guides and tutorials",
@@ -45,7 +46,13 @@ export type PostEditorProps = {
  * The live link preview (and the card code it shares with the feed) comes when a URL is typed (ADR
  * 0044); when its file cannot be fetched, the editor goes on without a preview (ADR 0045).
  */
-const EditorLinkPreview = lazyPart<{ url: string }>(() => import("./live-link-preview").then((m) => m.EditorLinkPreview), NoPreview);
+const EditorLinkPreview = lazyPart<{ url: string }>(
+  importAgain(
+    () => import("./live-link-preview"),
+    (m) => m.EditorLinkPreview,
+  ),
+  NoPreview,
+);
 function NoPreview() {
   return null;
 }

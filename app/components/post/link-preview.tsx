@@ -3,6 +3,7 @@ import type { LinkMetadata } from "~/schemas/media-options";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useHydrated } from "~/utils/hydrated";
 import { LinkPreviewCard, LinkPreviewSkeleton } from "./link-preview-card";
+import { importAgain } from "~/utils/import-again";
 
 /**
  * SPEC.md §2 / §4 link preview: a pulse skeleton while the metadata loads, then a card (title,
@@ -17,7 +18,13 @@ import { LinkPreviewCard, LinkPreviewSkeleton } from "./link-preview-card";
  * feed's first load need not carry the request code (issue 26's budget).
  */
 type LiveProps = { url: string };
-const LiveLinkPreview = lazyPart<LiveProps>(() => import("./live-link-preview").then((m) => m.LiveLinkPreview), PlainLink);
+const LiveLinkPreview = lazyPart<LiveProps>(
+  importAgain(
+    () => import("./live-link-preview"),
+    (m) => m.LiveLinkPreview,
+  ),
+  PlainLink,
+);
 /** Where the fetch's code did not arrive: the plain link, as when no metadata comes (SPEC.md §8). */
 function PlainLink({ url }: LiveProps) {
   return <LinkPreviewCard url={url} metadata={null} />;

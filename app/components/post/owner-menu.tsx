@@ -6,6 +6,7 @@ import { preloadDialog, useDialogForm, type DialogFormState } from "~/components
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 import type { PostDialogStates } from "./dialogs";
+import { importAgain } from "~/utils/import-again";
 
 type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
 
@@ -13,7 +14,7 @@ type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" |
 // the feed's JavaScript stays small for everyone; opening the menu starts the download. Should
 // their file not arrive, the post's own page opens at the form asked for (its no-JS twin, drawn by
 // the server), as the link would without JavaScript (docs/decisions/0045).
-const loadDialogs = () => import("./dialogs");
+const loadDialogs = importAgain(() => import("./dialogs"));
 type DialogsProps = { post: EditablePost; dialogs: PostDialogStates; inline?: boolean };
 const PostDialogs = lazyPart<DialogsProps>(() => loadDialogs().then((m) => m.default), DialogsFormPage);
 

@@ -1,4 +1,5 @@
 import { useCallback, useRef, useState, type MouseEvent, type MutableRefObject } from "react";
+import { importAgain } from "~/utils/import-again";
 
 /**
  * The state half of DialogForm (dialog-form.tsx): whether its dialog is open, and the props of the
@@ -7,7 +8,7 @@ import { useCallback, useRef, useState, type MouseEvent, type MutableRefObject }
  */
 
 /** The dialog itself (Radix): downloaded when a dialog first opens, or earlier by `preloadDialog`. */
-export const loadDialog = () => import("./dialog");
+export const loadDialog = importAgain(() => import("./dialog"));
 
 export type DialogFormState = {
   /** The query parameter that shows the inline twin: `edit` for `?edit=1`. */

@@ -15,6 +15,7 @@ import { atomAlternate, clubFeedPath } from "~/utils/feed-links";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
+import { importAgain } from "~/utils/import-again";
 
 /**
  * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
@@ -27,7 +28,13 @@ export { clubLayoutLoader as loader, clubPageAction as action } from "./club-pag
  * opens, or the page is `?edit=1` (hydration keeps the server's form until the code arrives); when
  * it does not arrive, the dialog says so (docs/decisions/0045).
  */
-const EditClubForm = lazyPart(() => import("~/components/club/forms").then((m) => m.EditClubForm), FormUnavailable);
+const EditClubForm = lazyPart(
+  importAgain(
+    () => import("~/components/club/forms"),
+    (m) => m.EditClubForm,
+  ),
+  FormUnavailable,
+);
 
 const TAB_LABELS: Record<ClubTab, string> = {
   posts: "Posts",

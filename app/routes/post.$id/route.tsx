@@ -17,6 +17,7 @@ import { ignoreSearchParams } from "~/utils/remix";
 import { keepPageOnFailure } from "~/utils/client-action";
 import { postSendFailed } from "./send-failed";
 import type { loader } from "./post-actions.server";
+import { importAgain } from "~/utils/import-again";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
 export { loader, action } from "./post-actions.server";
@@ -51,7 +52,14 @@ type DialogsProps = Parameters<typeof PostDialogsPart>[0];
 let dialogsPart: ComponentType<DialogsProps> | null = null;
 function PostDialogs(props: DialogsProps) {
   const [Part] = useState(
-    () => (dialogsPart ??= lazyPagePart<DialogsProps>(() => import("~/components/post/dialogs").then((m) => m.default), DialogsFormPage)),
+    () =>
+      (dialogsPart ??= lazyPagePart<DialogsProps>(
+        importAgain(
+          () => import("~/components/post/dialogs"),
+          (m) => m.default,
+        ),
+        DialogsFormPage,
+      )),
   );
   return <Part {...props} />;
 }

@@ -19,9 +19,16 @@ import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
 import { failedToast, keepPageOnFailure } from "~/utils/client-action";
 import type { loader, action } from "./profile-actions.server";
+import { importAgain } from "~/utils/import-again";
 
 /** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044); if it cannot be, the dialog says so (0045). */
-const EditProfileForm = lazyPart(() => import("~/components/profile/edit-form").then((m) => m.EditProfileForm), FormUnavailable);
+const EditProfileForm = lazyPart(
+  importAgain(
+    () => import("~/components/profile/edit-form"),
+    (m) => m.EditProfileForm,
+  ),
+  FormUnavailable,
+);
 
 /** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
 export { loader, action } from "./profile-actions.server";
