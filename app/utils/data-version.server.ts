@@ -13,15 +13,30 @@ import type Database from "better-sqlite3";
  *   the per-URL cache of other sites' link previews (a page draws a post's preview from it when the
  *   post has none of its own, but a preview's arrival is also copied into the posts lacking it, a
  *   counted write: link-metadata.server.ts; failures stored there change no page), and
- *   the leases of resumable uploads being written (upload_locks, renewed every few seconds of a PATCH);
+ *   the leases of resumable uploads being written (upload_locks, renewed every few seconds of a PATCH),
+ *   work off the request (notification_fanouts: a club post's fan-out and its cursor; the
+ *   notifications it writes count) and the site's own keys (site_keys);
  * - full-text index tables (virtual tables and their shadows change with the rows they index);
  * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
- *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts).
+ *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts);
+ * - in `notifications`, `sent_at`: the delivery's mark that a row was mailed or pushed (before, every
+ *   delivery emptied every visitor page and ETag; CONTRACT.md §11). A new, read or removed
+ *   notification still counts: a member's bell shows it.
+ *
+ * A trigger whose definition changed (a column left out since) is made again at the next start.
  */
 
-const UNCOUNTED_TABLES = new Set(["rate_limits", "__drizzle_migrations", "data_version", "link_previews", "upload_locks"]);
+const UNCOUNTED_TABLES = new Set([
+  "rate_limits",
+  "__drizzle_migrations",
+  "data_version",
+  "link_previews",
+  "upload_locks",
+  "notification_fanouts",
+  "site_keys",
+]);
 /** Columns whose change alone is not a change any page shows. */
-const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"] };
+const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], notifications: ["sent_at"] };
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -46,6 +61,20 @@ export function installDataVersion(sqlite: Database.Database): void {
       for (const { name } of tables.filter((t) => !counted.includes(t.name))) {
         for (const op of ["insert", "update", "delete"]) sqlite.exec(`DROP TRIGGER IF EXISTS ${quote(`data_version_${name}_${op}`)}`);
       }
+      const existing = new Map(
+        (sqlite.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").all() as { name: string; sql: string }[]).map((t) => [
+          t.name,
+          t.sql,
+        ]),
+      );
+      /** CREATE TRIGGER, after dropping one of that name made differently by an earlier start. */
+      const trigger = (name: string, body: string) => {
+        const create = `CREATE TRIGGER ${quote(name)} ${body}`;
+        const had = existing.get(name);
+        if (had === create) return;
+        if (had !== undefined) sqlite.exec(`DROP TRIGGER ${quote(name)}`);
+        sqlite.exec(create);
+      };
       for (const table of counted) {
         const t = quote(table);
         const ignored = UNCOUNTED_COLUMNS[table];
@@ -57,11 +86,9 @@ export function installDataVersion(sqlite: Database.Database): void {
             .map(quote)
             .join(", ")}`;
         }
-        sqlite.exec(
-          `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_insert`)} AFTER INSERT ON ${t} ${bump};` +
-            `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_update`)} AFTER UPDATE${updateOf} ON ${t} ${bump};` +
-            `CREATE TRIGGER IF NOT EXISTS ${quote(`data_version_${table}_delete`)} AFTER DELETE ON ${t} ${bump};`,
-        );
+        trigger(`data_version_${table}_insert`, `AFTER INSERT ON ${t} ${bump}`);
+        trigger(`data_version_${table}_update`, `AFTER UPDATE${updateOf} ON ${t} ${bump}`);
+        trigger(`data_version_${table}_delete`, `AFTER DELETE ON ${t} ${bump}`);
       }
     })
     .immediate();

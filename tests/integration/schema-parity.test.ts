@@ -242,19 +242,24 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
     .filter((f) => f.endsWith(".sql"))
     .map((f) => fs.readFileSync(`${folder}/${f}`, "utf8"))
     .join("\n");
-  // Tables whose writes no page's cache depends on (upload_locks: a lease renewed while an upload is written).
-  const UNVERSIONED = ["rate_limits", "link_previews", "upload_locks"];
+  // Tables whose writes no page's cache depends on (upload_locks: a lease renewed while an upload is
+  // written; notification_fanouts: work off the request; site_keys: the site's own keys).
+  const UNVERSIONED = ["rate_limits", "link_previews", "upload_locks", "notification_fanouts", "site_keys"];
+  // The delivery's mark (CONTRACT.md §11: bookkeeping is not content).
+  const DELIVERY_MARK = ["sent_at"];
+  /** The data-version triggers in force after every migration, by name: the table each is on. */
+  const triggers = new Map<string, string>();
+  for (const m of migrations.matchAll(
+    /CREATE TRIGGER "([^"]+)" AFTER [^;]* ON "([a-z_]+)" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"|DROP TRIGGER "([^"]+)" ON "[a-z_]+"/g,
+  )) {
+    if (m[3]) triggers.delete(m[3]);
+    else triggers.set(m[1]!, m[2]!);
+  }
   // Columns a request refreshes as a session is used: bumping on them would bump on every visit.
   const SESSION_TOUCH = ["last_seen_at", "expires_at"];
 
-  it("is bumped by a statement trigger on every table but rate_limits, link_previews and upload_locks", () => {
-    const triggered = new Set(
-      [
-        ...migrations.matchAll(
-          /CREATE TRIGGER "[^"]+" AFTER [^;]* ON "([a-z_]+)" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"/g,
-        ),
-      ].map((m) => m[1]),
-    );
+  it("is bumped by a statement trigger on every table but the bookkeeping ones", () => {
+    const triggered = new Set(triggers.values());
     expect([...triggered].sort()).toEqual(
       Object.keys(pgByName)
         .filter((t) => !UNVERSIONED.includes(t))
@@ -270,6 +275,17 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
       .filter((c) => !SESSION_TOUCH.includes(c));
     expect(columns.sort()).toEqual(expected.sort());
     expect(migrations).toMatch(/AFTER INSERT OR DELETE ON "sessions" FOR EACH STATEMENT/);
+  });
+
+  it("is bumped by an update of every notifications column but the delivery's mark", () => {
+    const last = [...migrations.matchAll(/AFTER UPDATE OF ([^;]*?) ON "notifications"/g)].pop();
+    const columns = last![1]!.split(",").map((c) => c.trim().replace(/"/g, ""));
+    const expected = pgTableConfig(pgByName.notifications!.table)
+      .columns.map((c) => c.name)
+      .filter((c) => !DELIVERY_MARK.includes(c));
+    expect(columns.sort()).toEqual(expected.sort());
+    expect(triggers.get("notifications_data_version")).toBe("notifications");
+    expect(migrations).toMatch(/CREATE TRIGGER "notifications_data_version" AFTER INSERT OR DELETE ON "notifications" FOR EACH STATEMENT/);
   });
 });
 
