@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { forgetNotificationsAbout, notify } from "./notification.server";
 import { comments, moderationCases, posts, users } from "#db/schema";
-import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
+import { afterCommit, db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import type { Queryable } from "./access.server";
 import { NOT_STAFF, requireModerationScope, requireModeratorOf, scopeCovers, type Moderator } from "./moderation-access.server";
@@ -174,7 +174,7 @@ export async function removeContent(actor: Actor, target: ModeratedTarget, reaso
   };
   if (tx) await run(tx);
   else await writeTransaction(run);
-  forgetTrending();
+  afterCommit(forgetTrending);
 }
 
 /**
@@ -202,7 +202,7 @@ export async function restoreContent(actor: Actor, target: ModeratedTarget, tx?:
   };
   if (tx) await run(tx);
   else await writeTransaction(run);
-  forgetTrending();
+  afterCommit(forgetTrending);
 }
 
 /**
@@ -239,7 +239,7 @@ export async function hideForReports(tx: Queryable, target: ModeratedTarget): Pr
     clubId: row.clubId,
     at,
   });
-  forgetTrending();
+  afterCommit(forgetTrending);
 }
 
 /**
@@ -250,5 +250,5 @@ export async function unhideDismissed(tx: Queryable, target: ModeratedTarget): P
   const row = await loadTarget(tx, target);
   if (!row || row.hiddenAt === null || row.removalReason !== null) return;
   await setHidden(tx, target, row, { hiddenAt: null, removalReason: null });
-  forgetTrending();
+  afterCommit(forgetTrending);
 }

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, isNull } from "drizzle-orm";
 import { clubMembers, notificationFanouts } from "#db/schema";
-import { db, first, writeTransaction, type Tx } from "~/utils/db.server";
+import { afterCommit, db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
 import { notify } from "./notification.server";
 
@@ -15,6 +15,7 @@ export const FANOUT_BATCH = 500;
 /** Called inside the post's transaction; the worker is nudged once it has committed (`nudgeFanouts`). */
 export async function queueClubPostFanout(tx: Tx, post: { postId: number; clubId: number; actorId: number }): Promise<void> {
   await tx.insert(notificationFanouts).values(post);
+  afterCommit(nudgeFanouts);
 }
 
 /** One batch of the oldest unfinished fan-out. Returns false when there was nothing to do. */

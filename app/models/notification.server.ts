@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { notifications, notificationSettings, type NotificationKind } from "#db/schema";
-import { db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
+import { afterCommit, db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { clubReadableSql } from "./access.server";
 import { notBlockedEitherWaySql } from "./block.server";
 
@@ -78,11 +78,13 @@ export async function notify(recipientIds: number[], event: NotificationEvent, t
     return recipients.length;
   };
   const written = tx ? await work(tx) : await writeTransaction(work);
-  if (written > 0) afterNotify();
+  // Once the rows are committed, never from inside the transaction (CONTRACT.md §11): the delivery
+  // run this starts must not inherit the caller's transaction or its connection.
+  if (written > 0) afterCommit(() => afterNotify());
   return written;
 }
 
-/** What runs once rows are written (the delivery worker's nudge, notification-delivery.server.ts). */
+/** What runs once rows are committed (the delivery worker's nudge, notification-delivery.server.ts). */
 let afterNotify: () => void = () => {};
 export function onNotified(listener: () => void) {
   afterNotify = listener;

@@ -1,10 +1,10 @@
 import { and, eq, sql } from "drizzle-orm";
-import { nudgeFanouts, queueClubPostFanout } from "./notification-fanout.server";
+import { queueClubPostFanout } from "./notification-fanout.server";
 import { notify } from "./notification.server";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
+import { afterCommit, db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, isAppError, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
@@ -187,8 +187,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
     if (data.clubId) await queueClubPostFanout(tx, { postId, clubId: data.clubId, actorId: author.id });
     return postId;
   });
-  if (data.clubId) nudgeFanouts();
-  forgetTrending();
+  afterCommit(forgetTrending);
   return getPost(actor, id);
 }
 
@@ -240,7 +239,7 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
         .where(eq(users.id, row.authorId));
     return stored;
   });
-  forgetTrending();
+  afterCommit(forgetTrending);
   await deleteMediaFiles(files);
 }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
-import type { DB, Engine, Params } from "./db-engine.server";
+import { runAll, TransactionScope, usedAfterEnd, type DB, type Engine, type Params } from "./db-engine.server";
 import { AppError } from "./errors";
 import { logger } from "./logger.server";
 
@@ -60,7 +60,7 @@ export const WRITE_TURN = 7_242_026;
 export const ALONE_AFTER = 3;
 const BEGIN_SHARED = `BEGIN ISOLATION LEVEL SERIALIZABLE; SELECT pg_advisory_xact_lock_shared(${WRITE_TURN})`;
 
-type Open = { client: pg.PoolClient; db: DB; savepoints: number };
+type Open = { client: pg.PoolClient; db: DB; savepoints: number; scope: TransactionScope };
 
 /** What a page or a call says while the database cannot be reached (a 503 with Retry-After). */
 export const DATABASE_UNAVAILABLE = "The database is not answering just now. Please try again in a moment.";
@@ -301,8 +301,20 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
   const sharedVersion = sharedReads(() => readVersion(pool));
   const context = new AsyncLocalStorage<Open>();
 
+  /** The caller's open transaction; one that has ended is refused (usedAfterEnd) and the pool answers. */
+  function live(): Open | undefined {
+    const open = context.getStore();
+    if (!open?.scope.ended) return open;
+    usedAfterEnd();
+    return undefined;
+  }
+  // Not context.exit: in Node 20 that clears the store for fn's synchronous part only, and whatever fn
+  // starts (a delivery run's later awaits) comes back in the transaction's context.
+  const outside = <T>(fn: () => T): T => context.run(undefined as unknown as Open, fn);
+
   async function savepoint<T>(open: Open, work: (tx: DB) => Promise<T>): Promise<T> {
     const name = `sp${++open.savepoints}`;
+    const mark = open.scope.mark();
     await open.client.query(`SAVEPOINT ${name}`);
     try {
       const result = await work(open.db);
@@ -310,16 +322,22 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
       return result;
     } catch (error) {
       await open.client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+      open.scope.rollbackTo(mark);
       throw error;
     }
   }
 
   return {
     name: "postgres",
-    current: () => context.getStore()?.db ?? root,
-    outside: (fn) => context.exit(fn),
+    current: () => live()?.db ?? root,
+    outside,
+    afterCommit(fn) {
+      const open = live();
+      if (open) open.scope.add(fn);
+      else outside(() => runAll([fn]));
+    },
     async transaction<T>(work: (tx: DB) => Promise<T>): Promise<T> {
-      const open = context.getStore();
+      const open = live();
       if (open) return savepoint(open, work);
       for (let attempt = 1; ; attempt++) {
         const client = await connect();
@@ -333,6 +351,8 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
         };
         client.on("error", lost);
         const alone = attempt > ALONE_AFTER;
+        const scope = new TransactionScope();
+        let committed = false;
         // Before the wait for another attempt. A failure leaves the connection to be closed, which ends the lock.
         const unlock = () =>
           client.query(`SELECT pg_advisory_unlock(${WRITE_TURN})`).then(
@@ -343,9 +363,10 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
           // The lock held for the session, so BEGIN and its snapshot come after the wait.
           if (alone) await client.query(`SELECT pg_advisory_lock(${WRITE_TURN})`);
           await client.query(alone ? "BEGIN ISOLATION LEVEL SERIALIZABLE" : BEGIN_SHARED);
-          const tx: Open = { client, db: asDB(drizzle(client)), savepoints: 0 };
+          const tx: Open = { client, db: asDB(drizzle(client)), savepoints: 0, scope };
           const result = await context.run(tx, () => work(tx.db));
           await client.query("COMMIT");
+          committed = true;
           if (alone) await unlock();
           return result;
         } catch (error) {
@@ -360,16 +381,18 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
         } finally {
           client.removeListener("error", lost);
           client.release(broken);
+          // Once the connection is back in the pool: what the commit sets off takes one of its own.
+          scope.end(committed, outside);
         }
       }
     },
     async rows<T>(source: string, params: Params): Promise<T[]> {
       const { text, values } = positional(source, params);
-      const result = await (context.getStore()?.client ?? pool).query(text, values);
+      const result = await (live()?.client ?? pool).query(text, values);
       return result.rows as T[];
     },
     dataVersion() {
-      const open = context.getStore();
+      const open = live();
       // Inside a transaction: what it sees, its own writes included.
       return open ? readVersion(open.client) : sharedVersion();
     },

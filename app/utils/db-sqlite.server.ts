@@ -7,7 +7,7 @@ import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import { drizzle } from "drizzle-orm/sqlite-proxy";
 import * as schema from "#db/schema";
 import { installDataVersion, readDataVersion } from "./data-version.server";
-import type { DB, Engine, Params } from "./db-engine.server";
+import { runAll, TransactionScope, usedAfterEnd, type DB, type Engine, type Params } from "./db-engine.server";
 
 /**
  * The embedded SQLite file (the default, ADR 0041): one better-sqlite3 connection per process,
@@ -55,10 +55,17 @@ export function openSqlite(file: string): SqliteEngine {
   installDataVersion(sqlite);
 
   /** The transaction whose async context owns the connection, if one is open. */
-  let owner: object | null = null;
-  const context = new AsyncLocalStorage<object>();
+  let owner: TransactionScope | null = null;
+  const context = new AsyncLocalStorage<TransactionScope>();
   let waiting: (() => void)[] = [];
   const blocked = () => owner !== null && owner !== context.getStore();
+  /** Before a statement: one made from the context of a transaction that has ended is refused (usedAfterEnd). */
+  const checkEnded = () => {
+    if (context.getStore()?.ended) usedAfterEnd();
+  };
+  // Not context.exit: in Node 20 that clears the store for fn's synchronous part only, and whatever fn
+  // starts (a delivery run's later awaits) comes back in the transaction's context.
+  const outside = <T>(fn: () => T): T => context.run(undefined as unknown as TransactionScope, fn);
   const released = () => new Promise<void>((resolve) => waiting.push(resolve));
   // Every wait is a loop written where the statement runs: the check that the connection is free and
   // the statement (or the taking of it) happen in the same turn, with no await between them, or
@@ -73,6 +80,7 @@ export function openSqlite(file: string): SqliteEngine {
   const builderStatement = statementCache(sqlite);
   const db: DB = drizzle(
     async (source, params, method) => {
+      checkEnded();
       while (blocked()) await released();
       const s = builderStatement(source);
       if (method === "run" || !s.reader) {
@@ -86,8 +94,9 @@ export function openSqlite(file: string): SqliteEngine {
   );
 
   let savepoints = 0;
-  async function savepoint<T>(work: (tx: DB) => Promise<T>): Promise<T> {
+  async function savepoint<T>(scope: TransactionScope, work: (tx: DB) => Promise<T>): Promise<T> {
     const name = `sp${++savepoints}`;
+    const mark = scope.mark();
     sqlite.exec(`SAVEPOINT ${name}`);
     try {
       const result = await work(db);
@@ -96,6 +105,7 @@ export function openSqlite(file: string): SqliteEngine {
     } catch (error) {
       sqlite.exec(`ROLLBACK TO ${name}`);
       sqlite.exec(`RELEASE ${name}`);
+      scope.rollbackTo(mark);
       throw error;
     }
   }
@@ -105,7 +115,15 @@ export function openSqlite(file: string): SqliteEngine {
     name: "sqlite",
     sqlite,
     current: () => db,
-    outside: (fn) => fn(),
+    outside,
+    afterCommit(fn) {
+      const mine = context.getStore();
+      if (mine !== undefined && mine === owner) mine.add(fn);
+      else {
+        checkEnded();
+        outside(() => runAll([fn]));
+      }
+    },
     /**
      * IMMEDIATE: the write lock is taken before the first read (waiting up to busy_timeout for it),
      * so what the transaction checked still holds when it writes, even with another process on the
@@ -113,36 +131,43 @@ export function openSqlite(file: string): SqliteEngine {
      */
     async transaction<T>(work: (tx: DB) => Promise<T>): Promise<T> {
       const mine = context.getStore();
-      if (mine !== undefined && mine === owner) return savepoint(work);
+      if (mine !== undefined && mine === owner) return savepoint(mine, work);
+      checkEnded();
       while (owner !== null) await released();
-      const token = {};
-      owner = token;
-      return context.run(token, async () => {
+      const scope = new TransactionScope();
+      owner = scope;
+      return context.run(scope, async () => {
         try {
           sqlite.exec("BEGIN IMMEDIATE");
         } catch (error) {
           release();
+          scope.end(false, outside);
           throw error;
         }
+        let committed = false;
         try {
           const result = await work(db);
           sqlite.exec("COMMIT");
+          committed = true;
           return result;
         } catch (error) {
           if (sqlite.inTransaction) sqlite.exec("ROLLBACK");
           throw error;
         } finally {
           release();
+          scope.end(committed, outside);
         }
       });
     },
     async rows<T>(source: string, params: Params): Promise<T[]> {
+      checkEnded();
       while (blocked()) await released();
       const s = rawStatement(source);
       s.raw(false);
       return (Array.isArray(params) ? s.all(...params) : s.all(params)) as T[];
     },
     async dataVersion() {
+      checkEnded();
       while (blocked()) await released();
       return readDataVersion(sqlite);
     },

@@ -74,6 +74,17 @@ export function writeTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
 }
 
 /**
+ * Run `fn` once the caller's write has committed (CONTRACT.md §11): inside `writeTransaction`, after
+ * its COMMIT and outside its async context, so whatever `fn` starts (a delivery run, a fan-out, a
+ * cache dropped) takes its own connection and sees the committed rows; never if the transaction rolls
+ * back. Outside a transaction, at once. `fn` should only start work, not wait for it: it runs in the
+ * committing request's turn, and one that throws is logged.
+ */
+export function afterCommit(fn: () => void): void {
+  engine.afterCommit(fn);
+}
+
+/**
  * Rows of SQL written by hand in a model (a query the builder cannot say well: keyset plans,
  * full-text search). Named parameters are `@name`; rows come back as objects keyed by the column
  * aliases (write aliases in snake_case or double quotes: PostgreSQL folds bare ones to lower case).
