@@ -11,11 +11,13 @@ import {
 } from "#db/schema";
 import { expectError, newClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
+import { ageAccount } from "#tests/fixtures/new-accounts";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
 import { postInput } from "#tests/fixtures/posts";
 import { REPORT_REASONS, REPORT_TARGETS } from "~/schemas/report";
 import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment, updateComment } from "./comment.server";
 import { createPost, updatePost } from "./post.server";
 import { decideCase, getCase, moderationQueue, reportTarget, setAutoHideReports } from "./report.server";
@@ -176,12 +178,12 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     expect(entry.reports.map((r) => r.reason).sort()).toEqual(["off_topic", "spam", "spam"]);
   });
 
-  it("hides a post at AUTO_HIDE_REPORTS reports from different members, and not before", async () => {
+  it("hides a post at AUTO_HIDE_REPORTS reports from different established members, and not before", async () => {
     const author = await createMember();
     const post = await newPost(author);
     const postsCount = async () => first(await db.select({ n: users.postsCount }).from(users).where(eq(users.id, author.id)))!.n;
     const before = await postsCount();
-    const [a, b, c] = [await createMember(), await createMember(), await createMember()];
+    const [a, b, c] = [await established(), await established(), await established()];
     await reportTarget(a, { targetType: "post", targetId: post.id, reason: "spam" });
     // The same member again is refused and does not count.
     await expectError(() => reportTarget(a, { targetType: "post", targetId: post.id, reason: "spam" }), 409);
@@ -202,11 +204,60 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     await expectError(() => reportTarget(late, { targetType: "post", targetId: post.id, reason: "spam" }), 404);
   });
 
+  it("a brigade of new accounts reaches the queue and hides nothing (security-3 P2)", async () => {
+    const author = await createMember();
+    const targets = [await newPost(author), await newPost(await createMember())];
+    const brigade = [await createMember(), await createMember(), await createMember()];
+    for (const post of targets) for (const m of brigade) await reportTarget(m, { targetType: "post", targetId: post.id, reason: "spam" });
+    for (const post of targets) {
+      expect((await postRow(post.id)).hiddenAt, "new accounts hide nothing").toBeNull();
+      expect((await openCase("post", post.id))!.id).toBeGreaterThan(0);
+    }
+    // Two established members on top still fall short: the new accounts weigh nothing.
+    const post = targets[0]!;
+    for (let i = 0; i < 2; i++) await reportTarget(await established(), { targetType: "post", targetId: post.id, reason: "spam" });
+    expect((await postRow(post.id)).hiddenAt).toBeNull();
+    await reportTarget(await established(), { targetType: "post", targetId: post.id, reason: "spam" });
+    expect((await postRow(post.id)).hiddenAt).not.toBeNull();
+  });
+
+  it("a suspended member's report does not count toward hiding, and staff content is never hidden by reports", async () => {
+    const post = await newPost(await createMember());
+    const [a, b, suspended] = [await established(), await established(), await established()];
+    await db
+      .update(users)
+      .set({ suspendedAt: new Date(), suspendedUntil: null, suspensionReason: "Brigading" })
+      .where(eq(users.id, suspended.id));
+    for (const m of [a, b, suspended]) await reportTarget(m, { targetType: "post", targetId: post.id, reason: "spam" });
+    expect((await postRow(post.id)).hiddenAt).toBeNull();
+
+    const moderator = await createStaff("moderator");
+    const staffPost = await newPost(moderator);
+    for (let i = 0; i < 4; i++) await reportTarget(await established(), { targetType: "post", targetId: staffPost.id, reason: "spam" });
+    expect((await postRow(staffPost.id)).hiddenAt).toBeNull();
+    expect((await openCase("post", staffPost.id))!.id).toBeGreaterThan(0);
+  });
+
+  it("a member files at most 10 reports an hour (429), and the refused one changes nothing", async () => {
+    const reporter = await createMember();
+    const author = await createMember();
+    const many: { id: number }[] = [];
+    for (let i = 0; i < 11; i++) many.push(await newPost(author));
+    setRateLimitsEnabled(true);
+    try {
+      for (const post of many.slice(0, 10)) await reportTarget(reporter, { targetType: "post", targetId: post.id, reason: "spam" });
+      await expectRefused(() => reportTarget(reporter, { targetType: "post", targetId: many[10]!.id, reason: "spam" }), 429);
+    } finally {
+      setRateLimitsEnabled(false);
+    }
+    expect(await openCase("post", many[10]!.id)).toBeUndefined();
+  });
+
   it("hides a comment at the threshold too", async () => {
     const author = await createMember();
     const post = await newPost(await createMember());
     const comment = await addComment(author, post.id, { content: "Buy cheap tags here" });
-    for (let i = 0; i < 3; i++) await reportTarget(await createMember(), { targetType: "comment", targetId: comment.id, reason: "spam" });
+    for (let i = 0; i < 3; i++) await reportTarget(await established(), { targetType: "comment", targetId: comment.id, reason: "spam" });
     const moderator = await createStaff("moderator");
     const entry = (await moderationQueue(moderator)).entries.find((e) => e.targetType === "comment" && e.targetId === comment.id)!;
     expect(entry.state).toBe("hidden");
@@ -276,7 +327,7 @@ describe("the queue and decisions (CONTRACT.md §8 Queue)", () => {
   it("dismiss closes the case, brings auto-hidden content back and logs it; deciding again is 409", async () => {
     const author = await createMember();
     const post = await newPost(author);
-    for (let i = 0; i < 3; i++) await reportTarget(await createMember(), { targetType: "post", targetId: post.id, reason: "spam" });
+    for (let i = 0; i < 3; i++) await reportTarget(await established(), { targetType: "post", targetId: post.id, reason: "spam" });
     expect((await postRow(post.id)).hiddenAt).not.toBeNull();
     const moderator = await createStaff("moderator");
     const caseRow = (await openCase("post", post.id))!;
@@ -355,3 +406,10 @@ describe("the queue and decisions (CONTRACT.md §8 Queue)", () => {
     expect(log?.targetLabel).toBe("Outside clubs");
   });
 });
+
+/** A member past NEW_ACCOUNT_HOURS: only their reports count toward auto-hide (CONTRACT.md §12). */
+async function established() {
+  const member = await createMember();
+  await ageAccount(member.id);
+  return member;
+}

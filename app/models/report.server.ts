@@ -1,4 +1,4 @@
-import { and, asc, countDistinct, desc, eq, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, countDistinct, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import { clubMembers, clubs, comments, moderationCases, posts, reports, users, type ReportTarget } from "#db/schema";
 import {
   ALREADY_REPORTED,
@@ -14,6 +14,7 @@ import {
   type ReportInput,
 } from "~/schemas/report";
 import { db, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
+import { consumeLimit } from "~/utils/rate-limit.server";
 import { env } from "~/utils/env.server";
 import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
@@ -38,8 +39,10 @@ import type { Actor } from "./user.server";
  * it. Reports of one target gather in its one open case (moderation_cases, a unique index on the open
  * case of a target), which staff decide: dismiss (auto-hidden content comes back) or remove (posts and
  * comments, through moderation-removal.server.ts). A post or comment reported by AUTO_HIDE_REPORTS
- * different members is hidden until then. Who reported is never part of any answer: the queue shows
- * reasons, details and times only.
+ * different established members is hidden until then (CONTRACT.md §12, docs/decisions/0067): only
+ * reporters past NEW_ACCOUNT_HOURS and not suspended count toward it (every report still reaches the
+ * queue), site staff's content is never hidden by reports, and a member files at most 10 reports an
+ * hour. Who reported is never part of any answer: the queue shows reasons, details and times only.
  */
 
 export const REPORT_NOT_FOUND = "There is nothing to report there";
@@ -220,6 +223,7 @@ async function storeReport(tx: Queryable, reporterId: number, data: ReturnType<t
       .where(and(eq(reports.reporterId, reporterId), eq(reports.targetType, targetType), eq(reports.targetId, targetId))),
   );
   if (before) throw conflict(ALREADY_REPORTED);
+  await consumeLimit("reportsPerUser", String(reporterId));
 
   const open = first(
     await tx
@@ -241,17 +245,39 @@ async function storeReport(tx: Queryable, reporterId: number, data: ReturnType<t
     .returning({ id: reports.id });
 
   const target = moderated(targetType, targetId);
-  if (target && subject.hiddenAt === null) {
-    const reporters =
-      first(
-        await tx
-          .select({ n: countDistinct(reports.reporterId) })
-          .from(reports)
-          .where(eq(reports.caseId, caseId)),
-      )?.n ?? 0;
-    if (Number(reporters) >= autoHideReports) await hideForReports(tx, target);
+  if (target && subject.hiddenAt === null && !(await isSiteStaff(tx, subject.subjectId))) {
+    if ((await weightyReporters(tx, caseId)) >= autoHideReports) await hideForReports(tx, target);
   }
   return { id: row!.id };
+}
+
+/**
+ * The different members behind a case's reports who count toward auto-hide: accounts older than
+ * NEW_ACCOUNT_HOURS and not suspended now. A brigade of throw-away accounts reaches the queue and
+ * hides nothing (security-3 P2). Unlike the first-day caps, RATE_LIMITS=off does not lift this.
+ */
+async function weightyReporters(tx: Queryable, caseId: number, now = Date.now()): Promise<number> {
+  const row = first(
+    await tx
+      .select({ n: countDistinct(reports.reporterId) })
+      .from(reports)
+      .innerJoin(users, eq(users.id, reports.reporterId))
+      .where(
+        and(
+          eq(reports.caseId, caseId),
+          lte(users.createdAt, new Date(now - env.NEW_ACCOUNT_HOURS * 3_600_000)),
+          or(isNull(users.suspendedAt), and(isNotNull(users.suspendedUntil), lte(users.suspendedUntil, new Date(now)))),
+        ),
+      ),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** Content by site staff (moderators, admins) is never hidden by reports: a moderator decides on it. */
+async function isSiteStaff(tx: Queryable, userId: number | null): Promise<boolean> {
+  if (userId === null) return false;
+  const row = first(await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)));
+  return row !== undefined && row.role !== "member";
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -51,6 +51,12 @@ export const LIMITS = {
     windowMs: 60 * 60_000,
     message: (wait: string) => `Too many reset requests from your address. Try again ${wait}.`,
   },
+  /** Reports filed by one member (CONTRACT.md §12): a throw-away account cannot flood the queue. */
+  reportsPerUser: {
+    limit: 10,
+    windowMs: 60 * 60_000,
+    message: (wait: string) => `You have sent as many reports as an hour allows. Try again ${wait}.`,
+  },
   /** Reset mails to one account: requests past it send nothing, and the answer does not say so. */
   passwordResetsPerAccount: { limit: 3, windowMs: 60 * 60_000 },
 } as const satisfies Record<string, Limit>;
