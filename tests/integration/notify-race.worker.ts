@@ -12,8 +12,8 @@
 import { addComment } from "~/models/comment.server";
 import { drainDeliveries, scheduleDeliveries } from "~/models/notification-delivery.server";
 import { likePost, unlikePost } from "~/models/post.server";
-import { isAppError } from "~/utils/errors";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { runWriter } from "#tests/fixtures/race-writer";
 
 const [ids, postIds, ops, ms] = process.argv.slice(2);
 const userIds = ids!.split(",").map(Number);
@@ -41,19 +41,7 @@ async function write(userId: number, step: number) {
 }
 
 async function writer(userId: number, deadline: number) {
-  for (let step = 0; step < Number(ops) && Date.now() < deadline; step++) {
-    try {
-      await write(userId, step);
-    } catch (error) {
-      if (isAppError(error)) result.refused[error.status] = (result.refused[error.status] ?? 0) + 1;
-      else {
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const why = cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : "";
-        result.failures.push(`${String((error as Error).message ?? error)}${why}`);
-      }
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  await runWriter(result, Number(ops), deadline, (step) => write(userId, step));
 }
 
 process.stdout.write("ready\n");

@@ -15,8 +15,8 @@ import { posts } from "#db/schema";
 import { addComment } from "~/models/comment.server";
 import { createPost, deletePost, likePost, sharePost, unlikePost } from "~/models/post.server";
 import { db } from "~/utils/db.server";
-import { isAppError } from "~/utils/errors";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { runWriter } from "#tests/fixtures/race-writer";
 
 const [ids, ops, ms] = process.argv.slice(2);
 const userIds = ids!.split(",").map(Number);
@@ -54,21 +54,9 @@ async function write(userId: number, step: number) {
 }
 
 async function writer(userId: number, deadline: number) {
-  for (let step = userId; step < userId + Number(ops) && Date.now() < deadline; step++) {
-    try {
-      await write(userId, step);
-      result.ok += 1;
-    } catch (error) {
-      if (isAppError(error)) result.refused[error.status] = (result.refused[error.status] ?? 0) + 1;
-      else {
-        // drizzle wraps the driver's error (SQLITE_BUSY, PostgreSQL's 40001 …) in `cause`: name it too.
-        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        const why = cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : "";
-        result.failures.push(`${String((error as Error).message ?? error)}${why}`);
-      }
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  // Not `result.ok += await …`: that reads result.ok before the await, and the writers run at once.
+  const ok = await runWriter(result, Number(ops), deadline, (i) => write(userId, userId + i));
+  result.ok += ok;
 }
 
 process.stdout.write("ready\n");
