@@ -243,16 +243,26 @@ export const TRENDING_SQL = `WITH cand(id) AS (
 const rankTrending = async (now: number) => (await queryRows<{ id: number }>(TRENDING_SQL, { now })).map((r) => r.id);
 
 /**
+ * The ranked posts as they are now: one hidden since the ranking was made leaves at once, whichever
+ * node hid it (the ranking is kept a minute per process; security-3 P6 saw a removed post, with its
+ * reason, in the other node's trending for up to 60 s).
+ */
+const stillShown = (posts: Post[]) => posts.filter((p) => !p.hidden);
+
+/**
  * Up to 5 home-feed posts ranked by likes, comments and shares decayed by age. The ranking is
  * shared by every viewer and kept for a minute (trending-cache.server.ts); the posts are read fresh.
  */
 export async function listTrending(actor: Actor, now = Date.now()): Promise<Post[]> {
-  return loadPosts(actor, await rankedTrending(now, rankTrending));
+  return stillShown(await loadPosts(actor, await rankedTrending(now, rankTrending)));
 }
 
-/** Hot Tracks as the home page shows them (the same for every viewer): cached per ranking and data version. */
+/**
+ * Hot Tracks as the home page shows them (the same for every viewer): cached per ranking and data
+ * version, so a removal on any node, which moves the shared data version, is drawn on the next request.
+ */
 export function listTrendingItems(now = Date.now()): Promise<TrendingItem[]> {
   return drawnTrending(now, rankTrending, async (ids) =>
-    (await loadPosts(null, ids)).map((p) => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
+    stillShown(await loadPosts(null, ids)).map((p) => ({ id: p.id, title: p.title, authorName: p.author.displayName, likes: p.likes })),
   );
 }

@@ -8,7 +8,9 @@ import { createPost, getPost, likePost } from "~/models/post.server";
 import { visiblePostsCount } from "~/models/profile.server";
 import * as postRoute from "~/routes/api.posts.$id";
 import * as commentsRoute from "~/routes/api.posts.$id.comments";
-import { dataVersion } from "~/utils/db.server";
+import { eq } from "drizzle-orm";
+import { posts } from "#db/schema";
+import { dataVersion, db } from "~/utils/db.server";
 import type { Actor } from "~/models/user.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { postInput, setPostStats } from "../fixtures/posts";
@@ -20,6 +22,25 @@ const SORTS = ["recent", "oldest", "popular", "discussed"] as const;
  * CONTRACT.md §8: a removed (or auto-hidden) post or comment is gone for everyone but its author,
  * everywhere a list reads it; the staff who may restore it see it on its page with the notice.
  */
+describe("trending on a node that did not make the removal (security-3 P6)", () => {
+  it("drops a post another node hid on the next request, within the minute its ranking is kept", async () => {
+    const author = await createMember();
+    const post = await createPost(author, postInput({ title: `Kept ranking ${Date.now()}` }), noPreview);
+    await setPostStats(post.id, { likes: 900, comments: 0, shares: 90 });
+    const now = Date.now() + 5;
+    expect((await listTrending(null, now)).map((p) => p.id)).toContain(post.id);
+    expect((await listTrendingItems(now)).map((p) => p.id)).toContain(post.id);
+    // Another node removes it: the row changes in the shared database, this process's cache is not told.
+    await db.update(posts).set({ hiddenAt: new Date(), removalReason: "Trending probe" }).where(eq(posts.id, post.id));
+    for (const who of [null, author]) {
+      const listed = await listTrending(who, now + 1);
+      expect(listed.map((p) => p.id)).not.toContain(post.id);
+      expect(JSON.stringify(listed)).not.toContain("Trending probe");
+    }
+    expect((await listTrendingItems(now + 1)).map((p) => p.id)).not.toContain(post.id);
+  });
+});
+
 describe("a removed post is gone for everyone but its author, everywhere", () => {
   it("feeds in every sort and type filter, #hashtag, search, profile, club, trending, the post page and the API", async () => {
     const word = `zq${Math.random().toString(36).slice(2, 8)}`;
