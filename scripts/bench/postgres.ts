@@ -148,6 +148,8 @@ export type WriteResult = {
   rps: number;
   kinds: Record<string, number>;
   sample: string[];
+  /** The ids of the comments answered 201: each must be in the database afterwards (CONTRACT.md §11). */
+  acknowledgedComments: number[];
 };
 
 /**
@@ -168,6 +170,7 @@ export async function writeMix(
   const statuses: Record<string, number> = {};
   const kinds: Record<string, number> = {};
   const sample: string[] = [];
+  const acknowledgedComments: number[] = [];
   const started = performance.now();
   const deadline = started + seconds * 1000;
   const worker = async (i: number) => {
@@ -209,10 +212,41 @@ export async function writeMix(
       if (res.status < 200 || res.status >= 400) {
         errors += 1;
         if (sample.length < 5) sample.push(`${method} ${urlPath}: ${res.status} ${res.body.toString().slice(0, 160)}`);
+      } else if (kind === "comment" && res.status === 201) {
+        const { id } = JSON.parse(res.body.toString()) as { id?: unknown };
+        if (typeof id === "number") acknowledgedComments.push(id);
+        else if (sample.length < 5) sample.push(`${method} ${urlPath}: 201 without an id`);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(ports.length, cookies.length) }, (_, i) => worker(i)));
   const elapsed = (performance.now() - started) / 1000;
-  return { requests: answered, errors, statuses, rps: answered / elapsed, kinds, sample };
+  return { requests: answered, errors, statuses, rps: answered / elapsed, kinds, sample, acknowledgedComments };
+}
+
+/** How many of `ids` are not in the comments table: acknowledged and lost. */
+export async function lostComments(ids: number[], where: { file: string } | { url: string }): Promise<number> {
+  if (ids.length === 0) return 0;
+  if ("url" in where) {
+    const client = new pg.Client({ connectionString: where.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM comments WHERE id = ANY($1::int[])", [ids]);
+      return ids.length - Number(rows[0]!.n);
+    } finally {
+      await client.end();
+    }
+  }
+  const Database = (await import("better-sqlite3")).default;
+  const sqlite = new Database(where.file, { readonly: true });
+  try {
+    const row = sqlite
+      .prepare("SELECT count(*) AS n FROM comments WHERE id IN (SELECT value FROM json_each(?))")
+      .get(JSON.stringify(ids)) as {
+      n: number;
+    };
+    return ids.length - row.n;
+  } finally {
+    sqlite.close();
+  }
 }
