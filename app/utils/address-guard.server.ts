@@ -20,15 +20,28 @@ export class BlockedAddressError extends Error {
   }
 }
 
-/** Public unicast only: no loopback, private, link-local (cloud metadata), CGNAT, multicast, reserved … */
+/**
+ * IPv6's global unicast block (RFC 4291, IANA): what is outside it is never a public host. ipaddr.js
+ * calls everything it has no name for "unicast", IPv4-compatible `::/96` included (`::7f00:1` is
+ * 127.0.0.1 in that deprecated form: security-3 P11), so an IPv6 address must be in here too.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR("2000::/3") as [ipaddr.IPv6, number];
+
+/**
+ * Public unicast only: no loopback, private, link-local (cloud metadata), CGNAT, multicast, reserved,
+ * NAT64, 6to4, Teredo, IPv4-compatible … ; an IPv6 address only in the global unicast block.
+ */
 export function isPublicAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   if (!ipaddr.isValid(bare)) return false;
-  let parsed = ipaddr.parse(bare);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
-  }
-  return parsed.range() === "unicast";
+  // ipaddr.js reads the IPv4-compatible `::8.8.8.8` as if it were `::ffff:8.8.8.8`: with a dotted
+  // tail, only the `::ffff:` spelling is an IPv4-mapped address.
+  if (bare.includes(":") && bare.includes(".") && !/^::ffff:[\d.]+$/i.test(bare)) return false;
+  const parsed = ipaddr.parse(bare);
+  if (parsed.kind() === "ipv4") return parsed.range() === "unicast";
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range() === "unicast";
+  return v6.range() === "unicast" && v6.match(GLOBAL_UNICAST_V6);
 }
 
 type LookupAddress = { address: string; family: number };
