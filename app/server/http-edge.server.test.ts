@@ -21,6 +21,21 @@ describe("edgeRefusal", () => {
     expect(edgeRefusal(req("DELETE", "/api/posts/%FF", { origin: "http://localhost:3000" }))).toMatchObject({ status: 400 });
   });
 
+  it("answers 400 for a NUL byte in a route or query value, which PostgreSQL answered 500 (security-3 P9)", () => {
+    for (const url of [
+      "/api/clubs?search=%00",
+      "/clubs?search=%00",
+      "/api/users/a%00b",
+      "/profile/a%00b",
+      "/feeds/members/a%00.atom",
+      "/x?q=%00",
+    ]) {
+      expect(edgeRefusal(req("GET", url)), url).toMatchObject({ status: 400, error: "The address has a NUL character" });
+    }
+    // A percent sign followed by 00 is not a NUL: `%2500` is "%00" as text.
+    expect(edgeRefusal(req("GET", "/clubs?search=%2500"))).toBeNull();
+  });
+
   it("answers 400 for a Host that is not a host name, instead of throwing", () => {
     for (const host of ["a b", "a^b", "evil.example/x", "user@evil.example", ""]) {
       expect(edgeRefusal(req("GET", "/", { host }))).toMatchObject({ status: 400 });
