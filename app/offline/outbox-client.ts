@@ -13,17 +13,21 @@ import {
   type OutboxStore,
   type StoredOutboxItem,
 } from "./outbox";
-import { importAgain } from "~/utils/import-again";
 
 export type { OutboxRoute };
 
 type Wire = typeof import("./outbox-wire");
+let wire: Promise<Wire> | null = null;
 /**
  * What sends (outbox-wire.ts), out of every page's first load: fetched when the outbox starts for a
  * member, so it is there (and kept by the service worker) before the signal drops; a fetch that
  * failed is tried again on the next call.
  */
-const loadWire: () => Promise<Wire> = importAgain(() => import("./outbox-wire"));
+const loadWire = (): Promise<Wire> =>
+  (wire ??= import("./outbox-wire").catch((error: unknown) => {
+    wire = null;
+    throw error;
+  }));
 
 /**
  * The page's half of the outbox (docs/decisions/0034-outbox.md): keeps a send that found no

@@ -1,6 +1,5 @@
 import type { DetailedError, HttpResponse, Upload } from "tus-js-client";
 import type { UploadedFile } from "~/schemas/media-options";
-import { importAgain } from "~/utils/import-again";
 
 /**
  * One file to /api/uploads over the tus protocol (docs/decisions/0035-resumable-uploads.md), for
@@ -15,8 +14,13 @@ import { importAgain } from "~/utils/import-again";
  */
 
 type Tus = typeof import("tus-js-client");
+let tus: Promise<Tus> | null = null;
 /** The library, fetched once; a fetch the link dropped is tried again on the next call. */
-const loadTus: () => Promise<Tus> = importAgain(() => import("tus-js-client"));
+const loadTus = (): Promise<Tus> =>
+  (tus ??= import("tus-js-client").catch((error: unknown) => {
+    tus = null;
+    throw error;
+  }));
 
 /** The key prefix tus-js-client's browser storage writes each unfinished upload's address under. */
 const TUS_STORAGE_PREFIX = "tus::";

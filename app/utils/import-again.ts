@@ -19,36 +19,26 @@ export function importAgain<M, R = M>(
   importer: () => Promise<M>,
   pick: (module: M) => R = (module) => module as unknown as R,
 ): () => Promise<R> {
-  let loaded: Promise<R> | null = null;
+  let loaded: Promise<R> | undefined;
   let failedAt: string | null = null;
   let tries = 0;
-  return () => {
-    if (loaded) return loaded;
-    const attempt = failedAt ? (import(/* @vite-ignore */ retryAddress(failedAt, ++tries)) as Promise<M>) : importer();
-    const picked = attempt.then(pick, (error: unknown) => {
-      failedAt = failedModuleAddress(error) ?? failedAt;
-      throw error;
-    });
-    void picked.then(
-      () => (loaded ??= picked),
-      () => undefined,
+  return () =>
+    loaded ??
+    (failedAt ? (import(/* @vite-ignore */ `${failedAt}?retry=${++tries}`) as Promise<M>) : importer()).then(
+      (module) => {
+        const value = pick(module);
+        loaded = Promise.resolve(value);
+        return value;
+      },
+      (error: unknown) => {
+        failedAt = failedModuleAddress(error) ?? failedAt;
+        throw error;
+      },
     );
-    return picked;
-  };
 }
 
-/** The address of the module whose fetch failed, as the error's message names it, or null. */
+/** The address of the module whose fetch failed, as the error's message names it (without its query), or null. */
 export function failedModuleAddress(error: unknown): string | null {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
-  const found = /\bhttps?:\/\/[^\s"'<>]+/.exec(message)?.[0];
-  if (!found) return null;
-  const address = new URL(found.replace(/[.,;:)]+$/, ""));
-  address.searchParams.delete("retry");
-  return address.href;
+  const found = /https?:\/\/[^\s"'<>?#]+/.exec(String((error as Error | undefined)?.message ?? error))?.[0];
+  return found ? found.replace(/[.,;:)]+$/, "") : null;
 }
-
-const retryAddress = (address: string, attempt: number) => {
-  const url = new URL(address);
-  url.searchParams.set("retry", String(attempt));
-  return url.href;
-};

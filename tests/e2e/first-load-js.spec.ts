@@ -32,7 +32,12 @@ const CEILING_KB: Record<string, number> = {
   // link and its dialog's loader; the dialog's form is fetched when a member first opens it.
   // Plus 0.1 for issue 31 (measured 112.26 → 112.40): the top bar's 44 px targets and its Sign In
   // on the sign-in pages (audit ux-2 N9), and the home's one-row sort and type menus.
-  "routes/_index": 112.4,
+  // Plus 0.3 for issue 42 (measured 112.40 → 112.68): utils/import-again.ts, which asks again for a
+  // part's code under a fresh address after a failed fetch (Chromium 150 never fetches the same
+  // address again), used by every card's post dialogs, report dialog and link preview. The toast
+  // card, the push toggle and the outbox keep their plain loaders: the helper in the root chunk put
+  // /settings at 120.18, over every page's budget of 120.
+  "routes/_index": 112.7,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -2,7 +2,6 @@ import { Suspense, useEffect, useState } from "react";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useHydrated } from "~/utils/hydrated";
 import { onToast, showToast, type Toast } from "~/utils/toast";
-import { importAgain } from "~/utils/import-again";
 
 export { showToast };
 
@@ -16,7 +15,7 @@ type Shown = ServerToast & { key: number };
  * then): a page without a toast does not carry it in its first load (docs/decisions/0044). When the
  * card's file cannot be fetched, the toast still shows, as a plain card (docs/decisions/0045).
  */
-const loadToastCard = importAgain(() => import("./toast-card"));
+const loadToastCard = () => import("./toast-card");
 type CardProps = { toast: Toast; id: string; onDismiss?: () => void };
 const ToastCard = lazyPart<CardProps>(() => loadToastCard().then((m) => m.ToastCard), PlainToastCard);
 

@@ -1,7 +1,6 @@
 import { Suspense } from "react";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { useHydrated } from "~/utils/hydrated";
-import { importAgain } from "~/utils/import-again";
 
 type Props = { pushOn: boolean };
 
@@ -11,13 +10,7 @@ type Props = { pushOn: boolean };
  * page's first load (the 120 KB budget); until then, and where JavaScript is off, a sentence says
  * what it needs. A file that does not arrive says so, and the saved choice above still works.
  */
-const PushToggle = lazyPart<Props>(
-  importAgain(
-    () => import("./push-toggle"),
-    (m) => m.PushToggle,
-  ),
-  Unavailable,
-);
+const PushToggle = lazyPart<Props>(() => import("./push-toggle").then((m) => m.PushToggle), Unavailable);
 
 function Unavailable() {
   return (
