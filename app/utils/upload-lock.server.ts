@@ -95,16 +95,19 @@ class DatabaseLock implements Lock {
 
   async lock(stopSignal: AbortSignal, requestRelease: RequestRelease): Promise<void> {
     const { retryMs, acquireTimeoutMs } = this.locker.options;
-    const giveUp = AbortSignal.any([stopSignal, AbortSignal.timeout(acquireTimeoutMs)]);
+    // A deadline, not AbortSignal.timeout inside AbortSignal.any: a timeout signal nothing else holds
+    // may be garbage-collected before it fires, and then the wait never ends (a CI rehearsal's
+    // upload-lock test hung 20 s with nothing else that could block it).
+    const deadline = Date.now() + acquireTimeoutMs;
     for (;;) {
       if (await this.take()) {
         this.hold(requestRelease);
         return;
       }
-      if (giveUp.aborted) throw ERRORS.ERR_LOCK_TIMEOUT;
+      if (stopSignal.aborted || Date.now() >= deadline) throw ERRORS.ERR_LOCK_TIMEOUT;
       // Asked again after each try: the upload may have passed to a third request meanwhile.
       await this.askForRelease();
-      await sleep(retryMs, giveUp);
+      await sleep(Math.min(retryMs, Math.max(0, deadline - Date.now())), stopSignal);
     }
   }
 
