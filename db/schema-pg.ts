@@ -585,8 +585,11 @@ export const notifications = pgTable(
   },
   (t) => [
     index("notifications_user_recent").on(t.userId, t.id),
+    // The bell's count reads the post and kind of each unread row here, to check the member may
+    // still read it (CONTRACT.md §11), without leaving the index (read_at too: SQLite counts the
+    // partial index as covering only when it holds every column the query names).
     index("notifications_unread")
-      .on(t.userId, t.id)
+      .on(t.userId, t.id, t.postId, t.kind, t.readAt)
       .where(sql`read_at IS NULL`),
     index("notifications_unsent")
       .on(t.id)
@@ -666,4 +669,21 @@ export const notificationFanouts = pgTable(
       .on(t.id)
       .where(sql`done_at IS NULL`),
   ],
+);
+
+/** Who was told of which act, and when (db/schema-sqlite.ts has the why). */
+export const notificationActs = pgTable(
+  "notification_acts",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NotificationKind>().notNull(),
+    actorId: integer("actor_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    toldAt: timestampMs("told_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.actorId, t.subject] }), index("notification_acts_told").on(t.toldAt)],
 );

@@ -616,8 +616,11 @@ export const notifications = sqliteTable(
   },
   (t) => [
     index("notifications_user_recent").on(t.userId, t.id),
+    // The bell's count reads the post and kind of each unread row here, to check the member may
+    // still read it (CONTRACT.md §11), without leaving the index (read_at too: SQLite counts the
+    // partial index as covering only when it holds every column the query names).
     index("notifications_unread")
-      .on(t.userId, t.id)
+      .on(t.userId, t.id, t.postId, t.kind, t.readAt)
       .where(sql`read_at IS NULL`),
     index("notifications_unsent")
       .on(t.id)
@@ -709,4 +712,26 @@ export const notificationFanouts = sqliteTable(
       .on(t.id)
       .where(sql`done_at IS NULL`),
   ],
+);
+
+/**
+ * Who was told of which act, and when (CONTRACT.md §11, no floods): a follow, a like, a mention or a
+ * join request undone and done again within 24 hours tells its recipient once. `subject` names what
+ * the act is about ("post:12", "comment:7", "club:3", "" for a follow). Bookkeeping, not content: it
+ * never moves the data version; rows older than a day are pruned.
+ */
+export const notificationActs = sqliteTable(
+  "notification_acts",
+  {
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").$type<NotificationKind>().notNull(),
+    actorId: integer("actor_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    subject: text("subject").notNull(),
+    toldAt: integer("told_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.kind, t.actorId, t.subject] }), index("notification_acts_told").on(t.toldAt)],
 );

@@ -73,3 +73,4 @@ export const notificationSettings = pick("notificationSettings");
 export const pushSubscriptions = pick("pushSubscriptions");
 export const siteKeys = pick("siteKeys");
 export const notificationFanouts = pick("notificationFanouts");
+export const notificationActs = pick("notificationActs");

@@ -32,7 +32,9 @@ export async function deliverPending(batch = DELIVERY_BATCH, push: PushSendOptio
     const ids = byMember.get(member.id)!;
     const settings = await settingsRow(member.id);
     if (settings.email !== "instant" && !settings.push) continue;
+    // Only what the member may still read (a private club they have left since: nothing of it).
     const items = await notificationItems(ids);
+    if (items.length === 0) continue;
     if (settings.push) await pushToMember(member.id, items, push);
     if (settings.email === "instant") {
       try {

@@ -1,20 +1,30 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { blocks, notifications } from "#db/schema";
+import { blocks, notificationActs, notifications } from "#db/schema";
 import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
 import { addMember, makeClub, postInput } from "#tests/fixtures/posts";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
 import { addComment } from "./comment.server";
-import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
-import { followUser } from "./follow.server";
+import { decideJoinRequest, joinClub, leaveClub, listJoinRequests, removeClubMember } from "./club-membership.server";
+import { followUser, unfollowUser } from "./follow.server";
 import { acceptInvite, createInvite } from "./invite.server";
 import { removeContent, restoreContent } from "./moderation-removal.server";
 import { drainFanouts, FANOUT_BATCH, pendingFanouts, runFanoutBatch } from "./notification-fanout.server";
 import { notificationSettingsOf, updateNotificationSettings } from "./notification-settings.server";
-import { listNotifications, markRead, notify, UNREAD_CAP, unreadCount } from "./notification.server";
-import { createPost, likePost } from "./post.server";
+import {
+  ACT_MEMORY_MS,
+  listNotifications,
+  markRead,
+  notificationItems,
+  notify,
+  pruneNotificationActs,
+  UNREAD_CAP,
+  unreadCount,
+  unreadForDigest,
+} from "./notification.server";
+import { createPost, likePost, unlikePost, updatePost } from "./post.server";
 
 /** CONTRACT.md §7's table: each event as the recipient, the actor and a bystander. */
 
@@ -213,7 +223,9 @@ describe("club posts", () => {
 describe("the list and the count", () => {
   it("pages newest first, counts up to the cap, and marks read only the member's own", async () => {
     const { author, actor, bystander } = await trio();
-    for (let i = 0; i < 35; i++) await notify([author.id], { kind: "follow", actorId: actor.id });
+    // Each a new act (a join request is never folded: a request after a refusal is a new one).
+    const clubId = await makeClub(actor.id);
+    for (let i = 0; i < 35; i++) await notify([author.id], { kind: "join_request", actorId: actor.id, clubId });
     const first = await listNotifications(author);
     expect(first.items).toHaveLength(30);
     expect(first.unread).toBe(35);
@@ -229,7 +241,101 @@ describe("the list and the count", () => {
     await markRead(author);
     expect(await unreadCount(author.id)).toBe(0);
 
-    for (let i = 0; i < UNREAD_CAP + 5; i++) await notify([bystander.id], { kind: "follow", actorId: actor.id });
+    for (let i = 0; i < UNREAD_CAP + 5; i++) await notify([bystander.id], { kind: "join_request", actorId: actor.id, clubId });
     expect(await unreadCount(bystander.id)).toBe(UNREAD_CAP);
+  });
+});
+
+const edit = (title: string, content: string) => ({ title, content, mediaUrl: null, tags: null });
+
+describe("no floods (CONTRACT.md §11, security-3 P5, P8)", () => {
+  it("follow, unfollow, follow again within a day tells the member once", async () => {
+    const { author, actor } = await trio();
+    for (let i = 0; i < 10; i++) {
+      await followUser(actor, author.username);
+      await unfollowUser(actor, author.username);
+    }
+    await followUser(actor, author.username);
+    expect(await kinds(author)).toEqual(["follow"]);
+    expect(await unreadCount(author.id)).toBe(1);
+  });
+
+  it("like, unlike, like again counts the liker once and tells nobody again, read or not", async () => {
+    const { author, actor } = await trio();
+    const second = await createMember({ displayName: "Other Hunter" });
+    const post = await createPost(author, postInput({ title: "Toggled" }));
+    for (let i = 0; i < 25; i++) {
+      await likePost(actor, post.id);
+      await unlikePost(actor, post.id);
+    }
+    await likePost(second, post.id);
+    await likePost(actor, post.id);
+    const items = (await listNotifications(author)).items;
+    expect(items.map((i) => [i.kind, i.actorCount])).toEqual([["like", 2]]);
+    expect(items[0]!.text).toBe("Other Hunter and 1 other liked “Toggled”");
+    // Read, then the same liker toggles again: no new row (a new row would be mailed and pushed).
+    await markRead(author);
+    await unlikePost(actor, post.id);
+    await likePost(actor, post.id);
+    expect(await unreadCount(author.id)).toBe(0);
+  });
+
+  it("a mention removed and added again by edits tells the member once", async () => {
+    const { author, actor: named } = await trio();
+    const post = await createPost(
+      author,
+      postInput({ title: "Opening morning", content: `Opening morning with @${named.username} on the ridge.` }),
+    );
+    for (let i = 0; i < 6; i++) {
+      await updatePost(author, post.id, edit("Opening morning", "Opening morning on the ridge, alone this year."));
+      await updatePost(author, post.id, edit("Opening morning", `Opening morning with @${named.username} on the ridge.`));
+    }
+    expect(await kinds(named)).toEqual(["mention"]);
+  });
+
+  it("after a day the act may be told again, and the memory of it is pruned", async () => {
+    const { author, actor } = await trio();
+    await followUser(actor, author.username);
+    await unfollowUser(actor, author.username);
+    // A day and a minute on: the same act is news again.
+    const dayAgo = new Date(Date.now() - ACT_MEMORY_MS - 60_000);
+    await db.update(notificationActs).set({ toldAt: dayAgo }).where(eq(notificationActs.userId, author.id));
+    await followUser(actor, author.username);
+    expect(await kinds(author)).toEqual(["follow", "follow"]);
+    await db.update(notificationActs).set({ toldAt: dayAgo }).where(eq(notificationActs.userId, author.id));
+    expect(await pruneNotificationActs()).toBeGreaterThanOrEqual(1);
+    expect(await db.select().from(notificationActs).where(eq(notificationActs.userId, author.id))).toEqual([]);
+  });
+});
+
+describe("only what the recipient may still read (CONTRACT.md §11, security-3 P4)", () => {
+  it("a member who left or was removed from a private club sees none of its titles: list, count, digest, mail and push", async () => {
+    const owner = await createMember();
+    const leaver = await createMember();
+    const removed = await createMember();
+    const clubId = await makeClub(owner.id, { isPrivate: true });
+    await addMember(clubId, leaver.id);
+    await addMember(clubId, removed.id);
+    const post = await createPost(
+      owner,
+      postInput({ clubId, title: "Stand map", content: `Stands for @${leaver.username} and @${removed.username}.` }),
+    );
+    for (const member of [leaver, removed]) expect(await kinds(member)).toEqual(["mention"]);
+    const ids = (await db.select({ id: notifications.id }).from(notifications).where(eq(notifications.postId, post.id))).map((r) => r.id);
+
+    await leaveClub(leaver, clubId);
+    await removeClubMember(owner, clubId, removed.username);
+    await updatePost(owner, post.id, edit("SECRET: gate code 4471", `Stands for @${leaver.username} and @${removed.username}.`));
+    for (const member of [leaver, removed]) {
+      expect((await listNotifications(member)).items).toEqual([]);
+      expect(await unreadCount(member.id)).toBe(0);
+      expect(await unreadForDigest(member.id, null)).toEqual([]);
+    }
+    expect(await notificationItems(ids)).toEqual([]);
+
+    // Back in the club, they read it again, as it is now.
+    await addMember(clubId, leaver.id);
+    expect(await texts(leaver)).toEqual([`${owner.displayName} mentioned you in “SECRET: gate code 4471”`]);
+    expect(await unreadCount(leaver.id)).toBe(1);
   });
 });

@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { notifications, notificationSettings, type NotificationKind } from "#db/schema";
+import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { notificationActs, notifications, notificationSettings, type NotificationKind } from "#db/schema";
 import { afterCommit, db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
+import { runEvery } from "~/utils/jobs.server";
 import { clubReadableSql } from "./access.server";
 import { notBlockedEitherWaySql } from "./block.server";
 
@@ -50,14 +51,15 @@ export const UNREAD_CAP = 100;
  * Tells `recipientIds` of `event`: never the actor, never a member who blocked the actor or was
  * blocked by them, never of a post the recipient may not read (a private club's post reaches its
  * members only; a hidden post only its author), never a kind the member turned off in the app.
- * A like joins the recipient's unread like of the same post (the newest liker named, all counted).
- * Returns how many rows were written. Runs inside `tx` when given (the action's transaction).
+ * A like joins the recipient's unread like of the same post (the newest liker named, each liker
+ * counted once). A follow, like or mention undone and done again within 24 hours tells nobody again
+ * (`firstTelling`). Returns how many were told. Runs inside `tx` when given (the action's transaction).
  */
 export async function notify(recipientIds: number[], event: NotificationEvent, tx?: Tx): Promise<number> {
   const candidates = [...new Set(recipientIds)].filter((id) => id !== event.actorId);
   if (candidates.length === 0) return 0;
   const work = async (q: Tx) => {
-    const recipients = await eligibleRecipients(q, candidates, event);
+    const recipients = await firstTelling(q, await eligibleRecipients(q, candidates, event), event);
     if (recipients.length === 0) return 0;
     if (event.kind === "like" && event.postId) {
       for (const userId of recipients) await recordLike(q, userId, event.actorId, event.postId);
@@ -88,6 +90,51 @@ export async function notify(recipientIds: number[], event: NotificationEvent, t
 let afterNotify: () => void = () => {};
 export function onNotified(listener: () => void) {
   afterNotify = listener;
+}
+
+/** Acts a member can undo and do again at will: each tells its recipient once a day at most. */
+const TOGGLED: Partial<Record<NotificationKind, (event: NotificationEvent) => string>> = {
+  follow: () => "",
+  like: (event) => `post:${event.postId ?? 0}`,
+  mention: (event) => (event.commentId ? `comment:${event.commentId}` : `post:${event.postId ?? 0}`),
+};
+export const ACT_MEMORY_MS = 24 * 3_600_000;
+
+/**
+ * CONTRACT.md §11, no floods: of `recipients`, those not yet told of this act (this actor, this
+ * kind, this post or comment) in the last 24 hours; the telling is noted in the same transaction. One
+ * upsert decides, so two writes racing on either engine tell once: the second waits on the first's
+ * key and finds it told. Other kinds (a comment, a club post, a removal) are each a new act.
+ */
+async function firstTelling(q: Tx, recipients: number[], event: NotificationEvent): Promise<number[]> {
+  const subject = TOGGLED[event.kind];
+  if (!subject || recipients.length === 0 || event.actorId === null) return recipients;
+  const now = new Date();
+  const told = await q
+    .insert(notificationActs)
+    .values(recipients.map((userId) => ({ userId, kind: event.kind, actorId: event.actorId!, subject: subject(event), toldAt: now })))
+    .onConflictDoUpdate({
+      target: [notificationActs.userId, notificationActs.kind, notificationActs.actorId, notificationActs.subject],
+      set: { toldAt: now },
+      setWhere: lt(notificationActs.toldAt, new Date(now.getTime() - ACT_MEMORY_MS)),
+    })
+    .returning({ userId: notificationActs.userId });
+  const first = new Set(told.map((row) => Number(row.userId)));
+  return recipients.filter((id) => first.has(id));
+}
+
+/** The memory of who was told of what, past its 24 hours (the daily prune). */
+export async function pruneNotificationActs(now = new Date()): Promise<number> {
+  const gone = await db
+    .delete(notificationActs)
+    .where(lt(notificationActs.toldAt, new Date(now.getTime() - ACT_MEMORY_MS)))
+    .returning({ userId: notificationActs.userId });
+  return gone.length;
+}
+
+/** Prunes that memory every hour, off the request. */
+export function scheduleActPruning({ everyMs = 3_600_000 }: { everyMs?: number } = {}): () => void {
+  return runEvery("prune-notification-acts", everyMs, () => pruneNotificationActs());
 }
 
 async function eligibleRecipients(q: Tx, candidates: number[], event: NotificationEvent): Promise<number[]> {
@@ -188,10 +235,15 @@ const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.
   LEFT JOIN clubs c ON c.id = COALESCE(n.club_id, p.club_id)`;
 
 /**
- * What the recipient may still read: a post hidden since (reports) is left out until it is back,
- * but for its author.
+ * What the recipient may still read (CONTRACT.md §11), checked each time a notification is listed,
+ * counted, mailed, pushed or put in a digest: a post hidden since (reports) is left out until it is
+ * back, but for its author; a post in a private club the recipient has left or was removed from is
+ * left out, author or not, as long as they are not a member (titles stay current, so an edited title
+ * would otherwise reach them).
  */
-const STILL_READABLE = `(p.id IS NULL OR p.hidden_at IS NULL OR p.author_id = n.user_id OR n.kind = 'moderation')`;
+const READABLE_POST = `(p.hidden_at IS NULL OR p.author_id = n.user_id OR n.kind = 'moderation')
+    AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "n.user_id")})`;
+const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST}))`;
 
 /** A page of the member's notifications, newest first (@viewer, @before when `after`, @limit); the bench's plan check explains it. */
 export const notificationPageSql = (after: boolean) =>
@@ -228,19 +280,22 @@ export async function unreadForDigest(userId: number, since: Date | null, limit 
   return rows.map(toItem);
 }
 
-/** Particular notifications as items (the delivery worker's), in id order. */
+/** Particular notifications as items (the delivery worker's), in id order: only those still readable. */
 export async function notificationItems(ids: number[]): Promise<NotificationItem[]> {
   if (ids.length === 0) return [];
   const list = ids.filter((id) => Number.isSafeInteger(id)).join(", ");
-  return (await queryRows<ItemRow>(`${ITEM_SELECT} WHERE n.id IN (${list}) ORDER BY n.id`)).map(toItem);
+  return (await queryRows<ItemRow>(`${ITEM_SELECT} WHERE n.id IN (${list}) AND ${STILL_READABLE} ORDER BY n.id`)).map(toItem);
 }
 
 /** The capped unread count (@viewer); the bench's plan check explains it. */
-export const UNREAD_COUNT_SQL = `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications WHERE user_id = @viewer AND read_at IS NULL LIMIT ${UNREAD_CAP}) AS u`;
+export const UNREAD_COUNT_SQL = `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications n
+    WHERE n.user_id = @viewer AND n.read_at IS NULL
+      AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND ${READABLE_POST}))
+    LIMIT ${UNREAD_CAP}) AS u`;
 
 /**
- * Unread notifications, counted up to UNREAD_CAP: a walk of the member's part of the unread
- * partial index that stops at the cap, however many there are.
+ * Unread notifications the member may still read, counted up to UNREAD_CAP: a walk of the member's
+ * part of the unread partial index, each row's post looked up by its key, that stops at the cap.
  */
 export async function unreadCount(userId: number): Promise<number> {
   const row = await queryRow<{ unread: number | string }>(UNREAD_COUNT_SQL, { viewer: userId });

@@ -5,6 +5,7 @@ import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleDigests } from "~/models/notification-mail.server";
 import { scheduleDeliveries } from "~/models/notification-delivery.server";
 import { scheduleFanouts } from "~/models/notification-fanout.server";
+import { scheduleActPruning } from "~/models/notification.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
 import { closeDatabase, db, sqlite, writeTransaction } from "~/utils/db.server";
@@ -22,7 +23,7 @@ import { installShutdown } from "./shutdown.server";
  * Uploads nobody published, and resumable uploads left unfinished for a day, are cleared out now and
  * every few hours, never inside a request; images stored before a variant width was added get it now
  * (ADR 0036). Notification digests that are due go every 15 minutes where SMTP is configured
- * (CONTRACT.md §7). Operators (ADR 0040): a JSON log line per request, backups every BACKUP_INTERVAL_HOURS
+ * (CONTRACT.md §7); the 24-hour memory of who was told of which act is pruned every hour. Operators (ADR 0040): a JSON log line per request, backups every BACKUP_INTERVAL_HOURS
  * when set, and a clean stop on SIGTERM/SIGINT (shutdown.server.ts).
  */
 await installHttpEdge();
@@ -41,6 +42,7 @@ scheduleVariantBackfill();
 const stopDigests = scheduleDigests();
 const stopDeliveries = scheduleDeliveries();
 const stopFanouts = scheduleFanouts();
+const stopActPruning = scheduleActPruning();
 const stopBackups = scheduleBackups(sqlite, env, {
   done: ({ file, pruned, bucket }) => logger.info({ file, pruned: pruned.length, bucket: bucket?.database }, "backup taken"),
   failed: (error) => logServerError(error, { path: "backup" }),
@@ -53,6 +55,7 @@ installShutdown({
     stopDigests();
     stopDeliveries();
     stopFanouts();
+    stopActPruning();
     stopBackups();
   },
 });

@@ -6,7 +6,7 @@ import * as countRoute from "~/routes/api.notifications.count";
 import * as readRoute from "~/routes/api.notifications.read";
 import * as listRoute from "~/routes/api.notifications";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import { postInput } from "../fixtures/posts";
+import { makeClub, postInput } from "../fixtures/posts";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 type Item = { id: number; kind: string; read: boolean; text: string; href: string; post?: { id: number; title: string } };
@@ -20,9 +20,13 @@ const read = (who: Member | null, json: unknown) =>
 const pageOf = async (who: Member, query = "") => (await (await list(who, query)).json()) as Page;
 const countOf = async (who: Member) => ((await (await unread(who)).json()) as { unread: number }).unread;
 
-/** `n` follow notifications for `to`, each from `from`: what the list pages through. */
-async function follows(to: Member, from: Member, n: number) {
-  for (let i = 0; i < n; i += 1) await notify([to.id], { kind: "follow", actorId: from.id });
+/**
+ * `n` notifications for `to`, each from `from`: what the list pages through. Join requests, since
+ * each is a new act (a follow repeated within a day tells once: CONTRACT.md §11).
+ */
+async function requests(to: Member, from: Member, n: number) {
+  const clubId = await makeClub(from.id);
+  for (let i = 0; i < n; i += 1) await notify([to.id], { kind: "join_request", actorId: from.id, clubId });
 }
 
 describe("GET /api/notifications and /count (CONTRACT.md §7)", () => {
@@ -69,7 +73,7 @@ describe("GET /api/notifications and /count (CONTRACT.md §7)", () => {
   it("pages newest first with a cursor and a limit; a bad cursor gives the first page", async () => {
     const owner = await createMember();
     const other = await createMember();
-    await follows(owner, other, 35);
+    await requests(owner, other, 35);
 
     const first = await pageOf(owner);
     expect(first.items).toHaveLength(30);
@@ -91,7 +95,7 @@ describe("GET /api/notifications and /count (CONTRACT.md §7)", () => {
   it("the count stops at 100 (the bar's 99+)", async () => {
     const owner = await createMember();
     const other = await createMember();
-    await follows(owner, other, 101);
+    await requests(owner, other, 101);
     expect(await countOf(owner)).toBe(100);
   });
 });
@@ -100,7 +104,7 @@ describe("POST /api/notifications/read (CONTRACT.md §7)", () => {
   it("401 signed out, 400 a bad body, 405 on GET; changes nothing then", async () => {
     const owner = await createMember();
     const other = await createMember();
-    await follows(owner, other, 2);
+    await requests(owner, other, 2);
     const [item] = (await pageOf(owner)).items;
 
     expect((await read(null, {})).status).toBe(401);
@@ -124,8 +128,8 @@ describe("POST /api/notifications/read (CONTRACT.md §7)", () => {
   it("marks some, then all, of the owner's own; another member's ids change nothing of theirs", async () => {
     const owner = await createMember();
     const intruder = await createMember();
-    await follows(owner, intruder, 3);
-    await follows(intruder, owner, 1);
+    await requests(owner, intruder, 3);
+    await requests(intruder, owner, 1);
     const [a, b, c] = (await pageOf(owner)).items;
 
     // The intruder names the owner's ids: 204 (nothing of theirs), the owner's stay unread.

@@ -243,8 +243,9 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
     .map((f) => fs.readFileSync(`${folder}/${f}`, "utf8"))
     .join("\n");
   // Tables whose writes no page's cache depends on (upload_locks: a lease renewed while an upload is
-  // written; notification_fanouts: work off the request; site_keys: the site's own keys).
-  const UNVERSIONED = ["rate_limits", "link_previews", "upload_locks", "notification_fanouts", "site_keys"];
+  // written; notification_fanouts: work off the request; notification_acts: who was told
+  // of which act; site_keys: the site's own keys).
+  const UNVERSIONED = ["rate_limits", "link_previews", "upload_locks", "notification_fanouts", "notification_acts", "site_keys"];
   // The delivery's mark (CONTRACT.md §11: bookkeeping is not content).
   const DELIVERY_MARK = ["sent_at"];
   /** The data-version triggers in force after every migration, by name: the table each is on. */
