@@ -581,6 +581,16 @@ export const notifications = pgTable(
     reason: text("reason"),
     readAt: timestampMs("read_at"),
     sentAt: timestampMs("sent_at"),
+    /** The delivery's marks, one per channel (ADR 0069): pushed, mailed; `sentAt` once both are settled. */
+    pushedAt: timestampMs("pushed_at"),
+    mailedAt: timestampMs("mailed_at"),
+    /** The delivery's lease: a process that died holding it leaves the row to be taken again after this. */
+    claimedUntil: timestampMs("claimed_until"),
+    /** Tries of the mail so far, and when the next may go (capped exponential backoff). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestampMs("next_attempt_at"),
+    /** Given up after MAX_ATTEMPTS (counted, never retried again). */
+    failedAt: timestampMs("failed_at"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -594,6 +604,10 @@ export const notifications = pgTable(
     index("notifications_unsent")
       .on(t.id)
       .where(sql`sent_at IS NULL`),
+    // Deliveries given up (counted by /metrics and `npm run jobs`): few, and found without a scan.
+    index("notifications_failed")
+      .on(t.id)
+      .where(sql`failed_at IS NOT NULL`),
     uniqueIndex("notifications_like_group")
       .on(t.userId, t.postId)
       .where(sql`kind = 'like' AND read_at IS NULL`),

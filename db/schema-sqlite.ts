@@ -591,7 +591,7 @@ export type EmailMode = (typeof EMAIL_MODES)[number];
  * One row per recipient per event (CONTRACT.md §7, docs/decisions/0064-notifications.md). Likes on a
  * post are one row while it is unread (`notifications_like_group`): a new like moves it up, names the
  * newest liker and counts them all. `sentAt` is null until the instant mail and push were handled, so
- * a restart finds what is still owed.
+ * a restart finds what is still owed; the delivery's lease, attempts and per-channel marks sit beside it.
  */
 export const notifications = sqliteTable(
   "notifications",
@@ -612,6 +612,16 @@ export const notifications = sqliteTable(
     reason: text("reason"),
     readAt: integer("read_at", { mode: "timestamp_ms" }),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    /** The delivery's marks, one per channel (ADR 0069): pushed, mailed; `sentAt` once both are settled. */
+    pushedAt: integer("pushed_at", { mode: "timestamp_ms" }),
+    mailedAt: integer("mailed_at", { mode: "timestamp_ms" }),
+    /** The delivery's lease: a process that died holding it leaves the row to be taken again after this. */
+    claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
+    /** Tries of the mail so far, and when the next may go (capped exponential backoff). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    /** Given up after MAX_ATTEMPTS (counted, never retried again). */
+    failedAt: integer("failed_at", { mode: "timestamp_ms" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -625,6 +635,10 @@ export const notifications = sqliteTable(
     index("notifications_unsent")
       .on(t.id)
       .where(sql`sent_at IS NULL`),
+    // Deliveries given up (counted by /metrics and `npm run jobs`): few, and found without a scan.
+    index("notifications_failed")
+      .on(t.id)
+      .where(sql`failed_at IS NOT NULL`),
     uniqueIndex("notifications_like_group")
       .on(t.userId, t.postId)
       .where(sql`kind = 'like' AND read_at IS NULL`),

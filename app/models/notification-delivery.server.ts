@@ -1,66 +1,105 @@
-import { and, asc, inArray, isNull, lt } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import { notifications, users } from "#db/schema";
 import { db } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
-import { logServerError } from "~/utils/logger.server";
+import { logger, logServerError } from "~/utils/logger.server";
 import { mailInstant } from "./notification-mail.server";
 import { settingsRow } from "./notification-settings.server";
 import { notificationItems, onNotified } from "./notification.server";
 import { pushToMember, type PushSendOptions } from "./push.server";
 
 /**
- * The instant half of notifications (CONTRACT.md §7): each new row (sentAt null) is mailed to
- * members who chose "instant" and pushed to those with push on, then marked sent. Rows are marked
- * before the sending, in the claim, so two processes never tell a member twice; a mail server that
- * refuses gives the rows back for the next run. Works off the request: notify() only nudges it, and
- * the schedule picks up what a restart left (the rows are the queue: nothing is forgotten on kill -9).
+ * The instant half of notifications (CONTRACT.md §7, §11; docs/decisions/0069-deliveries-as-rows.md).
+ * Each new row (sentAt null) is pushed to members with push on and mailed to members who chose
+ * "instant". The rows are the queue:
+ * - a run **leases** the rows it takes (`claimedUntil`), so two processes never take the same row,
+ *   and a process killed mid-run leaves them to be taken again once the lease ends;
+ * - each channel is **marked after it went** (`pushedAt`, `mailedAt`): a crash between a send and
+ *   its mark repeats that one message (the same push tag, the same Message-ID), never loses it;
+ * - a refused mail is **tried again with capped exponential backoff** (`attempts`,
+ *   `nextAttemptAt`), without pushing again; past MAX_ATTEMPTS the row is `failedAt` and counted;
+ * - `sentAt` is set once every channel the member wants is settled.
+ * Works off the request: notify() only nudges it after its commit, and the schedule picks up what a
+ * restart or a refusal left.
  */
 export const DELIVERY_BATCH = 200;
 /** Read notifications older than this are pruned (the table stays a working set, not an archive). */
 export const KEEP_READ_MS = 90 * 24 * 3600_000;
+/** How long a run holds the rows it took: well past a batch's sends (SMTP gives up within 30 s). */
+export const LEASE_MS = 10 * 60_000;
+/** Mail tries before a row is given up: with the backoff below, about six hours of a mail server's outage. */
+export const MAX_ATTEMPTS = 10;
+const FIRST_RETRY_MS = 60_000;
+const LONGEST_WAIT_MS = 60 * 60_000;
 
-export async function deliverPending(batch = DELIVERY_BATCH, push: PushSendOptions = {}): Promise<number> {
-  const claimed = await claim(batch);
+/** The wait before try `attempts + 1`: 1, 2, 4 … minutes, then an hour at most. */
+export const backoffMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
+
+type Claimed = { id: number; userId: number; pushedAt: Date | null; mailedAt: Date | null; attempts: number };
+
+export async function deliverPending(
+  batch = DELIVERY_BATCH,
+  push: PushSendOptions = {},
+  now: () => Date = () => new Date(),
+): Promise<number> {
+  const claimed = await claim(batch, now());
   if (claimed.length === 0) return 0;
-  const byMember = new Map<number, number[]>();
-  for (const row of claimed) byMember.set(row.userId, [...(byMember.get(row.userId) ?? []), row.id]);
+  const byMember = new Map<number, Claimed[]>();
+  for (const row of claimed) byMember.set(row.userId, [...(byMember.get(row.userId) ?? []), row]);
   const members = await db
     .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
     .from(users)
     .where(inArray(users.id, [...byMember.keys()]));
   for (const member of members) {
-    const ids = byMember.get(member.id)!;
+    const rows = byMember.get(member.id)!;
     const settings = await settingsRow(member.id);
-    if (settings.email !== "instant" && !settings.push) continue;
     // Only what the member may still read (a private club they have left since: nothing of it).
-    const items = await notificationItems(ids);
-    if (items.length === 0) continue;
-    if (settings.push) await pushToMember(member.id, items, push);
-    if (settings.email === "instant") {
+    const readable = new Map((await notificationItems(rows.map((r) => r.id))).map((item) => [item.id, item]));
+    const itemsOf = (list: Claimed[]) => list.flatMap((r) => readable.get(r.id) ?? []);
+
+    const toPush = settings.push ? rows.filter((r) => !r.pushedAt) : [];
+    if (itemsOf(toPush).length) {
+      // Best effort per device: a gone subscription is dropped, a failing one logged (push.server.ts).
+      await pushToMember(member.id, itemsOf(toPush), push);
+      await mark(toPush, { pushedAt: now() });
+    }
+    const toMail = settings.email === "instant" ? rows.filter((r) => !r.mailedAt) : [];
+    if (itemsOf(toMail).length) {
       try {
-        await mailInstant(member, items);
+        await mailInstant(member, itemsOf(toMail));
+        await mark(toMail, { mailedAt: now() });
       } catch (error) {
-        // The mail server refused: these rows are owed again (the next run tries; push already went).
+        // The mail server refused: these rows are tried again later; the push already went.
         logServerError(error, { path: "job:notification-delivery" });
-        await db.update(notifications).set({ sentAt: null }).where(inArray(notifications.id, ids));
+        await retryLater(toMail, now());
+        await settle(
+          rows.filter((r) => !toMail.includes(r)),
+          now(),
+        );
+        continue;
       }
     }
+    await settle(rows, now());
   }
   return claimed.length;
 }
 
-/** Takes up to `batch` unsent rows for this process: the update that marks them is the claim. */
-async function claim(batch: number): Promise<{ id: number; userId: number }[]> {
+/** Due, unleased rows (up to `batch`), leased to this run: the update that leases them is the claim. */
+async function claim(batch: number, at: Date): Promise<Claimed[]> {
+  const free = or(isNull(notifications.claimedUntil), lte(notifications.claimedUntil, at));
+  const due = or(isNull(notifications.nextAttemptAt), lte(notifications.nextAttemptAt, at));
   const pending = await db
     .select({ id: notifications.id })
     .from(notifications)
-    .where(isNull(notifications.sentAt))
+    .where(and(isNull(notifications.sentAt), free, due))
     .orderBy(asc(notifications.id))
     .limit(batch);
   if (pending.length === 0) return [];
+  // The lease is checked again as each row is written: of two processes racing for a row, the
+  // second finds it leased (PostgreSQL re-reads the row it waited for) and leaves it.
   return db
     .update(notifications)
-    .set({ sentAt: new Date() })
+    .set({ claimedUntil: new Date(at.getTime() + LEASE_MS) })
     .where(
       and(
         inArray(
@@ -68,9 +107,68 @@ async function claim(batch: number): Promise<{ id: number; userId: number }[]> {
           pending.map((p) => p.id),
         ),
         isNull(notifications.sentAt),
+        free,
       ),
     )
-    .returning({ id: notifications.id, userId: notifications.userId });
+    .returning({
+      id: notifications.id,
+      userId: notifications.userId,
+      pushedAt: notifications.pushedAt,
+      mailedAt: notifications.mailedAt,
+      attempts: notifications.attempts,
+    });
+}
+
+const ids = (rows: Claimed[]) => rows.map((r) => r.id);
+
+async function mark(rows: Claimed[], set: { pushedAt: Date } | { mailedAt: Date }) {
+  if (rows.length)
+    await db
+      .update(notifications)
+      .set(set)
+      .where(inArray(notifications.id, ids(rows)));
+}
+
+/** Every channel the member wants is settled: the rows leave the queue. */
+async function settle(rows: Claimed[], at: Date) {
+  if (rows.length)
+    await db
+      .update(notifications)
+      .set({ sentAt: at, claimedUntil: null })
+      .where(inArray(notifications.id, ids(rows)));
+}
+
+/** A refused mail: tried again after the backoff, or given up (counted) past MAX_ATTEMPTS. */
+async function retryLater(rows: Claimed[], at: Date) {
+  for (const row of rows) {
+    const attempts = row.attempts + 1;
+    const givenUp = attempts >= MAX_ATTEMPTS;
+    await db
+      .update(notifications)
+      .set(
+        givenUp
+          ? { attempts, failedAt: at, sentAt: at, claimedUntil: null }
+          : { attempts, nextAttemptAt: new Date(at.getTime() + backoffMs(attempts)), claimedUntil: null },
+      )
+      .where(eq(notifications.id, row.id));
+    if (givenUp) logger.warn({ notification: row.id, attempts }, "notification mail given up");
+  }
+}
+
+/** The queue as an operator sees it (`npm run jobs`, /metrics): owed, waiting on a retry, leased, given up. */
+export async function deliveryQueue(at = new Date()): Promise<{ owed: number; retrying: number; leased: number; failed: number }> {
+  const count = (where: ReturnType<typeof and>) =>
+    db
+      .select({ n: sql<number | string>`count(*)` })
+      .from(notifications)
+      .where(where)
+      .then((r) => Number(r[0]?.n ?? 0));
+  return {
+    owed: await count(isNull(notifications.sentAt)),
+    retrying: await count(and(isNull(notifications.sentAt), gt(notifications.nextAttemptAt, at))),
+    leased: await count(and(isNull(notifications.sentAt), gt(notifications.claimedUntil, at))),
+    failed: await count(isNotNull(notifications.failedAt)),
+  };
 }
 
 let running: Promise<void> | null = null;

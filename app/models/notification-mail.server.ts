@@ -104,8 +104,21 @@ export async function mailInstant(recipient: MailRecipient, items: NotificationI
       .where(and(eq(users.id, recipient.id), notSuspended(Date.now()))),
   );
   if (!row) return false;
-  await sendMail(instantMail(recipient, items, settings.publicUrl));
+  await sendMail({
+    ...instantMail(recipient, items, settings.publicUrl),
+    messageId: instantMessageId(recipient, items, settings.publicUrl),
+  });
   return true;
+}
+
+/**
+ * The same notifications to the same member are the same message, however often a crash makes the
+ * delivery send it: mail servers and clients that honour Message-ID show it once.
+ */
+export function instantMessageId(recipient: { id: number }, items: Array<{ id: number }>, publicUrl: string): string {
+  const ids = items.map((i) => i.id).sort((a, b) => a - b);
+  const host = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : "whitetail-pulse.invalid";
+  return `<notifications.${recipient.id}.${ids[0]}-${ids[ids.length - 1]}.${ids.length}@${host}>`;
 }
 
 export type DigestCounts = {

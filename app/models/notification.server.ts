@@ -172,7 +172,8 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
 /**
  * One unread like row per post and recipient: a new like replaces it with a row that counts one
  * more and names the newest liker (a new id, so it comes back to the top of the list). A row the
- * instant mail or push already told keeps its `sentAt`: a member hears of a post's likes once per read.
+ * instant mail or push already told keeps its marks (`sentAt`, `pushedAt`, `mailedAt`): a member hears
+ * of a post's likes once per read.
  */
 async function recordLike(q: Tx, userId: number, actorId: number | null, postId: number) {
   const previous = first(
@@ -186,7 +187,12 @@ async function recordLike(q: Tx, userId: number, actorId: number | null, postId:
           isNull(notifications.readAt),
         ),
       )
-      .returning({ actorCount: notifications.actorCount, sentAt: notifications.sentAt }),
+      .returning({
+        actorCount: notifications.actorCount,
+        sentAt: notifications.sentAt,
+        pushedAt: notifications.pushedAt,
+        mailedAt: notifications.mailedAt,
+      }),
   );
   await q.insert(notifications).values({
     userId,
@@ -195,6 +201,8 @@ async function recordLike(q: Tx, userId: number, actorId: number | null, postId:
     postId,
     actorCount: (previous?.actorCount ?? 0) + 1,
     sentAt: previous?.sentAt ?? null,
+    pushedAt: previous?.pushedAt ?? null,
+    mailedAt: previous?.mailedAt ?? null,
   });
 }
 

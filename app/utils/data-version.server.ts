@@ -20,7 +20,8 @@ import type Database from "better-sqlite3";
  * - full-text index tables (virtual tables and their shadows change with the rows they index);
  * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
  *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts);
- * - in `notifications`, `sent_at`: the delivery's mark that a row was mailed or pushed (before, every
+ * - in `notifications`, `sent_at` and the rest of the delivery's bookkeeping (`pushed_at`, `mailed_at`,
+ *   the lease `claimed_until`, `attempts`, `next_attempt_at`, `failed_at`): the marks that a row was mailed or pushed (before, every
  *   delivery emptied every visitor page and ETag; CONTRACT.md §11). A new, read or removed
  *   notification still counts: a member's bell shows it.
  *
@@ -37,8 +38,10 @@ const UNCOUNTED_TABLES = new Set([
   "notification_acts",
   "site_keys",
 ]);
+/** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
+const DELIVERY_COLUMNS = ["sent_at", "pushed_at", "mailed_at", "claimed_until", "attempts", "next_attempt_at", "failed_at"];
 /** Columns whose change alone is not a change any page shows. */
-const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], notifications: ["sent_at"] };
+const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], notifications: DELIVERY_COLUMNS };
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

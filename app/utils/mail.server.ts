@@ -7,8 +7,12 @@ import { env } from "./env.server";
  * callers tell the member to ask the site's operator instead.
  */
 export type MailSettings = { smtpUrl: string; from: string; publicUrl: string };
-/** `headers`: extra header lines, e.g. a notification mail's `List-Unsubscribe` (RFC 8058). */
-export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string> };
+/**
+ * `headers`: extra header lines, e.g. a notification mail's `List-Unsubscribe` (RFC 8058).
+ * `messageId`: a stable Message-ID (`<…@host>`), so a mail sent again after a crash between the send
+ * and its mark is the same message to the receiving side (ADR 0069).
+ */
+export type Mail = { to: string; subject: string; text: string; html: string; headers?: Record<string, string>; messageId?: string };
 
 let settings: MailSettings | null =
   env.SMTP_URL && env.MAIL_FROM && env.PUBLIC_URL ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL } : null;

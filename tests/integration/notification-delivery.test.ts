@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { notifications } from "#db/schema";
 import { addComment } from "~/models/comment.server";
-import { deliverPending } from "~/models/notification-delivery.server";
+import { backoffMs, deliverPending, deliveryQueue, MAX_ATTEMPTS } from "~/models/notification-delivery.server";
 import { settingsRow, updateNotificationSettings } from "~/models/notification-settings.server";
 import { createPost } from "~/models/post.server";
 import { createPushAgent, subscribe } from "~/models/push.server";
@@ -24,6 +24,8 @@ vi.hoisted(() => {
 });
 
 const ORIGIN = "http://localhost:3000";
+/** A clock `ms` ahead of the real one, for the delivery's backoff and leases. */
+const later = (ms: number) => () => new Date(Date.now() + ms);
 let sink: Awaited<ReturnType<typeof startMailSink>>;
 let service: Awaited<ReturnType<typeof startPushService>>;
 const useSink = () => setMailSettings({ smtpUrl: sink.url, from: "Pulse <pulse@example.org>", publicUrl: ORIGIN });
@@ -88,8 +90,70 @@ describe("delivering new notifications", () => {
     expect(rows.find((r) => r.userId === daily.id)!.sentAt).not.toBeNull();
     expect(rows.find((r) => r.userId === instant.id)!.sentAt).toBeNull();
     useSink();
-    await deliverPending();
+    // Tried again once its backoff has passed (a minute after the first refusal).
+    await deliverPending(200, {}, later(2 * 60_000));
     expect(sink.received.splice(0).map((m) => m.to)).toEqual([[instant.email]]);
+  });
+
+  it("an SMTP outage delays the mail with backoff and never repeats the push; one mail when it accepts", async () => {
+    const author = await createMember();
+    const actor = await createMember({ displayName: "Outage Tester" });
+    await updateNotificationSettings(author, { inApp: {}, email: "instant", push: true, clubPosts: [] });
+    const browser = browserKeys();
+    await subscribe(author, { endpoint: `https://localhost:${service.port}/push/v1/${author.id}`, keys: browser.keys }, null);
+    const post = await createPost(author, postInput({ title: "Outage" }));
+    const dispatcher = createPushAgent({ ca: service.ca });
+    await deliverPending(200, { dispatcher });
+    sink.received.splice(0);
+    service.received.splice(0);
+
+    setMailSettings({ smtpUrl: "smtp://127.0.0.1:9", from: "Pulse <pulse@example.org>", publicUrl: ORIGIN });
+    await addComment(actor, post.id, { content: "During the outage" });
+    const row = async () => (await db.select().from(notifications).where(eq(notifications.userId, author.id)))[0]!;
+    const pushesToAuthor = () => service.received.filter((p) => p.path === `/push/v1/${author.id}`).length;
+    // Refused for three runs, each once its wait is over: one push in all, the attempts counted.
+    for (const minutes of [0, 2, 5]) await deliverPending(200, { dispatcher }, later(minutes * 60_000));
+    expect(pushesToAuthor()).toBe(1);
+    expect(await row()).toMatchObject({ attempts: 3, mailedAt: null, sentAt: null, failedAt: null });
+    expect((await row()).pushedAt).not.toBeNull();
+    // Not yet due: a run now tries nothing.
+    expect((await row()).nextAttemptAt!.getTime()).toBeGreaterThan(Date.now() + 5 * 60_000);
+    expect((await deliveryQueue(later(5 * 60_000)())).retrying).toBeGreaterThanOrEqual(1);
+
+    useSink();
+    await deliverPending(200, { dispatcher }, later(6 * 60_000));
+    expect(sink.received.splice(0).filter((m) => m.to.includes(author.email))).toHaveLength(0);
+    await deliverPending(200, { dispatcher }, later(20 * 60_000));
+    const mails = sink.received.splice(0).filter((m) => m.to.includes(author.email));
+    expect(mails).toHaveLength(1);
+    expect(parseMail(mails[0]!.raw).subject).toBe("Outage Tester commented on “Outage”");
+    expect(pushesToAuthor()).toBe(1);
+    expect((await row()).sentAt).not.toBeNull();
+    await deliverPending(200, { dispatcher }, later(60 * 60_000));
+    expect(sink.received.filter((m) => m.to.includes(author.email))).toHaveLength(0);
+  });
+
+  it("a mail refused past its attempts is given up, counted, and never tried again", async () => {
+    const author = await createMember();
+    const actor = await createMember();
+    await updateNotificationSettings(author, { inApp: {}, email: "instant", push: false, clubPosts: [] });
+    const post = await createPost(author, postInput());
+    setMailSettings({ smtpUrl: "smtp://127.0.0.1:9", from: "Pulse <pulse@example.org>", publicUrl: ORIGIN });
+    const before = (await deliveryQueue()).failed;
+    await addComment(actor, post.id, { content: "Never mailed" });
+    let at = 0;
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      await deliverPending(200, {}, later(at));
+      at += backoffMs(i + 1) + 1000;
+    }
+    const [row] = await db.select().from(notifications).where(eq(notifications.userId, author.id));
+    expect(row).toMatchObject({ attempts: MAX_ATTEMPTS, mailedAt: null });
+    expect(row!.failedAt).not.toBeNull();
+    expect(row!.sentAt).not.toBeNull();
+    expect((await deliveryQueue()).failed).toBe(before + 1);
+    useSink();
+    await deliverPending(200, {}, later(at + 24 * 3600_000));
+    expect(sink.received.filter((m) => m.to.includes(author.email))).toHaveLength(0);
   });
 
   it("starts a member's digests afresh when they leave instant mails", async () => {
