@@ -685,6 +685,18 @@ export const notificationFanouts = pgTable(
   ],
 );
 
+/** The server's background jobs, one row each (db/schema-sqlite.ts has the why). */
+export const jobRuns = pgTable("job_runs", {
+  name: text("name").primaryKey(),
+  runs: integer("runs").notNull().default(0),
+  failures: integer("failures").notNull().default(0),
+  lastStartedAt: timestampMs("last_started_at"),
+  lastFinishedAt: timestampMs("last_finished_at"),
+  lastDurationMs: integer("last_duration_ms"),
+  lastError: text("last_error"),
+  lastFailedAt: timestampMs("last_failed_at"),
+});
+
 /** Who was told of which act, and when (db/schema-sqlite.ts has the why). */
 export const notificationActs = pgTable(
   "notification_acts",

@@ -729,6 +729,22 @@ export const notificationFanouts = sqliteTable(
 );
 
 /**
+ * The server's background jobs, one row each (app/server/jobs.server.ts, ADR 0070): how often each
+ * ran and failed, and its last run, for `npm run jobs` and /metrics. Written by every process that
+ * runs jobs after each run; bookkeeping, never moving the data version.
+ */
+export const jobRuns = sqliteTable("job_runs", {
+  name: text("name").primaryKey(),
+  runs: integer("runs").notNull().default(0),
+  failures: integer("failures").notNull().default(0),
+  lastStartedAt: integer("last_started_at", { mode: "timestamp_ms" }),
+  lastFinishedAt: integer("last_finished_at", { mode: "timestamp_ms" }),
+  lastDurationMs: integer("last_duration_ms"),
+  lastError: text("last_error"),
+  lastFailedAt: integer("last_failed_at", { mode: "timestamp_ms" }),
+});
+
+/**
  * Who was told of which act, and when (CONTRACT.md §11, no floods): a follow, a like, a mention or a
  * join request undone and done again within 24 hours tells its recipient once. `subject` names what
  * the act is about ("post:12", "comment:7", "club:3", "" for a follow). Bookkeeping, not content: it

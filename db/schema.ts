@@ -74,3 +74,4 @@ export const pushSubscriptions = pick("pushSubscriptions");
 export const siteKeys = pick("siteKeys");
 export const notificationFanouts = pick("notificationFanouts");
 export const notificationActs = pick("notificationActs");
+export const jobRuns = pick("jobRuns");

@@ -3,8 +3,9 @@ import { media } from "#db/schema";
 import { db } from "~/utils/db.server";
 import { VARIANT_TARGETS, variantKey } from "~/utils/image-sources";
 import { variantsOfStored, type VariantTarget } from "~/utils/media-processing.server";
-import { logger, logServerError } from "~/utils/logger.server";
+import { logger } from "~/utils/logger.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
+import { runOnce } from "~/utils/jobs.server";
 
 /**
  * Uploads from before a variant width was added (or before variants carried their size) are
@@ -83,9 +84,8 @@ export async function backfillVariants(storage: MediaStorage = getStorage()): Pr
 
 /** At start-up, off the request path (startup.server.ts). Several processes may run it: the result is the same. */
 export function scheduleVariantBackfill(storage?: MediaStorage): void {
-  void backfillVariants(storage ?? getStorage())
-    .then((changed) => {
-      if (changed) logger.info({ images: changed }, "made the missing image variants");
-    })
-    .catch((error: unknown) => logServerError(error, { path: "job:variant-backfill" }));
+  runOnce("variant-backfill", async () => {
+    const changed = await backfillVariants(storage ?? getStorage());
+    if (changed) logger.info({ images: changed }, "made the missing image variants");
+  });
 }

@@ -190,18 +190,21 @@ export async function pruneReadNotifications(now = Date.now()): Promise<void> {
 }
 
 /**
- * The server's own schedule: new rows are delivered right after they are written (notify's nudge),
- * and every `everyMs` whatever a restart or a refused mail left; old read rows are pruned hourly.
+ * The server's own schedule: new rows are delivered right after they are written (notify's nudge,
+ * after its commit), and every `everyMs` whatever a restart, a lease run out or a refused mail left.
  */
 export function scheduleDeliveries(everyMs = 60_000): () => void {
   onNotified(() => {
     setImmediate(() => void drainDeliveries().catch((error: unknown) => logServerError(error, { path: "job:notification-delivery" })));
   });
   const stopDelivery = runEvery("notification-delivery", everyMs, () => drainDeliveries());
-  const stopPrune = runEvery("notification-prune", 3600_000, () => pruneReadNotifications());
   return () => {
     onNotified(() => {});
     stopDelivery();
-    stopPrune();
   };
+}
+
+/** Read notifications past KEEP_READ_MS go, hourly. */
+export function scheduleReadPruning(everyMs = 3600_000): () => void {
+  return runEvery("notification-prune", everyMs, () => pruneReadNotifications());
 }

@@ -1,17 +1,10 @@
 import http from "node:http";
 import { seedDemoIfEmpty } from "#db/seed-demo";
-import { scheduleUploadPruning } from "~/models/media.server";
-import { scheduleVariantBackfill } from "~/models/media-variants.server";
-import { scheduleDigests } from "~/models/notification-mail.server";
-import { scheduleDeliveries } from "~/models/notification-delivery.server";
-import { scheduleFanouts } from "~/models/notification-fanout.server";
-import { scheduleActPruning } from "~/models/notification.server";
-import { scheduleResumablePruning } from "~/models/resumable-upload.server";
-import { scheduleBackups } from "~/utils/backup.server";
-import { closeDatabase, db, sqlite, writeTransaction } from "~/utils/db.server";
+import { closeDatabase, db, writeTransaction } from "~/utils/db.server";
 import { env, listenAddress } from "~/utils/env.server";
-import { logger, logServerError } from "~/utils/logger.server";
+import { logger } from "~/utils/logger.server";
 import { installHttpEdge } from "./http-edge.server";
+import { startJobs } from "./jobs.server";
 import { installRequestLog } from "./request-log.server";
 import { installServerTimeouts } from "./server-timeouts.server";
 import { installShutdown } from "./shutdown.server";
@@ -20,11 +13,9 @@ import { installShutdown } from "./shutdown.server";
  * Imported by entry.server: the environment is parsed, the database opened and migrated, the
  * HTTP edge and the slow-client limits installed (http-edge.server.ts, server-timeouts.server.ts) and the demo content seeded (SEED_DEMO=1) before the
  * first request.
- * Uploads nobody published, and resumable uploads left unfinished for a day, are cleared out now and
- * every few hours, never inside a request; images stored before a variant width was added get it now
- * (ADR 0036). Notification digests that are due go every 15 minutes where SMTP is configured
- * (CONTRACT.md §7); the 24-hour memory of who was told of which act is pruned every hour. Operators (ADR 0040): a JSON log line per request, backups every BACKUP_INTERVAL_HOURS
- * when set, and a clean stop on SIGTERM/SIGINT (shutdown.server.ts).
+ * Then every background job starts, from the one list in jobs.server.ts (deliveries, fan-outs,
+ * digests, prunes, the variant backfill, backups; ADR 0070). Operators (ADR 0040): a JSON log line
+ * per request, and a clean stop on SIGTERM/SIGINT (shutdown.server.ts) that stops the jobs too.
  */
 await installHttpEdge();
 installServerTimeouts();
@@ -36,29 +27,9 @@ if (env.SEED_DEMO) {
   if (seeded) logger.info("Seeded demo content (SEED_DEMO=1).");
 }
 
-const stopPruning = scheduleUploadPruning();
-const stopResumablePruning = scheduleResumablePruning();
-scheduleVariantBackfill();
-const stopDigests = scheduleDigests();
-const stopDeliveries = scheduleDeliveries();
-const stopFanouts = scheduleFanouts();
-const stopActPruning = scheduleActPruning();
-const stopBackups = scheduleBackups(sqlite, env, {
-  done: ({ file, pruned, bucket }) => logger.info({ file, pruned: pruned.length, bucket: bucket?.database }, "backup taken"),
-  failed: (error) => logServerError(error, { path: "backup" }),
-});
-installShutdown({
-  closeDatabase,
-  stopJobs: () => {
-    stopPruning();
-    stopResumablePruning();
-    stopDigests();
-    stopDeliveries();
-    stopFanouts();
-    stopActPruning();
-    stopBackups();
-  },
-});
+// Every background job, from the one list (jobs.server.ts), stopped together on SIGTERM.
+const stopJobs = startJobs();
+installShutdown({ closeDatabase, stopJobs });
 
 /**
  * Where the server listens (security-2 N5). remix-serve imports this build before it listens and

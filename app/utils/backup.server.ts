@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { dumpPostgres, isPostgresDump, restorePostgres, type PostgresRestore } from "./backup-postgres.server";
 import type { Env } from "./env.server";
 import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server";
+import { runEvery } from "./jobs.server";
 
 /**
  * Backups that restore (CONTRACT.md §6, docs/decisions/0040-health-logs-backups-shutdown.md).
@@ -283,14 +284,13 @@ export function scheduleBackups(
 ): () => void {
   const from: BackupSource | undefined = source ?? (e.DATABASE_URL ? { postgres: e.DATABASE_URL } : undefined);
   if (!e.BACKUP_INTERVAL_HOURS || !from) return () => {};
-  let running = false;
-  const timer = setInterval(() => {
-    if (running || (!("postgres" in from) && !from.open)) return;
-    running = true;
-    takeBackup(from, e)
-      .then(report.done, report.failed)
-      .finally(() => (running = false));
-  }, e.BACKUP_INTERVAL_HOURS * 3_600_000);
-  timer.unref();
-  return () => clearInterval(timer);
+  return runEvery(
+    "backup",
+    e.BACKUP_INTERVAL_HOURS * 3_600_000,
+    async () => {
+      if (!("postgres" in from) && !from.open) return;
+      report.done(await takeBackup(from, e));
+    },
+    { startNow: false, onError: report.failed },
+  );
 }

@@ -16,7 +16,8 @@ import type Database from "better-sqlite3";
  *   the leases of resumable uploads being written (upload_locks, renewed every few seconds of a PATCH),
  *   work off the request (notification_fanouts: a club post's fan-out and its cursor; the
  *   notifications it writes count), who was told of which act (notification_acts, the 24-hour memory
- *   that keeps toggles from flooding) and the site's own keys (site_keys);
+ *   that keeps toggles from flooding), the jobs' run counts (job_runs) and the site's own keys
+ *   (site_keys);
  * - full-text index tables (virtual tables and their shadows change with the rows they index);
  * - in `sessions`, the sliding last-seen/expiry columns (a member reading pages writes them every few
  *   minutes; a sign-in, a sign-out or a session ended elsewhere still counts);
@@ -36,6 +37,7 @@ const UNCOUNTED_TABLES = new Set([
   "upload_locks",
   "notification_fanouts",
   "notification_acts",
+  "job_runs",
   "site_keys",
 ]);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */

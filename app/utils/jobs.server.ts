@@ -1,22 +1,72 @@
 import { logServerError } from "./logger.server";
 
 /**
- * A background job of the server (pruning, backfills): run now and then every `everyMs`, never
- * inside a request, never overlapping itself, and never keeping the process alive (the timer is
- * unref'd). A failure is logged as a server error under the job's name and the next run tries again.
- * Returns a function that stops it (the clean shutdown calls it, ADR 0040).
+ * A background job of the server (deliveries, fan-outs, digests, pruning, backups): run now (or
+ * first after `everyMs`, `startNow: false`) and then every `everyMs`, never inside a request,
+ * never overlapping itself, and never keeping the process alive (the timer is unref'd). A failure
+ * is logged as a server error under the job's name (or handed to `onError`) and the next run tries
+ * again. Every run is counted here, for /metrics, and handed to the recorder the server sets (its
+ * `job_runs` row, for `npm run jobs` on any process; ADR 0070). This file opens no database: the
+ * operator commands that import a job's code (npm run backup) stay off the site's. Returns a function that stops it (the clean shutdown calls it, ADR 0040).
+ * The server's jobs are listed in one place: app/server/jobs.server.ts.
  */
-export function runEvery(name: string, everyMs: number, job: () => Promise<unknown>): () => void {
+export function runEvery(
+  name: string,
+  everyMs: number,
+  job: () => Promise<unknown>,
+  { startNow = true, onError }: { startNow?: boolean; onError?: (error: unknown) => void } = {},
+): () => void {
   let running = false;
   const run = () => {
     if (running) return;
     running = true;
-    void job()
-      .catch((error: unknown) => logServerError(error, { path: `job:${name}` }))
-      .finally(() => (running = false));
+    void runCounted(name, job, onError).finally(() => (running = false));
   };
-  run();
+  if (startNow) run();
   const timer = setInterval(run, everyMs);
   timer.unref?.();
   return () => clearInterval(timer);
+}
+
+/** A job run once, at start (a backfill): counted like the others. */
+export function runOnce(name: string, job: () => Promise<unknown>): void {
+  void runCounted(name, job);
+}
+
+/** This process's figures for one job since it started (/metrics). */
+export type JobFigures = { runs: number; failures: number; lastDurationMs: number | null; lastFinishedAt: number | null };
+const figures = new Map<string, JobFigures>();
+
+export function jobFigures(): Map<string, JobFigures> {
+  return figures;
+}
+
+async function runCounted(name: string, job: () => Promise<unknown>, onError?: (error: unknown) => void): Promise<void> {
+  const started = Date.now();
+  let failure: unknown = null;
+  try {
+    await job();
+  } catch (error) {
+    failure = error;
+    if (onError) onError(error);
+    else logServerError(error, { path: `job:${name}` });
+  }
+  const finished = Date.now();
+  const mine = figures.get(name) ?? { runs: 0, failures: 0, lastDurationMs: null, lastFinishedAt: null };
+  figures.set(name, {
+    runs: mine.runs + 1,
+    failures: mine.failures + (failure ? 1 : 0),
+    lastDurationMs: finished - started,
+    lastFinishedAt: finished,
+  });
+  await recorder?.({ name, started, finished, failure }).catch((error: unknown) => logServerError(error, { path: `job:${name}:note` }));
+}
+
+/** One finished run, as the recorder gets it. */
+export type JobRun = { name: string; started: number; finished: number; failure: unknown };
+let recorder: ((run: JobRun) => Promise<void>) | null = null;
+
+/** Where each run is also written (app/server/jobs.server.ts: the `job_runs` table). */
+export function recordJobRunsWith(next: ((run: JobRun) => Promise<void>) | null): void {
+  recorder = next;
 }
