@@ -245,7 +245,15 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
   // Tables whose writes no page's cache depends on (upload_locks: a lease renewed while an upload is
   // written; notification_fanouts: work off the request; notification_acts: who was told
   // of which act; site_keys: the site's own keys).
-  const UNVERSIONED = ["rate_limits", "link_previews", "upload_locks", "notification_fanouts", "notification_acts", "job_runs", "site_keys"];
+  const UNVERSIONED = [
+    "rate_limits",
+    "link_previews",
+    "upload_locks",
+    "notification_fanouts",
+    "notification_acts",
+    "job_runs",
+    "site_keys",
+  ];
   // The delivery's marks, lease and attempts (CONTRACT.md §11: bookkeeping is not content).
   const DELIVERY_MARK = ["sent_at", "pushed_at", "mailed_at", "claimed_until", "attempts", "next_attempt_at", "failed_at"];
   /** The data-version triggers in force after every migration, by name: the table each is on. */
