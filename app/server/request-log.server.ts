@@ -1,6 +1,8 @@
 import dc from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { matchRoutes, type RouteObject } from "react-router-dom";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
+import { httpDuration } from "~/utils/metrics.server";
 
 /**
  * One JSON line per request, and the count of requests in flight that a clean shutdown waits for
@@ -37,6 +39,46 @@ export function loggedPath(url: string | undefined): string {
   const params = new URLSearchParams(raw.slice(q + 1));
   const shown = [...params].map(([name, value]) => (SHOWN_PARAMS.has(name) ? `${name}=${encodeURIComponent(value)}` : name));
   return shown.length ? `${path}?${shown.join("&")}` : path;
+}
+
+/** A route of the server build's manifest (`build.routes`). */
+export type ManifestRoute = { id: string; path?: string; index?: boolean; parentId?: string };
+let routeTree: RouteObject[] | null = null;
+const routeIds = new Set<string>();
+
+/** The app's routes, from the server build, so /metrics can name each request's route (startup.server.ts). */
+export function learnRoutes(routes: Record<string, ManifestRoute>) {
+  const children = new Map<string | undefined, ManifestRoute[]>();
+  for (const route of Object.values(routes)) children.set(route.parentId, [...(children.get(route.parentId) ?? []), route]);
+  const tree = (parent: string | undefined): RouteObject[] =>
+    (children.get(parent) ?? []).map((route) =>
+      route.index ? { id: route.id, path: route.path, index: true } : { id: route.id, path: route.path, children: tree(route.id) },
+    );
+  routeTree = tree(undefined);
+  routeIds.clear();
+  for (const id of Object.keys(routes)) routeIds.add(id);
+}
+
+/**
+ * The route a request was for, as /metrics labels it: a `?_data=` request's route id, else the
+ * deepest route its path matches, `static` for built assets, `unmatched` otherwise. Never the raw
+ * path: ids, names and tokens stay out of the labels, and their number stays that of the routes.
+ */
+export function routeLabel(url: string | undefined): string {
+  const raw = url ?? "/";
+  const q = raw.indexOf("?");
+  const path = q === -1 ? raw : raw.slice(0, q);
+  if (q !== -1) {
+    const data = new URLSearchParams(raw.slice(q + 1)).get("_data");
+    if (data) return routeIds.has(data) ? data : "unmatched";
+  }
+  if (path.startsWith("/build/")) return "static";
+  if (!routeTree) return "unmatched";
+  try {
+    return matchRoutes(routeTree, path)?.at(-1)?.route.id ?? "unmatched";
+  } catch {
+    return "unmatched";
+  }
 }
 
 type Tracked = { inFlight: number; draining: boolean; idle: Set<() => void>; servers: Set<Server> };
@@ -93,6 +135,14 @@ function onRequestStart(message: unknown) {
     if (notes.memberId !== undefined) line.member = notes.memberId;
     if (!response.writableFinished) line.aborted = true;
     logger.info(line, "request");
+    httpDuration.observe(
+      {
+        route: routeLabel(request.url),
+        method: request.method ?? "GET",
+        status: response.writableFinished ? String(response.statusCode) : "aborted",
+      },
+      ms / 1000,
+    );
     // A request in flight when draining began was answered with keep-alive: its connection is
     // idle now, and a client would send its next request into a stopping process. Close it.
     if (state.draining) server.closeIdleConnections?.();

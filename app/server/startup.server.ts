@@ -5,7 +5,8 @@ import { env, listenAddress } from "~/utils/env.server";
 import { logger } from "~/utils/logger.server";
 import { installHttpEdge } from "./http-edge.server";
 import { startJobs } from "./jobs.server";
-import { installRequestLog } from "./request-log.server";
+import { registerJobMetrics } from "./jobs-metrics.server";
+import { installRequestLog, learnRoutes, type ManifestRoute } from "./request-log.server";
 import { installServerTimeouts } from "./server-timeouts.server";
 import { installShutdown } from "./shutdown.server";
 
@@ -29,6 +30,12 @@ if (env.SEED_DEMO) {
 
 // Every background job, from the one list (jobs.server.ts), stopped together on SIGTERM.
 const stopJobs = startJobs();
+registerJobMetrics();
+// /metrics names each request's route from the build's own route list (this module is bundled
+// into the server build: its address is the build's; run from source, there is none).
+void import(/* @vite-ignore */ import.meta.url)
+  .then((build: { routes?: Record<string, ManifestRoute> }) => build.routes && learnRoutes(build.routes))
+  .catch(() => undefined);
 installShutdown({ closeDatabase, stopJobs });
 
 /**

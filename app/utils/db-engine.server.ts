@@ -36,6 +36,8 @@ export interface Engine {
   dataVersion(): Promise<number>;
   /** Close the connections (graceful shutdown). */
   close(): Promise<void>;
+  /** The connection pool's state (/metrics): PostgreSQL's; SQLite has one connection and none. */
+  poolStats?(): { total: number; idle: number; waiting: number; max: number };
 }
 
 /**

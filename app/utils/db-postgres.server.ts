@@ -329,6 +329,7 @@ export async function openPostgres(url: string, poolSize: number): Promise<Engin
 
   return {
     name: "postgres",
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: poolSize }),
     current: () => live()?.db ?? root,
     outside,
     afterCommit(fn) {

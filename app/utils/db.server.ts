@@ -41,6 +41,8 @@ const engine = (globalThis.__whitetailDb ??= await openEngine());
 
 /** Which engine answers (GET /healthz). */
 export const databaseEngine = (): EngineName => engine.name;
+/** The PostgreSQL pool's connections (/metrics); null on SQLite. */
+export const databasePoolStats = () => engine.poolStats?.() ?? null;
 
 /**
  * The handle every query goes through. Inside `writeTransaction` it is that transaction's (a model

@@ -49,6 +49,8 @@ const schema = z
     AUTO_HIDE_REPORTS: z.coerce.number().int().min(1).max(1000).default(3),
     SEED_DEMO: flag,
     TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+    /** CONTRACT.md §11: GET /metrics answers anyone presenting `Authorization: Bearer` this (at least 16 characters); loopback only without it. */
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     /** Where the server listens (security-2 N5): unset means 127.0.0.1 behind a proxy, every interface otherwise. */
     HOST: z
       .string()

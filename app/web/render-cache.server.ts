@@ -2,6 +2,7 @@ import { createElement, useContext, type ReactElement } from "react";
 import { renderToString } from "react-dom/server";
 import { FRAMEWORK_CONTEXTS as CONTEXTS } from "~/utils/framework-internals";
 import { CLIENT_RENDERED_BOUNDARY } from "./draw-document.server";
+import { visitorCacheLookups } from "~/utils/metrics.server";
 
 /**
  * The server's render cache store for `RenderCached` parts (components/ui/render-cache.tsx,
@@ -70,6 +71,7 @@ function render(element: ReactElement, contexts: unknown[]): string {
 
 function draw(key: string, element: ReactElement, contexts: unknown[]): string | null {
   const hit = kept.get(key);
+  visitorCacheLookups.inc({ result: hit === undefined ? "miss" : "hit" });
   if (hit !== undefined) {
     kept.delete(key);
     kept.set(key, hit);
