@@ -677,6 +677,10 @@ export const notificationFanouts = pgTable(
     cursor: integer("cursor").notNull().default(0),
     createdAt: createdAt(),
     doneAt: timestampMs("done_at"),
+    /** Failed batches so far, when the next try may go (capped exponential backoff), and given up (ADR 0069). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestampMs("next_attempt_at"),
+    failedAt: timestampMs("failed_at"),
   },
   (t) => [
     index("notification_fanouts_pending")

@@ -720,6 +720,10 @@ export const notificationFanouts = sqliteTable(
     cursor: integer("cursor").notNull().default(0),
     createdAt: createdAt(),
     doneAt: integer("done_at", { mode: "timestamp_ms" }),
+    /** Failed batches so far, when the next try may go (capped exponential backoff), and given up (ADR 0069). */
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    failedAt: integer("failed_at", { mode: "timestamp_ms" }),
   },
   (t) => [
     index("notification_fanouts_pending")

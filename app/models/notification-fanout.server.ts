@@ -1,14 +1,18 @@
-import { and, asc, eq, gt, isNull } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { clubMembers, notificationFanouts } from "#db/schema";
 import { afterCommit, db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
-import { notify } from "./notification.server";
+import { logger, logServerError } from "~/utils/logger.server";
+import { backoffMs, MAX_ATTEMPTS } from "./notification-delivery.server";
+import { notify, type NotificationEvent } from "./notification.server";
 
 /**
  * A club post's notifications to the members who asked for them (CONTRACT.md §7 `club_post`), told
  * off the request: the post's transaction only writes a fan-out row; a worker tells the members in
  * batches, each batch in one transaction with the fan-out's cursor (the last member id done), so a
- * restart, even `kill -9`, goes on from the last whole batch and nobody hears twice.
+ * restart, even `kill -9`, goes on from the last whole batch and nobody hears twice. A batch that
+ * fails is tried again after a backoff (1, 2, 4 … minutes, an hour at most) while the fan-outs
+ * behind it go on; after MAX_ATTEMPTS it is given up (`failedAt`) and counted (ADR 0069).
  */
 export const FANOUT_BATCH = 500;
 
@@ -18,28 +22,57 @@ export async function queueClubPostFanout(tx: Tx, post: { postId: number; clubId
   afterCommit(nudgeFanouts);
 }
 
-/** One batch of the oldest unfinished fan-out. Returns false when there was nothing to do. */
-export async function runFanoutBatch(batch = FANOUT_BATCH): Promise<boolean> {
-  return writeTransaction(async (tx) => {
-    const job = first(
-      await tx.select().from(notificationFanouts).where(isNull(notificationFanouts.doneAt)).orderBy(asc(notificationFanouts.id)).limit(1),
-    );
-    if (!job) return false;
-    const members = await tx
-      .select({ userId: clubMembers.userId })
-      .from(clubMembers)
-      .where(and(eq(clubMembers.clubId, job.clubId), eq(clubMembers.notifyPosts, true), gt(clubMembers.userId, job.cursor)))
-      .orderBy(asc(clubMembers.userId))
-      .limit(batch);
-    const ids = members.map((m) => m.userId);
-    if (ids.length > 0) await notify(ids, { kind: "club_post", actorId: job.actorId, postId: job.postId, clubId: job.clubId }, tx);
-    const done = ids.length < batch;
-    await tx
+type Tell = (recipients: number[], event: NotificationEvent, tx: Tx) => Promise<unknown>;
+
+const unfinished = and(isNull(notificationFanouts.doneAt), isNull(notificationFanouts.failedAt));
+
+/**
+ * One batch of the oldest unfinished fan-out that is due. Returns false when there was nothing to
+ * do. A failing batch changes nothing but its attempt count and next try, and returns true, so the
+ * fan-outs behind it are not held up. `tell` is notify() (tests give one that fails).
+ */
+export async function runFanoutBatch(
+  batch = FANOUT_BATCH,
+  { now = new Date(), tell = notify }: { now?: Date; tell?: Tell } = {},
+): Promise<boolean> {
+  const due = or(isNull(notificationFanouts.nextAttemptAt), lte(notificationFanouts.nextAttemptAt, now));
+  const next = first(await db.select().from(notificationFanouts).where(and(unfinished, due)).orderBy(asc(notificationFanouts.id)).limit(1));
+  if (!next) return false;
+  try {
+    await writeTransaction(async (tx) => {
+      // Read again inside the transaction: another process may have done this batch meanwhile.
+      const job = first(
+        await tx
+          .select()
+          .from(notificationFanouts)
+          .where(and(eq(notificationFanouts.id, next.id), unfinished)),
+      );
+      if (!job) return;
+      const members = await tx
+        .select({ userId: clubMembers.userId })
+        .from(clubMembers)
+        .where(and(eq(clubMembers.clubId, job.clubId), eq(clubMembers.notifyPosts, true), gt(clubMembers.userId, job.cursor)))
+        .orderBy(asc(clubMembers.userId))
+        .limit(batch);
+      const ids = members.map((m) => m.userId);
+      if (ids.length > 0) await tell(ids, { kind: "club_post", actorId: job.actorId, postId: job.postId, clubId: job.clubId }, tx);
+      const done = ids.length < batch;
+      await tx
+        .update(notificationFanouts)
+        .set({ cursor: ids.at(-1) ?? job.cursor, nextAttemptAt: null, ...(done ? { doneAt: new Date() } : {}) })
+        .where(eq(notificationFanouts.id, job.id));
+    });
+  } catch (error) {
+    logServerError(error, { path: "job:notification-fanout" });
+    const attempts = next.attempts + 1;
+    const givenUp = attempts >= MAX_ATTEMPTS;
+    await db
       .update(notificationFanouts)
-      .set({ cursor: ids.at(-1) ?? job.cursor, ...(done ? { doneAt: new Date() } : {}) })
-      .where(eq(notificationFanouts.id, job.id));
-    return true;
-  });
+      .set(givenUp ? { attempts, failedAt: now, doneAt: now } : { attempts, nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)) })
+      .where(eq(notificationFanouts.id, next.id));
+    if (givenUp) logger.warn({ fanout: next.id, post: next.postId, attempts }, "club post fan-out given up");
+  }
+  return true;
 }
 
 let draining: Promise<void> | null = null;
@@ -68,7 +101,24 @@ export function scheduleFanouts(everyMs = 30_000): () => void {
   return runEvery("notification-fanout", everyMs, () => drainFanouts());
 }
 
-/** Tests: whether any fan-out is unfinished. */
+/** Fan-outs not yet finished (given-up ones are finished). */
 export async function pendingFanouts(): Promise<number> {
   return (await db.select({ id: notificationFanouts.id }).from(notificationFanouts).where(isNull(notificationFanouts.doneAt))).length;
+}
+
+/** The fan-outs' queue as an operator sees it (`npm run jobs`, /metrics). */
+export async function fanoutQueue(at = new Date()): Promise<{ unfinished: number; retrying: number; failed: number }> {
+  const count = (where: ReturnType<typeof and>) =>
+    db
+      .select({ n: sql<number | string>`count(*)` })
+      .from(notificationFanouts)
+      .where(where)
+      .then((r) => Number(r[0]?.n ?? 0));
+  return {
+    unfinished: await count(isNull(notificationFanouts.doneAt)),
+    retrying: await count(
+      and(isNull(notificationFanouts.doneAt), isNotNull(notificationFanouts.nextAttemptAt), gt(notificationFanouts.nextAttemptAt, at)),
+    ),
+    failed: await count(isNotNull(notificationFanouts.failedAt)),
+  };
 }

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { blocks, notificationActs, notifications } from "#db/schema";
+import { blocks, notificationActs, notificationFanouts, notifications } from "#db/schema";
 import { inviteSchema } from "~/schemas/club";
 import { db } from "~/utils/db.server";
 import { createMember } from "#tests/fixtures/members";
@@ -11,7 +11,8 @@ import { decideJoinRequest, joinClub, leaveClub, listJoinRequests, removeClubMem
 import { followUser, unfollowUser } from "./follow.server";
 import { acceptInvite, createInvite } from "./invite.server";
 import { removeContent, restoreContent } from "./moderation-removal.server";
-import { drainFanouts, FANOUT_BATCH, pendingFanouts, runFanoutBatch } from "./notification-fanout.server";
+import { drainFanouts, FANOUT_BATCH, fanoutQueue, pendingFanouts, runFanoutBatch } from "./notification-fanout.server";
+import { backoffMs, MAX_ATTEMPTS } from "./notification-delivery.server";
 import { notificationSettingsOf, updateNotificationSettings } from "./notification-settings.server";
 import {
   ACT_MEMORY_MS,
@@ -217,6 +218,58 @@ describe("club posts", () => {
     while (await runFanoutBatch(2));
     for (const member of members) expect(await kinds(member)).toEqual(["club_post"]);
     expect(FANOUT_BATCH).toBeGreaterThan(2);
+  });
+});
+
+describe("a club post's fan-out that fails (ADR 0069)", () => {
+  it("is tried again after its backoff while the fan-outs behind it go on, and given up after its attempts", async () => {
+    const { author: owner, actor: poster } = await trio();
+    const clubId = await makeClub(owner.id, { name: "Creek Bottom" });
+    await addMember(clubId, poster.id);
+    const first = await createPost(poster, postInput({ clubId, title: "First sit" }));
+    const second = await createPost(poster, postInput({ clubId, title: "Second sit" }));
+    const third = await createPost(poster, postInput({ clubId, title: "Third sit" }));
+    await drainFanouts();
+    const listener = await createMember();
+    await addMember(clubId, listener.id);
+    await updateNotificationSettings(listener, { inApp: {}, email: "off", push: false, clubPosts: [clubId] });
+    const [a, b] = await db
+      .insert(notificationFanouts)
+      .values([first, second].map((post) => ({ postId: post.id, clubId, actorId: poster.id })))
+      .returning();
+    const failing = async () => {
+      throw new Error("the database refused");
+    };
+    const row = async (id: number) => (await db.select().from(notificationFanouts).where(eq(notificationFanouts.id, id)))[0]!;
+    const now = Date.now();
+
+    // The first fails: counted, and not due for a minute; the one behind it goes on.
+    expect(await runFanoutBatch(FANOUT_BATCH, { now: new Date(now), tell: failing })).toBe(true);
+    expect(await row(a!.id)).toMatchObject({ attempts: 1, doneAt: null, failedAt: null });
+    expect(await runFanoutBatch(FANOUT_BATCH, { now: new Date(now) })).toBe(true);
+    expect(await texts(listener)).toEqual([`${poster.displayName} posted “Second sit” in Creek Bottom`]);
+    expect((await row(b!.id)).doneAt).not.toBeNull();
+    expect(await runFanoutBatch(FANOUT_BATCH, { now: new Date(now) })).toBe(false);
+    expect((await fanoutQueue(new Date(now))).retrying).toBeGreaterThanOrEqual(1);
+    // Once due again it goes through.
+    expect(await runFanoutBatch(FANOUT_BATCH, { now: new Date(now + backoffMs(1) + 1000) })).toBe(true);
+    expect((await texts(listener)).sort()).toEqual(
+      [`${poster.displayName} posted “First sit” in Creek Bottom`, `${poster.displayName} posted “Second sit” in Creek Bottom`].sort(),
+    );
+
+    // One that keeps failing is given up after MAX_ATTEMPTS, counted, and never tried again.
+    const failedBefore = (await fanoutQueue()).failed;
+    const [c] = await db.insert(notificationFanouts).values({ postId: third.id, clubId, actorId: poster.id }).returning();
+    let at = now;
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      await runFanoutBatch(FANOUT_BATCH, { now: new Date(at), tell: failing });
+      at += backoffMs(i + 1) + 1000;
+    }
+    expect(await row(c!.id)).toMatchObject({ attempts: MAX_ATTEMPTS });
+    expect((await row(c!.id)).failedAt).not.toBeNull();
+    expect((await fanoutQueue()).failed).toBe(failedBefore + 1);
+    expect(await runFanoutBatch(FANOUT_BATCH, { now: new Date(at + 24 * 3600_000) })).toBe(false);
+    expect(await texts(listener)).toHaveLength(2);
   });
 });
 

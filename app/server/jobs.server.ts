@@ -4,7 +4,7 @@ import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
 import { scheduleDigests } from "~/models/notification-mail.server";
 import { deliveryQueue, scheduleDeliveries, scheduleReadPruning } from "~/models/notification-delivery.server";
-import { pendingFanouts, scheduleFanouts } from "~/models/notification-fanout.server";
+import { fanoutQueue, scheduleFanouts } from "~/models/notification-fanout.server";
 import { scheduleActPruning } from "~/models/notification.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
 import { scheduleBackups } from "~/utils/backup.server";
@@ -42,7 +42,7 @@ export const JOBS: JobDefinition[] = [
     name: "notification-fanout",
     cadence: "after each club post's commit, and every 30 seconds",
     start: () => scheduleFanouts(),
-    queue: async () => ({ unfinished: await pendingFanouts() }),
+    queue: () => fanoutQueue(),
   },
   { name: "notification-digests", cadence: "every 15 minutes, where SMTP is configured", start: () => scheduleDigests() },
   { name: "notification-prune", cadence: "hourly (read notifications older than 90 days)", start: () => scheduleReadPruning() },
