@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
 import { notifications, users } from "#db/schema";
-import { db } from "~/utils/db.server";
+import { countWhere, db } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { mailInstant } from "./notification-mail.server";
@@ -157,12 +157,7 @@ async function retryLater(rows: Claimed[], at: Date) {
 
 /** The queue as an operator sees it (`npm run jobs`, /metrics): owed, waiting on a retry, leased, given up. */
 export async function deliveryQueue(at = new Date()): Promise<{ owed: number; retrying: number; leased: number; failed: number }> {
-  const count = (where: ReturnType<typeof and>) =>
-    db
-      .select({ n: sql<number | string>`count(*)` })
-      .from(notifications)
-      .where(where)
-      .then((r) => Number(r[0]?.n ?? 0));
+  const count = (where: SQL | undefined) => countWhere(notifications, where);
   return {
     owed: await count(isNull(notifications.sentAt)),
     retrying: await count(and(isNull(notifications.sentAt), gt(notifications.nextAttemptAt, at))),

@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { clubMembers, notificationFanouts } from "#db/schema";
-import { afterCommit, db, first, writeTransaction, type Tx } from "~/utils/db.server";
+import { afterCommit, countWhere, db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { backoffMs, MAX_ATTEMPTS } from "./notification-delivery.server";
@@ -108,12 +108,7 @@ export async function pendingFanouts(): Promise<number> {
 
 /** The fan-outs' queue as an operator sees it (`npm run jobs`, /metrics). */
 export async function fanoutQueue(at = new Date()): Promise<{ unfinished: number; retrying: number; failed: number }> {
-  const count = (where: ReturnType<typeof and>) =>
-    db
-      .select({ n: sql<number | string>`count(*)` })
-      .from(notificationFanouts)
-      .where(where)
-      .then((r) => Number(r[0]?.n ?? 0));
+  const count = (where: SQL | undefined) => countWhere(notificationFanouts, where);
   return {
     unfinished: await count(isNull(notificationFanouts.doneAt)),
     retrying: await count(

@@ -1,5 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type Database from "better-sqlite3";
 import type { DB, Engine, EngineName, Params } from "./db-engine.server";
 import { databaseUnavailable, isConnectionLoss, openPostgres } from "./db-postgres.server";
@@ -108,6 +108,15 @@ export async function queryColumn<T>(source: string, params: Params = []): Promi
 
 /** The first row of a builder query's result (`.get()` is SQLite's alone). */
 export const first = <T>(rows: T[]): T | undefined => rows[0];
+
+/** How many rows of `table` match `where`, on either engine (PostgreSQL's count is a string): a queue's depth. */
+export async function countWhere(table: SQLiteTable, where: SQL | undefined): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number | string>`count(*)` })
+    .from(table)
+    .where(where);
+  return Number(row?.n ?? 0);
+}
 
 /** The database's data version: it moves on with every write any process or node commits (data-version.server.ts). */
 export function dataVersion(): Promise<number> {
