@@ -689,6 +689,32 @@ export const notificationFanouts = pgTable(
   ],
 );
 
+/** A member's digest as a job (db/schema-sqlite.ts has the why). */
+export const notificationDigests = pgTable(
+  "notification_digests",
+  {
+    id: id(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: ["daily", "weekly"] }).notNull(),
+    since: timestampMs("since").notNull(),
+    until: timestampMs("until").notNull(),
+    createdAt: createdAt(),
+    claimedUntil: timestampMs("claimed_until"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestampMs("next_attempt_at"),
+    sentAt: timestampMs("sent_at"),
+    failedAt: timestampMs("failed_at"),
+  },
+  (t) => [
+    uniqueIndex("notification_digests_user_until").on(t.userId, t.until),
+    index("notification_digests_pending")
+      .on(t.id)
+      .where(sql`sent_at IS NULL AND failed_at IS NULL`),
+  ],
+);
+
 /** The server's background jobs, one row each (db/schema-sqlite.ts has the why). */
 export const jobRuns = pgTable("job_runs", {
   name: text("name").primaryKey(),

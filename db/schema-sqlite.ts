@@ -733,6 +733,41 @@ export const notificationFanouts = sqliteTable(
 );
 
 /**
+ * A member's daily or weekly digest as a job (issue 38, ADR 0072): queued when it falls due, in the
+ * transaction that moves the member's `digestAt` to `until`, and sent by a run that leases it
+ * (`claimedUntil`). It lists what was unread between `since` and `until` and still is when it goes;
+ * its Message-ID is made from the member and `until`, so a crash between the send and `sentAt`
+ * repeats the same message. A refused mail is tried again with capped exponential backoff and
+ * given up (`failedAt`) after its attempts. Sent rows are pruned after a month. Bookkeeping: never
+ * moves the data version.
+ */
+export const notificationDigests = sqliteTable(
+  "notification_digests",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    mode: text("mode", { enum: ["daily", "weekly"] }).notNull(),
+    since: integer("since", { mode: "timestamp_ms" }).notNull(),
+    until: integer("until", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+    claimedUntil: integer("claimed_until", { mode: "timestamp_ms" }),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    /** When it went, or was settled with nothing to send (all read meanwhile, email turned off). */
+    sentAt: integer("sent_at", { mode: "timestamp_ms" }),
+    failedAt: integer("failed_at", { mode: "timestamp_ms" }),
+  },
+  (t) => [
+    uniqueIndex("notification_digests_user_until").on(t.userId, t.until),
+    index("notification_digests_pending")
+      .on(t.id)
+      .where(sql`sent_at IS NULL AND failed_at IS NULL`),
+  ],
+);
+
+/**
  * The server's background jobs, one row each (app/server/jobs.server.ts, ADR 0070): how often each
  * ran and failed, and its last run, for `npm run jobs` and /metrics. Written by every process that
  * runs jobs after each run; bookkeeping, never moving the data version.

@@ -73,5 +73,6 @@ export const notificationSettings = pick("notificationSettings");
 export const pushSubscriptions = pick("pushSubscriptions");
 export const siteKeys = pick("siteKeys");
 export const notificationFanouts = pick("notificationFanouts");
+export const notificationDigests = pick("notificationDigests");
 export const notificationActs = pick("notificationActs");
 export const jobRuns = pick("jobRuns");

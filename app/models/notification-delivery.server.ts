@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import { notifications, users } from "#db/schema";
 import { countWhere, db } from "~/utils/db.server";
-import { runEvery } from "~/utils/jobs.server";
+import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
+import { leaseDue } from "./job-lease.server";
 import { mailInstant } from "./notification-mail.server";
 import { settingsRow } from "./notification-settings.server";
 import { notificationItems, onNotified } from "./notification.server";
@@ -25,15 +26,6 @@ import { pushToMember, type PushSendOptions } from "./push.server";
 export const DELIVERY_BATCH = 200;
 /** Read notifications older than this are pruned (the table stays a working set, not an archive). */
 export const KEEP_READ_MS = 90 * 24 * 3600_000;
-/** How long a run holds the rows it took: well past a batch's sends (SMTP gives up within 30 s). */
-export const LEASE_MS = 10 * 60_000;
-/** Mail tries before a row is given up: with the backoff below, about six hours of a mail server's outage. */
-export const MAX_ATTEMPTS = 10;
-const FIRST_RETRY_MS = 60_000;
-const LONGEST_WAIT_MS = 60 * 60_000;
-
-/** The wait before try `attempts + 1`: 1, 2, 4 … minutes, then an hour at most. */
-export const backoffMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
 
 type Claimed = { id: number; userId: number; pushedAt: Date | null; mailedAt: Date | null; attempts: number };
 
@@ -84,40 +76,8 @@ export async function deliverPending(
   return claimed.length;
 }
 
-/** Due, unleased rows (up to `batch`), leased to this run: the update that leases them is the claim. */
-async function claim(batch: number, at: Date): Promise<Claimed[]> {
-  const free = or(isNull(notifications.claimedUntil), lte(notifications.claimedUntil, at));
-  const due = or(isNull(notifications.nextAttemptAt), lte(notifications.nextAttemptAt, at));
-  const pending = await db
-    .select({ id: notifications.id })
-    .from(notifications)
-    .where(and(isNull(notifications.sentAt), free, due))
-    .orderBy(asc(notifications.id))
-    .limit(batch);
-  if (pending.length === 0) return [];
-  // The lease is checked again as each row is written: of two processes racing for a row, the
-  // second finds it leased (PostgreSQL re-reads the row it waited for) and leaves it.
-  return db
-    .update(notifications)
-    .set({ claimedUntil: new Date(at.getTime() + LEASE_MS) })
-    .where(
-      and(
-        inArray(
-          notifications.id,
-          pending.map((p) => p.id),
-        ),
-        isNull(notifications.sentAt),
-        free,
-      ),
-    )
-    .returning({
-      id: notifications.id,
-      userId: notifications.userId,
-      pushedAt: notifications.pushedAt,
-      mailedAt: notifications.mailedAt,
-      attempts: notifications.attempts,
-    });
-}
+/** Due, unleased rows not yet settled (up to `batch`), leased to this run. */
+const claim = (batch: number, at: Date): Promise<Claimed[]> => leaseDue(notifications, isNull(notifications.sentAt), at, batch);
 
 const ids = (rows: Claimed[]) => rows.map((r) => r.id);
 
@@ -141,15 +101,10 @@ async function settle(rows: Claimed[], at: Date) {
 /** A refused mail: tried again after the backoff, or given up (counted) past MAX_ATTEMPTS. */
 async function retryLater(rows: Claimed[], at: Date) {
   for (const row of rows) {
-    const attempts = row.attempts + 1;
-    const givenUp = attempts >= MAX_ATTEMPTS;
+    const { attempts, givenUp, nextAttemptAt } = afterFailedTry(row.attempts, at);
     await db
       .update(notifications)
-      .set(
-        givenUp
-          ? { attempts, failedAt: at, sentAt: at, claimedUntil: null }
-          : { attempts, nextAttemptAt: new Date(at.getTime() + backoffMs(attempts)), claimedUntil: null },
-      )
+      .set(givenUp ? { attempts, failedAt: at, sentAt: at, claimedUntil: null } : { attempts, nextAttemptAt, claimedUntil: null })
       .where(eq(notifications.id, row.id));
     if (givenUp) logger.warn({ notification: row.id, attempts }, "notification mail given up");
   }

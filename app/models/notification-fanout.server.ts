@@ -1,9 +1,8 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { clubMembers, notificationFanouts } from "#db/schema";
 import { afterCommit, countWhere, db, first, writeTransaction, type Tx } from "~/utils/db.server";
-import { runEvery } from "~/utils/jobs.server";
+import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
-import { backoffMs, MAX_ATTEMPTS } from "./notification-delivery.server";
 import { notify, type NotificationEvent } from "./notification.server";
 
 /**
@@ -64,11 +63,10 @@ export async function runFanoutBatch(
     });
   } catch (error) {
     logServerError(error, { path: "job:notification-fanout" });
-    const attempts = next.attempts + 1;
-    const givenUp = attempts >= MAX_ATTEMPTS;
+    const { attempts, givenUp, nextAttemptAt } = afterFailedTry(next.attempts, now);
     await db
       .update(notificationFanouts)
-      .set(givenUp ? { attempts, failedAt: now, doneAt: now } : { attempts, nextAttemptAt: new Date(now.getTime() + backoffMs(attempts)) })
+      .set(givenUp ? { attempts, failedAt: now, doneAt: now } : { attempts, nextAttemptAt })
       .where(eq(notificationFanouts.id, next.id));
     if (givenUp) logger.warn({ fanout: next.id, post: next.postId, attempts }, "club post fan-out given up");
   }

@@ -1,13 +1,14 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { and, asc, eq, exists, gt, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
-import { notifications, notificationSettings, users, type EmailMode, type NotificationKind } from "#db/schema";
+import { and, asc, eq, exists, gt, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { notificationDigests, notifications, notificationSettings, users, type EmailMode, type NotificationKind } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
-import { db, first } from "~/utils/db.server";
+import { countWhere, db, first, writeTransaction } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
 import { notFound } from "~/utils/errors";
-import { runEvery } from "~/utils/jobs.server";
+import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
+import { leaseDue } from "./job-lease.server";
 import { unreadForDigest, type NotificationItem } from "./notification.server";
 import { setEmailMode, settingsRow } from "./notification-settings.server";
 
@@ -25,6 +26,7 @@ import { setEmailMode, settingsRow } from "./notification-settings.server";
 
 export type MailRecipient = { id: number; email: string; username: string; displayName: string };
 type DigestMode = Extract<EmailMode, "daily" | "weekly">;
+const isDigestMode = (mode: EmailMode): mode is DigestMode => mode === "daily" || mode === "weekly";
 
 const HOUR_MS = 3_600_000;
 const PERIOD_MS: Record<DigestMode, number> = { daily: 24 * HOUR_MS, weekly: 7 * 24 * HOUR_MS };
@@ -117,29 +119,41 @@ export async function mailInstant(recipient: MailRecipient, items: NotificationI
  */
 export function instantMessageId(recipient: { id: number }, items: Array<{ id: number }>, publicUrl: string): string {
   const ids = items.map((i) => i.id).sort((a, b) => a - b);
+  return messageIdOf(`notifications.${recipient.id}.${ids[0]}-${ids[ids.length - 1]}.${ids.length}`, publicUrl);
+}
+
+function messageIdOf(local: string, publicUrl: string): string {
   const host = URL.canParse(publicUrl) ? new URL(publicUrl).hostname : "whitetail-pulse.invalid";
-  return `<notifications.${recipient.id}.${ids[0]}-${ids[ids.length - 1]}.${ids.length}@${host}>`;
+  return `<${local}@${host}>`;
 }
 
 export type DigestCounts = {
-  /** Members whose digest was due and who had something unread since their last one. */
+  /** Members whose digest fell due this run (each now has a queued digest row). */
   due: number;
   sent: number;
-  /** Due, but nothing to list once looked at closely (read meanwhile, or no longer theirs to read). */
+  /** Settled without a mail: nothing left to list once looked at closely (read meanwhile, no longer theirs to read), or the member turned digests off or was suspended meanwhile. */
   empty: number;
+  /** Refused by the mail server this run: tried again after a backoff, or given up after MAX_ATTEMPTS. */
   failed: number;
-  /** Taken by another process sending digests at the same moment. */
+  /** Taken by another process at the same moment. */
   skipped: number;
 };
 
+/** Sent (and settled) digest rows are kept this long, for `npm run jobs` and an operator's questions. */
+export const KEEP_DIGESTS_MS = 30 * 24 * HOUR_MS;
+
 /**
- * Send every digest that is due: members with email "daily" or "weekly" (no settings row: daily)
- * whose last digest went at least a day or a week ago (less an hour's slack), who are not
- * suspended, and who have an unread notification newer than their last digest (a member who never
- * had one: newer than a day or a week ago). Each gets one mail of what is still unread since then;
- * `digestAt` moves to `now` only when the mail went (it is claimed first, so two servers running
- * this together never both send it, and given back when the send fails). Members are taken in
- * batches of `batchSize`, at most `maxMails` mails per run (the next run goes on).
+ * Send every digest that is due, as jobs kept in rows (CONTRACT.md §7 "Email", §11; ADR 0072):
+ * 1. **Queue.** Members with email "daily" or "weekly" (no settings row: daily) whose last digest
+ *    went at least a day or a week ago (less an hour's slack), who are not suspended, and who have an
+ *    unread notification newer than their last digest (a member who never had one: newer than a
+ *    day or a week ago) get a `notification_digests` row for `since`..`now`, in the transaction that
+ *    moves their `digestAt` to `now` only if nobody moved it meanwhile (two servers queue it once).
+ * 2. **Send.** Rows that are due are leased, mailed with what is still unread and readable from
+ *    their period, and marked sent; a refused mail waits its backoff and is given up (`failedAt`,
+ *    counted) after MAX_ATTEMPTS. A crash between a send and its mark sends the same Message-ID
+ *    again once the lease ends; nothing owed is lost.
+ * Members are taken in batches of `batchSize`, at most `maxMails` per run (the next run goes on).
  */
 export async function sendDueDigests(
   now: Date = new Date(),
@@ -148,16 +162,29 @@ export async function sendDueDigests(
   const counts: DigestCounts = { due: 0, sent: 0, empty: 0, failed: 0, skipped: 0 };
   const settings = mailSettings();
   if (!settings) return counts;
+  await db
+    .delete(notificationDigests)
+    .where(
+      or(
+        lt(notificationDigests.sentAt, new Date(now.getTime() - KEEP_DIGESTS_MS)),
+        lt(notificationDigests.failedAt, new Date(now.getTime() - KEEP_DIGESTS_MS)),
+      ),
+    );
   let after = 0;
   while (counts.due < maxMails) {
     const batch = await dueDigestMembers(now, after, Math.min(batchSize, maxMails - counts.due));
     for (const member of batch) {
       counts.due += 1;
-      const outcome = await sendDigest(member, now, settings.publicUrl);
-      counts[outcome] += 1;
+      if (!(await queueDigest(member, now))) counts.skipped += 1;
     }
     if (batch.length < batchSize) break;
     after = batch[batch.length - 1]!.id;
+  }
+  for (let sent = 0; sent < maxMails;) {
+    const claimed = await leaseDue(notificationDigests, openDigest(), now, Math.min(batchSize, maxMails - sent));
+    for (const digest of claimed) counts[await sendDigest(digest, now, settings.publicUrl)] += 1;
+    sent += claimed.length;
+    if (claimed.length < batchSize) break;
   }
   return counts;
 }
@@ -171,11 +198,23 @@ export function scheduleDigests({ everyMs = 15 * 60_000 }: { everyMs?: number } 
   if (!mailSettings()) return () => undefined;
   return runEvery("notification-digests", everyMs, async () => {
     const counts = await sendDueDigests();
-    if (counts.due > 0) logger.info(counts, "notification digests");
+    if (counts.due + counts.failed > 0) logger.info(counts, "notification digests");
   });
 }
 
-type DueMember = MailRecipient & { mode: DigestMode; digestAt: Date | null };
+/** The digests' queue as an operator sees it (`npm run jobs`, /metrics). */
+export async function digestQueue(at = new Date()): Promise<{ owed: number; retrying: number; leased: number; failed: number }> {
+  const open = openDigest();
+  const count = (where: SQL | undefined) => countWhere(notificationDigests, where);
+  return {
+    owed: await count(open),
+    retrying: await count(and(open, gt(notificationDigests.nextAttemptAt, at))),
+    leased: await count(and(open, gt(notificationDigests.claimedUntil, at))),
+    failed: await count(isNotNull(notificationDigests.failedAt)),
+  };
+}
+
+type DueMember = { id: number; mode: DigestMode; digestAt: Date | null };
 
 const emailMode = sql<EmailMode>`coalesce(${notificationSettings.email}, 'daily')`;
 
@@ -204,14 +243,7 @@ async function dueDigestMembers(now: Date, after: number, limit: number): Promis
     );
   };
   const rows = await db
-    .select({
-      id: users.id,
-      email: users.email,
-      username: users.username,
-      displayName: users.displayName,
-      mode: emailMode,
-      digestAt: notificationSettings.digestAt,
-    })
+    .select({ id: users.id, mode: emailMode, digestAt: notificationSettings.digestAt })
     .from(users)
     .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))
     .where(and(gt(users.id, after), notSuspended(now.getTime()), or(dueFor("daily"), dueFor("weekly"))))
@@ -220,31 +252,72 @@ async function dueDigestMembers(now: Date, after: number, limit: number): Promis
   return rows.map((r) => ({ ...r, mode: r.mode as DigestMode }));
 }
 
-/** `digestAt` from `from` to `to`, only if nobody moved it meanwhile; true when this call moved it. */
-async function moveDigestAt(userId: number, from: Date | null, to: Date | null): Promise<boolean> {
-  const unchanged = from === null ? isNull(notificationSettings.digestAt) : eq(notificationSettings.digestAt, from);
-  const moved = await db
-    .insert(notificationSettings)
-    .values({ userId, digestAt: to })
-    .onConflictDoUpdate({ target: notificationSettings.userId, set: { digestAt: to }, setWhere: unchanged })
-    .returning({ userId: notificationSettings.userId });
-  return moved.length > 0;
+/**
+ * The member's digest for `digestAt`..`now` becomes a row, and `digestAt` moves to `now`, together;
+ * false when another process moved `digestAt` first (it queued this digest).
+ */
+async function queueDigest(member: DueMember, now: Date): Promise<boolean> {
+  const unchanged = member.digestAt === null ? isNull(notificationSettings.digestAt) : eq(notificationSettings.digestAt, member.digestAt);
+  return writeTransaction(async (tx) => {
+    // An UPDATE, not an upsert: PostgreSQL's INSERT trigger fires for INSERT … ON CONFLICT even when
+    // it updates, and digest_at alone must not move the data version.
+    let moved = await tx
+      .update(notificationSettings)
+      .set({ digestAt: now })
+      .where(and(eq(notificationSettings.userId, member.id), unchanged))
+      .returning({ userId: notificationSettings.userId });
+    // A member who never changed a setting has no row yet: their first digest makes it (once ever).
+    if (moved.length === 0 && member.digestAt === null)
+      moved = await tx
+        .insert(notificationSettings)
+        .values({ userId: member.id, digestAt: now })
+        .onConflictDoNothing()
+        .returning({ userId: notificationSettings.userId });
+    if (moved.length === 0) return false;
+    const since = member.digestAt ?? new Date(now.getTime() - PERIOD_MS[member.mode]);
+    await tx.insert(notificationDigests).values({ userId: member.id, mode: member.mode, since, until: now });
+    return true;
+  });
 }
 
-async function sendDigest(member: DueMember, now: Date, publicUrl: string): Promise<"sent" | "empty" | "failed" | "skipped"> {
-  if (!(await moveDigestAt(member.id, member.digestAt, now))) return "skipped";
+type Digest = typeof notificationDigests.$inferSelect;
+
+const openDigest = () => and(isNull(notificationDigests.sentAt), isNull(notificationDigests.failedAt))!;
+
+async function sendDigest(digest: Digest, now: Date, publicUrl: string): Promise<"sent" | "empty" | "failed"> {
+  const settle = (set: Partial<Digest>) =>
+    db
+      .update(notificationDigests)
+      .set({ claimedUntil: null, ...set })
+      .where(eq(notificationDigests.id, digest.id));
   try {
-    const since = member.digestAt ?? new Date(now.getTime() - PERIOD_MS[member.mode]);
-    const items = (await unreadForDigest(member.id, since, DIGEST_FETCHED)).filter((i) => Date.parse(i.createdAt) <= now.getTime());
-    if (items.length === 0) {
-      await moveDigestAt(member.id, now, member.digestAt);
+    const member = first(
+      await db
+        .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
+        .from(users)
+        .where(and(eq(users.id, digest.userId), notSuspended(now.getTime()))),
+    );
+    // A member who chose instant mail or none since it was queued gets no digest.
+    const stillWanted = member && isDigestMode((await settingsRow(member.id)).email);
+    const items =
+      member && stillWanted
+        ? (await unreadForDigest(member.id, digest.since, DIGEST_FETCHED)).filter((i) => Date.parse(i.createdAt) <= digest.until.getTime())
+        : [];
+    if (!member || items.length === 0) {
+      await settle({ sentAt: now });
       return "empty";
     }
-    await sendMail(digestMail(member, items, member.mode, publicUrl));
+    await sendMail({
+      ...digestMail(member, items, digest.mode, publicUrl),
+      messageId: messageIdOf(`digest.${member.id}.${digest.until.getTime()}`, publicUrl),
+    });
+    await settle({ sentAt: now });
     return "sent";
   } catch (error) {
     logServerError(error, { path: "job:notification-digest" });
-    await moveDigestAt(member.id, now, member.digestAt).catch(() => undefined);
+    const { attempts, givenUp, nextAttemptAt } = afterFailedTry(digest.attempts, now);
+    await settle(givenUp ? { attempts, failedAt: now } : { attempts, nextAttemptAt });
+    if (givenUp) logger.warn({ digest: digest.id, member: digest.userId, attempts }, "notification digest given up");
     return "failed";
   }
 }

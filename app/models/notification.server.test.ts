@@ -12,7 +12,7 @@ import { followUser, unfollowUser } from "./follow.server";
 import { acceptInvite, createInvite } from "./invite.server";
 import { removeContent, restoreContent } from "./moderation-removal.server";
 import { drainFanouts, FANOUT_BATCH, fanoutQueue, pendingFanouts, runFanoutBatch } from "./notification-fanout.server";
-import { backoffMs, MAX_ATTEMPTS } from "./notification-delivery.server";
+import { backoffMs, MAX_ATTEMPTS } from "~/utils/jobs.server";
 import { notificationSettingsOf, updateNotificationSettings } from "./notification-settings.server";
 import {
   ACT_MEMORY_MS,

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import { jobRuns } from "#db/schema";
 import { scheduleUploadPruning } from "~/models/media.server";
 import { scheduleVariantBackfill } from "~/models/media-variants.server";
-import { scheduleDigests } from "~/models/notification-mail.server";
+import { digestQueue, scheduleDigests } from "~/models/notification-mail.server";
 import { deliveryQueue, scheduleDeliveries, scheduleReadPruning } from "~/models/notification-delivery.server";
 import { fanoutQueue, scheduleFanouts } from "~/models/notification-fanout.server";
 import { scheduleActPruning } from "~/models/notification.server";
@@ -44,7 +44,12 @@ export const JOBS: JobDefinition[] = [
     start: () => scheduleFanouts(),
     queue: () => fanoutQueue(),
   },
-  { name: "notification-digests", cadence: "every 15 minutes, where SMTP is configured", start: () => scheduleDigests() },
+  {
+    name: "notification-digests",
+    cadence: "every 15 minutes, where SMTP is configured",
+    start: () => scheduleDigests(),
+    queue: () => digestQueue(),
+  },
   { name: "notification-prune", cadence: "hourly (read notifications older than 90 days)", start: () => scheduleReadPruning() },
   { name: "prune-notification-acts", cadence: "hourly (the 24-hour memory of toggled acts)", start: () => scheduleActPruning() },
   { name: "prune-uploads", cadence: "at start, then every 6 hours", start: () => scheduleUploadPruning() },

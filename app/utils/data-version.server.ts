@@ -37,13 +37,19 @@ const UNCOUNTED_TABLES = new Set([
   "upload_locks",
   "notification_fanouts",
   "notification_acts",
+  "notification_digests",
   "job_runs",
   "site_keys",
 ]);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
 const DELIVERY_COLUMNS = ["sent_at", "pushed_at", "mailed_at", "claimed_until", "attempts", "next_attempt_at", "failed_at"];
 /** Columns whose change alone is not a change any page shows. */
-const UNCOUNTED_COLUMNS: Record<string, string[]> = { sessions: ["last_seen_at", "expires_at"], notifications: DELIVERY_COLUMNS };
+const UNCOUNTED_COLUMNS: Record<string, string[]> = {
+  sessions: ["last_seen_at", "expires_at"],
+  notifications: DELIVERY_COLUMNS,
+  // When the member's last digest was queued (the digest job's cursor, ADR 0072).
+  notification_settings: ["digest_at"],
+};
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

@@ -28,6 +28,26 @@ export function runEvery(
   return () => clearInterval(timer);
 }
 
+/**
+ * The retry policy of jobs kept as rows (deliveries, fan-outs, digests; ADR 0069): a run leases the
+ * rows it takes for LEASE_MS, well past a batch's sends (SMTP gives up within 30 s); a failed try
+ * waits 1, 2, 4 … minutes, an hour at most; after MAX_ATTEMPTS tries, about six hours of an outage,
+ * the row is given up and counted.
+ */
+export const LEASE_MS = 10 * 60_000;
+export const MAX_ATTEMPTS = 10;
+const FIRST_RETRY_MS = 60_000;
+const LONGEST_WAIT_MS = 60 * 60_000;
+
+/** The wait before try `attempts + 1`. */
+export const backoffMs = (attempts: number) => Math.min(FIRST_RETRY_MS * 2 ** Math.max(0, attempts - 1), LONGEST_WAIT_MS);
+
+/** A row's try failed at `at`: its new attempt count, and when it goes again or that it is given up. */
+export function afterFailedTry(attemptsBefore: number, at: Date): { attempts: number; givenUp: boolean; nextAttemptAt: Date } {
+  const attempts = attemptsBefore + 1;
+  return { attempts, givenUp: attempts >= MAX_ATTEMPTS, nextAttemptAt: new Date(at.getTime() + backoffMs(attempts)) };
+}
+
 /** A job run once, at start (a backfill): counted like the others. */
 export function runOnce(name: string, job: () => Promise<unknown>): void {
   void runCounted(name, job);

@@ -251,6 +251,7 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
     "upload_locks",
     "notification_fanouts",
     "notification_acts",
+    "notification_digests",
     "job_runs",
     "site_keys",
   ];
@@ -284,6 +285,18 @@ describe("the PostgreSQL data version (db/migrations-pg/*_search_and_data_versio
       .filter((c) => !SESSION_TOUCH.includes(c));
     expect(columns.sort()).toEqual(expected.sort());
     expect(migrations).toMatch(/AFTER INSERT OR DELETE ON "sessions" FOR EACH STATEMENT/);
+  });
+
+  it("is bumped by an update of every notification_settings column but the digest job's digest_at", () => {
+    const last = [...migrations.matchAll(/AFTER UPDATE OF ([^;]*?) ON "notification_settings"/g)].pop();
+    const columns = last![1]!.split(",").map((c) => c.trim().replace(/"/g, ""));
+    const expected = pgTableConfig(pgByName.notification_settings!.table)
+      .columns.map((c) => c.name)
+      .filter((c) => c !== "digest_at");
+    expect(columns.sort()).toEqual(expected.sort());
+    expect(migrations).toMatch(
+      /CREATE TRIGGER "notification_settings_data_version" AFTER INSERT OR DELETE ON "notification_settings" FOR EACH STATEMENT/,
+    );
   });
 
   it("is bumped by an update of every notifications column but the delivery's mark", () => {

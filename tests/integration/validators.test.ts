@@ -107,6 +107,7 @@ describe("a page's validator, without rendering it", () => {
         // Work off the request and the site's own keys (ADR 0066): no page shows them.
         "notification_fanouts",
         "notification_acts",
+        "notification_digests",
         "job_runs",
         "site_keys",
       ].includes(t) || t.startsWith("posts_fts");
