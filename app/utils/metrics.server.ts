@@ -44,27 +44,20 @@ new client.Gauge({
   },
 });
 
-new client.Counter({
-  name: "job_runs_total",
-  help: "Runs of each background job in this process",
-  labelNames: ["job"] as const,
-  registers: [metricsRegistry],
-  collect() {
-    this.reset();
-    for (const [job, figures] of jobFigures()) this.inc({ job }, figures.runs);
-  },
-});
-
-new client.Counter({
-  name: "job_failures_total",
-  help: "Runs of each background job in this process that failed",
-  labelNames: ["job"] as const,
-  registers: [metricsRegistry],
-  collect() {
-    this.reset();
-    for (const [job, figures] of jobFigures()) this.inc({ job }, figures.failures);
-  },
-});
+/** A counter per job of one of this process's figures for it (runs, failures). */
+const jobCounter = (name: string, help: string, figure: "runs" | "failures") =>
+  new client.Counter({
+    name,
+    help,
+    labelNames: ["job"] as const,
+    registers: [metricsRegistry],
+    collect() {
+      this.reset();
+      for (const [job, figures] of jobFigures()) this.inc({ job }, figures[figure]);
+    },
+  });
+jobCounter("job_runs_total", "Runs of each background job in this process", "runs");
+jobCounter("job_failures_total", "Runs of each background job in this process that failed", "failures");
 
 new client.Gauge({
   name: "job_last_run_duration_seconds",
