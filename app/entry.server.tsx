@@ -13,6 +13,9 @@ import { logFrameworkPatches } from "~/server/framework-patches.server";
 import { loggedPath } from "~/server/request-log.server";
 import "~/server/startup.server";
 
+// server.js starts the HTTP server with this build (app/server/node-server.server.ts).
+export { startServer } from "~/server/node-server.server";
+
 // The render cache: feed cards drawn once per what they show and kept (docs/caching.md).
 setRenderCacheStore(renderCacheStore);
 // Whether the framework patches (patches/, docs/decisions/0058) are active in this node_modules.

@@ -3,7 +3,7 @@
  * `npm run build` first (or point BENCH_SERVER_BUILD at another server build, e.g. tmp/b1/index.js).
  *
  * For a 1k-post and a 100k-post database (seeded fresh into tmp/bench/ with db/seed.ts) it starts,
- * on 127.0.0.1: the app (`remix-serve`, TRUST_PROXY=1), a bare Node server answering every request
+ * on 127.0.0.1: the app (`server.js`, TRUST_PROXY=1), a bare Node server answering every request
  * with the app's visitor home page bytes (the ceiling), and, when nginx is installed, the shipped
  * docs/deploy/nginx.conf in front of the app (scripts/nginx-local.ts). Then, with a bounded load
  * loop (keep-alive, BENCH_CONCURRENCY in flight, default 16; BENCH_REQUESTS requests or

@@ -87,7 +87,7 @@ await onAdmin(`CREATE DATABASE ${database}`);
 
 function startNode(index: number, nodePort: number) {
   const log = fs.openSync(path.join(dataDir, `node-${index + 1}.log`), "a");
-  const node = spawn("node_modules/.bin/remix-serve", [build], {
+  const node = spawn(process.execPath, ["server.js", build], {
     env: {
       ...process.env,
       PORT: String(nodePort),

@@ -115,45 +115,29 @@ export function ifNoneMatchHits(header: string | null | undefined, etag: string)
 /** The Cache-Control a 304 repeats (the stored answer keeps what it had otherwise). */
 const notModifiedCacheControl = (viewer: boolean) => (viewer ? VISITOR_PUBLIC_VALUE : MEMBER_VALUE);
 
-/** What the edge did with a GET or HEAD: answered it (a 304), or let it through with its page's validator, if any. */
-export type Conditional = { answered: true } | { answered: false; validator: PageValidator | null };
+/** A GET or HEAD's page validator, or null when its path or answer gets none. */
+export async function validatorOf(request: Request, now: number = Date.now()): Promise<PageValidator | null> {
+  if (!validatedPath(new URL(request.url).pathname)) return null;
+  return pageValidator(request, now);
+}
 
-/**
- * At the HTTP edge, for a GET or HEAD: answer 304 when the client's copy is current, or arrange for
- * a 200 to carry the validator and let the request through.
- */
-export async function answerConditionally(req: IncomingMessage, res: ServerResponse): Promise<Conditional> {
+/** The client's copy is current (`If-None-Match`): a 304 is sent, before anything renders (true). */
+export function notModified(req: IncomingMessage, res: ServerResponse, { etag, visitor }: PageValidator): boolean {
+  if (!ifNoneMatchHits(req.headers["if-none-match"], etag)) return false;
   const path = (req.url ?? "/").split("?")[0] ?? "/";
-  if (!validatedPath(path)) return { answered: false, validator: null };
-  const headers = new Headers();
-  for (const name of ["cookie", "host", "x-forwarded-proto", "save-data", "referer"]) {
-    const value = req.headers[name];
-    if (typeof value === "string") headers.set(name, value);
-  }
-  const request = new Request(new URL(req.url ?? "/", "http://localhost"), { headers });
-  const validator = await pageValidator(request, Date.now());
-  if (!validator) return { answered: false, validator: null };
-  const { etag, visitor } = validator;
-  if (ifNoneMatchHits(req.headers["if-none-match"], etag)) {
-    res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: varyFor(path) });
-    res.end();
-    return { answered: true };
-  }
-  stampValidator(res, etag);
-  return { answered: false, validator };
+  res.writeHead(304, { ETag: etag, "Cache-Control": notModifiedCacheControl(visitor), Vary: varyFor(path) });
+  res.end();
+  return true;
 }
 
 /**
- * When the answer's head is written: a 200 the app left without a validator gets this one, unless it
- * sets a cookie or must not be stored; and an answer that sets a cookie is never public.
+ * The app's answer is in `res`, its head not yet written: a 200 the app left without a validator
+ * gets this one, unless it sets a cookie or must not be stored; and an answer that sets a cookie is
+ * never public.
  */
-function stampValidator(res: ServerResponse, etag: string) {
-  const writeHead = res.writeHead;
-  res.writeHead = function validatedWriteHead(this: ServerResponse, ...args: Parameters<ServerResponse["writeHead"]>) {
-    const cacheControl = String(res.getHeader("Cache-Control") ?? "");
-    const setsCookie = res.hasHeader("Set-Cookie");
-    if (setsCookie && /\bpublic\b/i.test(cacheControl)) res.setHeader("Cache-Control", MEMBER_VALUE);
-    if (args[0] === 200 && !setsCookie && !res.hasHeader("ETag") && !/\bno-store\b/i.test(cacheControl)) res.setHeader("ETag", etag);
-    return writeHead.apply(this, args);
-  } as ServerResponse["writeHead"];
+export function stampValidator(res: ServerResponse, etag: string): void {
+  const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+  const setsCookie = res.hasHeader("Set-Cookie");
+  if (setsCookie && /\bpublic\b/i.test(cacheControl)) res.setHeader("Cache-Control", MEMBER_VALUE);
+  if (res.statusCode === 200 && !setsCookie && !res.hasHeader("ETag") && !/\bno-store\b/i.test(cacheControl)) res.setHeader("ETag", etag);
 }

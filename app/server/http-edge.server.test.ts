@@ -1,6 +1,6 @@
-import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { edgeHeaders, edgeRefusal, installHttpEdge, stampPeerAddress } from "./http-edge.server";
+import { serveSite } from "#tests/fixtures/site";
+import { edgeHeaders, edgeRefusal } from "./http-edge.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 
 const req = (method: string, url: string, headers: Record<string, string> = {}) => ({
@@ -71,54 +71,40 @@ describe("edgeHeaders", () => {
   });
 });
 
-describe("installHttpEdge", () => {
+describe("the edge in the site's server", () => {
   it("answers an absolute-form target and `OPTIONS *` with a 400 over a real connection, before the app builds its URL", async () => {
-    const http = await import("node:http");
     const net = await import("node:net");
-    await installHttpEdge();
-    // What @remix-run/express does with the target: it threw "Invalid URL" and answered 500.
-    const server = http.createServer((req, res) => {
-      try {
-        res.end(new URL(`http://${req.headers.host}${req.url}`).pathname);
-      } catch {
-        res.writeHead(500).end("Invalid URL");
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
+    const site = await serveSite(async (request) => new Response(new URL(request.url).pathname));
     const raw = (head: string) =>
       new Promise<string>((resolve, reject) => {
-        const socket = net.connect({ host: "127.0.0.1", port });
+        const socket = net.connect({ host: "127.0.0.1", port: site.port });
         let answer = "";
         socket.setTimeout(5_000, () => socket.destroy(new Error("no answer in 5 s")));
         socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
         socket.on("end", () => resolve(answer));
         socket.on("error", reject);
-        socket.write(`${head}\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
+        socket.write(`${head}\r\nHost: 127.0.0.1:${site.port}\r\nConnection: close\r\n\r\n`);
       });
     try {
-      for (const head of [`GET http://127.0.0.1:${port}/clubs HTTP/1.1`, "OPTIONS * HTTP/1.1", `HEAD http://127.0.0.1:${port}/ HTTP/1.1`]) {
+      for (const head of [`GET http://127.0.0.1:${site.port}/clubs HTTP/1.1`, "OPTIONS * HTTP/1.1", `HEAD http://127.0.0.1:${site.port}/ HTTP/1.1`]) {
         const answer = await raw(head);
         expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
       }
-      expect(await raw("GET /clubs HTTP/1.1")).toMatch(/^HTTP\/1\.1 200 [^]*\/clubs$/);
+      expect(await raw("GET /clubs.json HTTP/1.1")).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\/clubs\.json\r\n/);
+      // Two slashes stay a path: the app's URL keeps the site's host.
+      expect(await raw("GET //evil.example/x.json HTTP/1.1")).toMatch(/^HTTP\/1\.1 200 [^]*\r\n\/\/evil\.example\/x\.json\r\n/);
     } finally {
-      server.close();
+      await site.close();
     }
   });
-});
 
-describe("stampPeerAddress", () => {
   it("hands the app the socket's address over a real connection, whatever header a client sends under its name", async () => {
     const http = await import("node:http");
-    await installHttpEdge();
-    const server = http.createServer((req, res) => res.end(JSON.stringify(req.headers[PEER_ADDRESS_HEADER] ?? null)));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
+    const site = await serveSite(async (request) => Response.json(request.headers.get(PEER_ADDRESS_HEADER)));
     // Every 127.x address is loopback on Linux: the client connects from one the server can tell apart.
     const seen = (headers: Record<string, string>) =>
       new Promise<unknown>((resolve, reject) => {
-        const request = http.request({ host: "127.0.0.1", port, localAddress: "127.0.0.2", headers, timeout: 5000 }, (res) => {
+        const request = http.request({ host: "127.0.0.1", port: site.port, path: "/x.json", localAddress: "127.0.0.2", headers, timeout: 5000 }, (res) => {
           let body = "";
           res.on("data", (chunk) => (body += chunk));
           res.on("end", () => resolve(JSON.parse(body)));
@@ -130,13 +116,26 @@ describe("stampPeerAddress", () => {
       expect(await seen({})).toBe("127.0.0.2");
       expect(await seen({ [PEER_ADDRESS_HEADER]: "203.0.113.7", "X-Forwarded-For": "198.51.100.1" })).toBe("127.0.0.2");
     } finally {
-      server.close();
+      await site.close();
     }
   });
 
-  it("drops a client's copy even when the socket has no address", () => {
-    const req = { headers: { [PEER_ADDRESS_HEADER]: "203.0.113.7" } as Record<string, string>, socket: {} as never };
-    stampPeerAddress(req);
-    expect(req.headers[PEER_ADDRESS_HEADER]).toBeUndefined();
+  it("lets a one-click unsubscribe POST from a mail provider through, without its Origin; other cross-site posts are 403", async () => {
+    const site = await serveSite(async (request) => Response.json({ origin: request.headers.get("Origin"), body: await request.text() }));
+    const post = (path: string) =>
+      fetch(`${site.base}${path}`, {
+        method: "POST",
+        headers: { Origin: "https://mail.example.net", "Content-Type": "application/x-www-form-urlencoded" },
+        body: "List-Unsubscribe=One-Click",
+      });
+    try {
+      const through = await post("/unsubscribe/1-abc");
+      expect(through.status).toBe(200);
+      expect(await through.json()).toEqual({ origin: null, body: "List-Unsubscribe=One-Click" });
+      expect((await post("/settings")).status).toBe(403);
+      expect((await post("/unsubscribe/1-abc/x")).status).toBe(403);
+    } finally {
+      await site.close();
+    }
   });
 });

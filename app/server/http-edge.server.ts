@@ -1,18 +1,13 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
-import { databaseUnavailableError } from "~/utils/db.server";
 import { isProduction } from "~/utils/env.server";
-import { logServerError } from "~/utils/logger.server";
-import { loggedPath } from "./request-log.server";
-import { answerConditionally } from "./conditional.server";
-import { answerFromVisitorCache } from "./visitor-cache.server";
 import { isCrossSite, isSafeMethod } from "~/web/origin.server";
-import { originOf, PEER_ADDRESS_HEADER } from "~/web/params.server";
+import { originOf } from "~/web/params.server";
 import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web/request-body.server";
 
 /**
- * The HTTP edge: what the server decides about a request before Remix or express see it.
- * remix-serve gives the app no middleware hook, so this sits in front of the HTTP server's request
- * event (docs/decisions/0003-csrf-origin-check.md, 0014-http-edge.md). One place, every route:
+ * The HTTP edge: what the server decides about a request before the app sees it, as the server's
+ * second middleware (node-server.server.ts; docs/decisions/0003-csrf-origin-check.md,
+ * 0014-http-edge.md, 0073-a-server-of-our-own.md). One place, every route:
  *
  * - a request target that is not a path (absolute form `GET http://…`, `OPTIONS *`) is 400, and so is
  *   a `Host` that is not a host name (either would otherwise throw while the request is built);
@@ -24,14 +19,10 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web
  *   500 before any action runs). Actions keep their own check (withPageErrors/apiAction), which is
  *   what the route-level tests exercise. The exception is a POST whose address is its whole
  *   credential (`TOKEN_POSTS`): a mail client's one-click unsubscribe (RFC 8058) comes from its
- *   provider, with no cookie and perhaps the provider's Origin, which is dropped before Remix's own
- *   check sees it (`forgetTokenPostOrigin`);
- * - every answer gets the headers of `edgeHeaders`;
- * - a GET or HEAD whose `If-None-Match` names the current validator of its page is a 304, before
- *   anything renders; a 200 gets that validator (conditional.server.ts);
- * - a visitor's page already drawn for the same validator is sent again without drawing it
- *   (visitor-cache.server.ts);
- * - the request carries the socket's remote address (`stampPeerAddress`).
+ *   provider, with no cookie and perhaps the provider's Origin, which the app's request goes without
+ *   (`isTokenPost`);
+ * - every answer gets the headers of `edgeHeaders`.
+ * The 304s, the visitor cache and the peer address come later, in node-server.server.ts.
  */
 
 type EdgeRequest = { method?: string; url?: string; headers: IncomingHttpHeaders };
@@ -73,74 +64,36 @@ export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
   return null;
 }
 
-export async function installHttpEdge() {
-  const http = await import("node:http");
-  const proto = http.Server.prototype as unknown as { emit: (event: string, ...args: unknown[]) => boolean; __httpEdge?: boolean };
-  if (proto.__httpEdge) return;
-  proto.__httpEdge = true;
-  const emit = proto.emit;
-  proto.emit = function edgeEmit(this: unknown, event: string, ...args: unknown[]) {
-    if (event === "request") {
-      const [req, res] = args as [IncomingMessage, ServerResponse];
-      stampPeerAddress(req);
-      dropUnreadBodyAfter(req, res);
-      let refusal: EdgeRefusal | null;
-      try {
-        for (const [name, value] of Object.entries(edgeHeaders(pathOf(req)))) res.setHeader(name, value);
-        refusal = edgeRefusal(req);
-      } catch {
-        refusal = { status: 400, error: "The request could not be read" };
-      }
-      if (!refusal) forgetTokenPostOrigin(req);
-      if (refusal) {
-        res.writeHead(refusal.status, {
-          "Content-Type": "application/json; charset=utf-8",
-          "Cache-Control": "no-store",
-          Connection: "close",
-        });
-        res.end(JSON.stringify({ error: refusal.error }));
-        return true;
-      }
-      if (req.method === "GET" || req.method === "HEAD") {
-        const pass = () => emit.call(this, event, ...args);
-        answerConditionally(req, res).then(
-          (outcome) => {
-            if (outcome.answered) return;
-            if (outcome.validator?.visitor && answerFromVisitorCache(req, res, outcome.validator.etag)) return;
-            pass();
-          },
-          (error: unknown) => {
-            // The database gone away is logged once per outage (db-postgres.server.ts); the request
-            // goes on to its 503.
-            if (!databaseUnavailableError(error)) logServerError(error, { method: req.method, path: loggedPath(req.url) });
-            pass();
-          },
-        );
-        return true;
-      }
-    }
-    return emit.call(this, event, ...args);
-  };
+/**
+ * The edge as the server's second middleware (node-server.server.ts): what a handler leaves unread
+ * is dropped after the answer, every answer gets `edgeHeaders`, and a refusal is answered here.
+ */
+export function httpEdge(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  dropUnreadBodyAfter(req, res);
+  let refusal: EdgeRefusal | null;
+  try {
+    for (const [name, value] of Object.entries(edgeHeaders(pathOf(req)))) res.setHeader(name, value);
+    refusal = edgeRefusal(req);
+  } catch {
+    refusal = { status: 400, error: "The request could not be read" };
+  }
+  if (!refusal) return next();
+  res.writeHead(refusal.status, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": "no-store",
+    Connection: "close",
+  });
+  res.end(JSON.stringify({ error: refusal.error }));
 }
 
 /**
  * A POST to a `TOKEN_POSTS` address may come from another site (a mail provider's one-click
  * unsubscribe): its Origin says nothing the token does not, and Remix's own cross-site check would
- * answer it with an empty 500 before the action runs. The route reads no cookie.
+ * answer it with an empty 500 before the action runs, so the app's request goes without it
+ * (node-server.server.ts `fetchRequest`). The route reads no cookie.
  */
-export function forgetTokenPostOrigin(req: EdgeRequest): void {
-  if (!isSafeMethod(req.method ?? "GET") && TOKEN_POSTS.test(pathOf(req))) delete req.headers.origin;
-}
-
-/**
- * Hand the app the socket's remote address (params.server.ts `clientAddress`), which remix-serve does
- * not pass on: in a header only the edge writes. Whatever a client sent under that name is dropped
- * first (Node joins repeated headers into this one entry, and express and Remix read `req.headers`).
- */
-export function stampPeerAddress(req: Pick<IncomingMessage, "headers" | "socket">): void {
-  delete req.headers[PEER_ADDRESS_HEADER];
-  const address = req.socket?.remoteAddress;
-  if (address) req.headers[PEER_ADDRESS_HEADER] = address;
+export function isTokenPost(req: EdgeRequest): boolean {
+  return !isSafeMethod(req.method ?? "GET") && TOKEN_POSTS.test(pathOf(req));
 }
 
 function pathOf(req: EdgeRequest): string {

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteMember } from "~/utils/logger.server";
 import { captureLog } from "#tests/fixtures/log";
-import { installRequestLog, loggedPath, requestsInFlight, startDraining, whenIdle } from "./request-log.server";
+import { loggedPath, requestLog, requestsInFlight, startDraining, trackServer, whenIdle } from "./request-log.server";
 
 describe("loggedPath", () => {
   it("keeps routing parameters and drops other query values", () => {
@@ -25,19 +25,22 @@ describe("the request log on a real HTTP server", () => {
   const log = captureLog();
 
   beforeAll(async () => {
-    installRequestLog();
-    server = http.createServer((req, res) => {
-      if (req.url === "/slow") {
-        release = () => res.end("late");
-        return;
-      }
-      // The session code notes the member later, after an await: the notes follow the request.
-      void Promise.resolve().then(() => {
-        if (req.headers.cookie) noteMember(7);
-        res.statusCode = req.method === "POST" ? 201 : 200;
-        res.end("ok");
-      });
-    });
+    // The log is the server's first middleware (node-server.server.ts); here the app follows it directly.
+    server = http.createServer((req, res) =>
+      requestLog(req, res, () => {
+        if (req.url === "/slow") {
+          release = () => res.end("late");
+          return;
+        }
+        // The session code notes the member later, after an await: the notes follow the request.
+        void Promise.resolve().then(() => {
+          if (req.headers.cookie) noteMember(7);
+          res.statusCode = req.method === "POST" ? 201 : 200;
+          res.end("ok");
+        });
+      }),
+    );
+    trackServer(server);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   });

@@ -1,4 +1,3 @@
-import dc from "node:diagnostics_channel";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchRoutes, type RouteObject } from "react-router-dom";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
@@ -8,14 +7,9 @@ import { httpDuration } from "~/utils/metrics.server";
  * One JSON line per request, and the count of requests in flight that a clean shutdown waits for
  * (shutdown.server.ts; docs/decisions/0040-health-logs-backups-shutdown.md).
  *
- * remix-serve gives the app no middleware hook, but Node announces every request on the
- * `http.server.request.start` diagnostics channel just before the server's `request` event: the
- * request's start is seen there (the HTTP edge's own answers included), its end when the response
- * closes (sent, or the client went away). The subscriber also opens the request's notes
- * (logger.server.ts `requestNotes`), where the session code records the member it finds.
- *
- * remix-serve's own access line (morgan "tiny", plain text) is taken out of its express stack on
- * the first request, so stdout holds JSON lines only.
+ * It is the server's first middleware (node-server.server.ts), so the HTTP edge's own answers are
+ * logged too. It opens the request's notes (logger.server.ts `requestNotes`), where the session
+ * code records the member it finds.
  */
 
 /** Path segments that are secrets: a reset link's token, an invite code, an unsubscribe link's token. */
@@ -90,7 +84,11 @@ export const requestsInFlight = () => state.inFlight;
 /** From now on every answer closes its connection: the process is shutting down. */
 export function startDraining() {
   state.draining = true;
-  for (const server of state.servers) server.closeIdleConnections?.();
+  for (const server of state.servers) {
+    // No new connections; those open are closed once idle.
+    server.close();
+    server.closeIdleConnections?.();
+  }
 }
 export const isDraining = () => state.draining;
 
@@ -109,18 +107,21 @@ export function whenIdle(timeoutMs: number): Promise<boolean> {
   });
 }
 
-type StartMessage = { request: IncomingMessage; response: ServerResponse; server: Server };
+/** The server whose idle connections a shutdown closes (node-server.server.ts). */
+export function trackServer(server: Server) {
+  state.servers.add(server);
+}
 
-function onRequestStart(message: unknown) {
-  const { request, response, server } = message as StartMessage;
-  if (!state.servers.has(server)) {
-    state.servers.add(server);
-    dropMorgan(server);
-  }
+/**
+ * The server's first middleware: the request is counted in flight and timed, and the rest of it
+ * runs inside its notes; one JSON line and one metrics observation when its response closes (sent,
+ * or the client went away).
+ */
+export function requestLog(request: IncomingMessage, response: ServerResponse, next: () => void): void {
   const started = process.hrtime.bigint();
+  // Read now: a mounted middleware (the build's assets) may leave request.url rewritten.
+  const url = request.url;
   const notes: RequestNotes = {};
-  // The rest of this request runs inside these notes (the server emits `request` right after).
-  requestNotes.enterWith(notes);
   state.inFlight += 1;
   if (state.draining) response.setHeader("Connection", "close");
   response.once("close", () => {
@@ -128,7 +129,7 @@ function onRequestStart(message: unknown) {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     const line: Record<string, unknown> = {
       method: request.method,
-      path: loggedPath(request.url),
+      path: loggedPath(url),
       status: response.statusCode,
       ms: Math.round(ms * 10) / 10,
     };
@@ -137,7 +138,7 @@ function onRequestStart(message: unknown) {
     logger.info(line, "request");
     httpDuration.observe(
       {
-        route: routeLabel(request.url),
+        route: routeLabel(url),
         method: request.method ?? "GET",
         status: response.writableFinished ? String(response.statusCode) : "aborted",
       },
@@ -145,25 +146,8 @@ function onRequestStart(message: unknown) {
     );
     // A request in flight when draining began was answered with keep-alive: its connection is
     // idle now, and a client would send its next request into a stopping process. Close it.
-    if (state.draining) server.closeIdleConnections?.();
+    if (state.draining) for (const server of state.servers) server.closeIdleConnections?.();
     if (state.inFlight === 0) for (const fn of [...state.idle]) fn();
   });
-}
-
-/** remix-serve's morgan("tiny") middleware, found by name in its express app's stack. */
-function dropMorgan(server: Server) {
-  for (const listener of server.listeners("request")) {
-    const stack = (listener as { _router?: { stack?: { name?: string }[] } })._router?.stack;
-    if (!stack) continue;
-    const at = stack.findIndex((layer) => layer.name === "logger");
-    if (at !== -1) stack.splice(at, 1);
-  }
-}
-
-let installed = false;
-/** Installed from startup.server.ts, once per process. */
-export function installRequestLog() {
-  if (installed) return;
-  installed = true;
-  dc.subscribe("http.server.request.start", onRequestStart);
+  requestNotes.run(notes, next);
 }

@@ -2,12 +2,12 @@ import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installServerTimeouts, type ServerTimeouts } from "./server-timeouts.server";
+import { applyServerTimeouts, type ServerTimeouts } from "./server-timeouts.server";
 
 /**
  * Issue 11, "Slow clients" (security review L14): dripping clients are closed within the limits and a
- * normal request still answers. A plain http server with the same function remix-serve's server gets
- * (installServerTimeouts patches `listen`), small limits, 127.0.0.1 only; the test takes a few seconds.
+ * normal request still answers. A plain http server given the limits as the site's server is
+ * (node-server.server.ts `startServer`), small limits, 127.0.0.1 only; the test takes a few seconds.
  */
 
 const LIMITS: ServerTimeouts = { headersMs: 600, requestMs: 800, uploadMs: 3_000, idleMs: 1_200, keepAliveMs: 500 };
@@ -16,12 +16,12 @@ let server: http.Server;
 let port: number;
 
 beforeAll(async () => {
-  installServerTimeouts(LIMITS);
-  // Like express behind remix-serve: read the whole body, then answer.
+  // Like the app: read the whole body, then answer.
   server = http.createServer((req, res) => {
     req.resume();
     req.on("end", () => res.end("ok"));
   });
+  applyServerTimeouts(server, LIMITS);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });

@@ -3,7 +3,7 @@ import { env } from "~/utils/env.server";
 
 /**
  * How long the HTTP server waits for a slow client (security review L14,
- * docs/decisions/0023-slow-client-timeouts.md). remix-serve creates its server with Node's defaults
+ * docs/decisions/0023-slow-client-timeouts.md). Node makes a server with its defaults
  * (headers 60 s, a whole request 300 s, no idle limit), so a few hundred clients dripping a byte at a
  * time hold it for minutes. The limits:
  *
@@ -69,19 +69,4 @@ export function applyServerTimeouts(server: http.Server, t: ServerTimeouts) {
     req.once("end", clear);
     res.once("close", clear);
   });
-}
-
-/**
- * Every HTTP server this process starts (remix-serve's, made after the build is imported) gets the
- * limits when it starts listening. Installed from startup.server.ts.
- */
-export function installServerTimeouts(t: ServerTimeouts = timeoutsFromEnv()) {
-  const proto = http.Server.prototype as unknown as { listen: (...args: unknown[]) => unknown; __serverTimeouts?: boolean };
-  if (proto.__serverTimeouts) return;
-  proto.__serverTimeouts = true;
-  const listen = proto.listen;
-  proto.listen = function listenWithTimeouts(this: http.Server, ...args: unknown[]) {
-    applyServerTimeouts(this, t);
-    return listen.apply(this, args);
-  };
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { captureLog } from "#tests/fixtures/log";
-import { installRequestLog, isDraining } from "./request-log.server";
+import { isDraining, requestLog } from "./request-log.server";
 import { openSqlite } from "~/utils/db-sqlite.server";
 import { shutDown } from "./shutdown.server";
 
@@ -15,7 +15,6 @@ describe("shutDown", () => {
   afterAll(() => log.restore());
 
   it("waits for the request in flight, checkpoints the WAL, closes the database and exits 0", async () => {
-    installRequestLog();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-shutdown-"));
     const file = path.join(dir, "app.db");
     // The engine the server runs on (WAL mode, migrated), closed through its own close.
@@ -25,12 +24,14 @@ describe("shutDown", () => {
     // Keep the pages in the WAL until the shutdown's checkpoint.
     sqlite.pragma("wal_autocheckpoint = 0");
     let answer: (() => void) | undefined;
-    const server = http.createServer((_req, res) => {
-      answer = () => {
-        sqlite.prepare("INSERT INTO t VALUES (?)").run("late write");
-        res.end("done");
-      };
-    });
+    const server = http.createServer((req, res) =>
+      requestLog(req, res, () => {
+        answer = () => {
+          sqlite.prepare("INSERT INTO t VALUES (?)").run("late write");
+          res.end("done");
+        };
+      }),
+    );
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const reply = fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`).then((r) => r.text());
     await vi.waitFor(() => expect(answer).toBeDefined());

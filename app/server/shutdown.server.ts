@@ -3,7 +3,7 @@ import { isDraining, requestsInFlight, startDraining, whenIdle } from "./request
 
 /**
  * A clean stop on SIGTERM or SIGINT (docs/decisions/0040-health-logs-backups-shutdown.md).
- * remix-serve's own handler closes its server (no new connections); this one makes every answer
+ * The server stops taking connections (request-log.server.ts `startDraining`), every answer
  * from now on close its connection, lets `/healthz` say 503 so a proxy stops sending, waits for the
  * requests in flight to be answered (up to `graceMs`), then closes the database (on SQLite, after
  * checkpointing the WAL into the file) and exits 0. A second signal while waiting stops at once.
@@ -23,7 +23,7 @@ export async function shutDown(
   signal: string,
   { closeDatabase, stopJobs, graceMs = SHUTDOWN_GRACE_MS, exit = process.exit }: ShutdownDeps,
 ) {
-  // remix-serve's own handler for the same signal closes its server to new connections.
+  // The server takes no new connections; those open close once idle or answered.
   startDraining();
   logger.info({ signal, inFlight: requestsInFlight() }, "shutting down");
   stopJobs?.();

@@ -85,7 +85,7 @@ function bodyIn(entry: Entry, wanted: Encoding): { encoding: Encoding; body: Buf
   return { encoding: wanted, body };
 }
 
-function send(req: IncomingMessage, res: ServerResponse, entry: Entry, writeHead: ServerResponse["writeHead"], end: ServerResponse["end"]) {
+function send(req: IncomingMessage, res: ServerResponse, entry: Entry) {
   const { encoding, body } = bodyIn(entry, negotiateEncoding(req.headers["accept-encoding"]));
   for (const [name, value] of Object.entries(entry.headers)) if (value !== undefined) res.setHeader(name, value);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
@@ -94,8 +94,8 @@ function send(req: IncomingMessage, res: ServerResponse, entry: Entry, writeHead
     const vary = String(res.getHeader("Vary") ?? "");
     if (!/\baccept-encoding\b/i.test(vary)) res.setHeader("Vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
   }
-  writeHead.call(res, entry.status);
-  (end as (chunk?: Buffer) => ServerResponse).call(res, req.method === "HEAD" ? undefined : body);
+  res.writeHead(entry.status);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 function store(key: string, entry: Entry, now: number) {
@@ -118,9 +118,9 @@ function drop(key: string, entry: Entry) {
 }
 
 /** A cacheable answer: a 200, public, setting no cookie, with no validator of its own. */
-function cacheable(res: ServerResponse, status: number): boolean {
+function cacheable(res: ServerResponse): boolean {
   return (
-    status === 200 &&
+    res.statusCode === 200 &&
     !res.hasHeader("Set-Cookie") &&
     !res.hasHeader("ETag") &&
     /\bpublic\b/i.test(String(res.getHeader("Cache-Control") ?? "")) &&
@@ -132,75 +132,39 @@ const noCacheAsked = (req: IncomingMessage) =>
   /\bno-cache\b/i.test(String(req.headers["cache-control"] ?? "")) || /\bno-cache\b/i.test(String(req.headers.pragma ?? ""));
 
 /**
- * At the HTTP edge, for a visitor's GET or HEAD whose validator is `etag` (and that was not a 304):
- * answer from the cache (true), or let the request through (false), arranging for a GET's answer to
- * be kept when it turns out cacheable.
+ * For a visitor's GET or HEAD whose validator is `etag` (and that was not a 304): answer from the
+ * cache (true), or leave the request to the app (false).
  */
 export function answerFromVisitorCache(req: IncomingMessage, res: ServerResponse, etag: string, now: number = Date.now()): boolean {
   if (capBytes() <= 0) return false;
   const hit = noCacheAsked(req) ? undefined : entries.get(etag);
-  if (hit && now - hit.storedAt <= ENTRY_LIFETIME_MS) {
-    // Most recently used goes last: the oldest-first eviction spares it.
-    entries.delete(etag);
-    entries.set(etag, hit);
-    res.setHeader("ETag", etag);
-    send(req, res, hit, res.writeHead, res.end);
-    return true;
-  }
-  if (req.method === "GET") keepAnswer(req, res, etag, now);
-  return false;
+  if (!hit || now - hit.storedAt > ENTRY_LIFETIME_MS) return false;
+  // Most recently used goes last: the oldest-first eviction spares it.
+  entries.delete(etag);
+  entries.set(etag, hit);
+  res.setHeader("ETag", etag);
+  send(req, res, hit);
+  return true;
+}
+
+/** Whether the app's answer, its head set on `res` and not yet written, is one to keep: cacheable, and the cache on. */
+export function keepsVisitorAnswers(res: ServerResponse): boolean {
+  return capBytes() > 0 && cacheable(res);
 }
 
 /**
- * Hold the app's answer (head and body) until it ends, then keep it when cacheable and send it in
- * the client's encoding. The app is asked for it unencoded (its compression layer then passes it
- * through); what the client accepts is remembered here.
+ * Keep the app's answer to a visitor's GET (its head on `res`, its whole body in `body`) under its
+ * validator and send it in the client's encoding, encoded here once per encoding (the app never
+ * encodes; the compression layer passes an encoded answer through).
  */
-function keepAnswer(req: IncomingMessage, res: ServerResponse, etag: string, now: number) {
-  const accepts = req.headers["accept-encoding"];
-  delete req.headers["accept-encoding"];
-  const { writeHead, write, end } = res;
-  const chunks: Buffer[] = [];
-  let headStatus: number | undefined;
-  const asBuffer = (chunk: unknown, encoding?: unknown): Buffer =>
-    Buffer.isBuffer(chunk)
-      ? chunk
-      : typeof chunk === "string"
-        ? Buffer.from(chunk, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8")
-        : Buffer.from(chunk as Uint8Array);
-
-  res.writeHead = function heldWriteHead(this: ServerResponse, code: number, ...rest: unknown[]) {
-    headStatus = code;
-    const headers = rest.find((arg) => typeof arg === "object" && arg !== null) as OutgoingHttpHeaders | undefined;
-    if (headers) for (const [name, value] of Object.entries(headers)) if (value !== undefined) this.setHeader(name, value);
-    return this;
-  } as ServerResponse["writeHead"];
-  res.write = function heldWrite(this: ServerResponse, chunk: unknown, encoding?: unknown, callback?: unknown) {
-    if (chunk !== undefined && chunk !== null) chunks.push(asBuffer(chunk, encoding));
-    const done = typeof encoding === "function" ? encoding : callback;
-    if (typeof done === "function") process.nextTick(done as () => void);
-    return true;
-  } as ServerResponse["write"];
-  res.end = function heldEnd(this: ServerResponse, chunk?: unknown, encoding?: unknown, callback?: unknown) {
-    if (typeof chunk === "function") callback = chunk;
-    else if (chunk !== undefined && chunk !== null) chunks.push(asBuffer(chunk, encoding));
-    if (typeof encoding === "function") callback = encoding;
-    Object.assign(this, { writeHead, write, end });
-    const status = headStatus ?? this.statusCode;
-    const headers: OutgoingHttpHeaders = {};
-    for (const [name, value] of Object.entries(this.getHeaders())) if (!HOP_BY_HOP.has(name)) headers[name] = value;
-    const body = Buffer.concat(chunks);
-    const entry: Entry = { status, headers, bodies: { identity: body }, bytes: body.length, storedAt: now, held: false };
-    if (cacheable(this, status)) {
-      store(etag, entry, now);
-      this.setHeader("ETag", etag);
-    }
-    if (accepts !== undefined) req.headers["accept-encoding"] = accepts;
-    for (const name of ["content-length", "transfer-encoding"]) this.removeHeader(name);
-    send(req, this, entry, writeHead, end);
-    if (typeof callback === "function") this.once("finish", callback as () => void);
-    return this;
-  } as ServerResponse["end"];
+export function keepVisitorAnswer(req: IncomingMessage, res: ServerResponse, etag: string, body: Buffer, now: number = Date.now()): void {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(res.getHeaders())) if (!HOP_BY_HOP.has(name)) headers[name] = value;
+  const entry: Entry = { status: res.statusCode, headers, bodies: { identity: body }, bytes: body.length, storedAt: now, held: false };
+  store(etag, entry, now);
+  res.setHeader("ETag", etag);
+  for (const name of ["content-length", "transfer-encoding"]) res.removeHeader(name);
+  send(req, res, entry);
 }
 
 /** For tests: forget every entry. */

@@ -115,7 +115,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
 }
 
 /**
- * Where the server listens, and why, for the start-up line (startup.server.ts). remix-serve listens
+ * Where the server listens, and why, for the start-up line (app/server/node-server.server.ts). The server listens
  * on `HOST`, or on every interface without it. Behind a reverse proxy (`TRUST_PROXY` > 0) the app
  * listens on loopback unless told otherwise, so nobody reaches it past the proxy (whose
  * `X-Forwarded-For` sets the per-address limits).

@@ -25,9 +25,9 @@ export function forwardedBy(header: string | null, trustProxy: number): string |
 }
 
 /**
- * The header the HTTP edge stamps with the socket's remote address (http-edge.server.ts
- * `stampPeerAddress`) after dropping any copy a client sent: remix-serve gives the app no other way
- * to see who is connected.
+ * The header the server sets on the app's request to the socket's remote address
+ * (app/server/node-server.server.ts `fetchRequest`), never passing on a copy a client sent: the
+ * request the app gets carries no socket.
  */
 export const PEER_ADDRESS_HEADER = "x-pulse-peer-address";
 

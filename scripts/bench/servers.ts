@@ -1,5 +1,5 @@
 /**
- * What the bench starts: seeded databases, the app (`remix-serve` on a production build), a bare
+ * What the bench starts: seeded databases, the app (`server.js` on a production build), a bare
  * Node server sending fixed bytes (the ceiling the app is compared with), and the shipped nginx
  * config in front of the app (scripts/nginx-local.ts). 127.0.0.1 only; every child is stopped when
  * the bench exits, however it exits.
@@ -85,7 +85,7 @@ async function supervise(child: ChildProcess, port: number, ready: string): Prom
 
 /** The app on `file`, as deployed behind one proxy (TRUST_PROXY=1), rate limits off; `env` on top (S3, or DATABASE_URL for PostgreSQL). */
 export async function startApp(file: string, port: number, env: Record<string, string> = {}): Promise<Running> {
-  const child = spawn(path.join(ROOT, "node_modules/.bin/remix-serve"), [SERVER_BUILD], {
+  const child = spawn(process.execPath, [path.join(ROOT, "server.js"), SERVER_BUILD], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -93,7 +93,7 @@ test.describe("request bodies are capped while they stream", () => {
 
   test.beforeAll(async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), "body-caps-"));
-    server = spawn("node_modules/.bin/remix-serve", [build], {
+    server = spawn(process.execPath, ["server.js", build], {
       env: {
         ...process.env,
         PORT: String(port),

@@ -4,7 +4,7 @@ import http from "node:http";
 import { expect, startServer, test, uniqueName } from "./fixtures";
 
 /**
- * CONTRACT.md §6 "Client address" through the real server (remix-serve, its own database, 127.0.0.1
+ * CONTRACT.md §6 "Client address" through the real server (server.js, its own database, 127.0.0.1
  * only, rate limits on, TRUST_PROXY=0): the per-address limits count the socket's address, which
  * the HTTP edge hands the app (ADR 0019). Every 127.x address is loopback on Linux, so two clients
  * on two addresses are two local sockets.
@@ -123,7 +123,9 @@ test.describe("behind a proxy the server listens on loopback unless HOST says ot
     const server = await startServer(port, dataDir, env, { onOutput: (text) => (output += text) });
     try {
       await expect.poll(() => output, { timeout: 10_000 }).toContain(`Listening on http://127.0.0.1:${port} (TRUST_PROXY=1 and HOST unset`);
-      expect(output).toContain(`[remix-serve] http://localhost:${port} (http://127.0.0.1:${port})`);
+      // …and it does: bound to 127.0.0.1 alone, it takes no connection on 127.0.0.2 (loopback too).
+      expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      await expect(fetch(`http://127.0.0.2:${port}/healthz`)).rejects.toThrow();
     } finally {
       server.kill();
     }

@@ -174,7 +174,7 @@ test.describe("the database lost while serving (PostgreSQL)", () => {
       });
     });
     const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
-    const child = spawn("node_modules/.bin/remix-serve", [build], {
+    const child = spawn(process.execPath, ["server.js", build], {
       env: {
         ...process.env,
         PORT: String(port + 1),

@@ -75,7 +75,7 @@ export async function startServer(
   { onOutput }: { onOutput?: (text: string) => void } = {},
 ): Promise<ChildProcess> {
   const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
-  const server = spawn("node_modules/.bin/remix-serve", [build], {
+  const server = spawn(process.execPath, ["server.js", build], {
     env: {
       ...process.env,
       PORT: String(port),

@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleDataRequest } from "~/entry.server";
 import { touchSession } from "~/models/session.server";
@@ -11,7 +9,7 @@ import { sessions } from "#db/schema";
 import { databaseEngine, dataVersion, db, queryColumn, queryRow, queryRows } from "~/utils/db.server";
 import { applyCacheControl, MEMBER_VALUE, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { ifNoneMatchHits, validatorConfig, validatorFor } from "~/server/conditional.server";
-import { installHttpEdge } from "~/server/http-edge.server";
+import { serveSite } from "../fixtures/site";
 import { clearVisitorCache } from "~/server/visitor-cache.server";
 import { getToast, toastCookie } from "~/web/toast.server";
 import { raceProcesses } from "#tests/fixtures/processes";
@@ -193,32 +191,26 @@ describe("who may keep which answer", () => {
   });
 });
 
-describe("the HTTP edge answers 304 before anything renders", () => {
-  let server: http.Server;
+describe("the site's server answers 304 before anything renders", () => {
+  let site: Awaited<ReturnType<typeof serveSite>>;
   let base: string;
   let rendered = 0;
   /** Stands in for Remix: counts renders, sets what the app would. */
-  let answer: (req: http.IncomingMessage, res: http.ServerResponse) => void = () => {};
+  let answer: () => Response = () => new Response(null, { status: 500 });
 
   beforeAll(async () => {
-    await installHttpEdge();
-    server = http.createServer((req, res) => {
+    site = await serveSite(async () => {
       rendered += 1;
-      answer(req, res);
+      return answer();
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    base = site.base;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => site.close());
 
   const page = (headers: Record<string, string> = {}) => {
     // A new answer for the same request is a new app: what the visitor cache holds of the old one goes.
     clearVisitorCache();
-    answer = (_req, res) => {
-      res.setHeader("Cache-Control", VISITOR_PUBLIC_VALUE);
-      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
-      res.end("<html>the feed</html>");
-    };
+    answer = () => new Response("<html>the feed</html>", { headers: { "Cache-Control": VISITOR_PUBLIC_VALUE, ...headers } });
   };
 
   it("a 200 carries the validator; a matching If-None-Match is a 304 with no body and no render", async () => {

@@ -1,5 +1,4 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { json } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaff } from "#tests/fixtures/moderation";
@@ -10,7 +9,7 @@ import { createPost } from "~/models/post.server";
 import * as homePage from "~/routes/_index/route";
 import * as postPage from "~/routes/post.$id/route";
 import * as profilePage from "~/routes/profile.$username/route";
-import { installHttpEdge } from "~/server/http-edge.server";
+import { serveSite } from "../fixtures/site";
 import { clearVisitorCache, visitorCacheSize } from "~/server/visitor-cache.server";
 import { writeTransaction } from "~/utils/db.server";
 import { call, createMember } from "../fixtures/members";
@@ -21,7 +20,7 @@ import { call, createMember } from "../fixtures/members";
  * the data version every committed write moves on (conditional.server.ts): a removal is such a
  * write, so the next visitor's request misses the kept copy and gets the page drawn afresh, without
  * the post. The real loaders of the home page, a `#tag` search, the post page and the author's
- * profile answer behind the real HTTP edge (their loader data, with the app's Cache-Control and
+ * profile answer behind the site's real server (their loader data, with the app's Cache-Control and
  * viewer headers, as `?_data=` answers are sent); each page is shown to come from the cache before
  * the removal, so the test is about the cache and not only the loaders. The clock is held within
  * one minute (the validator's other moving part).
@@ -34,27 +33,22 @@ const ROUTES: Array<{ path: RegExp; loader: Loader; params: (m: RegExpExecArray)
   { path: /^\/profile\/([^/]+)$/, loader: profilePage.loader as Loader, params: (m) => ({ username: decodeURIComponent(m[1]!) }) },
 ];
 
-let server: http.Server;
+let site: Awaited<ReturnType<typeof serveSite>>;
 let port: number;
 /** How many answers the app drew (requests that got past the edge and its cache). */
 let drawn = 0;
 
 /** The app's answer to a visitor's GET: the route's loader data, with the headers the app sets. */
-async function answer(req: http.IncomingMessage, res: http.ServerResponse) {
+async function answer(request: Request): Promise<Response> {
   drawn += 1;
-  const url = new URL(req.url ?? "/", "http://localhost:3000");
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-  const request = new Request(url, { headers });
+  const url = new URL(request.url);
   const route = ROUTES.map((r) => ({ r, m: r.path.exec(url.pathname) })).find(({ m }) => m);
   let response: Response = new Response("Not found", { status: 404 });
   if (route) {
     const result = await call(route.r.loader, request, route.r.params(route.m!));
     response = result instanceof Response ? result : json(result);
   }
-  response = await handleDataRequest(response, { request, params: {}, context: {} });
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  res.end(Buffer.from(await response.arrayBuffer()));
+  return handleDataRequest(response, { request, params: {}, context: {} });
 }
 
 type Got = { status: number; text: string; cacheControl: string | undefined };
@@ -89,17 +83,10 @@ async function keptShowing(paths: string[], title: string) {
 }
 
 beforeAll(async () => {
-  await installHttpEdge();
-  server = http.createServer((req, res) => {
-    answer(req, res).catch((error: unknown) => {
-      res.writeHead(500, { "Content-Type": "text/plain" });
-      res.end(String(error));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  site = await serveSite(answer);
+  port = site.port;
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+afterAll(() => site.close());
 afterEach(() => {
   vi.useRealTimers();
   clearVisitorCache();

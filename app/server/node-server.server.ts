@@ -1,0 +1,153 @@
+import http from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { createReadableStreamFromReadable, createRequestHandler, writeReadableStreamToWritable, type ServerBuild } from "@remix-run/node";
+import compression from "compression";
+import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from "express";
+import { databaseUnavailableError } from "~/utils/db.server";
+import { env, listenAddress } from "~/utils/env.server";
+import { logger, logServerError } from "~/utils/logger.server";
+import { PEER_ADDRESS_HEADER } from "~/web/params.server";
+import { notModified, stampValidator, validatorOf, type PageValidator } from "./conditional.server";
+import { httpEdge, isTokenPost } from "./http-edge.server";
+import { learnRoutes, loggedPath, requestLog, trackServer } from "./request-log.server";
+import { applyServerTimeouts, timeoutsFromEnv } from "./server-timeouts.server";
+import { answerFromVisitorCache, keepsVisitorAnswers, keepVisitorAnswer } from "./visitor-cache.server";
+
+/**
+ * The site's own HTTP server (issue 40, docs/decisions/0073-a-server-of-our-own.md): `npm start`
+ * runs `server.js`, which imports the server build and calls `startServer`. Every step a request
+ * passes through is here, in order, as plain middleware and calls; nothing patches Node's HTTP
+ * objects, a framework's router or the request's headers (app/server/README.md has the table):
+ *
+ * 1. the request log and metrics (request-log.server.ts);
+ * 2. the HTTP edge's refusals and headers (http-edge.server.ts);
+ * 3. compression, and the build's assets and public files (`express.static`);
+ * 4. for a GET or HEAD the validator covers: a 304 (conditional.server.ts), or a visitor's page
+ *    from the visitor cache (visitor-cache.server.ts);
+ * 5. the app (Remix's request handler) on a Fetch `Request` made here, with the peer address in
+ *    `PEER_ADDRESS_HEADER` (whatever a client sent under that name is never passed on);
+ * 6. the answer's head completed (its validator) and, for a visitor's cacheable page, kept.
+ *
+ * The server itself gets the slow-client limits (server-timeouts.server.ts) and listens where
+ * `listenAddress` says, with one start-up line that says where and why.
+ */
+
+/** The app behind the edge: a Fetch request in, a Fetch response out (Remix's handler, or a test's). */
+export type FetchHandler = (request: Request) => Promise<Response>;
+
+export type SiteOptions = {
+  handle: FetchHandler;
+  /** The build's assets (hashed names: cached for a year) under their public path. */
+  assets?: { publicPath: string; dir: string };
+  /** Files served as they are (cached for an hour). */
+  publicDir?: string;
+};
+
+/** The request listener: the edge in order, then the app. */
+export function createSite({ handle, assets, publicDir }: SiteOptions): express.Express {
+  const site = express();
+  site.disable("x-powered-by");
+  site.use(requestLog);
+  site.use(httpEdge);
+  site.use(compression());
+  if (assets) site.use(assets.publicPath, express.static(assets.dir, { immutable: true, maxAge: "1y" }));
+  if (publicDir) site.use(express.static(publicDir, { maxAge: "1h" }));
+  site.all("*", (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    answer(req, res, handle).catch(next);
+  });
+  site.use((error: unknown, req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    void next;
+    logServerError(error, { method: req.method, path: loggedPath(req.originalUrl) });
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" });
+    res.end("Something went wrong.");
+  });
+  return site;
+}
+
+/**
+ * Serve the build: the HTTP server with its limits, listening where `listenAddress` says. Called by
+ * server.js with the imported server build (this module is part of it: entry.server re-exports it).
+ */
+export function startServer(build: ServerBuild, { root = process.cwd() }: { root?: string } = {}): http.Server {
+  learnRoutes(build.routes);
+  const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
+  const site = createSite({
+    handle: (request) => handleRemix(request),
+    assets: { publicPath: build.publicPath, dir: path.resolve(root, build.assetsBuildDirectory) },
+    publicDir: path.resolve(root, "public"),
+  });
+  const server = http.createServer(site);
+  applyServerTimeouts(server, timeoutsFromEnv());
+  trackServer(server);
+  const { host, why } = listenAddress(env);
+  server.listen(env.PORT, host, () => {
+    const address = server.address();
+    if (!address || typeof address === "string") return;
+    const where = address.address.includes(":") ? `[${address.address}]` : address.address;
+    logger.info({ address: address.address, port: address.port }, `Listening on http://${where}:${address.port} (${why})`);
+  });
+  return server;
+}
+
+/** Steps 4 to 6: a 304 or a visitor cache hit, else the app's answer, completed and sent. */
+async function answer(req: IncomingMessage, res: ServerResponse, handle: FetchHandler): Promise<void> {
+  const request = fetchRequest(req, res);
+  let validator: PageValidator | null = null;
+  if (request.method === "GET" || request.method === "HEAD") {
+    try {
+      validator = await validatorOf(request);
+    } catch (error) {
+      // The database gone away is logged once per outage (db-postgres.server.ts); the app answers 503.
+      if (!databaseUnavailableError(error)) logServerError(error, { method: req.method, path: loggedPath(req.url) });
+    }
+    if (validator && notModified(req, res, validator)) return;
+    if (validator?.visitor && answerFromVisitorCache(req, res, validator.etag)) return;
+  }
+  const response = await handle(request);
+  res.statusCode = response.status;
+  if (response.statusText) res.statusMessage = response.statusText;
+  for (const [name, value] of response.headers) res.appendHeader(name, value);
+  // Whether to keep it is decided on the app's own head (an ETag of its own is never kept).
+  const keep = validator?.visitor === true && request.method === "GET" && keepsVisitorAnswers(res);
+  if (validator) stampValidator(res, validator.etag);
+  if (validator && keep) {
+    keepVisitorAnswer(req, res, validator.etag, Buffer.from(await response.arrayBuffer()));
+    return;
+  }
+  if (response.body) await writeReadableStreamToWritable(response.body, res);
+  else res.end();
+}
+
+/**
+ * The Fetch request the app sees. Its URL is the Host and the path as sent (the edge refused any
+ * other target); its signal aborts when the client goes before the answer is sent. The socket's
+ * address rides in `PEER_ADDRESS_HEADER` (params.server.ts `clientAddress`), any copy a client sent
+ * dropped. A POST whose address is its credential (`isTokenPost`: a mail provider's one-click
+ * unsubscribe) goes without its Origin, which would make Remix refuse it before the action runs.
+ */
+export function fetchRequest(req: IncomingMessage, res: ServerResponse): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name === PEER_ADDRESS_HEADER) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const peer = req.socket?.remoteAddress;
+  if (peer) headers.set(PEER_ADDRESS_HEADER, peer);
+  if (isTokenPost(req)) headers.delete("origin");
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const method = req.method ?? "GET";
+  const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
+  if (method !== "GET" && method !== "HEAD") {
+    init.body = createReadableStreamFromReadable(req);
+    init.duplex = "half";
+  }
+  return new Request(`http://${req.headers.host}${req.url}`, init);
+}
