@@ -9,20 +9,26 @@ import { clubWithInvite, expect, hydrated, test } from "./fixtures";
  * its content.
  */
 
-async function audit(page: Page, url: string) {
-  await page.goto(url);
-  await hydrated(page);
+/** Audit `url` once hydrated, or (null) the page as it stands. */
+async function audit(page: Page, url: string | null) {
+  if (url !== null) {
+    await page.goto(url);
+    await hydrated(page);
+  }
   // Drawn in standards mode: a page without a doctype falls into quirks mode (ADR 0065).
-  expect.soft(await page.evaluate(() => document.compatMode), `${url} is drawn in standards mode`).toBe("CSS1Compat");
+  expect.soft(await page.evaluate(() => document.compatMode), `${url ?? page.url()} is drawn in standards mode`).toBe("CSS1Compat");
   // label-content-name-mismatch is off by default in axe (experimental): the like and share buttons
   // once had names without their visible counts.
   const results = await new AxeBuilder({ page }).options({ rules: { "label-content-name-mismatch": { enabled: true } } }).analyze();
   const bad = results.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(" ")}: ${n.failureSummary ?? ""}`).join("\n")}`);
-  expect.soft(bad, `${url}\n${bad.join("\n")}`).toEqual([]);
+  const where = url ?? page.url();
+  expect.soft(bad, `${where}\n${bad.join("\n")}`).toEqual([]);
   // A missing description fails here at once (a bare getAttribute would wait out the test's timeout).
-  await expect.soft(page.locator('head meta[name="description"]'), `${url} has a meta description`).toHaveAttribute("content", /\S/);
+  await expect
+    .soft(page.locator('head meta[name="description"]'), `${url ?? page.url()} has a meta description`)
+    .toHaveAttribute("content", /\S/);
 }
 
 test.describe("accessibility (axe-core, JavaScript on)", () => {
@@ -101,5 +107,25 @@ test.describe("accessibility (axe-core, JavaScript on)", () => {
     }
     // The invite page as a visitor (the sign-up offer).
     await audit(await newPage(), `/join/${inviteCode}`);
+  });
+
+  test("a post whose link preview is still on its way", async ({ page, signUp, createPost }) => {
+    await signUp(page);
+    const post = await createPost({ type: "video", mediaUrl: "https://www.youtube.com/watch?v=slow" }, page);
+    // The preview's request is held until the audit is over: the page shows its loading card.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route("**/api/fetch-url-metadata", async (route) => {
+      await held;
+      await route.abort();
+    });
+    try {
+      await page.goto(`/post/${post.id}`);
+      await expect(page.getByTestId("link-preview-loading")).toBeVisible();
+      await audit(page, null);
+      await expect(page.getByTestId("link-preview-loading")).toContainText("Loading link preview");
+    } finally {
+      release();
+    }
   });
 });

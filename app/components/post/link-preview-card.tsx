@@ -7,12 +7,10 @@ import { MediaLink } from "./meta";
 
 export function LinkPreviewSkeleton() {
   return (
-    <div
-      className="card flex animate-pulse overflow-hidden"
-      aria-busy="true"
-      aria-label="Loading link preview"
-      data-testid="link-preview-loading"
-    >
+    // Named by text, not aria-label: a div without a role may not carry one (axe aria-prohibited-attr,
+    // seen whenever a page is audited before its preview arrives).
+    <div className="card flex animate-pulse overflow-hidden" aria-busy="true" data-testid="link-preview-loading">
+      <span className="sr-only">Loading link preview</span>
       <div className="h-24 w-24 shrink-0 bg-stone-200 sm:w-40" />
       <div className="flex-1 space-y-2 p-3">
         <div className="h-3 w-1/4 rounded bg-stone-200" />
