@@ -22,9 +22,9 @@ import { answerFromVisitorCache, keepsVisitorAnswers, keepVisitorAnswer } from "
  *
  * 1. the request log and metrics (request-log.server.ts);
  * 2. the HTTP edge's refusals and headers (http-edge.server.ts);
- * 3. compression, and the build's assets and public files (`express.static`);
- * 4. for a GET or HEAD the validator covers: a 304 (conditional.server.ts), or a visitor's page
- *    from the visitor cache (visitor-cache.server.ts);
+ * 3. for a GET or HEAD the validator covers: a 304 (conditional.server.ts), or a visitor's page
+ *    from the visitor cache (visitor-cache.server.ts), before anything else is done for it;
+ * 4. compression, and the build's assets and public files (`express.static`);
  * 5. the app (Remix's request handler) on a Fetch `Request` made here, with the peer address in
  *    `PEER_ADDRESS_HEADER` (whatever a client sent under that name is never passed on);
  * 6. the answer's head completed (its validator) and, for a visitor's cacheable page, kept.
@@ -50,6 +50,10 @@ export function createSite({ handle, assets, publicDir }: SiteOptions): express.
   site.disable("x-powered-by");
   site.use(requestLog);
   site.use(httpEdge);
+  // Before compression and the static files: a hit costs neither (its bytes are encoded already).
+  site.use((req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
+    answerFromValidator(req, res).then((answered) => answered || next(), next);
+  });
   site.use(compression());
   if (assets) site.use(assets.publicPath, express.static(assets.dir, { immutable: true, maxAge: "1y" }));
   if (publicDir) site.use(express.static(publicDir, { maxAge: "1h" }));
@@ -94,20 +98,42 @@ export function startServer(build: ServerBuild, { root = process.cwd() }: { root
   return server;
 }
 
-/** Steps 4 to 6: a 304 or a visitor cache hit, else the app's answer, completed and sent. */
+/** The validator a GET or HEAD's page was given (step 4), for its answer's head (step 6). */
+const validators = new WeakMap<IncomingMessage, PageValidator>();
+
+/** The headers a page validator reads (conditional.server.ts `VALIDATOR_READERS`). */
+const VALIDATOR_HEADERS = ["cookie", "host", "x-forwarded-proto", "save-data", "referer"];
+
+/**
+ * Step 4, for a GET or HEAD of a path the validator covers: a 304 when the client's copy is
+ * current, or a visitor's page from the visitor cache (true: answered). The validator is worked out
+ * from a request holding only the headers it reads, without a render.
+ */
+async function answerFromValidator(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  if (req.method !== "GET" && req.method !== "HEAD") return false;
+  const headers = new Headers();
+  for (const name of VALIDATOR_HEADERS) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  let validator: PageValidator | null = null;
+  try {
+    validator = await validatorOf(new Request(`http://${req.headers.host}${req.url}`, { headers }));
+  } catch (error) {
+    // The database gone away is logged once per outage (db-postgres.server.ts); the app answers 503.
+    if (!databaseUnavailableError(error)) logServerError(error, { method: req.method, path: loggedPath(req.url) });
+  }
+  if (!validator) return false;
+  if (notModified(req, res, validator)) return true;
+  if (validator.visitor && answerFromVisitorCache(req, res, validator.etag)) return true;
+  validators.set(req, validator);
+  return false;
+}
+
+/** Steps 5 and 6: the app's answer, its head completed, kept when it is a visitor's cacheable page, and sent. */
 async function answer(req: IncomingMessage, res: ServerResponse, handle: FetchHandler): Promise<void> {
   const request = fetchRequest(req, res);
-  let validator: PageValidator | null = null;
-  if (request.method === "GET" || request.method === "HEAD") {
-    try {
-      validator = await validatorOf(request);
-    } catch (error) {
-      // The database gone away is logged once per outage (db-postgres.server.ts); the app answers 503.
-      if (!databaseUnavailableError(error)) logServerError(error, { method: req.method, path: loggedPath(req.url) });
-    }
-    if (validator && notModified(req, res, validator)) return;
-    if (validator?.visitor && answerFromVisitorCache(req, res, validator.etag)) return;
-  }
+  const validator = validators.get(req);
   const response = await handle(request);
   res.statusCode = response.status;
   if (response.statusText) res.statusMessage = response.statusText;
