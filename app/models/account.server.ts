@@ -1,7 +1,24 @@
 import { and, asc, eq, inArray, ne, or, sql } from "drizzle-orm";
 import { notificationSettingsOf } from "./notification-settings.server";
 import { alias } from "drizzle-orm/sqlite-core";
-import { clubMembers, clubs, comments, follows, invites, joinRequests, likes, media, posts, sessions, shares, users } from "#db/schema";
+import {
+  blocks,
+  clubMembers,
+  clubs,
+  comments,
+  follows,
+  invites,
+  joinRequests,
+  likes,
+  media,
+  moderationCases,
+  posts,
+  pushSubscriptions,
+  reports,
+  sessions,
+  shares,
+  users,
+} from "#db/schema";
 import type { AccountDeletionInput } from "~/schemas/profile";
 import type { OwnedClubFate, SelfUser } from "~/schemas/shapes";
 import { APP_NAME } from "~/utils/brand";
@@ -27,8 +44,10 @@ const clubRef = { id: clubs.id, name: clubs.name };
 
 /**
  * Everything the member wrote or did, as one object for JSON.stringify (its dates become ISO strings). Of anyone else it holds names only
- * (the clubs they belong to, the members they follow and who follow them); a like, comment or share
- * on someone else's post names the post by its id.
+ * (the clubs they belong to, the members they follow, who follow them and whom they blocked); a like,
+ * comment, share or report of something else names it by its id. Every member column in the schema
+ * is here or in EXCLUDED_MEMBER_COLUMNS with its reason (EXPORTED_MEMBER_COLUMNS, the export guard).
+ * New lists are added as new keys: a saved export's existing keys keep their shape.
  */
 export async function exportAccount(actor: Actor) {
   const me = requireSignedIn(actor);
@@ -137,9 +156,125 @@ export async function exportAccount(actor: Actor) {
       .where(eq(sessions.userId, id)),
     // Settings › Notifications as GET /api/notifications/settings answers it (CONTRACT.md §7).
     notificationSettings: await notificationSettingsOf(id),
+    // The members this member blocked, by name, as GET /api/auth/blocks lists them (CONTRACT.md §8).
+    // Who blocked *them* is the blocker's choice, which the site never shows the blocked member, so
+    // it is not here (blocks.blocked_id in EXCLUDED_MEMBER_COLUMNS).
+    blocks: await db
+      .select({ ...person, since: blocks.createdAt })
+      .from(blocks)
+      .innerJoin(other, eq(other.id, blocks.blockedId))
+      .where(eq(blocks.blockerId, id))
+      .orderBy(asc(blocks.createdAt), asc(other.username)),
+    reports: (await reportsFiledBy(id)).map(({ targetType, targetId, ...report }) => ({
+      target: { type: targetType, id: targetId },
+      ...report,
+    })),
+    pushSubscriptions: (await pushSubscriptionsOf(id)).map(({ endpoint, ...subscription }) => ({
+      service: pushServiceOf(endpoint),
+      ...subscription,
+    })),
   };
 }
 export type AccountExport = Awaited<ReturnType<typeof exportAccount>>;
+
+/**
+ * The reports the member filed (CONTRACT.md §8 "Reports"): what they reported (type and id, as a
+ * like names a post), the reason and details in their own words, when, and whether the case is still
+ * open or has been decided, which is all a reporter is ever told. Not the report's `snapshot`: that is
+ * the reported member's text, and the export holds nothing of anyone else beyond names. Nothing of the
+ * case beyond its status either: not the other reports on it, who decided it, how, or the
+ * moderator's reason (moderation_log).
+ */
+function reportsFiledBy(userId: number) {
+  return db
+    .select({
+      targetType: reports.targetType,
+      targetId: reports.targetId,
+      reason: reports.reason,
+      details: reports.details,
+      createdAt: reports.createdAt,
+      status: moderationCases.status,
+    })
+    .from(reports)
+    .innerJoin(moderationCases, eq(moderationCases.id, reports.caseId))
+    .where(eq(reports.reporterId, userId))
+    .orderBy(asc(reports.createdAt), asc(reports.id));
+}
+
+/**
+ * The browsers that get the member's pushes (CONTRACT.md §7 "Web push"): which push service each
+ * goes through, the device of the session it was made in (as Settings › Security names it; null for
+ * a row from before subscriptions had a session) and when. What a member expects to find here is
+ * "which of my devices get notifications, since when". Not the endpoint itself: its path is the push
+ * service's opaque address for that one browser, good for nothing to the member, and a file that gets
+ * saved, mailed and backed up is no place for it. Never the browser's p256dh and auth keys: they
+ * encrypt every push to that browser, and `auth` is a secret.
+ */
+function pushSubscriptionsOf(userId: number) {
+  return db
+    .select({ endpoint: pushSubscriptions.endpoint, device: sessions.device, createdAt: pushSubscriptions.createdAt })
+    .from(pushSubscriptions)
+    .leftJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
+    .where(eq(pushSubscriptions.userId, userId))
+    .orderBy(asc(pushSubscriptions.createdAt), asc(pushSubscriptions.id));
+}
+
+/** The push service's host (fcm.googleapis.com: Chrome, updates.push.services.mozilla.com: Firefox, web.push.apple.com: Safari). */
+function pushServiceOf(endpoint: string): string | null {
+  try {
+    return new URL(endpoint).host || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The export guard (architecture-3 L2): every column that points at `users.id`, as `table.column`,
+ * is either exported (here, with the key of the export that holds its rows) or excluded (in
+ * EXCLUDED_MEMBER_COLUMNS, with the reason). tests/integration/account-export.test.ts reads the
+ * foreign keys of db/schema-sqlite.ts and fails on a column in neither, on an entry that names no
+ * such column, and on an exported column whose rows do not reach their key; so a new table (or
+ * column) about a member has to decide here whether the member gets it back.
+ */
+export const EXPORTED_MEMBER_COLUMNS = {
+  "posts.author_id": "posts",
+  "comments.author_id": "comments",
+  "likes.user_id": "likes",
+  "shares.user_id": "shares",
+  "follows.follower_id": "following",
+  "follows.followee_id": "followers",
+  // The clubs the member owns (club_members' role); whoever created a club, its owner is the one it belongs to now.
+  "clubs.creator_id": "clubs",
+  "club_members.user_id": "memberships",
+  "join_requests.user_id": "joinRequests",
+  "invites.created_by_id": "invites",
+  "media.owner_id": "media",
+  // Device and times only, never the token's hash.
+  "sessions.user_id": "sessions",
+  "notification_settings.user_id": "notificationSettings",
+  "blocks.blocker_id": "blocks",
+  "reports.reporter_id": "reports",
+  "push_subscriptions.user_id": "pushSubscriptions",
+} as const satisfies Record<string, keyof AccountExport>;
+
+/** The member columns the export leaves out on purpose, each with why (see EXPORTED_MEMBER_COLUMNS). */
+export const EXCLUDED_MEMBER_COLUMNS: Readonly<Record<string, string>> = {
+  "blocks.blocked_id":
+    "who blocked the member: the blocker's choice, never shown to the member they blocked (CONTRACT.md §8); their own blocks are exported",
+  "moderation_cases.subject_id":
+    "the moderators' case about the member's content: other members' reports (whose authors are never named) and staff's decisions; the member is told of a removal, with its reason, by notification, and a removed post is still in their export",
+  "notifications.user_id":
+    "the bell: other members' acts (likes, comments, follows, club posts) told to the member, a working set whose read rows are pruned as they age; the member's own content they point at is exported",
+  "notifications.actor_id": "a notification the member's act caused is the recipient's, not the member's",
+  "notification_acts.user_id": "bookkeeping against floods (who was told of which act), pruned after a day",
+  "notification_acts.actor_id": "bookkeeping against floods (who was told of which act), pruned after a day",
+  "notification_fanouts.actor_id": "job bookkeeping: the fan-out of a club post's notifications; the post itself is exported",
+  "notification_digests.user_id": "job bookkeeping: the digest mails' queue (leases, attempts), pruned after a month",
+  "password_resets.user_id": "a secret: the hash of a one-time reset link's token, deleted when used",
+  "idempotency_keys.user_id":
+    "replay cache: copies of the answers to the member's own requests, kept 24 hours; what those requests made is exported itself",
+  "resumable_uploads.owner_id": "an upload still in progress (bytes, not yet media); once finished it is in media",
+};
 
 function ownedClubs(q: Queryable, userId: number) {
   return q
