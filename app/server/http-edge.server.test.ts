@@ -86,7 +86,11 @@ describe("the edge in the site's server", () => {
         socket.write(`${head}\r\nHost: 127.0.0.1:${site.port}\r\nConnection: close\r\n\r\n`);
       });
     try {
-      for (const head of [`GET http://127.0.0.1:${site.port}/clubs HTTP/1.1`, "OPTIONS * HTTP/1.1", `HEAD http://127.0.0.1:${site.port}/ HTTP/1.1`]) {
+      for (const head of [
+        `GET http://127.0.0.1:${site.port}/clubs HTTP/1.1`,
+        "OPTIONS * HTTP/1.1",
+        `HEAD http://127.0.0.1:${site.port}/ HTTP/1.1`,
+      ]) {
         const answer = await raw(head);
         expect(answer, head).toMatch(/^HTTP\/1\.1 400 /);
       }
@@ -104,11 +108,14 @@ describe("the edge in the site's server", () => {
     // Every 127.x address is loopback on Linux: the client connects from one the server can tell apart.
     const seen = (headers: Record<string, string>) =>
       new Promise<unknown>((resolve, reject) => {
-        const request = http.request({ host: "127.0.0.1", port: site.port, path: "/x.json", localAddress: "127.0.0.2", headers, timeout: 5000 }, (res) => {
-          let body = "";
-          res.on("data", (chunk) => (body += chunk));
-          res.on("end", () => resolve(JSON.parse(body)));
-        });
+        const request = http.request(
+          { host: "127.0.0.1", port: site.port, path: "/x.json", localAddress: "127.0.0.2", headers, timeout: 5000 },
+          (res) => {
+            let body = "";
+            res.on("data", (chunk) => (body += chunk));
+            res.on("end", () => resolve(JSON.parse(body)));
+          },
+        );
         request.on("error", reject).on("timeout", () => request.destroy(new Error("timed out")));
         request.end();
       });

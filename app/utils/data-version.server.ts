@@ -29,7 +29,12 @@ import type Database from "better-sqlite3";
  * A trigger whose definition changed (a column left out since) is made again at the next start.
  */
 
-const UNCOUNTED_TABLES = new Set([
+/**
+ * The tables no page's cache depends on: bookkeeping, work off the request, the site's own keys, and
+ * the engine's own tables. The one list: SQLite's triggers are made from it here, and the tests
+ * hold PostgreSQL's migrations and both engines' triggers to it (schema-parity, validators).
+ */
+export const UNCOUNTED_TABLES: readonly string[] = [
   "rate_limits",
   "__drizzle_migrations",
   "data_version",
@@ -40,11 +45,12 @@ const UNCOUNTED_TABLES = new Set([
   "notification_digests",
   "job_runs",
   "site_keys",
-]);
+];
+const uncountedTables = new Set(UNCOUNTED_TABLES);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
 const DELIVERY_COLUMNS = ["sent_at", "pushed_at", "mailed_at", "claimed_until", "attempts", "next_attempt_at", "failed_at"];
-/** Columns whose change alone is not a change any page shows. */
-const UNCOUNTED_COLUMNS: Record<string, string[]> = {
+/** Columns whose change alone is not a change any page shows (the one list, as UNCOUNTED_TABLES). */
+export const UNCOUNTED_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   sessions: ["last_seen_at", "expires_at"],
   notifications: DELIVERY_COLUMNS,
   // When the member's last digest was queued (the digest job's cursor, ADR 0072).
@@ -61,7 +67,7 @@ export function installDataVersion(sqlite: Database.Database): void {
   const virtual = tables.filter((t) => /^CREATE VIRTUAL TABLE/i.test(t.sql ?? "")).map((t) => t.name);
   const counted = tables
     .map((t) => t.name)
-    .filter((name) => !UNCOUNTED_TABLES.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
+    .filter((name) => !uncountedTables.has(name) && !virtual.some((v) => name === v || name.startsWith(`${v}_`)));
 
   sqlite
     .transaction(() => {
