@@ -39,6 +39,7 @@ import type {
   LinkMetadata,
   MEDIA_KINDS as SqliteMediaKinds,
   MODERATION_ACTIONS as SqliteModerationActions,
+  REMOVERS as SqliteRemovers,
   POST_TYPES as SqlitePostTypes,
   REPORT_REASONS as SqliteReportReasons,
   REPORT_TARGETS as SqliteReportTargets,
@@ -83,6 +84,8 @@ const MODERATION_ACTIONS: typeof SqliteModerationActions = [
   "set_role",
   "remove_member",
 ];
+
+const REMOVERS: typeof SqliteRemovers = ["site", "club"];
 
 /** Milliseconds since the epoch in a `bigint`, a Date in JS (SQLite: `integer` in `timestamp_ms` mode). */
 const timestampMs = customType<{ data: Date; driverData: number | string }>({
@@ -176,6 +179,8 @@ export const posts = pgTable(
      */
     hiddenAt: timestampMs("hidden_at"),
     removalReason: text("removal_reason"),
+    /** Who removed it: site staff ("site") or the club's staff ("club"); only site staff undo a site removal (CONTRACT.md §12, security-3 P3). Null when not removed by staff. */
+    removedBy: text("removed_by", { enum: REMOVERS }),
     createdAt: createdAt(),
     updatedAt: timestampMs("updated_at"),
   },
@@ -274,6 +279,8 @@ export const comments = pgTable(
      */
     hiddenAt: timestampMs("hidden_at"),
     removalReason: text("removal_reason"),
+    /** Who removed it: site staff ("site") or the club's staff ("club"); only site staff undo a site removal (CONTRACT.md §12, security-3 P3). Null when not removed by staff. */
+    removedBy: text("removed_by", { enum: REMOVERS }),
     createdAt: createdAt(),
   },
   (t) => [index("comments_post").on(t.postId, t.createdAt, t.id), index("comments_author").on(t.authorId)],

@@ -40,6 +40,9 @@ export type CaseStatus = (typeof CASE_STATUSES)[number];
 /** Every decision the moderation log keeps (CONTRACT.md §8 "Log"). */
 export const MODERATION_ACTIONS = ["remove", "restore", "hide", "dismiss", "suspend", "unsuspend", "set_role", "remove_member"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+/** Who removed a post or comment: site staff, or the club's own staff. */
+export const REMOVERS = ["site", "club"] as const;
+export type Remover = (typeof REMOVERS)[number];
 
 export const users = sqliteTable(
   "users",
@@ -130,6 +133,8 @@ export const posts = sqliteTable(
      */
     hiddenAt: integer("hidden_at", { mode: "timestamp_ms" }),
     removalReason: text("removal_reason"),
+    /** Who removed it: site staff ("site") or the club's staff ("club"); only site staff undo a site removal (CONTRACT.md §12, security-3 P3). Null when not removed by staff. */
+    removedBy: text("removed_by", { enum: REMOVERS }),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },
@@ -231,6 +236,8 @@ export const comments = sqliteTable(
      */
     hiddenAt: integer("hidden_at", { mode: "timestamp_ms" }),
     removalReason: text("removal_reason"),
+    /** Who removed it: site staff ("site") or the club's staff ("club"); only site staff undo a site removal (CONTRACT.md §12, security-3 P3). Null when not removed by staff. */
+    removedBy: text("removed_by", { enum: REMOVERS }),
     createdAt: createdAt(),
   },
   (t) => [index("comments_post").on(t.postId, t.createdAt, t.id), index("comments_author").on(t.authorId)],

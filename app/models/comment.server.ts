@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { notify } from "./notification.server";
 import { comments, posts, users } from "#db/schema";
+import { hiddenNoticeOf } from "./moderation-removal.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { commentSchema, type CommentInput } from "~/schemas/post";
 import { db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
@@ -32,6 +33,7 @@ function commentQuery() {
       author: authorColumns,
       hiddenAt: comments.hiddenAt,
       removalReason: comments.removalReason,
+      removedBy: comments.removedBy,
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.authorId));
@@ -40,7 +42,7 @@ function commentQuery() {
 function toComment(r: Awaited<ReturnType<typeof commentQuery>>[number]): Comment {
   const comment: Comment = { id: r.id, content: r.content, createdAt: r.createdAt.toISOString(), author: r.author };
   // Only a hidden comment carries it (its author's or a moderator's view).
-  if (r.hiddenAt) comment.hidden = { reason: r.removalReason };
+  if (r.hiddenAt) comment.hidden = hiddenNoticeOf(r);
   return comment;
 }
 

@@ -14,7 +14,9 @@ import {
   restoreContent,
   targetPlace,
   unhideDismissed,
+  OWN_CONTENT_DECISION,
   REMOVAL_REASON_MAX,
+  SITE_REMOVAL,
   type ModeratedTarget,
 } from "./moderation-removal.server";
 import { createPost, deletePost } from "./post.server";
@@ -233,6 +235,52 @@ describe("removeContent / restoreContent (CONTRACT.md §8 Removal)", () => {
     expect(await counterMismatches()).toBe(0);
     // The log outlives the content and its author.
     expect(await logRows({ type: "comment", id: c1.id })).toHaveLength(1);
+  });
+});
+
+describe("the staff ladder (CONTRACT.md §12, security-3 P3)", () => {
+  it("club staff neither undo nor rewrite a site moderator's removal, nor decide on their own content; site staff do both", async () => {
+    const owner = await createMember();
+    const club = await newClub(owner);
+    const [admin, author] = [await createMember(), await createMember()];
+    await setClubRole(club.id, admin.id, "admin");
+    await setClubRole(club.id, author.id, "member");
+    const moderator = await createStaff("moderator");
+    const memberPost = await createPost(author, postInput({ clubId: club.id }), noPreview);
+    const ownerPost = await createPost(owner, postInput({ clubId: club.id }), noPreview);
+    const adminPost = await createPost(admin, postInput({ clubId: club.id }), noPreview);
+    const members: ModeratedTarget = { type: "post", id: memberPost.id };
+    const owners: ModeratedTarget = { type: "post", id: ownerPost.id };
+
+    // 1. A site moderator removes a member's club post: the club's staff can neither restore it nor
+    //    put their own reason on it.
+    await removeContent(moderator, members, "Illegal content");
+    expect(await postRow(memberPost.id)).toMatchObject({ removedBy: "site", removalReason: "Illegal content" });
+    for (const staff of [admin, owner]) {
+      const before = await state(memberPost.id);
+      await expectError(() => restoreContent(staff, members), 403, SITE_REMOVAL);
+      await expectError(() => removeContent(staff, members, "Off topic"), 403, SITE_REMOVAL);
+      expect(await state(memberPost.id)).toEqual(before);
+    }
+    // 2. The owner's own post, removed by a moderator: the owner cannot bring it back.
+    await removeContent(moderator, owners, "Illegal content");
+    const before = await state(ownerPost.id);
+    await expectError(() => restoreContent(owner, owners), 403, OWN_CONTENT_DECISION);
+    expect(await state(ownerPost.id)).toEqual(before);
+    // Nor does club staff take moderation decisions on their own posts (deleting them is theirs).
+    const adminsBefore = await state(adminPost.id);
+    await expectError(() => removeContent(admin, { type: "post", id: adminPost.id }, "Tidying up"), 403, OWN_CONTENT_DECISION);
+    expect(await state(adminPost.id)).toEqual(adminsBefore);
+
+    // Site staff undo site removals; a removal by the club's staff stays the club's to undo.
+    await restoreContent(moderator, members);
+    await restoreContent(moderator, owners);
+    expect(await postRow(memberPost.id)).toMatchObject({ hiddenAt: null, removalReason: null, removedBy: null });
+    await removeContent(admin, members, "Off topic");
+    expect(await postRow(memberPost.id)).toMatchObject({ removedBy: "club" });
+    await restoreContent(owner, members);
+    expect(await postRow(memberPost.id)).toMatchObject({ hiddenAt: null, removedBy: null });
+    expect(await counterMismatches()).toBe(0);
   });
 });
 

@@ -1,10 +1,18 @@
 import { and, eq, sql } from "drizzle-orm";
 import { forgetNotificationsAbout, notify } from "./notification.server";
-import { comments, moderationCases, posts, users } from "#db/schema";
+import { comments, moderationCases, posts, users, type Remover } from "#db/schema";
 import { afterCommit, db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
+import type { HiddenNotice } from "~/schemas/shapes";
 import type { Queryable } from "./access.server";
-import { NOT_STAFF, requireModerationScope, requireModeratorOf, scopeCovers, type Moderator } from "./moderation-access.server";
+import {
+  isSiteStaff,
+  NOT_STAFF,
+  requireModerationScope,
+  requireModeratorOf,
+  scopeCovers,
+  type Moderator,
+} from "./moderation-access.server";
 import { logDecision } from "./moderation-log.server";
 import { forgetTrending } from "./trending-cache.server";
 import type { Actor } from "./user.server";
@@ -24,6 +32,8 @@ export const REMOVAL_REASON_MAX = 500;
 export const REMOVAL_REASON_REQUIRED = "Give a reason for the removal (the author will see it)";
 export const REMOVAL_REASON_TOO_LONG = `Keep the reason under ${REMOVAL_REASON_MAX} characters`;
 export const POST_GONE = "Post not found";
+export const SITE_REMOVAL = "A site moderator removed this: only site moderators can change that";
+export const OWN_CONTENT_DECISION = "Your own posts and comments are decided on by the site's moderators";
 export const COMMENT_GONE = "Comment not found";
 
 /** The length of a comment's text the log and the report queue name it by. */
@@ -36,6 +46,7 @@ type TargetRow = {
   text: string;
   hiddenAt: Date | null;
   removalReason: string | null;
+  removedBy: Remover | null;
   /** The post a comment is on (a post's own id for a post). */
   postId: number;
 };
@@ -52,6 +63,7 @@ export async function loadTarget(q: Queryable, target: ModeratedTarget): Promise
           content: posts.content,
           hiddenAt: posts.hiddenAt,
           removalReason: posts.removalReason,
+          removedBy: posts.removedBy,
         })
         .from(posts)
         .where(eq(posts.id, target.id)),
@@ -67,6 +79,7 @@ export async function loadTarget(q: Queryable, target: ModeratedTarget): Promise
         content: comments.content,
         hiddenAt: comments.hiddenAt,
         removalReason: comments.removalReason,
+        removedBy: comments.removedBy,
         postId: comments.postId,
       })
       .from(comments)
@@ -75,6 +88,11 @@ export async function loadTarget(q: Queryable, target: ModeratedTarget): Promise
   );
   if (!row) return null;
   return { ...row, label: row.content.slice(0, COMMENT_LABEL_CHARS), text: row.content };
+}
+
+/** What a hidden row tells its author and the staff (HiddenNotice): the reason, and who removed it. */
+export function hiddenNoticeOf(row: { removalReason: string | null; removedBy: Remover | null }): HiddenNotice {
+  return row.removedBy ? { reason: row.removalReason, by: row.removedBy } : { reason: row.removalReason };
 }
 
 /** Where the target is, whose it is and what it says; null when it is not there. */
@@ -98,7 +116,9 @@ const missing = (target: ModeratedTarget) => notFound(target.type === "post" ? P
 
 /**
  * 401 signed out, 403 for a member who moderates nothing, 404 no such target, 403 when the target
- * is outside what the actor moderates. Read inside the decision's transaction.
+ * is outside what the actor moderates. The staff ladder (CONTRACT.md §12, security-3 P3): club staff
+ * never decide on their own content, nor change what site staff removed (403). Read inside the
+ * decision's transaction.
  */
 async function requireDecider(tx: Queryable, actor: Actor, target: ModeratedTarget): Promise<{ me: Moderator; row: TargetRow }> {
   const scope = await requireModerationScope(actor, tx);
@@ -107,6 +127,10 @@ async function requireDecider(tx: Queryable, actor: Actor, target: ModeratedTarg
   if (!scopeCovers(scope, { clubId: row.clubId })) throw forbidden(NOT_STAFF);
   // The one rule, once more (a role taken away meanwhile answers 403 here too).
   const me = await requireModeratorOf(actor, { clubId: row.clubId }, tx);
+  if (!isSiteStaff(me.role)) {
+    if (row.authorId === me.id) throw forbidden(OWN_CONTENT_DECISION);
+    if (row.removedBy === "site") throw forbidden(SITE_REMOVAL);
+  }
   return { me, row };
 }
 
@@ -115,7 +139,7 @@ async function setHidden(
   tx: Queryable,
   target: ModeratedTarget,
   row: TargetRow,
-  next: { hiddenAt: Date | null; removalReason: string | null },
+  next: { hiddenAt: Date | null; removalReason: string | null; removedBy: Remover | null },
 ): Promise<void> {
   if (target.type === "post") {
     await tx.update(posts).set(next).where(eq(posts.id, target.id));
@@ -157,7 +181,11 @@ export async function removeContent(actor: Actor, target: ModeratedTarget, reaso
     const { me, row } = await requireDecider(q, actor, target);
     const text = parseRemovalReason(reason);
     const at = new Date();
-    await setHidden(q, target, row, { hiddenAt: row.hiddenAt ?? at, removalReason: text });
+    await setHidden(q, target, row, {
+      hiddenAt: row.hiddenAt ?? at,
+      removalReason: text,
+      removedBy: isSiteStaff(me.role) ? "site" : "club",
+    });
     await logDecision(q, {
       actor: me,
       action: "remove",
@@ -186,7 +214,7 @@ export async function restoreContent(actor: Actor, target: ModeratedTarget, tx?:
     const { me, row } = await requireDecider(q, actor, target);
     const at = new Date();
     if (row.hiddenAt !== null || row.removalReason !== null) {
-      await setHidden(q, target, row, { hiddenAt: null, removalReason: null });
+      await setHidden(q, target, row, { hiddenAt: null, removalReason: null, removedBy: null });
       await logDecision(q, {
         actor: me,
         action: "restore",
@@ -229,7 +257,7 @@ export async function hideForReports(tx: Queryable, target: ModeratedTarget): Pr
   const row = await loadTarget(tx, target);
   if (!row || row.hiddenAt !== null) return;
   const at = new Date();
-  await setHidden(tx, target, row, { hiddenAt: at, removalReason: null });
+  await setHidden(tx, target, row, { hiddenAt: at, removalReason: null, removedBy: null });
   await logDecision(tx, {
     actor: null,
     action: "hide",
@@ -249,6 +277,6 @@ export async function hideForReports(tx: Queryable, target: ModeratedTarget): Pr
 export async function unhideDismissed(tx: Queryable, target: ModeratedTarget): Promise<void> {
   const row = await loadTarget(tx, target);
   if (!row || row.hiddenAt === null || row.removalReason !== null) return;
-  await setHidden(tx, target, row, { hiddenAt: null, removalReason: null });
+  await setHidden(tx, target, row, { hiddenAt: null, removalReason: null, removedBy: null });
   afterCommit(forgetTrending);
 }

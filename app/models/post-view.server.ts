@@ -5,6 +5,7 @@ import { db, idsIn, preparedOnce } from "~/utils/db.server";
 import { withKnownPreviews } from "./link-preview.server";
 import { publicVariant } from "./media.server";
 import { withMentions } from "./mention.server";
+import { hiddenNoticeOf } from "./moderation-removal.server";
 import type { Actor } from "./user.server";
 import type { Post } from "~/schemas/shapes";
 
@@ -87,7 +88,7 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
     isLiked: likedBy !== null,
     uploadedFiles: files,
     // Only a hidden post carries it (its author's or a moderator's view): every other answer is unchanged.
-    ...(p.hiddenAt ? { hidden: { reason: p.removalReason } } : {}),
+    ...(p.hiddenAt ? { hidden: hiddenNoticeOf(p) } : {}),
   };
 }
 

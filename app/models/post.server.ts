@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { queueClubPostFanout } from "./notification-fanout.server";
 import { notify } from "./notification.server";
-import { likes, media, posts, postTags, shares, users, type LinkMetadata } from "#db/schema";
+import { likes, media, posts, postTags, shares, users, type LinkMetadata, type Remover } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
 import { afterCommit, db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
@@ -12,7 +12,7 @@ import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
-import { requireModeratorOf } from "./moderation-access.server";
+import { isSiteStaff, requireModeratorOf } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
 import { enforceNewAccountLimits } from "./new-account-limits.server";
 import { notifyMentions } from "./mention.server";
@@ -40,12 +40,20 @@ export type { UploadedFile } from "./post-view.server";
  * posts and comments there, with the notice, so they can restore them.
  */
 export async function isModeratorOf(actor: Actor, clubId: number | null): Promise<boolean> {
-  if (!actor) return false;
+  return (await moderatesAs(actor, clubId)) !== null;
+}
+
+/**
+ * As whom the actor moderates content in this place: "site" staff, the club's own staff ("club",
+ * who may not change a site removal nor decide on their own content), or null.
+ */
+export async function moderatesAs(actor: Actor, clubId: number | null): Promise<Remover | null> {
+  if (!actor) return null;
   try {
-    await requireModeratorOf(actor, { clubId });
-    return true;
+    const me = await requireModeratorOf(actor, { clubId });
+    return isSiteStaff(me.role) ? "site" : "club";
   } catch (error) {
-    if (isAppError(error) && (error.status === 401 || error.status === 403)) return false;
+    if (isAppError(error) && (error.status === 401 || error.status === 403)) return null;
     throw error;
   }
 }

@@ -204,6 +204,33 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     await expectError(() => reportTarget(late, { targetType: "post", targetId: post.id, reason: "spam" }), 404);
   });
 
+  it("a case about club staff's own post goes to the site's queue: the owner cannot dismiss it (security-3 P3)", async () => {
+    const owner = await createMember();
+    const club = await newClub(owner, { isPrivate: false });
+    const post = await newPost(owner, { clubId: club.id });
+    for (let i = 0; i < env.AUTO_HIDE_REPORTS; i++)
+      await reportTarget(await established(), { targetType: "post", targetId: post.id, reason: "spam" });
+    expect((await postRow(post.id)).hiddenAt).not.toBeNull();
+    const open = (await openCase("post", post.id))!;
+    expect(open.clubId).toBeNull();
+    expect((await moderationQueue(owner)).entries.some((e) => e.id === open.id)).toBe(false);
+    await expectRefused(() => decideCase(owner, open.id, { action: "dismiss" }), 403);
+    // A case from before (in the club's queue) about its staff: still not theirs to decide.
+    const member = await createMember();
+    await setClubRole(club.id, member.id, "member");
+    const memberPost = await newPost(member, { clubId: club.id });
+    await reportTarget(await established(), { targetType: "post", targetId: memberPost.id, reason: "spam" });
+    const later = (await openCase("post", memberPost.id))!;
+    expect(later.clubId).toBe(club.id);
+    await setClubRole(club.id, member.id, "admin");
+    await expectRefused(() => decideCase(owner, later.id, { action: "dismiss" }), 403);
+    // Site staff decide both.
+    const moderator = await createStaff("moderator");
+    await decideCase(moderator, open.id, { action: "dismiss" });
+    expect((await postRow(post.id)).hiddenAt).toBeNull();
+    await decideCase(moderator, later.id, { action: "dismiss" });
+  });
+
   it("a brigade of new accounts reaches the queue and hides nothing (security-3 P2)", async () => {
     const author = await createMember();
     const targets = [await newPost(author), await newPost(await createMember())];

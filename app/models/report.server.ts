@@ -20,11 +20,12 @@ import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/erro
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, requireSignedIn, type Queryable } from "./access.server";
-import { NOT_STAFF, requireModerationScope, scopeCovers } from "./moderation-access.server";
+import { isClubStaff, NOT_STAFF, requireModerationScope, scopeCovers } from "./moderation-access.server";
 import { logDecision } from "./moderation-log.server";
 import {
   COMMENT_LABEL_CHARS,
   hideForReports,
+  OWN_CONTENT_DECISION,
   loadTarget,
   removeContent,
   unhideDismissed,
@@ -236,7 +237,7 @@ async function storeReport(tx: Queryable, reporterId: number, data: ReturnType<t
     first(
       await tx
         .insert(moderationCases)
-        .values({ targetType, targetId, clubId: subject.clubId, subjectId: subject.subjectId, snapshot: subject.text })
+        .values({ targetType, targetId, clubId: await deciderClubOf(tx, subject), subjectId: subject.subjectId, snapshot: subject.text })
         .returning({ id: moderationCases.id }),
     )!.id;
   const [row] = await tx
@@ -274,6 +275,15 @@ async function weightyReporters(tx: Queryable, caseId: number, now = Date.now())
 }
 
 /** Content by site staff (moderators, admins) is never hidden by reports: a moderator decides on it. */
+/**
+ * Whose queue a new case goes to: the club's staff for club content, unless it is one of them the
+ * case is about (their own post or comment): then the site's staff (security-3 P3).
+ */
+async function deciderClubOf(tx: Queryable, subject: Subject): Promise<number | null> {
+  if (subject.clubId === null || subject.subjectId === null) return subject.clubId;
+  return (await isClubStaff(subject.subjectId, subject.clubId, tx)) ? null : subject.clubId;
+}
+
 async function isSiteStaff(tx: Queryable, userId: number | null): Promise<boolean> {
   if (userId === null) return false;
   const row = first(await tx.select({ role: users.role }).from(users).where(eq(users.id, userId)));
@@ -384,6 +394,10 @@ export async function decideCase(actor: Actor, caseId: number, input: DecisionIn
     if (!row) throw notFound(CASE_NOT_FOUND);
     if (!scopeCovers(scope, { clubId: row.clubId })) throw forbidden(NOT_STAFF);
     if (row.status !== "open") throw conflict(CASE_DECIDED);
+    // Club staff never decide about one of their club's staff (themselves included): a case from
+    // before cases went to the site queue for that, or about a member made staff since.
+    if (!scope.site && row.clubId !== null && row.subjectId !== null && (await isClubStaff(row.subjectId, row.clubId, tx)))
+      throw forbidden(OWN_CONTENT_DECISION);
     const target = moderated(row.targetType, row.targetId);
 
     if (action === "remove") {

@@ -13,7 +13,7 @@ import type { moderationPageAction, moderationPageLoader } from "~/web/moderatio
 export { moderationPageLoader as loader, moderationPageAction as action } from "~/web/moderation-page.server";
 
 export default function ModeratePage() {
-  const { postId, target, label, hidden } = useLoaderData<typeof moderationPageLoader>();
+  const { postId, target, label, hidden, as } = useLoaderData<typeof moderationPageLoader>();
   const failed = useActionData<typeof moderationPageAction>();
   const failure = failed && "reason" in failed ? failed : null;
   const error = failure?.fieldErrors.reason?.[0] ?? (failed && "error" in failed ? failed.error : undefined);
@@ -32,6 +32,7 @@ export default function ModeratePage() {
           postId={postId}
           commentId={target.type === "comment" ? target.id : undefined}
           hidden={hidden}
+          as={as}
           reason={failure?.reason}
           error={error}
         />

@@ -39,10 +39,11 @@ export type Post = {
 };
 
 /**
- * Why a post or comment is hidden from everyone else: removed by a moderator with a reason, or
- * (reason null) hidden after reports while a moderator looks at it.
+ * Why a post or comment is hidden from everyone else: removed by a moderator with a reason (`by`:
+ * site staff or the club's own staff), or (reason null) hidden after reports while a moderator
+ * looks at it.
  */
-export type HiddenNotice = { reason: string | null };
+export type HiddenNotice = { reason: string | null; by?: "site" | "club" };
 
 /** SPEC.md §3 Comment. */
 export type Comment = {

@@ -1,7 +1,9 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { COMMENT_GONE, removeContent, restoreContent, targetPlace, type ModeratedTarget } from "~/models/moderation-removal.server";
-import { getPost, isModeratorOf } from "~/models/post.server";
+import { getPost, moderatesAs } from "~/models/post.server";
+import type { Remover } from "#db/schema";
 import { POST_NOT_FOUND } from "~/schemas/messages";
+import type { HiddenNotice } from "~/schemas/shapes";
 import { badRequest, isAppError, notFound } from "~/utils/errors";
 import { withLoaderErrors, withPageErrors } from "./page-errors.server";
 import { idParam } from "./params.server";
@@ -21,7 +23,9 @@ export type ModerationFormData = {
   postId: number;
   target: ModeratedTarget;
   label: string;
-  hidden: { reason: string | null } | null;
+  /** As whom the viewer moderates here (post.server.ts `moderatesAs`). */
+  as: Remover;
+  hidden: HiddenNotice | null;
 };
 
 export type ModerationFormFailure = { error: string; fieldErrors: Record<string, string[]>; reason: string };
@@ -45,9 +49,10 @@ export async function moderationPageLoader({ request, params }: LoaderFunctionAr
       const post = await getPost(actor, postId);
       const place = await targetPlace(target);
       if (!place) throw notFound(target.type === "post" ? POST_NOT_FOUND : COMMENT_GONE);
-      if (!(await isModeratorOf(actor, post.clubId))) throw notFound(POST_NOT_FOUND);
+      const as = await moderatesAs(actor, post.clubId);
+      if (!as) throw notFound(POST_NOT_FOUND);
       const hidden = target.type === "post" ? (post.hidden ?? null) : null;
-      return json<ModerationFormData>({ postId, target, label: place.label, hidden });
+      return json<ModerationFormData>({ postId, target, label: place.label, hidden, as });
     },
     { notFound: POST_NOT_FOUND, hideForbidden: true },
   );

@@ -103,9 +103,9 @@ describe("a removed post is gone for everyone but its author, everywhere", () =>
       });
       expect(comments.status).toBe(404);
     }
-    expect((await getPost(author, post.id)).hidden).toEqual({ reason: "Spam links" });
-    expect((await getPost(moderator, post.id)).hidden).toEqual({ reason: "Spam links" });
-    expect((await getPost(owner, clubPost.id)).hidden).toEqual({ reason: "Off topic" });
+    expect((await getPost(author, post.id)).hidden).toEqual({ reason: "Spam links", by: "site" });
+    expect((await getPost(moderator, post.id)).hidden).toEqual({ reason: "Spam links", by: "site" });
+    expect((await getPost(owner, clubPost.id)).hidden).toEqual({ reason: "Off topic", by: "club" });
     await expect(getPost(owner, post.id)).rejects.toMatchObject({ status: 404 });
     // Nobody but its author likes or comments on it meanwhile.
     await expect(likePost(moderator, post.id)).rejects.toMatchObject({ status: 404 });
@@ -133,7 +133,7 @@ describe("a removed post is gone for everyone but its author, everywhere", () =>
     for (const who of [null, bystander, author]) expect(await ids(who)).toEqual({ all: [kept.id], page: [kept.id] });
     for (const who of [commenter, moderator]) {
       expect(await ids(who)).toEqual({ all: [kept.id, comment.id], page: [kept.id, comment.id] });
-      expect((await listCommentPage(who, post.id)).comments[1]!.hidden).toEqual({ reason: "Spam" });
+      expect((await listCommentPage(who, post.id)).comments[1]!.hidden).toEqual({ reason: "Spam", by: "site" });
     }
     expect((await getPost(null, post.id)).commentsCount).toBe(1);
     const res = await call(commentsRoute.loader, makeRequest(`/api/posts/${post.id}/comments`), { id: String(post.id) });

@@ -198,8 +198,12 @@ const page = (
   return (w: World, cookie: string | undefined) => call(handler, makeRequest(path(w), { cookie, form: form?.(w) }), params(w));
 };
 
-const removePost = async (w: World) => removeContent(w.as.moderator, { type: "post", id: w.postId }, "Off topic");
-const removeComment = async (w: World) => removeContent(w.as.moderator, { type: "comment", id: w.commentId }, "Off topic");
+// Removed by the club's own staff: club staff and site staff may restore it.
+const removePost = async (w: World) => removeContent(w.as.clubOwner, { type: "post", id: w.postId }, "Off topic");
+const removeComment = async (w: World) => removeContent(w.as.clubOwner, { type: "comment", id: w.commentId }, "Off topic");
+// Removed by a site moderator: only site staff may restore it (the staff ladder, security-3 P3).
+const siteRemovesPost = async (w: World) => removeContent(w.as.moderator, { type: "post", id: w.postId }, "Illegal content");
+const siteRemovesComment = async (w: World) => removeContent(w.as.moderator, { type: "comment", id: w.commentId }, "Illegal content");
 const suspendAuthor = async (w: World) => {
   await suspendMember(w.as.admin, w.as.author.username, { reason: "Spam" });
 };
@@ -218,6 +222,7 @@ const caseListed = async (w: World, res: Response) => {
 const STAFF_API = by(401, 403, 403, 403, 200, 200, 200, 200);
 const STAFF_PAGE = by("signin", 403, 403, 403, "done", "done", "done", "done");
 const SITE_STAFF_API = by(401, 403, 403, 403, 403, 403, 200, 200);
+const SITE_STAFF_PAGE = by("signin", 403, 403, 403, 403, 403, "done", "done");
 /** The club's owner and admins only (site staff do not run clubs). */
 const CLUB_STAFF_API = by(401, 403, 403, 403, 200, 200, 403, 403);
 const CLUB_STAFF_PAGE = by("signin", 403, 403, 403, "done", "done", 403, 403);
@@ -333,6 +338,12 @@ const ROWS: Row[] = [
     expect: STAFF_API,
   },
   {
+    call: "POST /api/moderation/posts/{id}/restore (a site moderator's removal)",
+    prepare: siteRemovesPost,
+    send: api(apiRestorePost.action, "POST", (w) => `/api/moderation/posts/${w.postId}/restore`, post),
+    expect: SITE_STAFF_API,
+  },
+  {
     call: "POST /api/moderation/comments/{id}/remove",
     send: api(
       apiRemoveComment.action,
@@ -353,6 +364,17 @@ const ROWS: Row[] = [
       (w) => ({ id: String(w.commentId) }),
     ),
     expect: STAFF_API,
+  },
+  {
+    call: "POST /api/moderation/comments/{id}/restore (a site moderator's removal)",
+    prepare: siteRemovesComment,
+    send: api(
+      apiRestoreComment.action,
+      "POST",
+      (w) => `/api/moderation/comments/${w.commentId}/restore`,
+      (w) => ({ id: String(w.commentId) }),
+    ),
+    expect: SITE_STAFF_API,
   },
   {
     call: "POST /api/moderation/users/{author}/suspend",
@@ -588,6 +610,17 @@ const ROWS: Row[] = [
       () => ({ intent: "restore" }),
     ),
     expect: STAFF_PAGE,
+  },
+  {
+    call: "POST /post/{id}/moderate restore post (a site moderator's removal)",
+    prepare: siteRemovesPost,
+    send: page(
+      moderatePage.action,
+      (w) => `/post/${w.postId}/moderate`,
+      post,
+      () => ({ intent: "restore" }),
+    ),
+    expect: SITE_STAFF_PAGE,
   },
   {
     call: "POST /post/{id}/moderate remove comment",

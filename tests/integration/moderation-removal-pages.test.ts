@@ -1,7 +1,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { posts } from "#db/schema";
-import { createStaff } from "#tests/fixtures/moderation";
+import { newClub } from "#tests/fixtures/clubs";
+import { createStaff, setClubRole } from "#tests/fixtures/moderation";
+import { showsModeration } from "~/components/moderation/removal";
+import { removeContent } from "~/models/moderation-removal.server";
 import { addComment } from "~/models/comment.server";
 import { createPost } from "~/models/post.server";
 import * as postPage from "~/routes/post.$id/route";
@@ -37,10 +40,10 @@ describe("/post/{id}/moderate and the post page", () => {
     const page = async (who: { cookie: string } | null) =>
       call(postPage.loader, makeRequest(`/post/${post.id}`, { cookie: who?.cookie }), params);
     const mine = await (await page(author)).json();
-    expect(mine.post.hidden).toEqual({ reason: "Selling tags" });
+    expect(mine.post.hidden).toEqual({ reason: "Selling tags", by: "site" });
     expect(mine.canModerate).toBe(false);
     const staff = await (await page(moderator)).json();
-    expect(staff).toMatchObject({ canModerate: true, post: { hidden: { reason: "Selling tags" } } });
+    expect(staff).toMatchObject({ canModerate: true, moderates: "site", post: { hidden: { reason: "Selling tags", by: "site" } } });
     expect((await page(await createMember())).status).toBe(404);
     expect((await page(null)).status).toBe(404);
 
@@ -52,6 +55,32 @@ describe("/post/{id}/moderate and the post page", () => {
     const restored = await send({ intent: "restore" });
     expect(restored.status).toBe(302);
     expect((await postRow(post.id))?.hiddenAt).toBeNull();
+  });
+
+  it("club staff are told a site removal is the site's to undo, and get no forms on their own content (the staff ladder)", async () => {
+    const owner = await createMember();
+    const club = await newClub(owner);
+    const author = await createMember();
+    await setClubRole(club.id, author.id, "member");
+    const moderator = await createStaff("moderator");
+    const post = await createPost(author, postInput({ clubId: club.id }), noPreview);
+    const own = await createPost(owner, postInput({ clubId: club.id }), noPreview);
+    await removeContent(moderator, { type: "post", id: post.id }, "Illegal content");
+    const data = async (id: number, who: { cookie: string }) =>
+      (await call(postPage.loader, makeRequest(`/post/${id}`, { cookie: who.cookie }), { id: String(id) })).json();
+    expect(await data(post.id, owner)).toMatchObject({ moderates: "club", post: { hidden: { reason: "Illegal content", by: "site" } } });
+    expect(showsModeration("club", author.id, owner.id)).toBe(true);
+    expect(showsModeration("club", owner.id, owner.id)).toBe(false);
+    expect(showsModeration("site", owner.id, owner.id)).toBe(true);
+    expect(await data(own.id, owner)).toMatchObject({ moderates: "club" });
+    // Without JavaScript the owner's restore answers what the page says, and changes nothing.
+    const restore = await call(
+      moderatePage.action,
+      makeRequest(`/post/${post.id}/moderate`, { form: { intent: "restore" }, cookie: owner.cookie }),
+      { id: String(post.id) },
+    );
+    expect(restore.status).toBe(403);
+    expect((await postRow(post.id))?.removedBy).toBe("site");
   });
 
   it("a comment: removed from its form and back at the comment; its author sees the notice data, others do not see it", async () => {

@@ -8,6 +8,16 @@ import type { HiddenNotice as Hidden } from "~/schemas/shapes";
  */
 
 export const REMOVED_BY_MODERATOR = "Removed by a moderator";
+export const SITE_REMOVAL_NOTE = "Removed by a site moderator: only the site's moderators can restore it.";
+
+/**
+ * Whether the staff's forms are shown for content by `authorId` to a viewer who moderates `as`
+ * (post.server.ts `moderatesAs`): club staff take no moderation decision on their own content
+ * (CONTRACT.md §12, the staff ladder); site staff may.
+ */
+export function showsModeration(as: "site" | "club" | null, authorId: number, viewerId: number | null): boolean {
+  return as === "site" || (as === "club" && authorId !== viewerId);
+}
 export const HIDDEN_AFTER_REPORTS = "Hidden after reports while a moderator looks at it";
 
 /** What the author (and the staff) read on hidden content. */
@@ -38,16 +48,26 @@ export function ModerationForms({
   hidden,
   reason = "",
   error,
+  as = "site",
 }: {
   postId: number;
   commentId?: number;
   hidden: Hidden | null | undefined;
   reason?: string;
   error?: string;
+  /** As whom the viewer moderates here: the club's staff cannot undo a site removal. */
+  as?: "site" | "club";
 }) {
   const what = commentId === undefined ? "post" : "comment";
   const action = `/post/${postId}/moderate`;
   const target = commentId === undefined ? null : <input type="hidden" name="comment" value={commentId} />;
+  if (hidden?.by === "site" && as === "club") {
+    return (
+      <p className="mt-2 text-sm text-stone-600" data-testid={`${what}-site-removal`}>
+        {SITE_REMOVAL_NOTE}
+      </p>
+    );
+  }
   if (hidden) {
     return (
       <Form method="post" action={action} className="mt-2" data-testid={`${what}-restore-form`}>

@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
 import { ReportLink } from "~/components/moderation/report";
-import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
+import { HiddenNotice, ModerationForms, showsModeration } from "~/components/moderation/removal";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
@@ -37,14 +37,14 @@ export function Comments({
   page,
   total,
   viewerId,
-  canModerate = false,
+  moderates = null,
 }: {
   postId: number;
   page: CommentsPage;
   total: number;
   viewerId: number | null;
-  /** The viewer may remove and restore comments here (site staff, or the club's staff). */
-  canModerate?: boolean;
+  /** As whom the viewer may remove and restore comments here: site staff, or the club's staff. */
+  moderates?: "site" | "club" | null;
 }) {
   const more = useMorePages(postId, page);
   const [mine, setMine] = useState<Comment[]>([]);
@@ -54,7 +54,13 @@ export function Comments({
   const gap = more.next !== null || more.comments.length > 0;
   const tail = gap ? mine.filter((c) => !shown.some((s) => s.id === c.id)) : [];
   const item = (comment: Comment) => (
-    <CommentItem key={comment.id} postId={postId} comment={comment} isOwn={viewerId === comment.author.id} canModerate={canModerate} />
+    <CommentItem
+      key={comment.id}
+      postId={postId}
+      comment={comment}
+      isOwn={viewerId === comment.author.id}
+      moderates={moderates && showsModeration(moderates, comment.author.id, viewerId) ? moderates : null}
+    />
   );
   return (
     <section id="comments" className="scroll-mt-20" aria-labelledby="comments-title">
@@ -135,7 +141,17 @@ function useMorePages(postId: number, page: CommentsPage) {
   return { comments: loaded?.comments ?? [], next, loading, load };
 }
 
-function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; comment: Comment; isOwn: boolean; canModerate: boolean }) {
+function CommentItem({
+  postId,
+  comment,
+  isOwn,
+  moderates,
+}: {
+  postId: number;
+  comment: Comment;
+  isOwn: boolean;
+  moderates: "site" | "club" | null;
+}) {
   const [params] = useSearchParams();
   const editing = isOwn && params.get("edit-comment") === String(comment.id);
   return (
@@ -165,7 +181,7 @@ function CommentItem({ postId, comment, isOwn, canModerate }: { postId: number; 
         {isOwn ? null : (
           <ReportLink type="comment" id={comment.id} className="tap mt-1 inline-block text-xs text-stone-500 hover:underline" />
         )}
-        {canModerate ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} /> : null}
+        {moderates ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} as={moderates} /> : null}
       </div>
     </li>
   );

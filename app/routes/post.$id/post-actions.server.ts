@@ -1,7 +1,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/comment.server";
-import { deletePost, getPost, isModeratorOf, likePost, sharePost, unlikePost, updatePost } from "~/models/post.server";
+import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/post.server";
 import type { Actor } from "~/models/user.server";
 import { safeRedirect } from "~/schemas/auth";
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
@@ -34,10 +34,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       const id = idParam(params.id, POST_NOT_FOUND);
       const cursor = new URL(request.url).searchParams.get("comments");
       const [post, page] = await Promise.all([getPost(actor, id), listCommentPage(actor, id, { cursor })]);
+      // Site staff, or the club's staff for a club's post (CONTRACT.md §8): Remove and Restore forms.
+      const moderates = await moderatesAs(actor, post.clubId);
       return json({
         post,
-        // Site staff, or the club's staff for a club's post (CONTRACT.md §8): Remove and Restore forms.
-        canModerate: await isModeratorOf(actor, post.clubId),
+        canModerate: moderates !== null,
+        moderates,
         comments: page.comments,
         commentsFrom: page.from,
         nextComments: page.nextCursor,

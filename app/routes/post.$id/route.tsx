@@ -1,7 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState, type ComponentType } from "react";
-import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
+import { HiddenNotice, ModerationForms, showsModeration } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { PostAttachments, PostHeader } from "~/components/post/card";
@@ -67,7 +67,7 @@ function PostDialogs(props: DialogsProps) {
 export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
 
 export default function PostPage() {
-  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent, canModerate } = useLoaderData<typeof loader>();
+  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent, moderates } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
   const [opened, setOpened] = useState({ id: post.id, back: sent });
@@ -110,7 +110,9 @@ export default function PostPage() {
             {post.shares} {post.shares === 1 ? "share" : "shares"}
           </p>
         </footer>
-        {canModerate ? <ModerationForms postId={post.id} hidden={post.hidden} /> : null}
+        {moderates && showsModeration(moderates, post.author.id, viewerId) ? (
+          <ModerationForms postId={post.id} hidden={post.hidden} as={moderates} />
+        ) : null}
       </article>
 
       {shared ? (
@@ -132,7 +134,7 @@ export default function PostPage() {
           page={{ comments, from: commentsFrom, next: nextComments }}
           total={post.commentsCount}
           viewerId={viewerId}
-          canModerate={canModerate}
+          moderates={moderates}
         />
       </div>
     </div>
