@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { blocks, follows, users } from "#db/schema";
+import { blocks, comments, follows, joinRequests, notifications, users } from "#db/schema";
 import { createMember } from "#tests/fixtures/members";
 import { failure, makeClub, addMember, postInput } from "#tests/fixtures/posts";
 import { db, first } from "~/utils/db.server";
 import { BLOCK_MESSAGES, blockMember, isBlockedEitherWay, listBlocks, unblockMember, viewerBlocked } from "./block.server";
-import { addComment, listCommentPage, listComments } from "./comment.server";
+import { joinClub } from "./club-membership.server";
+import { addComment, listCommentPage, listComments, updateComment } from "./comment.server";
 import { listFeed } from "./feed.server";
 import { followUser, isFollowing } from "./follow.server";
 import { createPost } from "./post.server";
@@ -120,6 +121,42 @@ describe("what a block does (CONTRACT.md §8)", () => {
     // The blocker may still comment on the blocked member's posts (nothing in §8 stops that).
     const theirs = await createPost({ id: blocked.id }, postInput());
     await addComment({ id: blocker.id }, theirs.id, { content: "Noted" });
+  });
+
+  it("ends the pair's notifications both ways, the blocked member's comment edits on the blocker's posts and join requests to their private clubs (security-3 P10)", async () => {
+    const blocker = await createMember();
+    const blocked = await createMember();
+    const other = await createMember();
+    const post = await createPost({ id: blocker.id }, postInput());
+    const theirs = await createPost({ id: blocked.id }, postInput());
+    await followUser({ id: blocked.id }, blocker.username);
+    await followUser({ id: blocker.id }, blocked.username);
+    await followUser({ id: other.id }, blocker.username);
+    const comment = await addComment({ id: blocked.id }, post.id, { content: "Big rack" });
+    await addComment({ id: blocker.id }, theirs.id, { content: "Thanks" });
+    const club = await makeClub(blocker.id, { isPrivate: true });
+    const pairNotes = async () =>
+      (await db.select().from(notifications)).filter(
+        (n) => (n.userId === blocker.id && n.actorId === blocked.id) || (n.userId === blocked.id && n.actorId === blocker.id),
+      ).length;
+    expect(await pairNotes()).toBeGreaterThanOrEqual(3);
+
+    await blockMember({ id: blocker.id }, blocked.username);
+    expect(await pairNotes()).toBe(0);
+    // Others' notifications stay.
+    expect((await db.select().from(notifications).where(eq(notifications.actorId, other.id))).length).toBe(1);
+
+    const edit = await failure(() => updateComment({ id: blocked.id }, comment.id, { content: "Big rack @" + blocker.username }));
+    expect(edit).toMatchObject({ status: 403, message: BLOCK_MESSAGES.editComment });
+    expect(first(await db.select({ content: comments.content }).from(comments).where(eq(comments.id, comment.id)))?.content).toBe(
+      "Big rack",
+    );
+
+    const asked = await failure(() => joinClub({ id: blocked.id }, club));
+    expect(asked).toMatchObject({ status: 403, message: BLOCK_MESSAGES.joinRequest });
+    expect(await db.select().from(joinRequests).where(eq(joinRequests.clubId, club))).toEqual([]);
+    // Another member still asks.
+    expect(await joinClub({ id: other.id }, club)).toEqual({ status: "pending" });
   });
 
   it("the blocker no longer sees the blocked member's posts in the home, following, search, hashtag, profile and club lists", async () => {

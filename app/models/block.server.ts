@@ -1,5 +1,5 @@
 import { and, desc, eq, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
-import { blocks, follows, users } from "#db/schema";
+import { blocks, follows, notifications, users } from "#db/schema";
 import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { badRequest, forbidden } from "~/utils/errors";
@@ -28,6 +28,10 @@ export const BLOCK_MESSAGES = {
   /** The blocker following the member they blocked. */
   followBlocked: "You blocked this member; unblock them to follow",
   comment: "You can't comment on this member's posts",
+  /** The blocked member editing an earlier comment on the blocker's post. */
+  editComment: "You can't edit comments on this member's posts",
+  /** The blocked member asking to join a private club the blocker owns. */
+  joinRequest: "You can't ask to join this club",
 } as const;
 
 async function requireBlockTarget(actor: Actor, username: string) {
@@ -54,13 +58,25 @@ async function endFollow(tx: Tx, followerId: number, followeeId: number): Promis
     .where(eq(users.id, followerId));
 }
 
-/** Block a member (idempotent): one transaction with the block row and the end of follows both ways. */
+/**
+ * Block a member (idempotent): one transaction with the block row, the end of follows both ways,
+ * and the pair's notifications gone both ways (what the blocked member did, in the blocker's list,
+ * and the other way round; security-3 P10).
+ */
 export function blockMember(actor: Actor, username: string, now = new Date()): Promise<BlockState> {
   return writeTransaction(async (tx) => {
     const { me, target } = await requireBlockTarget(actor, username);
     await tx.insert(blocks).values({ blockerId: me.id, blockedId: target.id, createdAt: now }).onConflictDoNothing();
     await endFollow(tx, me.id, target.id);
     await endFollow(tx, target.id, me.id);
+    await tx
+      .delete(notifications)
+      .where(
+        or(
+          and(eq(notifications.userId, me.id), eq(notifications.actorId, target.id)),
+          and(eq(notifications.userId, target.id), eq(notifications.actorId, me.id)),
+        ),
+      );
     return { blocked: true };
   });
 }

@@ -1,4 +1,5 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
+import { BLOCK_MESSAGES, refuseIfBlockedBy } from "./block.server";
 import { notify } from "./notification.server";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
@@ -191,6 +192,14 @@ export function joinClub(actor: Actor, clubId: number, input: { message?: string
       return { status: "joined" };
     }
     if (isFull(club)) throw conflict(CLUB_FULL);
+    // The owner decides requests: one who blocked this member does not hear from them (security-3 P10).
+    const owner = first(
+      await tx
+        .select({ userId: clubMembers.userId })
+        .from(clubMembers)
+        .where(and(eq(clubMembers.clubId, clubId), eq(clubMembers.role, "owner"))),
+    );
+    if (owner) await refuseIfBlockedBy(owner.userId, me.id, BLOCK_MESSAGES.joinRequest, tx);
     await consumeLimit("joinRequestsPerClub", `${me.id}:${clubId}`);
     const message = input.message?.trim() || null;
     if (request) {

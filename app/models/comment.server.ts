@@ -212,6 +212,9 @@ export async function updateComment(actor: Actor, commentId: number, input: Comm
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
   return writeTransaction(async (tx) => {
     const row = await ownComment(tx, actor, me.id, commentId, "edit");
+    // A comment on the post of a member who has blocked its author stays as it was (security-3 P10).
+    const post = first(await tx.select({ authorId: posts.authorId }).from(posts).where(eq(posts.id, row.postId)));
+    if (post) await refuseIfBlockedBy(post.authorId, me.id, BLOCK_MESSAGES.editComment, tx);
     await enforceNewAccountLimits(me.id, { kind: "comment", texts: [parsed.data.content], edit: true });
     await tx.update(comments).set({ content: parsed.data.content }).where(eq(comments.id, commentId));
     await notifyMentions(tx, me.id, { postId: row.postId, commentId }, parsed.data.content, row.content);
