@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { clubMembers, users, type SiteRole } from "#db/schema";
+import { clubMembers, users, type Remover, type SiteRole } from "#db/schema";
 import { db, first } from "~/utils/db.server";
 import { forbidden } from "~/utils/errors";
 import { requireSignedIn, type Queryable } from "./access.server";
@@ -22,10 +22,13 @@ export const NOT_STAFF = "Only moderators can do that";
 
 export const isSiteStaff = (role: SiteRole): boolean => role === "moderator" || role === "admin";
 
+const moderatorRow = async (id: number, q: Queryable): Promise<Moderator | undefined> =>
+  first(await q.select({ id: users.id, username: users.username, role: users.role }).from(users).where(eq(users.id, id)));
+
 /** The signed-in member with their site role (401 when signed out or gone). */
 export async function requireModeratorIdentity(actor: Actor, q: Queryable = db): Promise<Moderator> {
   const me = requireSignedIn(actor);
-  const row = first(await q.select({ id: users.id, username: users.username, role: users.role }).from(users).where(eq(users.id, me.id)));
+  const row = await moderatorRow(me.id, q);
   if (!row) throw forbidden(NOT_STAFF);
   return row;
 }
@@ -58,14 +61,27 @@ export async function isClubStaff(userId: number, clubId: number, q: Queryable =
 }
 
 /**
- * 401 signed out; 403 unless the actor may moderate content in this place: site staff anywhere,
- * club staff in their club. Content outside clubs is for site staff only.
+ * Whether, and as whom, the actor may moderate content in this place: site staff anywhere ("site"),
+ * club staff in their club ("club"); null for anyone else, signed out included. Never throws for a
+ * refusal: pages ask it to decide what to show; `requireModeratorOf` is the same rule, refusing.
+ */
+export async function mayModerate(actor: Actor, place: ModerationPlace, q: Queryable = db): Promise<{ me: Moderator; as: Remover } | null> {
+  const me = actor ? await moderatorRow(actor.id, q) : undefined;
+  if (!me) return null;
+  if (isSiteStaff(me.role)) return { me, as: "site" };
+  if (place.clubId !== null && (await isClubStaff(me.id, place.clubId, q))) return { me, as: "club" };
+  return null;
+}
+
+/**
+ * 401 signed out; 403 unless the actor may moderate content in this place (`mayModerate`): site
+ * staff anywhere, club staff in their club. Content outside clubs is for site staff only.
  */
 export async function requireModeratorOf(actor: Actor, place: ModerationPlace, q: Queryable = db): Promise<Moderator> {
-  const me = await requireModeratorIdentity(actor, q);
-  if (isSiteStaff(me.role)) return me;
-  if (place.clubId !== null && (await isClubStaff(me.id, place.clubId, q))) return me;
-  throw forbidden(NOT_STAFF);
+  requireSignedIn(actor);
+  const may = await mayModerate(actor, place, q);
+  if (!may) throw forbidden(NOT_STAFF);
+  return may.me;
 }
 
 /**

@@ -5,14 +5,14 @@ import { likes, media, posts, postTags, shares, users, type LinkMetadata, type R
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
 import { afterCommit, db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
-import { forbidden, invalid, isAppError, notFound } from "~/utils/errors";
+import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
-import { isSiteStaff, requireModeratorOf } from "./moderation-access.server";
+import { mayModerate } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
 import { enforceNewAccountLimits } from "./new-account-limits.server";
 import { notifyMentions } from "./mention.server";
@@ -48,14 +48,7 @@ export async function isModeratorOf(actor: Actor, clubId: number | null): Promis
  * who may not change a site removal nor decide on their own content), or null.
  */
 export async function moderatesAs(actor: Actor, clubId: number | null): Promise<Remover | null> {
-  if (!actor) return null;
-  try {
-    const me = await requireModeratorOf(actor, { clubId });
-    return isSiteStaff(me.role) ? "site" : "club";
-  } catch (error) {
-    if (isAppError(error) && (error.status === 401 || error.status === 403)) return null;
-    throw error;
-  }
+  return (await mayModerate(actor, { clubId }))?.as ?? null;
 }
 
 /**
