@@ -16,17 +16,7 @@ import tseslint from "typescript-eslint";
  * components → ui, schemas. app/server is the server edge (its README): only entry.server and
  * /healthz reach into it.
  */
-export const ignores = [
-  "build/",
-  "public/build/",
-  "node_modules/",
-  "tmp/",
-  "data/",
-  ".cache/",
-  "test-results/",
-  "playwright-report/",
-  "db/migrations/",
-];
+export const ignores = ["build/", "node_modules/", "tmp/", "data/", ".cache/", "test-results/", "playwright-report/", "db/migrations/"];
 
 const layers = [
   {

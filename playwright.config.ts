@@ -1,8 +1,8 @@
 import { defineConfig, type PlaywrightTestConfig } from "@playwright/test";
+import { SERVER_BUILD } from "./scripts/build-dirs";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
 const DATA_DIR = process.env.E2E_DATA_DIR ?? `tmp/e2e-${PORT}`;
-const SERVER_BUILD = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
 
 /**
  * Render cache verify mode (docs/caching.md): every kept part is drawn in place as well and any

@@ -7,6 +7,8 @@ import { viewerTag } from "~/web/session.server";
 import { drawDocument } from "~/web/draw-document.server";
 import { renderCacheStore } from "~/web/render-cache.server";
 import { setRenderCacheStore } from "~/components/ui/render-cache";
+import { setPlainPageScript } from "~/utils/plain-page";
+import { plainPageScript } from "~/web/plain-page-script.server";
 import { databaseUnavailableError } from "~/utils/db.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { logFrameworkPatches } from "~/server/framework-patches.server";
@@ -18,6 +20,7 @@ export { startServer } from "~/server/node-server.server";
 
 // The render cache: feed cards drawn once per what they show and kept (docs/caching.md).
 setRenderCacheStore(renderCacheStore);
+setPlainPageScript(plainPageScript);
 // Whether the framework patches (patches/, docs/decisions/0058) are active in this node_modules.
 logFrameworkPatches(logger);
 

@@ -6,9 +6,6 @@ import { newIdempotencyKey } from "~/web/idempotency.server";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
 
-/** The inline script of a page sent without the app's code (docs/decisions/0047). */
-export { plainPageScript } from "~/web/plain-page-script.server";
-
 /**
  * What every page's layout needs (root.tsx): the member, a flashed toast, the forms' idempotency key
  * and the data-saver setting. Apart from root.tsx so the browser build sees one server module here,

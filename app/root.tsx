@@ -22,8 +22,9 @@ import { TitlePrefix, useBuildVersion } from "~/utils/framework-internals";
 import { unreadText, useUnreadCount } from "~/components/layout/notifications-link";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
 import { startOutbox } from "~/offline/outbox-client";
-import stylesheet from "~/tailwind.css";
-import { plainPageScript, type loader } from "./root-data.server";
+import stylesheet from "~/tailwind.css?url";
+import { plainPageScript } from "~/utils/plain-page";
+import type { loader } from "./root-data.server";
 
 export { loader } from "./root-data.server";
 
@@ -86,7 +87,7 @@ export function Layout({ children }: { children: ReactNode }) {
           {children}
         </main>
         {plain ? (
-          // Registers the service worker; plainPageScript is server code, and only the server draws this.
+          // Registers the service worker; only the server draws this (a visitor's first load).
           <script dangerouslySetInnerHTML={{ __html: plainPageScript(build) }} />
         ) : (
           <>

@@ -1,11 +1,11 @@
 /**
- * Bundles the service worker (app/sw/, Workbox) after `remix build`: `npm run build` runs it, and so
- * does the e2e server's start (playwright.config.ts), so a build made with `remix build` alone still
+ * Bundles the service worker (app/sw/, Workbox) after `remix vite:build`: `npm run build` runs it,
+ * and so does the e2e server's start (playwright.config.ts), so a build made with Vite alone still
  * gets its worker. docs/decisions/0033-service-worker-saved-pages.md.
  *
- *   npx tsx scripts/build-sw.ts          (REMIX_BUILD_DIR is honoured, as in remix.config.js)
+ *   npx tsx scripts/build-sw.ts          (REMIX_BUILD_DIR is honoured, as in vite.config.ts)
  *
- * The worker is written beside the server build (`build/sw.js`, or `$REMIX_BUILD_DIR/sw.js`) and
+ * The worker is written beside the server build (`build/server/sw.js`, or under `$REMIX_BUILD_DIR`) and
  * served at /sw.js by app/routes/sw[.]js.ts: each build dir has its own, and nothing is written into
  * the checkout's public/. Its precache list is the shell only: the offline page, icon and web
  * manifest (revisioned by content) and this build's entry, root chunks and stylesheet (their names
@@ -15,23 +15,22 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
-import config from "../remix.config.js";
+import { ASSETS_PATH } from "../app/utils/assets-path";
+import { ASSETS_DIR, SERVER_BUILD } from "./build-dirs";
 import { readRemixManifest } from "./remix-manifest";
 
-const serverBuildPath = config.serverBuildPath ?? "build/index.js";
-const assetsDir = config.assetsBuildDirectory ?? "public/build";
 const SHELL_FILES = ["offline.html", "favicon.svg", "manifest.webmanifest"];
 
 type PrecacheEntry = { url: string; revision: string | null };
 
 function shellEntries(): PrecacheEntry[] {
-  const manifest = readRemixManifest(assetsDir);
+  const manifest = readRemixManifest(ASSETS_DIR);
   const root = manifest.routes.root;
   const hashed = [manifest.url, manifest.entry.module, ...manifest.entry.imports, root.module, ...(root.imports ?? [])];
   const styles = fs
-    .readdirSync(path.join(assetsDir, "_assets"))
+    .readdirSync(ASSETS_DIR)
     .filter((file) => file.endsWith(".css"))
-    .map((file) => `/build/_assets/${file}`);
+    .map((file) => `${ASSETS_PATH}${file}`);
   const files = SHELL_FILES.map((file) => ({
     url: `/${file}`,
     revision: createHash("sha256")
@@ -42,7 +41,7 @@ function shellEntries(): PrecacheEntry[] {
   return [...files, ...[...new Set([...hashed, ...styles])].map((url) => ({ url, revision: null }))];
 }
 
-const outfile = path.join(path.dirname(serverBuildPath), "sw.js");
+const outfile = path.join(path.dirname(SERVER_BUILD), "sw.js");
 const entries = shellEntries();
 await build({
   entryPoints: ["app/sw/index.ts"],

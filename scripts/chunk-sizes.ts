@@ -2,19 +2,21 @@
  * What each page's browser code weighs: the route module and the chunks it imports beyond the entry,
  * raw and gzipped, and whether zod is in them (pages that only read should not ship it).
  *
- *   npm run build && npx tsx scripts/chunk-sizes.ts [assets dir, default public/build]
+ *   npm run build && npx tsx scripts/chunk-sizes.ts [assets dir, default build/client/assets]
  *
  * Then each page's first load (scripts/first-load.ts) against its budget, flagging eval and classic zod.
  */
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { ASSETS_PATH } from "../app/utils/assets-path";
+import { ASSETS_DIR } from "./build-dirs";
 import { BUDGET_KB, firstLoads } from "./first-load";
 import { readRemixManifest } from "./remix-manifest";
 
-const dir = process.argv[2] ?? "public/build";
+const dir = process.argv[2] ?? ASSETS_DIR;
 const manifest = readRemixManifest(dir);
-const read = (url: string) => fs.readFileSync(path.join(dir, url.replace(/^\/build\//, "")));
+const read = (url: string) => fs.readFileSync(path.join(dir, url.slice(ASSETS_PATH.length)));
 
 function weigh(files: Iterable<string>) {
   let raw = 0;

@@ -23,6 +23,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { startNginx, type LocalNginx } from "./nginx-local";
+import { SERVER_BUILD } from "./build-dirs";
 
 const admin = process.env.PG_TEST_URL;
 if (!admin) {
@@ -33,7 +34,7 @@ const port = Number(process.env.E2E_PORT);
 const nodePorts = (process.env.E2E_PG_NODE_PORTS ?? "").split(",").map(Number);
 const database = process.env.E2E_PG_DATABASE ?? "";
 const dataDir = path.resolve(process.env.E2E_DATA_DIR ?? "");
-const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+const build = SERVER_BUILD;
 if (!port || nodePorts.length < 2 || nodePorts.some((p) => !p) || !/^[a-z_][a-z0-9_]*$/.test(database) || !process.env.E2E_DATA_DIR) {
   console.error("e2e-pg-stack: set E2E_PORT, E2E_PG_NODE_PORTS (a,b), E2E_PG_DATABASE and E2E_DATA_DIR (playwright.pg.config.ts does)");
   process.exit(2);

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { ASSETS_PATH } from "../app/utils/assets-path";
 import { readRemixManifest } from "./remix-manifest";
 
 /**
@@ -25,34 +26,26 @@ export type PageLoad = {
   gzip: number;
   evalIn: string[];
   classicZodIn: string[];
-  /** Files that only stand in for a server module the page's route modules import (docs/decisions/0045). */
-  standIns: string[];
 };
 
 /** `new Function`, `Function` held for a later `new`, or eval, as minified code writes them. */
 const EVAL = /\bnew Function\b|=Function[;,)]|\beval\(/;
 /** Classic zod's class names (zod/mini's are ZodMini*). */
 const CLASSIC_ZOD = /"Zod(String|Object|Array)"/;
-/**
- * A chunk of its own holding nothing but the classic compiler's empty stand-in for a `.server`
- * module (a CommonJS `module.exports = {}`), as esbuild minifies it: a request for nothing.
- */
-const STAND_IN = /^import\{\w+ as \w+\}from"[^"]+";var \w+=\w+\(\(\w+,\w+\)=>\{\w+\.exports=\{\}\}\);export\{\w+ as \w+\};\s*$/;
 
 export function firstLoads(assetsDir: string): PageLoad[] {
   const manifest = readRemixManifest(assetsDir);
-  const cache = new Map<string, { raw: number; gzip: number; evals: boolean; classicZod: boolean; standIn: boolean }>();
+  const cache = new Map<string, { raw: number; gzip: number; evals: boolean; classicZod: boolean }>();
   const weigh = (url: string) => {
     let w = cache.get(url);
     if (!w) {
-      const bytes = fs.readFileSync(path.join(assetsDir, url.replace(/^\/build\//, "")));
+      const bytes = fs.readFileSync(path.join(assetsDir, url.slice(ASSETS_PATH.length)));
       const text = bytes.toString();
       w = {
         raw: bytes.length,
         gzip: zlib.gzipSync(bytes, { level: 6 }).length,
         evals: EVAL.test(text),
         classicZod: CLASSIC_ZOD.test(text),
-        standIn: STAND_IN.test(text),
       };
       cache.set(url, w);
     }
@@ -77,7 +70,6 @@ export function firstLoads(assetsDir: string): PageLoad[] {
         gzip: w.reduce((n, [, x]) => n + x.gzip, 0),
         evalIn: w.filter(([, x]) => x.evals).map(([f]) => f),
         classicZodIn: w.filter(([, x]) => x.classicZod).map(([f]) => f),
-        standIns: w.filter(([, x]) => x.standIn).map(([f]) => f),
       };
     });
 }

@@ -1,3 +1,4 @@
+import { ASSETS_PATH } from "~/utils/assets-path";
 import { oldestSaved, type SavedCopyMessage, type SavePageMessage } from "./saved-pages";
 
 declare global {
@@ -50,7 +51,7 @@ function savePageMessage(): SavePageMessage {
   const assets = performance
     .getEntriesByType("resource")
     .map((entry) => entry.name)
-    .filter((name) => name.startsWith(`${location.origin}/build/`));
+    .filter((name) => name.startsWith(`${location.origin}${ASSETS_PATH}`));
   return { type: "save-page", page: location.pathname + location.search, assets };
 }
 

@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable, createRequestHandler, writeReadableSt
 import compression from "compression";
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import { databaseUnavailableError } from "~/utils/db.server";
+import { ASSETS_PATH } from "~/utils/assets-path";
 import { env, listenAddress } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
@@ -82,8 +83,12 @@ export function startServer(build: ServerBuild, { root = process.cwd() }: { root
   const handleRemix = createRequestHandler(build, process.env.NODE_ENV);
   const site = createSite({
     handle: (request) => handleRemix(request),
-    assets: { publicPath: build.publicPath, dir: path.resolve(root, build.assetsBuildDirectory) },
-    publicDir: path.resolve(root, "public"),
+    // Vite's client build: public/'s files as they were at build time, and the hashed assets in it.
+    assets: {
+      publicPath: path.posix.join(build.publicPath, ASSETS_PATH),
+      dir: path.resolve(root, build.assetsBuildDirectory, ASSETS_PATH.slice(1)),
+    },
+    publicDir: path.resolve(root, build.assetsBuildDirectory),
   });
   const server = http.createServer(site);
   applyServerTimeouts(server, timeoutsFromEnv());

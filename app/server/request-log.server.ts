@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchRoutes, type RouteObject } from "react-router-dom";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
 import { httpDuration } from "~/utils/metrics.server";
+import { ASSETS_PATH } from "~/utils/assets-path";
 
 /**
  * One JSON line per request, and the count of requests in flight that a clean shutdown waits for
@@ -66,7 +67,7 @@ export function routeLabel(url: string | undefined): string {
     const data = new URLSearchParams(raw.slice(q + 1)).get("_data");
     if (data) return routeIds.has(data) ? data : "unmatched";
   }
-  if (path.startsWith("/build/")) return "static";
+  if (path.startsWith(ASSETS_PATH)) return "static";
   if (!routeTree) return "unmatched";
   try {
     return matchRoutes(routeTree, path)?.at(-1)?.route.id ?? "unmatched";

@@ -19,6 +19,7 @@ import { OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } 
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 import { forgetPushSubscription, listenForPush } from "./push";
+import { ASSETS_PATH } from "../utils/assets-path";
 
 /**
  * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
@@ -49,7 +50,7 @@ const OFFLINE_URL = "/offline.html";
 /** This build's route manifest file (precached): every route, for opening a page from its saved data. */
 const BUILD_MANIFEST = precache
   .map((entry) => (typeof entry === "string" ? entry : entry.url))
-  .find((url) => /^\/build\/manifest-[0-9A-F]+\.js$/i.test(url));
+  .find((url) => url.startsWith(`${ASSETS_PATH}manifest-`) && url.endsWith(".js"));
 /** How long a page waits for the network before a saved copy is shown instead. */
 export const NETWORK_TIMEOUT_SECONDS = 3;
 /** The hand-written worker's caches (pages-v1 held members' pages, /settings included). */
@@ -116,12 +117,12 @@ const assets = new CacheFirst({
   plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 200, maxAgeSeconds: 30 * 24 * 60 * 60 })],
 });
 registerRoute(
-  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith("/build/"),
+  ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(ASSETS_PATH),
   async (options) => {
     try {
       return await assets.handle(options);
     } catch (error) {
-      if (options.url.pathname.startsWith("/build/routes/")) return unreachableRouteModule();
+      if (options.url.pathname.startsWith(`${ASSETS_PATH}routes/`)) return unreachableRouteModule();
       throw error;
     }
   },
@@ -207,7 +208,7 @@ async function savePage(event: ExtendableMessageEvent, { page, assets: files }: 
   const saves = [pages.handle({ event, request: new Request(url, { credentials: "same-origin" }) })];
   for (const file of files.slice(0, 100)) {
     const asset = new URL(file, self.location.origin);
-    if (asset.origin === self.location.origin && asset.pathname.startsWith("/build/"))
+    if (asset.origin === self.location.origin && asset.pathname.startsWith(ASSETS_PATH))
       saves.push(assets.handle({ event, request: asset.href }));
   }
   await Promise.allSettled(saves);
@@ -215,7 +216,7 @@ async function savePage(event: ExtendableMessageEvent, { page, assets: files }: 
 
 /** The site's own pages: never `/api`, build files, media, sign-in or sign-out. */
 function isSitePage(url: URL) {
-  return url.origin === self.location.origin && !/^\/(api|build|media|auth|logout)(\/|$)/.test(url.pathname);
+  return url.origin === self.location.origin && !/^\/(api|assets|media|auth|logout)(\/|$)/.test(url.pathname);
 }
 
 /** A page (a navigation) or its loader data (`?_data=`, what an in-app link fetches). */

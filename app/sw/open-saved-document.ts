@@ -14,12 +14,12 @@ export type DiscoveredRoute = { id: string; parentId?: string; module: string; i
 /**
  * The app's build version of a document that runs it, or null (a page sent without scripts): the
  * version of the route manifest it carries inline (route discovery on), or the name of the
- * manifest file it loads (`/build/manifest-<VERSION>.js`).
+ * manifest file it loads (`/assets/manifest-<VERSION>.js`).
  */
 export function buildVersionOf(html: string): string | null {
   if (/<html[^>]*\sdata-scripts="none"/.test(html)) return null;
   const inline = /window\.__remixManifest\s*=\s*\{[\s\S]*?"version":\s*"([0-9a-f]+)"/.exec(html)?.[1];
-  return inline ?? /\/build\/manifest-([0-9A-Fa-f]+)\.js/.exec(html)?.[1]?.toLowerCase() ?? null;
+  return inline ?? /\/assets\/manifest-([0-9A-Fa-f]+)\.js/.exec(html)?.[1]?.toLowerCase() ?? null;
 }
 
 /** The routes and version of a build's manifest file (`window.__remixManifest={…};`), or null. */

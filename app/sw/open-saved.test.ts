@@ -14,8 +14,8 @@ import {
 const route = (id: string, parentId: string, hasLoader = true): DiscoveredRoute => ({
   id,
   parentId,
-  module: `/build/${id}-HASH.js`,
-  imports: [`/build/_shared/chunk-${id.length}.js`],
+  module: `/assets/${id}-HASH.js`,
+  imports: [`/assets/chunk-${id.length}.js`],
   hasLoader,
 });
 
@@ -32,7 +32,7 @@ describe("routesToOpen", () => {
   it("opens a page whose every route below the root has saved data, and names the modules to load", () => {
     const open = routesToOpen(new Set(["routes/post.$id"]), routes);
     expect(open?.routes.map((r) => r.id)).toEqual(["routes/post.$id"]);
-    expect(open?.modules).toEqual(["/build/routes/post.$id-HASH.js", "/build/_shared/chunk-15.js"]);
+    expect(open?.modules).toEqual(["/assets/routes/post.$id-HASH.js", "/assets/chunk-15.js"]);
   });
 
   it("walks up to the root: a nested page needs its layout's data too", () => {
@@ -59,7 +59,7 @@ describe("buildVersionOf", () => {
   });
 
   it("reads the manifest file's name otherwise", () => {
-    expect(buildVersionOf('<html><head><link rel="modulepreload" href="/build/manifest-69AC56FB.js"/></head></html>')).toBe("69ac56fb");
+    expect(buildVersionOf('<html><head><link rel="modulepreload" href="/assets/manifest-69ac56fb.js"/></head></html>')).toBe("69ac56fb");
   });
 
   it("is null for a page sent without scripts, or with none found", () => {
@@ -70,10 +70,10 @@ describe("buildVersionOf", () => {
 
 describe("parseBuildManifest", () => {
   it("reads the routes and version of a build's manifest file", () => {
-    const text = `window.__remixManifest={"entry":{},"routes":{"root":{"id":"root","module":"/build/root.js","hasLoader":true}},"version":"ab12","url":"/build/manifest-AB12.js"};`;
+    const text = `window.__remixManifest={"entry":{},"routes":{"root":{"id":"root","module":"/assets/root.js","hasLoader":true}},"version":"ab12","url":"/assets/manifest-ab12.js"};`;
     expect(parseBuildManifest(text)).toEqual({
       version: "ab12",
-      routes: { root: { id: "root", module: "/build/root.js", hasLoader: true } },
+      routes: { root: { id: "root", module: "/assets/root.js", hasLoader: true } },
     });
   });
 
@@ -87,9 +87,9 @@ describe("parseBuildManifest", () => {
 describe("withOpenScript", () => {
   it("puts the worker's script first in the head, named by the page it opens on", () => {
     const html =
-      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><script type="module" src="/build/x.js"></script></head><body></body></html>';
+      '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"/><script type="module" src="/assets/x.js"></script></head><body></body></html>';
     expect(withOpenScript(html, "/?sort=new&tag=rut")).toBe(
-      `<!DOCTYPE html><html lang="en"><head><script src="${OPEN_SAVED_SCRIPT}?from=%2F%3Fsort%3Dnew%26tag%3Drut"></script><meta charset="utf-8"/><script type="module" src="/build/x.js"></script></head><body></body></html>`,
+      `<!DOCTYPE html><html lang="en"><head><script src="${OPEN_SAVED_SCRIPT}?from=%2F%3Fsort%3Dnew%26tag%3Drut"></script><meta charset="utf-8"/><script type="module" src="/assets/x.js"></script></head><body></body></html>`,
     );
   });
 

@@ -8,10 +8,11 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { SERVER_BUILD as BUILD_SERVER } from "../build-dirs";
 import { request } from "./load";
 
 export const ROOT = process.cwd();
-export const SERVER_BUILD = process.env.BENCH_SERVER_BUILD ?? "build/index.js";
+export const SERVER_BUILD = process.env.BENCH_SERVER_BUILD ?? BUILD_SERVER;
 /** Where the seeded databases and scratch files go (BENCH_DIR, default tmp/bench): one per concurrent run. */
 export const BENCH_DIR = path.resolve(ROOT, process.env.BENCH_DIR ?? "tmp/bench");
 

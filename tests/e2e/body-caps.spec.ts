@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { declareOnly } from "../fixtures/http";
 import { expect, test } from "./fixtures";
+import { SERVER_BUILD } from "../../scripts/build-dirs";
 
 /**
  * CONTRACT.md §6, issue 11 (security.md H1): three parallel 200 MB chunked bodies to
@@ -87,7 +88,7 @@ test.describe("request bodies are capped while they stream", () => {
   test.describe.configure({ mode: "serial" });
   test.skip(({ js }) => js, "no browser involved: run once");
   const port = Number(process.env.E2E_PORT ?? 3100) + 60;
-  const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+  const build = SERVER_BUILD;
   let server: ChildProcess | undefined;
   let dataDir = "";
 

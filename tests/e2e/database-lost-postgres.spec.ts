@@ -4,6 +4,7 @@ import pg from "pg";
 import { startDatabaseLink, type DatabaseLink } from "../fixtures/database-link";
 import { createTestDatabase, NO_POSTGRES, pgTestUrl, type TestDatabase } from "../fixtures/pg-database";
 import { expect, startServer, test, uniqueName } from "./fixtures";
+import { SERVER_BUILD } from "../../scripts/build-dirs";
 
 /**
  * Issue 25, "Done when": a lost connection to PostgreSQL while serving gives 503 on /healthz, a clear
@@ -173,7 +174,7 @@ test.describe("the database lost while serving (PostgreSQL)", () => {
         probe.close(() => resolve(free));
       });
     });
-    const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+    const build = SERVER_BUILD;
     const child = spawn(process.execPath, ["server.js", build], {
       env: {
         ...process.env,

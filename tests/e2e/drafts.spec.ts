@@ -269,7 +269,7 @@ test("what is typed and chosen before the JavaScript arrives survives hydration"
   // Hold the app's JavaScript until the member has typed and chosen a file.
   const held: Route[] = [];
   let released = false;
-  await page.route("**/build/**", (route) => (released ? route.continue() : void held.push(route)));
+  await page.route("**/assets/**", (route) => (released ? route.continue() : void held.push(route)));
   // Module scripts hold DOMContentLoaded back: wait for the HTML only.
   await page.goto("/create", { waitUntil: "commit" });
   const form = page.getByRole("form", { name: "Create Post" });
@@ -306,7 +306,7 @@ test("a title typed into the edit form before the JavaScript arrives survives hy
   const post = await createPost({ title: "Stored title" });
   const held: Route[] = [];
   let released = false;
-  await page.route("**/build/**", (route) => (released ? route.continue() : void held.push(route)));
+  await page.route("**/assets/**", (route) => (released ? route.continue() : void held.push(route)));
   await page.goto(`/post/${post.id}?edit=1`, { waitUntil: "commit" });
   const form = page.getByTestId("edit-post-form");
   await form.getByLabel("Title", { exact: true }).fill("Typed while loading");

@@ -2,6 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { SERVER_BUILD } from "../../scripts/build-dirs";
 
 /**
  * The one place e2e specs get their tools from: `import { test, expect } from "./fixtures"`.
@@ -74,7 +75,7 @@ export async function startServer(
   env: Record<string, string>,
   { onOutput }: { onOutput?: (text: string) => void } = {},
 ): Promise<ChildProcess> {
-  const build = process.env.REMIX_BUILD_DIR ? `${process.env.REMIX_BUILD_DIR}/index.js` : "build/index.js";
+  const build = SERVER_BUILD;
   const server = spawn(process.execPath, ["server.js", build], {
     env: {
       ...process.env,

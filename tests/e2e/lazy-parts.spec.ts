@@ -17,7 +17,7 @@ test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "parts fetched
  * Requests for the build file whose name starts with `name-`, a later try's fresh address included
  * (`?retry=N`: a browser never fetches an address whose module failed again, utils/import-again.ts).
  */
-const chunk = (name: string) => new RegExp(`/build/_shared/${name}-[A-Z0-9]+\\.js(?:\\?retry=\\d+)?$`);
+const chunk = (name: string) => new RegExp(`/assets/${name}-[\\w-]{8}\\.js(?:\\?retry=\\d+)?$`);
 
 /** Every request for the build file whose name starts with `name-` fails, as with no signal. */
 async function cut(page: Page, name: string) {

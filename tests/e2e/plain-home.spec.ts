@@ -32,7 +32,7 @@ test("a visitor's home asks for no script file, and its feed reads and searches"
   // Links are plain ones: a post opens as a document of its own, which has the app's code.
   await visitor.getByRole("link", { name: post.title }).first().click();
   await expect(visitor.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
-  if (js) expect(scripts.some((path) => path.startsWith("/build/"))).toBe(true);
+  if (js) expect(scripts.some((path) => path.startsWith("/assets/"))).toBe(true);
   // Older posts and the search box are a link and a GET form.
   await visitor.goto("/?search=plain+home");
   await expect(visitor.getByRole("link", { name: post.title }).first()).toBeVisible();
@@ -46,7 +46,7 @@ test("a member's home hydrates with the app's scripts", async ({ page, js, open,
   await open("/");
   await expect(page.locator("html")).not.toHaveAttribute("data-scripts", "none");
   await hydrated(page);
-  expect(scripts.some((path) => path.startsWith("/build/entry.client-"))).toBe(true);
+  expect(scripts.some((path) => path.startsWith("/assets/entry.client-"))).toBe(true);
 });
 
 test.describe("the service worker from a plain home", () => {

@@ -168,7 +168,7 @@ test.describe("N5: one failure message, the current one", () => {
     const held = new Promise<void>((resolve) => (release = resolve));
     await page.goto("/auth?mode=login");
     await hydrated(page);
-    await page.route("**/build/**/*.js", async (route) => {
+    await page.route("**/assets/**/*.js", async (route) => {
       await held;
       await route.continue();
     });

@@ -77,7 +77,7 @@ describe("the route a request is counted under", () => {
     expect(routeLabel("/")).toBe("routes/_index");
     expect(routeLabel("/post/1?_data=routes%2Fpost.%24id")).toBe("routes/post.$id");
     expect(routeLabel("/?_data=routes%2Fsomething-else")).toBe("unmatched");
-    expect(routeLabel("/build/_shared/chunk-ABC.js")).toBe("static");
+    expect(routeLabel("/assets/chunk-ABC.js")).toBe("static");
     expect(routeLabel("/no/such/page")).toBe("routes/$");
   });
 });

@@ -257,7 +257,7 @@ describe("the site's server answers 304 before anything renders", () => {
 
   it("the build's assets and uploads keep their own validators", async () => {
     page();
-    expect((await fetch(`${base}/build/entry.client-ABC.js`)).headers.has("ETag")).toBe(false);
+    expect((await fetch(`${base}/assets/entry.client-ABC.js`)).headers.has("ETag")).toBe(false);
     expect((await fetch(`${base}/favicon.svg`)).headers.has("ETag")).toBe(false);
   });
 });

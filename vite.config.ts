@@ -1,0 +1,57 @@
+import { fileURLToPath } from "node:url";
+import { vitePlugin as remix } from "@remix-run/dev";
+import type { PreRenderedChunk } from "rollup";
+import { defineConfig } from "vite";
+import { BUILD_DIR } from "./scripts/build-dirs";
+
+/** Vite's default browsers ("modules"), named for the stylesheet of both builds. */
+const BROWSERS = ["es2020", "edge88", "firefox78", "chrome87", "safari14"];
+
+/**
+ * Route modules other than the root go under assets/routes/, named after their route file, so the
+ * service worker can tell one it never loaded from a shared chunk (app/sw/index.ts): a stand-in
+ * serves for the first, not the second.
+ */
+function clientEntryName(chunk: PreRenderedChunk): string {
+  const file = chunk.facadeModuleId?.replace(/\?.*$/, "") ?? "";
+  const routes = fileURLToPath(new URL("./app/routes/", import.meta.url));
+  if (!file.startsWith(routes)) return "assets/[name]-[hash].js";
+  const name = file
+    .slice(routes.length)
+    .replace(/\/route\.tsx?$|\.tsx?$/, "")
+    .replace(/[^\w.-]/g, "_");
+  return `assets/routes/${name}-[hash].js`;
+}
+
+// The Vite compiler (issue 40, step 1 of ADR 0059's path): the same routes and future flags the
+// classic compiler had. Tailwind and autoprefixer run through Vite's CSS (postcss.config.js).
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: {
+    alias: {
+      "~": fileURLToPath(new URL("./app", import.meta.url)),
+      "#db": fileURLToPath(new URL("./db", import.meta.url)),
+    },
+  },
+  // Packages that ship ESM only, or that the server build must carry, are bundled into it.
+  ssr: { noExternal: [/^remix-auth/, /^@mjackson\//, /^@oslojs\//] },
+  // The server build keeps its top-level awaits (the database opens as the build is imported). Both
+  // builds write the stylesheet for the same browsers, so the page's link and the browser's agree.
+  build: isSsrBuild
+    ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
+      { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
+    : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName } } },
+  plugins: [
+    remix({
+      buildDirectory: BUILD_DIR,
+      ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+      serverModuleFormat: "esm",
+      future: {
+        v3_fetcherPersist: true,
+        v3_relativeSplatPath: true,
+        v3_throwAbortReason: true,
+        v3_lazyRouteDiscovery: true,
+        v3_singleFetch: false,
+      },
+    }),
+  ],
+}));
