@@ -1,6 +1,10 @@
 import { defineConfig } from "drizzle-kit";
 
-/** PostgreSQL schema and migrations (issue 25): `npx drizzle-kit generate --config drizzle.pg.config.ts`. */
+/**
+ * PostgreSQL's migrations, made from db/schema-pg.ts (itself made from db/schema-sqlite.ts) by
+ * `npm run db:generate`, which also writes the data-version triggers; never run drizzle-kit on this
+ * config alone (docs/database.md).
+ */
 export default defineConfig({
   dialect: "postgresql",
   schema: "./db/schema-pg.ts",
