@@ -5,20 +5,24 @@
  * 1. writes the two files made from it: db/schema-pg.ts (names the PostgreSQL tables db/pg-tables.ts
  *    builds) and db/schema.ts (picks the engine's tables for the models);
  * 2. runs drizzle-kit generate for SQLite (drizzle.config.ts) and PostgreSQL (drizzle.pg.config.ts);
+ * 3. writes PostgreSQL's data-version triggers that UNCOUNTED_TABLES and UNCOUNTED_COLUMNS
+ *    (app/utils/data-version.server.ts) call for and the migrations do not yet make, at the end of
+ *    the new PostgreSQL migration (or of a new one of its own).
  *
  * `npm run db:check` (`tsx scripts/db-schema.ts check`, part of `npm test`) writes nothing in the
  * repository and exits 1, saying what to run, when any of those would change something: a generated
  * file out of date, a schema change with no migration on either engine (drizzle-kit generate run into
- * a temporary copy of the migrations).
+ * a temporary copy of the migrations), or PostgreSQL triggers that differ from the lists.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { is } from "drizzle-orm";
-import { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import prettier from "prettier";
 import * as sqlite from "../db/schema-sqlite";
+import { pgTriggersAfter, pgTriggerStatements, pgTriggersWanted } from "../app/utils/data-version.server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SOURCE = "db/schema-sqlite.ts";
@@ -115,6 +119,26 @@ function snapshot(folder: string): Map<string, string> {
   return files;
 }
 
+/** The PostgreSQL migrations' SQL, in the journal's order. */
+function pgMigrations(out: string): { tags: string[]; sql: string[] } {
+  const journal = JSON.parse(fs.readFileSync(path.join(root, out, "meta/_journal.json"), "utf8")) as { entries: { tag: string }[] };
+  const tags = journal.entries.map((e) => e.tag);
+  return { tags, sql: tags.map((tag) => fs.readFileSync(path.join(root, out, `${tag}.sql`), "utf8")) };
+}
+
+/** The trigger statements PostgreSQL's migrations still lack (none when they match the lists). */
+function missingTriggers(out: string): string[] {
+  const tables = tableExports.map((name) => {
+    const config = getTableConfig(sqlite[name as keyof typeof sqlite] as SQLiteTable);
+    return { name: config.name, columns: config.columns.map((c) => c.name) };
+  });
+  return pgTriggerStatements(pgTriggersAfter(pgMigrations(out).sql), pgTriggersWanted(tables));
+}
+
+const TRIGGER_NOTE =
+  "-- Written by `npm run db:generate` from UNCOUNTED_TABLES and UNCOUNTED_COLUMNS (app/utils/data-version.server.ts):\n" +
+  "-- the data-version triggers of the tables and columns a page shows.\n";
+
 async function generate(): Promise<void> {
   for (const [file, text] of Object.entries(await generatedFiles())) {
     const full = path.join(root, file);
@@ -123,7 +147,21 @@ async function generate(): Promise<void> {
     console.log(`wrote ${file}`);
   }
   for (const engine of await engines()) {
+    const before = engine.dialect === "postgresql" ? pgMigrations(engine.out).tags.length : 0;
     process.stdout.write(`${engine.name}: ${drizzleKit(["--config", engine.config]).trim().split("\n").pop()}\n`);
+    if (engine.dialect !== "postgresql") continue;
+    const statements = missingTriggers(engine.out);
+    if (!statements.length) continue;
+    // A migration of this run's own, or a new empty one, gets the triggers at its end.
+    if (pgMigrations(engine.out).tags.length === before) drizzleKit(["--config", engine.config, "--custom", "--name", "data_version"]);
+    const { tags } = pgMigrations(engine.out);
+    const file = path.join(root, engine.out, `${tags.at(-1)}.sql`);
+    const had = fs.readFileSync(file, "utf8").trimEnd();
+    fs.writeFileSync(
+      file,
+      `${had}${had ? "\n--> statement-breakpoint\n" : ""}${TRIGGER_NOTE}${statements.join("\n--> statement-breakpoint\n")}\n`,
+    );
+    console.log(`PostgreSQL: ${statements.length} data-version trigger statement(s) written into ${engine.out}/${tags.at(-1)}.sql`);
   }
 }
 
@@ -157,13 +195,20 @@ async function check(): Promise<boolean> {
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+  const pg = (await engines()).find((e) => e.dialect === "postgresql")!;
+  const statements = missingTriggers(pg.out);
+  if (statements.length) {
+    problems.push(
+      `PostgreSQL: the migrations' data-version triggers differ from UNCOUNTED_TABLES/UNCOUNTED_COLUMNS; a migration would add:\n  ${statements.join("\n  ")}`,
+    );
+  }
   if (problems.length) {
     console.error(
       `db:check: the schema, its generated files and the migrations disagree.\n\n${problems.join("\n\n")}\n\nRun \`npm run db:generate\` and commit what it writes (docs/database.md).`,
     );
     return false;
   }
-  console.log(`db:check: ${SOURCE}, its generated files and both engines' migrations agree.`);
+  console.log(`db:check: ${SOURCE}, its generated files, both engines' migrations and PostgreSQL's triggers agree.`);
   return true;
 }
 

@@ -1,6 +1,6 @@
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { installDataVersion, readDataVersion } from "./data-version.server";
+import { installDataVersion, pgTriggersAfter, pgTriggerStatements, pgTriggersWanted, readDataVersion } from "./data-version.server";
 
 const OLD_BUMP = "BEGIN UPDATE data_version SET version = version + 1 WHERE id = 1; END";
 
@@ -28,5 +28,51 @@ describe("installDataVersion (SQLite)", () => {
     expect(readDataVersion(sqlite), "a site key").toBe(version);
     sqlite.exec("UPDATE notifications SET read_at = 5");
     expect(readDataVersion(sqlite), "read: the bell changes").toBe(version + 1);
+  });
+});
+
+describe("PostgreSQL's data-version triggers, written from the same lists (npm run db:generate)", () => {
+  const had = pgTriggersAfter([
+    `CREATE TRIGGER "posts_data_version" AFTER INSERT OR UPDATE OR DELETE ON "posts" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();`,
+    `CREATE TRIGGER "sessions_data_version" AFTER INSERT OR DELETE ON "sessions" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();
+--> statement-breakpoint
+CREATE TRIGGER "sessions_data_version_update" AFTER UPDATE OF "id", "user_id" ON "sessions" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();`,
+    `CREATE TRIGGER "site_keys_data_version" AFTER INSERT OR UPDATE OR DELETE ON "site_keys" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();`,
+    `CREATE TRIGGER "gone_data_version" AFTER INSERT OR UPDATE OR DELETE ON "gone" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();
+DROP TABLE "gone";`,
+  ]);
+  const tables = [
+    { name: "posts", columns: ["id", "title"] },
+    { name: "sessions", columns: ["id", "user_id", "last_seen_at", "expires_at"] },
+    { name: "site_keys", columns: ["name", "value"] },
+  ];
+
+  it("reads what the migrations leave, a dropped table's triggers gone with it", () => {
+    expect([...had.keys()]).toEqual([
+      "posts_data_version",
+      "sessions_data_version",
+      "sessions_data_version_update",
+      "site_keys_data_version",
+    ]);
+  });
+
+  it("writes nothing when the migrations match the lists", () => {
+    const matching = new Map(had);
+    matching.delete("site_keys_data_version");
+    expect(pgTriggerStatements(matching, pgTriggersWanted(tables))).toEqual([]);
+  });
+
+  it("counts a new table, leaves an uncounted one, and remakes a listed table's update trigger when it gains a column", () => {
+    const grown = [
+      ...tables.map((t) => (t.name === "sessions" ? { ...t, columns: [...t.columns, "device"] } : t)),
+      { name: "trails", columns: ["id"] },
+      { name: "job_runs", columns: ["name"] },
+    ];
+    expect(pgTriggerStatements(had, pgTriggersWanted(grown))).toEqual([
+      'DROP TRIGGER "sessions_data_version_update" ON "sessions";',
+      'DROP TRIGGER "site_keys_data_version" ON "site_keys";',
+      'CREATE TRIGGER "sessions_data_version_update" AFTER UPDATE OF "id", "user_id", "device" ON "sessions" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();',
+      'CREATE TRIGGER "trails_data_version" AFTER INSERT OR UPDATE OR DELETE ON "trails" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();',
+    ]);
   });
 });

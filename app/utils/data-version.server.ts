@@ -31,8 +31,9 @@ import type Database from "better-sqlite3";
 
 /**
  * The tables no page's cache depends on: bookkeeping, work off the request, the site's own keys, and
- * the engine's own tables. The one list: SQLite's triggers are made from it here, and the tests
- * hold PostgreSQL's migrations and both engines' triggers to it (schema-parity, validators).
+ * the engine's own tables. The one list: SQLite's triggers are made from it here at each start,
+ * PostgreSQL's are written from it into a migration by `npm run db:generate` (pgTriggerStatements
+ * below), and `npm run db:check` and the tests (schema-parity, validators) hold both to it.
  */
 export const UNCOUNTED_TABLES: readonly string[] = [
   "rate_limits",
@@ -123,4 +124,75 @@ export function readDataVersion(sqlite: Database.Database): number {
     readers.set(sqlite, statement);
   }
   return (statement.get() as number | undefined) ?? 0;
+}
+
+/**
+ * PostgreSQL's data version is bumped by statement triggers that migrations create (drizzle-kit
+ * models no triggers). `npm run db:generate` writes them from the same two lists as SQLite's, into
+ * the migration it makes, and `npm run db:check` fails when the triggers the migrations leave differ
+ * from the lists (scripts/db-schema.ts). Migrations already shipped are never rewritten: a change of
+ * list or of a listed table's columns is a new migration that drops and re-creates what changed.
+ */
+export type PgTrigger = { table: string; events: string; columns?: string[] };
+
+const PG_TRIGGER =
+  /CREATE TRIGGER "([^"]+)" AFTER (.*?) ON "([a-z_0-9]+)" FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"\(\)|DROP TRIGGER "([^"]+)" ON "[a-z_0-9]+"|DROP TABLE "([a-z_0-9]+)"/g;
+
+/** The data-version triggers in force after these migrations (in order), by name. */
+export function pgTriggersAfter(migrations: readonly string[]): Map<string, PgTrigger> {
+  const triggers = new Map<string, PgTrigger>();
+  for (const m of migrations.join("\n").matchAll(PG_TRIGGER)) {
+    if (m[4]) triggers.delete(m[4]);
+    else if (m[5]) {
+      for (const [name, t] of triggers) if (t.table === m[5]) triggers.delete(name);
+    } else {
+      const of = /^UPDATE OF (.*)$/.exec(m[2]!);
+      triggers.set(
+        m[1]!,
+        of
+          ? { table: m[3]!, events: "UPDATE", columns: of[1]!.split(",").map((c) => c.trim().replace(/"/g, "")) }
+          : { table: m[3]!, events: m[2]! },
+      );
+    }
+  }
+  return triggers;
+}
+
+/** The data-version triggers the lists call for, by name, for tables given with their columns in order. */
+export function pgTriggersWanted(tables: readonly { name: string; columns: readonly string[] }[]): Map<string, PgTrigger> {
+  const wanted = new Map<string, PgTrigger>();
+  for (const { name, columns } of tables) {
+    if (uncountedTables.has(name)) continue;
+    const ignored = UNCOUNTED_COLUMNS[name];
+    if (!ignored) {
+      wanted.set(`${name}_data_version`, { table: name, events: "INSERT OR UPDATE OR DELETE" });
+      continue;
+    }
+    wanted.set(`${name}_data_version`, { table: name, events: "INSERT OR DELETE" });
+    wanted.set(`${name}_data_version_update`, { table: name, events: "UPDATE", columns: columns.filter((c) => !ignored.includes(c)) });
+  }
+  return wanted;
+}
+
+const sameTrigger = (a: PgTrigger, b: PgTrigger) =>
+  a.table === b.table &&
+  a.events === b.events &&
+  JSON.stringify([...(a.columns ?? [])].sort()) === JSON.stringify([...(b.columns ?? [])].sort());
+
+/** The statements that take the triggers from `had` to `wanted` (none when they agree). */
+export function pgTriggerStatements(had: Map<string, PgTrigger>, wanted: Map<string, PgTrigger>): string[] {
+  const statements: string[] = [];
+  for (const [name, t] of had) {
+    const want = wanted.get(name);
+    if (!want || !sameTrigger(t, want)) statements.push(`DROP TRIGGER ${quote(name)} ON ${quote(t.table)};`);
+  }
+  for (const [name, t] of wanted) {
+    const was = had.get(name);
+    if (was && sameTrigger(was, t)) continue;
+    const events = t.columns ? `UPDATE OF ${t.columns.map(quote).join(", ")}` : t.events;
+    statements.push(
+      `CREATE TRIGGER ${quote(name)} AFTER ${events} ON ${quote(t.table)} FOR EACH STATEMENT EXECUTE FUNCTION "data_version_bump"();`,
+    );
+  }
+  return statements;
 }
