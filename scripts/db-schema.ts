@@ -14,7 +14,7 @@
  * file out of date, a schema change with no migration on either engine (drizzle-kit generate run into
  * a temporary copy of the migrations), or PostgreSQL triggers that differ from the lists.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -98,12 +98,17 @@ async function engines(): Promise<Engine[]> {
   return [await read("SQLite", "drizzle.config.ts"), await read("PostgreSQL", "drizzle.pg.config.ts")];
 }
 
-const drizzleKit = (args: string[]) =>
-  execFileSync(path.join(root, "node_modules/.bin/drizzle-kit"), ["generate", ...args], {
+/** drizzle-kit generate's output (stdout and stderr: it reports some failures there and still exits 0). */
+const drizzleKit = (args: string[]) => {
+  const run = spawnSync(path.join(root, "node_modules/.bin/drizzle-kit"), ["generate", ...args], {
     cwd: root,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });
+  const said = `${run.stdout}${run.stderr}`;
+  if (run.status !== 0 || run.error) throw Object.assign(new Error(`drizzle-kit generate ${args.join(" ")} failed`), { stdout: said });
+  return said;
+};
 
 /** Every file below a folder, relative to it, with its text. */
 function snapshot(folder: string): Map<string, string> {
@@ -148,7 +153,9 @@ async function generate(): Promise<void> {
   }
   for (const engine of await engines()) {
     const before = engine.dialect === "postgresql" ? pgMigrations(engine.out).tags.length : 0;
-    process.stdout.write(`${engine.name}: ${drizzleKit(["--config", engine.config]).trim().split("\n").pop()}\n`);
+    const said = drizzleKit(["--config", engine.config]);
+    if (!/No schema changes|migration file/.test(said)) throw new Error(`${engine.name}: drizzle-kit generate did not finish:\n${said}`);
+    process.stdout.write(`${engine.name}: ${said.trim().split("\n").pop()}\n`);
     if (engine.dialect !== "postgresql") continue;
     const statements = missingTriggers(engine.out);
     if (!statements.length) continue;
@@ -178,11 +185,17 @@ async function check(): Promise<boolean> {
       const copy = path.join(scratch, engine.dialect);
       fs.cpSync(path.join(root, engine.out), copy, { recursive: true });
       const before = snapshot(copy);
+      // drizzle-kit prefixes "./" to --out, and exits 0 even when it fails: so a relative path, and its word is checked.
+      let said: string;
       try {
-        drizzleKit([`--dialect=${engine.dialect}`, `--schema=${engine.schema}`, `--out=${copy}`]);
+        said = drizzleKit([`--dialect=${engine.dialect}`, `--schema=${engine.schema}`, `--out=${path.relative(root, copy)}`]);
       } catch (error) {
         const e = error as { stdout?: string; stderr?: string };
-        problems.push(`${engine.name}: drizzle-kit generate failed:\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+        said = `${e.stdout ?? ""}${e.stderr ?? ""}`;
+      }
+      const wrote = [...snapshot(copy)].some(([file, text]) => before.get(file) !== text);
+      if (!wrote && !said.includes("No schema changes")) {
+        problems.push(`${engine.name}: drizzle-kit generate did not finish:\n  ${said.trim().replaceAll("\n", "\n  ")}`);
         continue;
       }
       const made = [...snapshot(copy)].filter(([file, text]) => before.get(file) !== text && file.endsWith(".sql"));
