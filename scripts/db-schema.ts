@@ -153,9 +153,13 @@ async function generate(): Promise<void> {
   }
   for (const engine of await engines()) {
     const before = engine.dialect === "postgresql" ? pgMigrations(engine.out).tags.length : 0;
-    const said = drizzleKit(["--config", engine.config]);
-    if (!/No schema changes|migration file/.test(said)) throw new Error(`${engine.name}: drizzle-kit generate did not finish:\n${said}`);
-    process.stdout.write(`${engine.name}: ${said.trim().split("\n").pop()}\n`);
+    console.log(`${engine.name}:`);
+    // On the terminal: drizzle-kit asks there whether a dropped column or table was renamed.
+    const run = spawnSync(path.join(root, "node_modules/.bin/drizzle-kit"), ["generate", "--config", engine.config], {
+      cwd: root,
+      stdio: "inherit",
+    });
+    if (run.status !== 0) throw new Error(`${engine.name}: drizzle-kit generate failed`);
     if (engine.dialect !== "postgresql") continue;
     const statements = missingTriggers(engine.out);
     if (!statements.length) continue;
@@ -226,8 +230,11 @@ async function check(): Promise<boolean> {
 }
 
 const command = process.argv[2];
-if (command === "generate") await generate();
-else if (command === "check") process.exitCode = (await check()) ? 0 : 1;
+if (command === "generate") {
+  await generate();
+  // drizzle-kit exits 0 on some failures: the check says whether everything was made.
+  process.exitCode = (await check()) ? 0 : 1;
+} else if (command === "check") process.exitCode = (await check()) ? 0 : 1;
 else {
   console.error("Usage: tsx scripts/db-schema.ts generate|check");
   process.exitCode = 2;
