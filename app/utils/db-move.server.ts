@@ -13,7 +13,7 @@ import { migratePostgres } from "./db-postgres.server";
  * The move of a stopped SQLite site into an empty PostgreSQL database (`npm run db:move`,
  * CONTRACT.md §9, docs/deploy/postgres-move.md). Nothing here knows a table by name: the tables,
  * their columns, the order foreign keys need and the identity columns all come from the two drizzle
- * schemas (db/schema-sqlite.ts, db/schema-pg.ts, held equal by schema-parity.test.ts), so a table a
+ * schemas (db/schema-sqlite.ts and db/schema-pg.ts, which is built from it: docs/database.md), so a table a
  * later migration adds moves without anyone remembering to list it.
  *
  * 1. The SQLite file must exist, be at the schema this code expects, and be closed by every other

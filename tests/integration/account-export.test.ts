@@ -31,7 +31,7 @@ import { call, createMember, makeRequest } from "../fixtures/members";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
-/** `table.column` for every foreign key to users.id in the SQLite schema (db/schema-pg.ts has the same: schema-parity.test). */
+/** `table.column` for every foreign key to users.id in the SQLite schema (db/schema-pg.ts is built from it, docs/database.md). */
 function memberColumns(): string[] {
   const usersName = getTableConfig(sqliteSchema.users).name;
   const found = new Set<string>();
