@@ -64,6 +64,41 @@ export async function canReadClub(actor: Actor, clubId: number): Promise<boolean
   return Boolean(row?.ok);
 }
 
+/**
+ * "A hidden post is its author's alone" (CONTRACT.md §8) as SQL, beside the club's rule: the post
+ * under `alias` is not hidden (removed, or hidden after reports), or `viewer` wrote it. `viewer` is an
+ * SQL expression (a column or a named parameter; 0 is nobody). Every list, count and notification
+ * that shows posts embeds it, and `postVisibility` runs it for the checks made in TypeScript, so the
+ * rule is written only here. The staff who may restore a hidden post read it on its own page too
+ * (post.server.ts): that is `mayModerate`'s rule, not this one.
+ */
+export function visiblePostSql(alias: string, viewer: string): string {
+  return `(${alias}.hidden_at IS NULL OR ${alias}.author_id = ${viewer})`;
+}
+
+/** `hidden`: removed or hidden after reports, whoever asks; `visible`: shown to the viewer all the same. */
+export type PostVisibility = { authorId: number; clubId: number | null; hidden: boolean; visible: boolean };
+
+/**
+ * The post's author and club, and whether `visiblePostSql` shows it to `actor`; undefined when there
+ * is no such post. The club's rule (`canReadClub`) is the caller's to ask.
+ */
+export async function postVisibility(actor: Actor, postId: number): Promise<PostVisibility | undefined> {
+  const row = await queryRow<{ author_id: number; club_id: number | null; hidden: number | boolean; visible: number | boolean }>(
+    `SELECT p.author_id AS author_id, p.club_id AS club_id, p.hidden_at IS NOT NULL AS hidden,
+       ${visiblePostSql("p", "@viewer")} AS visible FROM posts p WHERE p.id = @id`,
+    { id: postId, viewer: actor?.id ?? 0 },
+  );
+  if (!row) return undefined;
+  // SQLite answers 1 and 0, PostgreSQL true and false.
+  return {
+    authorId: Number(row.author_id),
+    clubId: row.club_id === null ? null : Number(row.club_id),
+    hidden: Boolean(row.hidden),
+    visible: Boolean(row.visible),
+  };
+}
+
 export async function getClubRow(clubId: number, q: Queryable = db): Promise<ClubRow | undefined> {
   return first(await q.select().from(clubs).where(eq(clubs.id, clubId)));
 }

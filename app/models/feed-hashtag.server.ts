@@ -1,4 +1,5 @@
 import { queryColumn, queryRow, queryRows, databaseEngine } from "~/utils/db.server";
+import { visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";
 import { indexedBy, notIndexed, type HashtagParts } from "./feed-search.server";
 
@@ -35,12 +36,7 @@ export function hashtagHalves(dir: HashtagDir) {
 /** The candidates' sort keys, with the feed's own filters (home feed, type, cursor). */
 export function hashtagRowsSql(dir: HashtagDir, typed: boolean, cursor: boolean): string {
   // Hidden posts are their author's alone, blocked members' posts not the blocker's (feed.server.ts VISIBLE_TO_VIEWER).
-  const where = [
-    `p.id IN (${IDS_FROM_JSON})`,
-    "p.club_id IS NULL",
-    "(p.hidden_at IS NULL OR p.author_id = @viewer)",
-    notBlockedByViewerSql("p.author_id"),
-  ];
+  const where = [`p.id IN (${IDS_FROM_JSON})`, "p.club_id IS NULL", visiblePostSql("p", "@viewer"), notBlockedByViewerSql("p.author_id")];
   if (typed) where.push("p.type = @type");
   if (cursor) where.push(`(p.created_at, p.id) ${dir === "DESC" ? "<" : ">"} (@cursorValue, @cursorId)`);
   return `SELECT p.id, p.created_at AS sort_value FROM ${notIndexed("posts p")} WHERE ${where.join(" AND ")}`;

@@ -1,7 +1,7 @@
 import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type TrendingItem } from "~/schemas/post";
 import { queryRow, queryRows } from "~/utils/db.server";
 import { forbidden, notFound } from "~/utils/errors";
-import { canReadClub, clubReadableSql, getClubRow, requireSignedIn } from "./access.server";
+import { canReadClub, clubReadableSql, getClubRow, requireSignedIn, visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";
 import { hashtagPage } from "./feed-hashtag.server";
 import { indexedBy, JOIN_IN_ORDER, notIndexed, planSearch, rowProbe, searchSet } from "./feed-search.server";
@@ -41,7 +41,7 @@ const viewerOf = (actor: Actor) => actor?.id ?? 0;
  * author's, and a member's posts are in no list of a viewer who blocked them (§8 "Blocks"). Filters
  * on the row the list's index already leads to: no plan changes.
  */
-export const VISIBLE_TO_VIEWER = `(p.hidden_at IS NULL OR p.author_id = @viewer) AND ${notBlockedByViewerSql("p.author_id")}`;
+export const VISIBLE_TO_VIEWER = `${visiblePostSql("p", "@viewer")} AND ${notBlockedByViewerSql("p.author_id")}`;
 
 /**
  * Each sort is a keyset over (value, id): the cursor carries the last row's value and id, and the

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import { notificationActs, notifications, notificationSettings, type NotificationKind } from "#db/schema";
 import { afterCommit, db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
-import { clubReadableSql } from "./access.server";
+import { clubReadableSql, visiblePostSql } from "./access.server";
 import { notBlockedEitherWaySql } from "./block.server";
 
 /**
@@ -149,7 +149,7 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
     // The post is there, shown (or the recipient wrote it: the author hears of a removal), and in a
     // club the recipient may read.
     conditions.push(`EXISTS (SELECT 1 FROM posts p WHERE p.id = @post
-      AND (p.hidden_at IS NULL OR p.author_id = u.id)
+      AND ${visiblePostSql("p", "u.id")}
       AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "u.id")}))`);
   }
   if (event.commentId && event.kind !== "moderation") {
@@ -249,7 +249,7 @@ const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.
  * left out, author or not, as long as they are not a member (titles stay current, so an edited title
  * would otherwise reach them).
  */
-const READABLE_POST = `(p.hidden_at IS NULL OR p.author_id = n.user_id OR n.kind = 'moderation')
+const READABLE_POST = `(${visiblePostSql("p", "n.user_id")} OR n.kind = 'moderation')
     AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "n.user_id")})`;
 const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST}))`;
 

@@ -4,13 +4,13 @@ import { notify } from "./notification.server";
 import { likes, media, posts, postTags, shares, users, type LinkMetadata, type Remover } from "#db/schema";
 import { SIGN_IN, POST_NOT_FOUND } from "~/schemas/messages";
 import { postInputSchema, postUpdateSchema, type PostInput, type PostUpdateInput } from "~/schemas/post";
-import { afterCommit, db, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
+import { afterCommit, decrementCounter, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { previewForPost } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { tagKey } from "~/utils/tags";
 import { zodFieldErrors } from "~/utils/validation";
-import { canReadClub, requireMayPostIn, requireSignedIn } from "./access.server";
+import { canReadClub, postVisibility, requireMayPostIn, requireSignedIn } from "./access.server";
 import { deleteMediaFiles, mediaFilesOfPost } from "./media.server";
 import { mayModerate } from "./moderation-access.server";
 import { loadPosts } from "./post-view.server";
@@ -58,17 +58,10 @@ export async function moderatesAs(actor: Actor, clubId: number | null): Promise<
  * (reading it, not liking or commenting).
  */
 async function visiblePostOrThrow(actor: Actor, id: number, staffToo = false) {
-  const row = first(
-    await db
-      .select({ id: posts.id, authorId: posts.authorId, clubId: posts.clubId, hiddenAt: posts.hiddenAt })
-      .from(posts)
-      .where(eq(posts.id, id)),
-  );
+  const row = await postVisibility(actor, id);
   if (!row) throw notFound(POST_NOT_FOUND);
   if (row.clubId !== null && !(await canReadClub(actor, row.clubId))) throw notFound(POST_NOT_FOUND);
-  if (row.hiddenAt !== null && row.authorId !== actor?.id && !(staffToo && (await isModeratorOf(actor, row.clubId)))) {
-    throw notFound(POST_NOT_FOUND);
-  }
+  if (!row.visible && !(staffToo && (await isModeratorOf(actor, row.clubId)))) throw notFound(POST_NOT_FOUND);
   return row;
 }
 
@@ -233,7 +226,7 @@ export async function deletePost(actor: Actor, id: number): Promise<void> {
     const stored = await mediaFilesOfPost(id);
     await tx.delete(posts).where(eq(posts.id, id));
     // posts_count counts visible posts: a hidden one (removed, or hidden after reports) was taken off when it was hidden.
-    if (row.hiddenAt === null)
+    if (!row.hidden)
       await tx
         .update(users)
         .set({ postsCount: decrementCounter(users.postsCount) })

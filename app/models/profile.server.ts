@@ -9,7 +9,7 @@ import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
 import { hashPassword, verifyPassword } from "~/utils/password.server";
 import { checkLimit, recordHit } from "~/utils/rate-limit.server";
-import { clubReadableSql, requireSignedIn } from "./access.server";
+import { clubReadableSql, requireSignedIn, visiblePostSql } from "./access.server";
 import { isFollowing } from "./follow.server";
 import { endSessions } from "./session.server";
 import { getUserRowById, requireUserRow, toPublicUser, toSelfUser, type Actor } from "./user.server";
@@ -41,7 +41,7 @@ export async function visiblePostsCount(actor: Actor, authorId: number): Promise
   const row = await queryRow<{ n: number }>(
     `SELECT count(*) AS n FROM ${indexedBy("posts p", "posts_author_recent")}
      WHERE p.author_id = @authorId AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})
-       AND (p.hidden_at IS NULL OR p.author_id = @viewer)`,
+       AND ${visiblePostSql("p", "@viewer")}`,
     { authorId, viewer: actor?.id ?? 0 },
   );
   return row?.n ?? 0;

@@ -1,5 +1,5 @@
 import { and, asc, countDistinct, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
-import { clubMembers, clubs, comments, moderationCases, posts, reports, users, type ReportTarget } from "#db/schema";
+import { clubMembers, clubs, moderationCases, reports, users, type ReportTarget } from "#db/schema";
 import {
   ALREADY_REPORTED,
   OWN_CONTENT,
@@ -19,7 +19,7 @@ import { env } from "~/utils/env.server";
 import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import { zodFieldErrors } from "~/utils/validation";
-import { canReadClub, requireSignedIn, type Queryable } from "./access.server";
+import { canReadClub, postVisibility, requireSignedIn, type Queryable } from "./access.server";
 import { isClubStaff, NOT_STAFF, requireModerationScope, scopeCovers } from "./moderation-access.server";
 import { logDecision } from "./moderation-log.server";
 import {
@@ -72,6 +72,8 @@ type Subject = {
   href: string;
   hiddenAt: Date | null;
   removalReason: string | null;
+  /** The post itself, or the post a comment is under; null for a member or a club. */
+  postId: number | null;
 };
 
 const postText = (title: string, content: string) => `${title}\n\n${content}`;
@@ -93,6 +95,7 @@ async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promis
         href: type === "post" ? `/post/${id}` : `/post/${row.postId}#comment-${id}`,
         hiddenAt: row.hiddenAt,
         removalReason: row.removalReason,
+        postId: row.postId,
       };
     }
     case "user": {
@@ -108,6 +111,7 @@ async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promis
         href: `/profile/${row.username}`,
         hiddenAt: null,
         removalReason: null,
+        postId: null,
       };
     }
     case "club": {
@@ -134,6 +138,7 @@ async function loadSubject(q: Queryable, type: ReportTarget, id: number): Promis
         href: `/clubs/${id}`,
         hiddenAt: null,
         removalReason: null,
+        postId: null,
       };
     }
   }
@@ -150,17 +155,16 @@ async function reportableSubject(q: Queryable, actor: Actor, type: ReportTarget,
   if ((type === "post" || type === "comment") && subject.clubId !== null && !(await canReadClub(actor, subject.clubId))) {
     throw notFound(REPORT_NOT_FOUND);
   }
-  if (type === "comment" && !mine) {
-    // A comment under a post hidden from the reporter is hidden too.
-    const post = first(
-      await q
-        .select({ hiddenAt: posts.hiddenAt, authorId: posts.authorId })
-        .from(comments)
-        .innerJoin(posts, eq(posts.id, comments.postId))
-        .where(eq(comments.id, id)),
-    );
-    if (post?.hiddenAt && post.authorId !== actor?.id) throw notFound(REPORT_NOT_FOUND);
+  // A hidden post is its author's alone (access.server.ts visiblePostSql), and so is every comment
+  // under it but the reporter's own.
+  if (
+    (type === "post" || (type === "comment" && !mine)) &&
+    subject.postId !== null &&
+    !(await postVisibility(actor, subject.postId))?.visible
+  ) {
+    throw notFound(REPORT_NOT_FOUND);
   }
+  // A hidden comment is its author's alone.
   if (subject.hiddenAt !== null && !mine) throw notFound(REPORT_NOT_FOUND);
   return subject;
 }
