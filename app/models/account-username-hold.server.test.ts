@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { releasedUsernames } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
 import { createMember } from "#tests/fixtures/members";
-import { db, equalsIgnoringCase } from "~/utils/db.server";
+import { db } from "~/utils/db.server";
+import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
 import { deleteAccount } from "./account.server";
 import { registerUser } from "./user.server";
 

@@ -14,7 +14,8 @@ import { joinClub } from "./club-membership.server";
 import { addComment } from "./comment.server";
 import { followUser } from "./follow.server";
 import { updateNotificationSettings } from "./notification-settings.server";
-import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
+import { TEXT_MATCH_IDS } from "~/utils/sql-dialect.server";
+import { ftsQuery } from "./feed-search.server";
 import { createPost, getPost, likePost, sharePost } from "./post.server";
 import { getProfile } from "./profile.server";
 

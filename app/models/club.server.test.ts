@@ -8,7 +8,8 @@ import { clubCast, expectError, type Member, membershipRows, newClub } from "#te
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, getMembership } from "./access.server";
 import { createClub, deleteClub, getClub, listClubs, updateClub } from "./club.server";
-import { ftsQuery, TEXT_MATCH_IDS } from "./feed-search.server";
+import { TEXT_MATCH_IDS } from "~/utils/sql-dialect.server";
+import { ftsQuery } from "./feed-search.server";
 
 let owner: Member;
 let alice: Member;

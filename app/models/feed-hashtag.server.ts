@@ -1,7 +1,8 @@
-import { queryColumn, queryRow, queryRows, databaseEngine } from "~/utils/db.server";
+import { queryColumn, queryRow, queryRows } from "~/utils/db.server";
+import { indexedBy, jsonListSql, notIndexed, textMatchIdsFrom } from "~/utils/sql-dialect.server";
 import { visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";
-import { indexedBy, notIndexed, type HashtagParts } from "./feed-search.server";
+import type { HashtagParts } from "./feed-search.server";
 
 /**
  * A `#hashtag` search in the home feed's newest- and oldest-first sorts, read page by page without
@@ -18,25 +19,24 @@ import { indexedBy, notIndexed, type HashtagParts } from "./feed-search.server";
 
 export type HashtagDir = "DESC" | "ASC";
 
-const onPostgres = databaseEngine() === "postgres";
-/** The ids in the JSON array `@ids`. */
-const IDS_FROM_JSON = onPostgres ? "SELECT value::integer FROM json_array_elements_text(@ids::json)" : "SELECT value FROM json_each(@ids)";
-
 /** The two halves, each read in id order from `@from` (exclusive) with `LIMIT @n`. Exported for the plan check. */
 export function hashtagHalves(dir: HashtagDir) {
   const after = dir === "DESC" ? "<" : ">";
   return {
     tags: `SELECT post_id AS id FROM ${indexedBy("post_tags", "post_tags_key")} WHERE key = @tagKey AND post_id ${after} @from ORDER BY post_id ${dir} LIMIT @n`,
-    text: onPostgres
-      ? `SELECT id FROM posts WHERE search @@ to_tsquery('english', @fts) AND id ${after} @from ORDER BY id ${dir} LIMIT @n`
-      : `SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH @fts AND rowid ${after} @from ORDER BY rowid ${dir} LIMIT @n`,
+    text: textMatchIdsFrom(dir),
   };
 }
 
 /** The candidates' sort keys, with the feed's own filters (home feed, type, cursor). */
 export function hashtagRowsSql(dir: HashtagDir, typed: boolean, cursor: boolean): string {
   // Hidden posts are their author's alone, blocked members' posts not the blocker's (feed.server.ts VISIBLE_TO_VIEWER).
-  const where = [`p.id IN (${IDS_FROM_JSON})`, "p.club_id IS NULL", visiblePostSql("p", "@viewer"), notBlockedByViewerSql("p.author_id")];
+  const where = [
+    `p.id IN (${jsonListSql("@ids")})`,
+    "p.club_id IS NULL",
+    visiblePostSql("p", "@viewer"),
+    notBlockedByViewerSql("p.author_id"),
+  ];
   if (typed) where.push("p.type = @type");
   if (cursor) where.push(`(p.created_at, p.id) ${dir === "DESC" ? "<" : ">"} (@cursorValue, @cursorId)`);
   return `SELECT p.id, p.created_at AS sort_value FROM ${notIndexed("posts p")} WHERE ${where.join(" AND ")}`;

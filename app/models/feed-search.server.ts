@@ -1,36 +1,13 @@
-import { databaseEngine, queryRow } from "~/utils/db.server";
+import { queryRow } from "~/utils/db.server";
+import { ftsAllOf, FTS_OR, FTS_ROW_PROBE, ftsPhrase, TEXT_MATCH_IDS, TEXT_PROBE_ON_THE_ROW } from "~/utils/sql-dialect.server";
 import { tagKey } from "~/utils/tags";
 
 /**
- * Search for the feed, and every piece of engine-specific SQL the models write by hand, with both
- * engines' variants side by side (ARCHITECTURE.md "One machine, and past it"): full-text search
- * (SQLite's FTS5 `posts_fts MATCH`, PostgreSQL's stored English tsvector `posts.search @@
- * to_tsquery`), the planner that decides whether a search or a sort drives, and the index hints
- * (`INDEXED BY`, `NOT INDEXED`, `CROSS JOIN`) SQLite needs because production runs without ANALYZE
- * statistics (docs/decisions/0007-feed-pagination-and-indexes.md); PostgreSQL plans with its own
- * statistics and gets no hints.
+ * Search for the feed: what a search text matches (full-text search, `#hashtag`s) and the planner
+ * that decides whether a search or a sort drives (docs/decisions/0007-feed-pagination-and-indexes.md).
+ * The SQL that differs between the engines (FTS5 `posts_fts MATCH` or the stored tsvector `posts.search
+ * @@ to_tsquery`, and SQLite's index hints) is sql-dialect.server.ts's.
  */
-const onPostgres = databaseEngine() === "postgres";
-
-/** `posts p INDEXED BY <index>`: make SQLite read a table through the named index. */
-export function indexedBy(table: string, index: string): string {
-  return onPostgres ? table : `${table} INDEXED BY ${index}`;
-}
-
-/** `posts p NOT INDEXED`: make SQLite read rows by id (the search drives, the sort follows). */
-export function notIndexed(table: string): string {
-  return onPostgres ? table : `${table} NOT INDEXED`;
-}
-
-/** The join keyword that keeps the tables in the written order: SQLite's CROSS JOIN, a plain JOIN on PostgreSQL. */
-export const JOIN_IN_ORDER = onPostgres ? "JOIN" : "CROSS JOIN";
-
-/** The ids of the posts a full-text query (`@fts`) matches, as `id`. */
-export const TEXT_MATCH_IDS = onPostgres
-  ? `SELECT id FROM posts WHERE search @@ to_tsquery('english', @fts)`
-  : `SELECT rowid AS id FROM posts_fts WHERE posts_fts MATCH @fts`;
-const FTS_OR = onPostgres ? " | " : " OR ";
-
 /**
  * A search text as an FTS5 query: every word must appear (case and accents ignored, word forms
  * folded by the Porter stemmer: "hunt" finds "hunting"). Words match whole: a prefix query ("hunt"*) expands to every term it starts and costs far more per row than
@@ -41,7 +18,7 @@ export function ftsQuery(text: string): string | null {
   if (!words?.length) return null;
   // Letters and digits only, so neither engine's query syntax can be reached from the text.
   const kept = words.slice(0, 12);
-  return onPostgres ? kept.join(" & ") : kept.map((w) => `"${w}"`).join(" ");
+  return ftsAllOf(kept);
 }
 
 /** `#BowHunting`: the tag key, plus a text match on "bowhunting" or the phrase "bow hunting". */
@@ -51,8 +28,7 @@ export function hashtagFts(word: string): string | null {
   const phraseWords = split.toLowerCase().match(/[\p{L}\p{N}]+/gu);
   if (!joined) return null;
   if (phraseWords && phraseWords.length > 1) {
-    const phrase = onPostgres ? `(${phraseWords.join(" <-> ")})` : `"${phraseWords.join(" ")}"`;
-    return `(${joined})${FTS_OR}${phrase}`;
+    return `(${joined})${FTS_OR}${ftsPhrase(phraseWords)}`;
   }
   return joined;
 }
@@ -113,7 +89,8 @@ export async function planSearch(search: string): Promise<SearchPlan | null> {
     // rows UNION text matches) is read from the whole table once the text matches are many (its
     // planner prefers a Seq Scan to the GIN index then): #BowHunting by popularity at 100k posts took
     // 320-360 ms as a set, 6-18 ms probed along posts_feed_popular.
-    if (onPostgres && set.hashtag && (await textProbe(set.hashtag.fts)).n > SEARCH_DRIVES_BELOW) return { mode: "filter-probe", set };
+    if (TEXT_PROBE_ON_THE_ROW && set.hashtag && (await textProbe(set.hashtag.fts)).n > SEARCH_DRIVES_BELOW)
+      return { mode: "filter-probe", set };
     const row = await queryRow<{ n: number }>(`SELECT count(*) AS n FROM (${set.sql} LIMIT ${SEARCH_DRIVES_BELOW + 1}) AS s`, set.params);
     return { mode: Number(row!.n) <= SEARCH_DRIVES_BELOW ? "drive" : "filter-set", set };
   }
@@ -133,11 +110,6 @@ async function textProbe(fts: string): Promise<{ n: number; density: number }> {
   const { hi } = (await queryRow<{ hi: number }>(`SELECT max(id) AS hi FROM posts`))!;
   return { n, density: n / Math.max(1, Number(hi) - Number(probe.lo ?? 0) + 1) };
 }
-
-/** The per-row FTS probe a dense search uses while the sort's index drives (`p` is the posts alias). */
-export const FTS_ROW_PROBE = onPostgres
-  ? `p.search @@ to_tsquery('english', @fts)`
-  : `EXISTS (SELECT 1 FROM posts_fts f WHERE f.rowid = p.id AND posts_fts MATCH @fts)`;
 
 /** The per-row probe of a dense search: its FTS probe, or for a one-word hashtag its tag key or that. */
 export function rowProbe(set: SearchSet): string {

@@ -1,10 +1,11 @@
 import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type TrendingItem } from "~/schemas/post";
 import { queryRow, queryRows } from "~/utils/db.server";
+import { indexedBy, JOIN_IN_ORDER, notIndexed } from "~/utils/sql-dialect.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn, visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";
 import { hashtagPage } from "./feed-hashtag.server";
-import { indexedBy, JOIN_IN_ORDER, notIndexed, planSearch, rowProbe, searchSet } from "./feed-search.server";
+import { planSearch, rowProbe, searchSet } from "./feed-search.server";
 import { loadPosts } from "./post-view.server";
 import { drawnTrending, rankedTrending } from "./trending-cache.server";
 import type { Actor } from "./user.server";
@@ -15,8 +16,8 @@ import type { Post } from "~/schemas/shapes";
  * one keyset page at a time, and trending. This is the read path that docs/decisions/
  * 0007-feed-pagination-and-indexes.md justifies in raw SQL: every list is a keyset page over an
  * index that serves both its filter and its sort, and the planner below names that index (the
- * hints and the full-text search come from feed-search.server.ts, the one home of SQLite-only
- * SQL). The statements read ids only; post.server.ts's loadPosts turns them into Posts.
+ * hints come from sql-dialect.server.ts, the one home of engine-specific SQL; the search's plan from
+ * feed-search.server.ts). The statements read ids only; post.server.ts's loadPosts turns them into Posts.
  */
 
 export { DENSE_SEARCH, ftsQuery, SEARCH_DRIVES_BELOW } from "./feed-search.server";

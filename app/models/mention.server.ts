@@ -1,6 +1,7 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { users } from "#db/schema";
-import { databaseEngine, db, preparedOnce, type Tx } from "~/utils/db.server";
+import { db, preparedOnce, type Tx } from "~/utils/db.server";
+import { inListIgnoringCase } from "~/utils/sql-dialect.server";
 import { mentionedUsernames } from "~/utils/mentions";
 import { notify } from "./notification.server";
 
@@ -13,16 +14,9 @@ import { notify } from "./notification.server";
  * mentions anyone; each text's first 10 distinct names at most.
  */
 
-/** `users.username` is one of `names` (lower case) without regard to case, through each engine's users_username_nocase index. */
-function usernameIn(names: SQL | Placeholder): SQL {
-  return databaseEngine() === "postgres"
-    ? sql`lower(${users.username}) IN (SELECT value FROM json_array_elements_text(${names}::json))`
-    : sql`${users.username} COLLATE NOCASE IN (SELECT value FROM json_each(${names}))`;
-}
-
-/** The members named (`names`: a JSON array of lower-case names); exported for the plan check. */
+/** The members named (`names`: a JSON array of lower-case names), without regard to case through each engine's users_username_nocase index; exported for the plan check. */
 export function membersNamedQuery(q: Tx, names: SQL | Placeholder) {
-  return q.select({ id: users.id, username: users.username }).from(users).where(usernameIn(names));
+  return q.select({ id: users.id, username: users.username }).from(users).where(inListIgnoringCase(users.username, names));
 }
 
 // Read for every page that shows a text with a mention, so built and prepared once; the names go in as JSON.

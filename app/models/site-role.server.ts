@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SITE_ROLES, users, type SiteRole } from "#db/schema";
-import { equalsIgnoringCase, first, writeTransaction } from "~/utils/db.server";
+import { first, writeTransaction } from "~/utils/db.server";
+import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
 import { badRequest, notFound } from "~/utils/errors";
 import { logDecision } from "./moderation-log.server";
 

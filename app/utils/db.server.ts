@@ -141,7 +141,7 @@ export function closeDatabase(): Promise<void> {
  * A drizzle query built and prepared on first use, then reused: the hot reads of every page (the
  * session, a page of posts) would otherwise rebuild their SQL on each request
  * (docs/decisions/0043-visitor-page-cache-and-prepared-reads.md). Values go in through
- * `sql.placeholder(name)`; a list of ids through `idsIn`. Prepared on the engine's own handle, so
+ * `sql.placeholder(name)`; a list of ids through `idsIn` (sql-dialect.server.ts). Prepared on the engine's own handle, so
  * it runs outside any transaction: use it for reads only. Run it with `.execute(values)`, which maps
  * rows on both engines (PostgreSQL's `.all()` hands back the driver's rows unmapped).
  */
@@ -150,25 +150,12 @@ export function preparedOnce<T>(build: () => T): () => T {
   return () => (query ??= engine.outside(build));
 }
 
-/** The placeholder a list of ids is passed through to a prepared query: `inArray(col, idsIn("ids"))`, then `{ ids: JSON.stringify(ids) }`. */
-export const idsIn = (name: string): SQL =>
-  engine.name === "postgres"
-    ? sql`(SELECT value::integer FROM json_array_elements_text(${sql.placeholder(name)}::json))`
-    : sql`(SELECT value FROM json_each(${sql.placeholder(name)}))`;
-
 /**
  * A counter column less `by`, never below 0, as a portable SQL expression (no SQLite-only
  * two-argument `max()`), for counters kept on their rows (`likesCount`, `memberCount` …).
  */
 export const decrementCounter = (column: AnySQLiteColumn, by: number = 1): SQL =>
   sql`CASE WHEN ${column} > ${by} THEN ${column} - ${by} ELSE 0 END`;
-
-/**
- * `column = value` without regard to case (usernames): SQLite's NOCASE collation, PostgreSQL's
- * lower() on both sides; each engine has an index on exactly that expression.
- */
-export const equalsIgnoringCase = (column: AnySQLiteColumn, value: string): SQL =>
-  engine.name === "postgres" ? sql`lower(${column}) = lower(${value})` : sql`${column} = ${value} COLLATE NOCASE`;
 
 /**
  * A write refused by a unique index (two requests raced past the checks before it). drizzle wraps
@@ -179,13 +166,4 @@ export function isUniqueViolation(error: unknown): boolean {
     if ((e as { code?: string }).code === "23505" || /UNIQUE constraint failed/.test(e.message)) return true;
   }
   return false;
-}
-
-/** `column` contains `text` (any case; `%`, `_` and `\` in it match themselves), for small lists' search boxes. */
-export function containsIgnoringCase(column: AnySQLiteColumn, text: string): SQL {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  // SQLite's LIKE ignores case already; PostgreSQL needs ILIKE, and a text view of JSON columns (tags).
-  return engine.name === "postgres"
-    ? sql`CAST(${column} AS TEXT) ILIKE ${pattern} ESCAPE '\\'`
-    : sql`${column} LIKE ${pattern} ESCAPE '\\'`;
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { ERRORS, type Lock, type Locker, type RequestRelease } from "@tus/server";
-import { and, eq, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { uploadLocks } from "#db/schema";
-import { databaseEngine, db } from "./db.server";
+import { db } from "./db.server";
+import { databaseNowMs } from "./sql-dialect.server";
 import { logger } from "./logger.server";
 
 /**
@@ -47,12 +48,6 @@ export type UploadLockerOptions = {
 };
 
 const DEFAULTS = { leaseMs: 10_000, pollMs: 250, retryMs: 100, acquireTimeoutMs: 30_000 };
-
-/** Milliseconds since the epoch by the database's clock, on the engine this process runs on. */
-const nowMs = (): SQL =>
-  databaseEngine() === "postgres"
-    ? sql`(floor(extract(epoch from clock_timestamp()) * 1000))::bigint`
-    : sql`(cast(unixepoch('subsec') * 1000 as integer))`;
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -120,14 +115,14 @@ class DatabaseLock implements Lock {
 
   /** The row, inserted or taken over from an expired lease; true when this lock now holds it. */
   private async take(): Promise<boolean> {
-    const expiresAt = sql`${nowMs()} + ${this.locker.options.leaseMs}`;
+    const expiresAt = sql`${databaseNowMs()} + ${this.locker.options.leaseMs}`;
     const rows = await db
       .insert(uploadLocks)
       .values({ uploadId: this.id, holder: this.holder, expiresAt, releaseRequestedAt: null })
       .onConflictDoUpdate({
         target: uploadLocks.uploadId,
         set: { holder: this.holder, expiresAt, releaseRequestedAt: null },
-        setWhere: lt(uploadLocks.expiresAt, nowMs()),
+        setWhere: lt(uploadLocks.expiresAt, databaseNowMs()),
       })
       .returning({ holder: uploadLocks.holder });
     return rows[0]?.holder === this.holder;
@@ -137,7 +132,7 @@ class DatabaseLock implements Lock {
   private async askForRelease(): Promise<void> {
     await db
       .update(uploadLocks)
-      .set({ releaseRequestedAt: nowMs() })
+      .set({ releaseRequestedAt: databaseNowMs() })
       .where(and(eq(uploadLocks.uploadId, this.id), isNull(uploadLocks.releaseRequestedAt)));
     this.locker.held.get(this.id)?.release();
   }
@@ -177,7 +172,7 @@ class DatabaseLock implements Lock {
     const rows = renew
       ? await db
           .update(uploadLocks)
-          .set({ expiresAt: sql`${nowMs()} + ${this.locker.options.leaseMs}` })
+          .set({ expiresAt: sql`${databaseNowMs()} + ${this.locker.options.leaseMs}` })
           .where(mine)
           .returning({ releaseRequestedAt: uploadLocks.releaseRequestedAt })
       : await db.select({ releaseRequestedAt: uploadLocks.releaseRequestedAt }).from(uploadLocks).where(mine);
@@ -196,6 +191,6 @@ class DatabaseLock implements Lock {
 
 /** Leases whose holders are gone and that no request took over since (the hourly upload sweep). */
 export async function pruneExpiredUploadLocks(): Promise<number> {
-  const rows = await db.delete(uploadLocks).where(lt(uploadLocks.expiresAt, nowMs())).returning({ id: uploadLocks.uploadId });
+  const rows = await db.delete(uploadLocks).where(lt(uploadLocks.expiresAt, databaseNowMs())).returning({ id: uploadLocks.uploadId });
   return rows.length;
 }
