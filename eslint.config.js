@@ -52,6 +52,34 @@ const layers = [
   },
 ];
 
+/**
+ * Models are written once for both engines (docs/decisions/0061, 0076) but typed against SQLite's
+ * builders, so a SQLite-only call compiles and fails only in the PostgreSQL run. In app/models these
+ * are refused: drizzle's `.get()`, `.all()` and `.run()` (SQLite's alone: `await query` runs on
+ * both), engine-only SQL functions and phrases in string and template literals, and asking which
+ * engine answers. Such SQL goes in app/utils/sql-dialect.server.ts, with both engines' variants.
+ */
+const ENGINE_SQL_HOME = "Engine-specific SQL lives in app/utils/sql-dialect.server.ts (ADR 0076), with both engines' variants.";
+// Function calls one engine lacks (any case), then phrases one engine lacks (SQL's upper case, so prose is not caught).
+const ENGINE_ONLY_FUNCTIONS =
+  "/\\b(json_each|json_tree|json_group_array|json_array_elements(_text)?|strftime|datetime|julianday|unixepoch|ifnull|group_concat|last_insert_rowid|to_tsquery|clock_timestamp)\\s*\\(|\\browid\\b|\\bposts_fts\\b/i";
+const ENGINE_ONLY_PHRASES =
+  "/\\b(COLLATE NOCASE|INDEXED BY|NOT INDEXED|INSERT OR (IGNORE|REPLACE)|ILIKE)\\b|::(integer|bigint|text|json|jsonb)\\b/";
+const engineOnlySql = [
+  {
+    selector: "CallExpression[arguments.length=0][callee.property.name=/^(get|all|run)$/]",
+    message: `drizzle's .get(), .all() and .run() are SQLite's alone: await the query (or .execute() a prepared one), and take the first row with first(). ${ENGINE_SQL_HOME}`,
+  },
+  {
+    selector: "CallExpression[arguments.length>0][callee.property.name=/^(all|run)$/]:not([callee.object.name='Promise'])",
+    message: `A prepared statement's .all() and .run() are SQLite's alone: run it with .execute(values). ${ENGINE_SQL_HOME}`,
+  },
+  { selector: `Literal[value=${ENGINE_ONLY_FUNCTIONS}]`, message: `SQL one engine lacks. ${ENGINE_SQL_HOME}` },
+  { selector: `TemplateElement[value.raw=${ENGINE_ONLY_FUNCTIONS}]`, message: `SQL one engine lacks. ${ENGINE_SQL_HOME}` },
+  { selector: `Literal[value=${ENGINE_ONLY_PHRASES}]`, message: `SQL one engine lacks. ${ENGINE_SQL_HOME}` },
+  { selector: `TemplateElement[value.raw=${ENGINE_ONLY_PHRASES}]`, message: `SQL one engine lacks. ${ENGINE_SQL_HOME}` },
+];
+
 export default tseslint.config(
   {
     ignores,
@@ -108,6 +136,26 @@ export default tseslint.config(
     // Cycles are looked for where they matter (and where the search is cheap): the app's own modules.
     files: ["app/**/*.{ts,tsx}"],
     rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+  {
+    // Models hold no engine forks (ADR 0076): see engineOnlySql above. Their tests may ask the engine.
+    files: ["app/models/**/*.{ts,tsx}"],
+    ignores: ["app/models/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-syntax": ["error", ...engineOnlySql],
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "~/utils/db.server",
+              importNames: ["databaseEngine", "sqlite"],
+              message: `Models do not ask which engine answers. ${ENGINE_SQL_HOME}`,
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["tests/e2e/**"],

@@ -4,7 +4,7 @@ import { databaseEngine } from "./db.server";
 
 /**
  * Every piece of SQL that differs between the two engines (docs/decisions/0061-one-data-layer-two-engines.md,
- * amended by 0075), each a small named function or constant with SQLite's and PostgreSQL's variants
+ * amended by 0076), each a small named function or constant with SQLite's and PostgreSQL's variants
  * side by side. Models call these and never ask which engine answers; `npm run lint` refuses engine-only
  * SQL and SQLite-only builder calls in `app/models/` (eslint.config.js), so a new fork lands here.
  *
