@@ -139,6 +139,17 @@ describe("who hears of what", () => {
     await restoreContent(moderator, { type: "post", id: post.id });
     expect(await texts(author)).toEqual(["Your post “Spammy” was restored", "Your post “Spammy” was removed: Selling gear is not allowed"]);
   });
+
+  it("a comment removed under a post already removed still tells the comment's author (CONTRACT §8: the author is notified)", async () => {
+    const { author, actor: commenter } = await trio();
+    const moderator = await createStaff("moderator");
+    const post = await createPost(author, postInput({ title: "Gone Post" }));
+    const comment = await addComment(commenter, post.id, { content: "Cheap scopes, DM me" });
+    await removeContent(moderator, { type: "post", id: post.id }, "Off topic");
+    await removeContent(moderator, { type: "comment", id: comment.id }, "Selling gear is not allowed");
+    // The same notice made before the post was removed is listed (READABLE_POST); so is this one.
+    expect(await texts(commenter)).toEqual(["Your comment on “Gone Post” was removed: Selling gear is not allowed"]);
+  });
 });
 
 describe("never", () => {

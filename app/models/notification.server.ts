@@ -137,19 +137,31 @@ export function scheduleActPruning({ everyMs = 3_600_000 }: { everyMs?: number }
   return runEvery("prune-notification-acts", everyMs, () => pruneNotificationActs());
 }
 
+/**
+ * The post `p` is one a notification of `kind` may name to `recipient` (SQL expressions): a hidden
+ * post is its author's alone (access.server.ts), but for a `moderation` notice, which reaches the
+ * author of what was removed or restored whatever became of the post (CONTRACT.md §8: "its author
+ * ... is notified"). Telling (`notify`) and every read path (READABLE_POST) ask this one rule.
+ */
+const postNamedSql = (recipient: string, kind: string) => `(${visiblePostSql("p", recipient)} OR ${kind} = 'moderation')`;
+
 async function eligibleRecipients(q: Tx, candidates: number[], event: NotificationEvent): Promise<number[]> {
   // Ids are our own integers (never a member's text), so the list is written into the SQL.
   const ids = candidates.filter((id) => Number.isSafeInteger(id)).join(", ");
   const conditions: string[] = [`u.id IN (${ids})`];
-  const params: Record<string, unknown> = { actor: event.actorId ?? 0, post: event.postId ?? 0, comment: event.commentId ?? 0 };
+  const params: Record<string, unknown> = {
+    actor: event.actorId ?? 0,
+    post: event.postId ?? 0,
+    comment: event.commentId ?? 0,
+    kind: event.kind,
+  };
   if (event.actorId) {
     conditions.push(notBlockedEitherWaySql("u.id", "@actor"));
   }
   if (event.postId) {
-    // The post is there, shown (or the recipient wrote it: the author hears of a removal), and in a
-    // club the recipient may read.
+    // The post is there, one the notice may name to the recipient, and in a club they may read.
     conditions.push(`EXISTS (SELECT 1 FROM posts p WHERE p.id = @post
-      AND ${visiblePostSql("p", "u.id")}
+      AND ${postNamedSql("u.id", "@kind")}
       AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "u.id")}))`);
   }
   if (event.commentId && event.kind !== "moderation") {
@@ -245,11 +257,11 @@ const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.
 /**
  * What the recipient may still read (CONTRACT.md §11), checked each time a notification is listed,
  * counted, mailed, pushed or put in a digest: a post hidden since (reports) is left out until it is
- * back, but for its author; a post in a private club the recipient has left or was removed from is
+ * back, but for its author and a moderation notice (`postNamedSql`); a post in a private club the recipient has left or was removed from is
  * left out, author or not, as long as they are not a member (titles stay current, so an edited title
  * would otherwise reach them).
  */
-const READABLE_POST = `(${visiblePostSql("p", "n.user_id")} OR n.kind = 'moderation')
+const READABLE_POST = `${postNamedSql("n.user_id", "n.kind")}
     AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "n.user_id")})`;
 const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST}))`;
 
