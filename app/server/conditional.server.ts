@@ -28,7 +28,8 @@ import { hasPendingToast } from "~/web/toast.server";
 /** Seconds of clock a validator covers. */
 export const CLOCK_BUCKET_S = 60;
 
-const SKIPPED = /^\/(build|media)\/|^\/healthz$|\.[A-Za-z0-9]+$/;
+/** The build's assets and uploads (they have their own), the health check and any file name. */
+const SKIPPED = /^\/(assets|media)\/|^\/healthz$|\.[A-Za-z0-9]+$/;
 
 /**
  * Settings that say where and how this one process runs, never what a page shows: left out of the
