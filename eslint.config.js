@@ -57,9 +57,9 @@ const layers = [
  * builders, so a SQLite-only call compiles and fails only in the PostgreSQL run. In app/models these
  * are refused: drizzle's `.get()`, `.all()` and `.run()` (SQLite's alone: `await query` runs on
  * both), engine-only SQL functions and phrases in string and template literals, and asking which
- * engine answers. Such SQL goes in app/utils/sql-dialect.server.ts, with both engines' variants.
+ * engine answers. Such SQL goes in app/utils/db/sql-dialect.server.ts, with both engines' variants.
  */
-const ENGINE_SQL_HOME = "Engine-specific SQL lives in app/utils/sql-dialect.server.ts (ADR 0076), with both engines' variants.";
+const ENGINE_SQL_HOME = "Engine-specific SQL lives in app/utils/db/sql-dialect.server.ts (ADR 0076), with both engines' variants.";
 // Function calls one engine lacks (any case), then phrases one engine lacks (SQL's upper case, so prose is not caught).
 const ENGINE_ONLY_FUNCTIONS =
   "/\\b(json_each|json_tree|json_group_array|json_array_elements(_text)?|strftime|datetime|julianday|unixepoch|ifnull|group_concat|last_insert_rowid|to_tsquery|clock_timestamp)\\s*\\(|\\browid\\b|\\bposts_fts\\b/i";

@@ -2,7 +2,7 @@ import type { Config } from "tailwindcss";
 
 export default {
   content: ["./app/**/*.{ts,tsx}"],
-  // Not classes: the scanner reads the backup file name's regex (utils/backup.server.ts, `/[-:.]/g`) as
+  // Not classes: the scanner reads the backup file name's regex (utils/operations/backup.server.ts, `/[-:.]/g`) as
   // an arbitrary property and writes `-: .;`, which the build warns is not CSS (issue 29).
   blocklist: ["[-:.]"],
   theme: {

@@ -476,7 +476,7 @@ export const resumableUploads = sqliteTable(
  * once even when they reach different processes or machines. `holder` names the lock (process and
  * request); the holder renews `expiresAt` while it writes, so a crashed holder's lease runs out.
  * A request that finds the upload held sets `releaseRequestedAt`, and the holder, which watches its
- * row, stops its request and unlocks (app/utils/upload-lock.server.ts).
+ * row, stops its request and unlocks (app/utils/media/upload-lock.server.ts).
  */
 export const uploadLocks = sqliteTable("upload_locks", {
   uploadId: text("upload_id").primaryKey(),

@@ -9,8 +9,8 @@
  */
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import { toolConnection } from "../app/utils/backup-postgres.server";
-import { takeBackup, type BackupResult } from "../app/utils/backup.server";
+import { toolConnection } from "../app/utils/operations/backup-postgres.server";
+import { takeBackup, type BackupResult } from "../app/utils/operations/backup.server";
 import { env } from "../app/utils/env.server";
 
 function report(from: string, { file, pruned, bucket }: BackupResult) {

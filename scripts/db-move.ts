@@ -5,9 +5,9 @@
  * counters and the search index, in one transaction. Prints the rows per table on both sides and the
  * time taken. Exit 0 when every count agrees; 1 when it refuses (a target that is not empty, a
  * missing file, a site still running), fails, or a count differs (then nothing is committed).
- * The work is in app/utils/db-move.server.ts.
+ * The work is in app/utils/operations/db-move.server.ts.
  */
-import { formatMoveReport, describeTarget, moveSqliteToPostgres, MoveRefused } from "../app/utils/db-move.server";
+import { formatMoveReport, describeTarget, moveSqliteToPostgres, MoveRefused } from "../app/utils/operations/db-move.server";
 import { env } from "../app/utils/env.server";
 
 const USAGE = "Usage: npm run db:move -- --to postgres://user:password@host:port/database [--from path/to/app.db]";

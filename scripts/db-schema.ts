@@ -6,7 +6,7 @@
  *    builds) and db/schema.ts (picks the engine's tables for the models);
  * 2. runs drizzle-kit generate for SQLite (drizzle.config.ts) and PostgreSQL (drizzle.pg.config.ts);
  * 3. writes PostgreSQL's data-version triggers that UNCOUNTED_TABLES and UNCOUNTED_COLUMNS
- *    (app/utils/data-version.server.ts) call for and the migrations do not yet make, at the end of
+ *    (app/utils/db/data-version.server.ts) call for and the migrations do not yet make, at the end of
  *    the new PostgreSQL migration (or of a new one of its own).
  *
  * `npm run db:check` (`tsx scripts/db-schema.ts check`, part of `npm test`) writes nothing in the
@@ -22,7 +22,7 @@ import { is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import prettier from "prettier";
 import * as sqlite from "../db/schema-sqlite";
-import { pgTriggersAfter, pgTriggerStatements, pgTriggersWanted } from "../app/utils/data-version.server";
+import { pgTriggersAfter, pgTriggerStatements, pgTriggersWanted } from "../app/utils/db/data-version.server";
 
 const root = path.resolve(import.meta.dirname, "..");
 const SOURCE = "db/schema-sqlite.ts";
@@ -141,7 +141,7 @@ function missingTriggers(out: string): string[] {
 }
 
 const TRIGGER_NOTE =
-  "-- Written by `npm run db:generate` from UNCOUNTED_TABLES and UNCOUNTED_COLUMNS (app/utils/data-version.server.ts):\n" +
+  "-- Written by `npm run db:generate` from UNCOUNTED_TABLES and UNCOUNTED_COLUMNS (app/utils/db/data-version.server.ts):\n" +
   "-- the data-version triggers of the tables and columns a page shows.\n";
 
 async function generate(): Promise<void> {

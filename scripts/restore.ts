@@ -8,7 +8,7 @@
  * Either refuses the other engine's backup. Start the site afterwards: migrations bring an older
  * backup up to date.
  */
-import { restoreBackup, restorePostgresBackup } from "../app/utils/backup.server";
+import { restoreBackup, restorePostgresBackup } from "../app/utils/operations/backup.server";
 import { env } from "../app/utils/env.server";
 
 const USAGE = "Usage: npm run restore -- <backup file>   (stop the site first)";

@@ -3,7 +3,7 @@ import { releasedUsernames } from "#db/schema";
 import { errorOf } from "#tests/fixtures/errors";
 import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { deleteAccount } from "./account.server";
 import { registerUser } from "./user.server";
 

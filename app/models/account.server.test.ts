@@ -14,7 +14,7 @@ import { joinClub } from "./club-membership.server";
 import { addComment } from "./comment.server";
 import { followUser } from "./follow.server";
 import { updateNotificationSettings } from "./notification-settings.server";
-import { TEXT_MATCH_IDS } from "~/utils/sql-dialect.server";
+import { TEXT_MATCH_IDS } from "~/utils/db/sql-dialect.server";
 import { ftsQuery } from "./feed-search.server";
 import { createPost, getPost, likePost, sharePost } from "./post.server";
 import { getProfile } from "./profile.server";

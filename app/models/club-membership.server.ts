@@ -4,7 +4,7 @@ import { notify } from "./notification.server";
 import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
 import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { clubRoleSchema } from "~/schemas/moderation-staff";
 import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";

@@ -8,7 +8,7 @@ import { clubCast, expectError, type Member, membershipRows, newClub } from "#te
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, getMembership } from "./access.server";
 import { createClub, deleteClub, getClub, listClubs, updateClub } from "./club.server";
-import { TEXT_MATCH_IDS } from "~/utils/sql-dialect.server";
+import { TEXT_MATCH_IDS } from "~/utils/db/sql-dialect.server";
 import { ftsQuery } from "./feed-search.server";
 
 let owner: Member;

@@ -4,7 +4,7 @@ import { clubMembers, clubs, joinRequests, media, posts, users, type ClubRole } 
 import type { CreateClubInput, EditClubInput } from "~/schemas/club";
 import { CLUB_LIST_LIMIT_DEFAULT, CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
-import { containsIgnoringCase } from "~/utils/sql-dialect.server";
+import { containsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { invalid, notFound } from "~/utils/errors";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { requireClubOwner, requireSignedIn, type Queryable } from "./access.server";

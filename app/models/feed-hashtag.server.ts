@@ -1,5 +1,5 @@
 import { queryColumn, queryRow, queryRows } from "~/utils/db.server";
-import { indexedBy, jsonListSql, notIndexed, textMatchIdsFrom } from "~/utils/sql-dialect.server";
+import { indexedBy, jsonListSql, notIndexed, textMatchIdsFrom } from "~/utils/db/sql-dialect.server";
 import { visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";
 import type { HashtagParts } from "./feed-search.server";

@@ -1,5 +1,5 @@
 import { queryRow } from "~/utils/db.server";
-import { ftsAllOf, FTS_OR, FTS_ROW_PROBE, ftsPhrase, TEXT_MATCH_IDS, TEXT_PROBE_ON_THE_ROW } from "~/utils/sql-dialect.server";
+import { ftsAllOf, FTS_OR, FTS_ROW_PROBE, ftsPhrase, TEXT_MATCH_IDS, TEXT_PROBE_ON_THE_ROW } from "~/utils/db/sql-dialect.server";
 import { tagKey } from "~/utils/tags";
 
 /**

@@ -5,7 +5,7 @@ import { failure, makeClub, postInput, setPostStats } from "#tests/fixtures/post
 import { createMember } from "#tests/fixtures/members";
 import { databaseEngine, db, queryColumn, writeTransaction } from "~/utils/db.server";
 import { decodeCursor, encodeCursor, listFeed, listTrending, planFeed, SEARCH_DRIVES_BELOW } from "./feed.server";
-import { FTS_ROW_PROBE, TEXT_MATCH_IDS } from "~/utils/sql-dialect.server";
+import { FTS_ROW_PROBE, TEXT_MATCH_IDS } from "~/utils/db/sql-dialect.server";
 import { planSearch } from "./feed-search.server";
 import { createPost } from "./post.server";
 import type { Post } from "~/schemas/shapes";

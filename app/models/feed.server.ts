@@ -1,6 +1,6 @@
 import { FEED_MAX_LIMIT, FEED_PAGE_SIZE, type FeedType, type SortOption, type TrendingItem } from "~/schemas/post";
 import { queryRow, queryRows } from "~/utils/db.server";
-import { indexedBy, JOIN_IN_ORDER, notIndexed } from "~/utils/sql-dialect.server";
+import { indexedBy, JOIN_IN_ORDER, notIndexed } from "~/utils/db/sql-dialect.server";
 import { forbidden, notFound } from "~/utils/errors";
 import { canReadClub, clubReadableSql, getClubRow, requireSignedIn, visiblePostSql } from "./access.server";
 import { notBlockedByViewerSql } from "./block.server";

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { media } from "#db/schema";
 import { db } from "~/utils/db.server";
-import { VARIANT_TARGETS, variantKey } from "~/utils/image-sources";
-import { variantsOfStored, type VariantTarget } from "~/utils/media-processing.server";
+import { VARIANT_TARGETS, variantKey } from "~/utils/media/image-sources";
+import { variantsOfStored, type VariantTarget } from "~/utils/media/media-processing.server";
 import { logger } from "~/utils/logger.server";
 import { getStorage, type MediaStorage } from "~/utils/storage.server";
 import { runOnce } from "~/utils/jobs.server";

@@ -1,7 +1,7 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import { users } from "#db/schema";
 import { db, preparedOnce, type Tx } from "~/utils/db.server";
-import { inListIgnoringCase } from "~/utils/sql-dialect.server";
+import { inListIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { mentionedUsernames } from "~/utils/mentions";
 import { notify } from "./notification.server";
 

@@ -3,7 +3,7 @@ import { and, eq, gt, lte, or } from "drizzle-orm";
 import { passwordResets, users } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
 import { db, first, writeTransaction } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { isAppError, notFound } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import { clubs, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db, preparedOnce } from "~/utils/db.server";
-import { idsIn } from "~/utils/sql-dialect.server";
+import { idsIn } from "~/utils/db/sql-dialect.server";
 import { withKnownPreviews } from "./link-preview.server";
 import { publicVariant } from "./media.server";
 import { withMentions } from "./mention.server";

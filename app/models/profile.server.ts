@@ -3,7 +3,7 @@ import { media, passwordResets, users } from "#db/schema";
 import { EMAIL_CHANGE_NEEDS_PASSWORD, type PasswordChangeInput, type ProfilePatchInput } from "~/schemas/profile";
 import { APP_NAME } from "~/utils/brand";
 import { db, isUniqueViolation, queryRow, writeTransaction } from "~/utils/db.server";
-import { indexedBy } from "~/utils/sql-dialect.server";
+import { indexedBy } from "~/utils/db/sql-dialect.server";
 import { conflict, invalid, forbidden, unauthorized } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { SITE_ROLES, users, type SiteRole } from "#db/schema";
 import { first, writeTransaction } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { badRequest, notFound } from "~/utils/errors";
 import { logDecision } from "./moderation-log.server";
 

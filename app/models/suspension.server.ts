@@ -4,7 +4,7 @@ import { isSuspendedAt, suspendSchema, type SuspendInput } from "~/schemas/moder
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { db, first, writeTransaction } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";
 import type { Queryable } from "./access.server";

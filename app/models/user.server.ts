@@ -2,7 +2,7 @@ import { and, eq, gt, lte, or } from "drizzle-orm";
 import { releasedUsernames, users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
-import { equalsIgnoringCase } from "~/utils/sql-dialect.server";
+import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import type { Queryable } from "./access.server";
 import { conflict, forbidden, notFound, unauthorized } from "~/utils/errors";
 import { isSuspendedAt, suspensionNotice } from "~/schemas/moderation-staff";

@@ -7,7 +7,7 @@ import { deliveryQueue, scheduleDeliveries, scheduleReadPruning } from "~/models
 import { fanoutQueue, scheduleFanouts } from "~/models/notification-fanout.server";
 import { scheduleActPruning } from "~/models/notification.server";
 import { scheduleResumablePruning } from "~/models/resumable-upload.server";
-import { scheduleBackups } from "~/utils/backup.server";
+import { scheduleBackups } from "~/utils/operations/backup.server";
 import { db, sqlite } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";

@@ -7,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { captureLog } from "#tests/fixtures/log";
 import { isDraining, requestLog } from "./request-log.server";
-import { openSqlite } from "~/utils/db-sqlite.server";
+import { openSqlite } from "~/utils/db/db-sqlite.server";
 import { shutDown } from "./shutdown.server";
 
 describe("shutDown", () => {

@@ -1,13 +1,13 @@
 import { sql, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn, SQLiteTable } from "drizzle-orm/sqlite-core";
 import type Database from "better-sqlite3";
-import type { DB, Engine, EngineName, Params } from "./db-engine.server";
-import { databaseUnavailable, isConnectionLoss, openPostgres } from "./db-postgres.server";
-import { openSqlite, type SqliteEngine } from "./db-sqlite.server";
+import type { DB, Engine, EngineName, Params } from "./db/db-engine.server";
+import { databaseUnavailable, isConnectionLoss, openPostgres } from "./db/db-postgres.server";
+import { openSqlite, type SqliteEngine } from "./db/db-sqlite.server";
 import { env } from "./env.server";
 import type { AppError } from "./errors";
 
-export type { DB, Params } from "./db-engine.server";
+export type { DB, Params } from "./db/db-engine.server";
 /** An open transaction, as `writeTransaction` hands it to its work. */
 export type Tx = DB;
 

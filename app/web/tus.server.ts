@@ -3,8 +3,8 @@ import { json } from "@remix-run/node";
 import { Server, type Locker, type Upload } from "@tus/server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { isAppError } from "~/utils/errors";
-import { getResumableStore } from "~/utils/tus-store.server";
-import { DatabaseLocker } from "~/utils/upload-lock.server";
+import { getResumableStore } from "~/utils/media/tus-store.server";
+import { DatabaseLocker } from "~/utils/media/upload-lock.server";
 import { TOO_LARGE_MESSAGE } from "~/models/media.server";
 import {
   finishResumable,
@@ -38,7 +38,7 @@ export const TUS_PATH = "/api/uploads";
 /**
  * One lock per upload id, shared through the database by every process and node: two requests of one
  * upload never write at once, wherever they land; a newer one asks the holder to let go
- * (utils/upload-lock.server.ts, docs/decisions/0062-upload-locks-in-the-database.md).
+ * (utils/media/upload-lock.server.ts, docs/decisions/0062-upload-locks-in-the-database.md).
  */
 const uploadLocker = new DatabaseLocker();
 

@@ -118,7 +118,7 @@ export async function explainMode(target: string) {
   const out: PlanCheck[] = [];
   // PostgreSQL: a client of its own, so drizzle's statements ($1…, positional values) and the
   // hand-written ones (@name, turned into $n as the app's engine does) are explained alike.
-  const { positional } = await import("../../app/utils/db-postgres.server");
+  const { positional } = await import("../../app/utils/db/db-postgres.server");
   const pg = onPostgres ? new (await import("pg")).default.Client({ connectionString: target }) : null;
   await pg?.connect();
   const sizes: Record<string, number> = {};

@@ -8,8 +8,8 @@ import { PgTable } from "drizzle-orm/pg-core";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import * as pgSchema from "#db/schema-pg";
 import { NO_POSTGRES, pgAdminUrl, pgQuery, relationCount, testDatabases, withPgClient } from "#tests/fixtures/pg-database";
-import { integrityOf, listBackups } from "~/utils/backup.server";
-import { migratePostgres } from "~/utils/db-postgres.server";
+import { integrityOf, listBackups } from "~/utils/operations/backup.server";
+import { migratePostgres } from "~/utils/db/db-postgres.server";
 
 /**
  * `npm run backup` and `npm run restore -- FILE` as an operator runs them (CONTRACT.md §6 and §9):

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Engine } from "~/utils/db-engine.server";
-import { openPostgres, sharedReads } from "~/utils/db-postgres.server";
+import type { Engine } from "~/utils/db/db-engine.server";
+import { openPostgres, sharedReads } from "~/utils/db/db-postgres.server";
 import { createTestDatabase, NO_POSTGRES, pgTestUrl, type TestDatabase } from "#tests/fixtures/pg-database";
 
 /**

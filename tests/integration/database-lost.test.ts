@@ -1,8 +1,8 @@
 import { sql, type SQL } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASE_UNAVAILABLE, databaseUnavailable, isConnectionLoss, openPostgres } from "~/utils/db-postgres.server";
-import type { Engine } from "~/utils/db-engine.server";
+import { DATABASE_UNAVAILABLE, databaseUnavailable, isConnectionLoss, openPostgres } from "~/utils/db/db-postgres.server";
+import type { Engine } from "~/utils/db/db-engine.server";
 import { startDatabaseLink, type DatabaseLink } from "#tests/fixtures/database-link";
 import { createTestDatabase, NO_POSTGRES, pgTestUrl, type TestDatabase } from "#tests/fixtures/pg-database";
 

@@ -7,11 +7,11 @@ import { promisify } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { moveSqliteToPostgres, movedTables, MoveRefused } from "~/utils/db-move.server";
+import { moveSqliteToPostgres, movedTables, MoveRefused } from "~/utils/operations/db-move.server";
 import { databaseUrl } from "#tests/setup/postgres";
 
 /**
- * `npm run db:move` (CONTRACT.md §9, app/utils/db-move.server.ts): a SQLite site built by the app's
+ * `npm run db:move` (CONTRACT.md §9, app/utils/operations/db-move.server.ts): a SQLite site built by the app's
  * own models (the demo seed, sessions, an idempotency key, a club, posts with #hashtags and an
  * upload, likes, comments) moved into a PostgreSQL database of the test's own, made from PG_TEST_URL
  * and dropped afterwards. The app's side runs in db-move.worker.ts processes, one engine each.

@@ -8,7 +8,7 @@ import { followPageQuery } from "~/models/follow.server";
 import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feed-hashtag.server";
 import { NOTIFICATION_PAGE, notificationPageSql, UNREAD_COUNT_SQL } from "~/models/notification.server";
 import { databaseEngine, queryRows, sqlite } from "~/utils/db.server";
-import { positional } from "~/utils/db-postgres.server";
+import { positional } from "~/utils/db/db-postgres.server";
 import { createMember } from "../fixtures/members";
 
 /**

@@ -15,7 +15,7 @@ import { Readable } from "node:stream";
 import { action as uploadAction } from "~/routes/api.upload";
 import { loader as trendingLoader } from "~/routes/api.posts.trending";
 import { env } from "~/utils/env.server";
-import { imageQueue, IMAGE_QUEUE } from "~/utils/media-processing.server";
+import { imageQueue, IMAGE_QUEUE } from "~/utils/media/media-processing.server";
 import { createMember } from "#tests/fixtures/members";
 
 /** Test controls: `POST /test/hold` takes every running place of the image queue until `POST /test/release`. */

@@ -9,7 +9,7 @@ import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
 import { storeUpload } from "~/models/media.server";
 import { db } from "~/utils/db.server";
-import { IMAGE_QUEUE, imageQueue } from "~/utils/media-processing.server";
+import { IMAGE_QUEUE, imageQueue } from "~/utils/media/media-processing.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember } from "#tests/fixtures/members";

@@ -1,8 +1,8 @@
 import { MemoryLocker, type Locker } from "@tus/server";
 import { beforeAll, describe, expect, it } from "vitest";
 import { action as createAction } from "~/routes/api.uploads";
-import { getResumableStore } from "~/utils/tus-store.server";
-import { DatabaseLocker } from "~/utils/upload-lock.server";
+import { getResumableStore } from "~/utils/media/tus-store.server";
+import { DatabaseLocker } from "~/utils/media/upload-lock.server";
 import { handleTus } from "~/web/tus.server";
 import { call, createMember } from "../fixtures/members";
 import { jpegWithGps } from "../fixtures/media";

@@ -19,7 +19,7 @@ import {
   RESUMABLE_EXPIRES_MS,
   resumableDirectory,
   setResumableStore,
-} from "~/utils/tus-store.server";
+} from "~/utils/media/tus-store.server";
 import { call, createMember } from "../fixtures/members";
 import { exifHasGps, jpegWithGps, mp4Head, pdfHead, startS3rver } from "../fixtures/media";
 

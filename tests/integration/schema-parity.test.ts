@@ -3,7 +3,7 @@ import { getTableColumns, is, SQL, type InferInsertModel, type InferSelectModel 
 import { getTableConfig as pgTableConfig, PgDialect, PgTable, type IndexedColumn } from "drizzle-orm/pg-core";
 import { getTableConfig as sqliteTableConfig, SQLiteSyncDialect, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { pgTriggersAfter, pgTriggerStatements, pgTriggersWanted } from "~/utils/data-version.server";
+import { pgTriggersAfter, pgTriggerStatements, pgTriggersWanted } from "~/utils/db/data-version.server";
 import * as pgSchema from "#db/schema-pg";
 import * as sqliteSchema from "#db/schema-sqlite";
 import type * as SqliteTypes from "#db/schema";

@@ -6,7 +6,7 @@ import * as trendingApi from "~/routes/api.posts.trending";
 import * as homePage from "~/routes/_index/route";
 import { eq } from "drizzle-orm";
 import { sessions } from "#db/schema";
-import { UNCOUNTED_TABLES } from "~/utils/data-version.server";
+import { UNCOUNTED_TABLES } from "~/utils/db/data-version.server";
 import { databaseEngine, dataVersion, db, queryColumn, queryRow, queryRows } from "~/utils/db.server";
 import { applyCacheControl, MEMBER_VALUE, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { ifNoneMatchHits, validatorConfig, validatorFor } from "~/server/conditional.server";

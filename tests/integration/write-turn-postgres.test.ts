@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Engine } from "~/utils/db-engine.server";
-import { ALONE_AFTER, openPostgres, WRITE_TURN } from "~/utils/db-postgres.server";
+import type { Engine } from "~/utils/db/db-engine.server";
+import { ALONE_AFTER, openPostgres, WRITE_TURN } from "~/utils/db/db-postgres.server";
 import { createTestDatabase, NO_POSTGRES, pgTestUrl, type TestDatabase } from "#tests/fixtures/pg-database";
 
 /**

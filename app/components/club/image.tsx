@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useDataSaver } from "~/components/ui/data-saver";
 import type { Club } from "~/schemas/shapes";
-import { imageSources, SIZES } from "~/utils/image-sources";
+import { imageSources, SIZES } from "~/utils/media/image-sources";
 
 /**
  * The club's image over a field-and-bark placeholder with its initial. The placeholder is always
@@ -9,7 +9,7 @@ import { imageSources, SIZES } from "~/utils/image-sources";
  * JavaScript (onError, or a check after hydration for one that failed before) by dropping the image.
  * Without JavaScript Chromium still draws its broken-image icon in the image's box (audit ux-2 #24),
  * but it draws a broken image's ::after, never a loaded one's: the ::after is the placeholder again,
- * over the icon. An uploaded picture loads a variant (utils/image-sources.ts); with data saver on only
+ * over the icon. An uploaded picture loads a variant (utils/media/image-sources.ts); with data saver on only
  * the placeholder shows.
  */
 export function ClubImage({ club, className = "" }: { club: Pick<Club, "imageUrl" | "name">; className?: string }) {

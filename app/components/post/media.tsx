@@ -1,11 +1,11 @@
 import { Link } from "@remix-run/react";
 import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
 import type { UploadedFile } from "~/schemas/media-options";
-import { imageSources, SIZES } from "~/utils/image-sources";
+import { imageSources, SIZES } from "~/utils/media/image-sources";
 
 /**
  * SPEC.md §2: a post's uploaded media on its card and its page, at most 500 px high. Images carry
- * their size (no layout shift) and a srcset of WebP variants only (utils/image-sources.ts), so no
+ * their size (no layout shift) and a srcset of WebP variants only (utils/media/image-sources.ts), so no
  * phone ever downloads the full-size picture, and load lazily; on a card an image opens the post
  * (`postHref`), on the post page it opens the original in a new tab (the one way to fetch it).
  * With data saver on, an image is a tap-to-load placeholder. Video and audio use the

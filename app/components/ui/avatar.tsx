@@ -1,4 +1,4 @@
-import { imageSources, SIZES } from "~/utils/image-sources";
+import { imageSources, SIZES } from "~/utils/media/image-sources";
 import { useDataSaver } from "./data-saver";
 
 /**

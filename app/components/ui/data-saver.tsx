@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
-import { formatBytes, smallestImage, type ImageLike } from "~/utils/image-sources";
+import { formatBytes, smallestImage, type ImageLike } from "~/utils/media/image-sources";
 
 /**
  * Data saver (CONTRACT.md §6, docs/decisions/0036-right-sized-images-and-data-saver.md): on when the

@@ -7,7 +7,7 @@ import { getTableConfig as sqliteTableConfig, SQLiteTable } from "drizzle-orm/sq
 import pg from "pg";
 import * as pgSchema from "#db/schema-pg";
 import * as sqliteSchema from "#db/schema-sqlite";
-import { migratePostgres } from "./db-postgres.server";
+import { migratePostgres } from "../db/db-postgres.server";
 
 /**
  * The move of a stopped SQLite site into an empty PostgreSQL database (`npm run db:move`,

@@ -4,8 +4,8 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import { migrate } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import { runAll, TransactionScope, usedAfterEnd, type DB, type Engine, type Params } from "./db-engine.server";
-import { AppError } from "./errors";
-import { logger } from "./logger.server";
+import { AppError } from "../errors";
+import { logger } from "../logger.server";
 
 /**
  * PostgreSQL 15+ (CONTRACT.md §9, docs/decisions/0061-one-data-layer-two-engines.md): a pool of

@@ -3,7 +3,7 @@ import { ERRORS, MemoryLocker, type Lock, type Locker } from "@tus/server";
 import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { uploadLocks } from "#db/schema";
-import { db, first } from "./db.server";
+import { db, first } from "../db.server";
 import { DatabaseLocker, pruneExpiredUploadLocks, type UploadLockerOptions } from "./upload-lock.server";
 
 /**

@@ -1,6 +1,6 @@
 import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
-import { databaseEngine } from "./db.server";
+import { databaseEngine } from "../db.server";
 
 /**
  * Every piece of SQL that differs between the two engines (docs/decisions/0061-one-data-layer-two-engines.md,

@@ -23,9 +23,9 @@ import {
   restorePostgresBackup,
   scheduleBackups,
 } from "./backup.server";
-import { migratePostgres } from "./db-postgres.server";
-import { parseEnv } from "./env.server";
-import { createS3Storage } from "./storage.server";
+import { migratePostgres } from "../db/db-postgres.server";
+import { parseEnv } from "../env.server";
+import { createS3Storage } from "../storage.server";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-backup-"));
 

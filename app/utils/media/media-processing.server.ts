@@ -2,9 +2,9 @@ import os from "node:os";
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
 import type { MediaKind } from "#db/schema";
-import { AppError, tooLarge, unsupportedMedia } from "./errors";
-import { env } from "./env.server";
-import { contentTypeForKey } from "./storage.server";
+import { AppError, tooLarge, unsupportedMedia } from "../errors";
+import { env } from "../env.server";
+import { contentTypeForKey } from "../storage.server";
 import { VARIANT_TARGETS } from "./image-sources";
 import { AbandonedError, WorkQueue } from "./work-queue.server";
 

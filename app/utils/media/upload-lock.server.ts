@@ -3,9 +3,9 @@ import { hostname } from "node:os";
 import { ERRORS, type Lock, type Locker, type RequestRelease } from "@tus/server";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { uploadLocks } from "#db/schema";
-import { db } from "./db.server";
-import { databaseNowMs } from "./sql-dialect.server";
-import { logger } from "./logger.server";
+import { db } from "../db.server";
+import { databaseNowMs } from "../db/sql-dialect.server";
+import { logger } from "../logger.server";
 
 /**
  * Who may write a resumable (tus) upload right now, shared by every process and machine on the

@@ -1,4 +1,4 @@
-import { AppError } from "./errors";
+import { AppError } from "../errors";
 
 /**
  * A bounded, fair queue for CPU-heavy work (image processing, docs/decisions/0021-media-work.md and

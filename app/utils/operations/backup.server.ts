@@ -3,9 +3,9 @@ import path from "node:path";
 import { DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { dumpPostgres, isPostgresDump, restorePostgres, type PostgresRestore } from "./backup-postgres.server";
-import type { Env } from "./env.server";
-import { contentTypeForKey, createS3Storage, isValidKey } from "./storage.server";
-import { runEvery } from "./jobs.server";
+import type { Env } from "../env.server";
+import { contentTypeForKey, createS3Storage, isValidKey } from "../storage.server";
+import { runEvery } from "../jobs.server";
 
 /**
  * Backups that restore (CONTRACT.md §6, docs/decisions/0040-health-logs-backups-shutdown.md).

@@ -15,7 +15,7 @@ import {
   wavHead,
   webmHead,
 } from "#tests/fixtures/media";
-import { env } from "./env.server";
+import { env } from "../env.server";
 import { IMAGE_LIMITS, IMAGE_QUEUE, imageQueue, processImage, sniffFormat } from "./media-processing.server";
 
 describe("sniffFormat: the bytes decide, not the name", () => {

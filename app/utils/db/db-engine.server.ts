@@ -1,6 +1,6 @@
 import type { SqliteRemoteDatabase } from "drizzle-orm/sqlite-proxy";
 import type * as schema from "#db/schema";
-import { logServerError } from "./logger.server";
+import { logServerError } from "../logger.server";
 
 /**
  * What the rest of the app needs of a database engine (docs/decisions/0061-one-data-layer-two-engines.md).
