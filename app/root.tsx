@@ -20,7 +20,7 @@ import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
 import { TitlePrefix, useBuildVersion } from "~/utils/framework-internals";
 import { unreadText, useUnreadCount } from "~/components/layout/notifications-link";
-import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/utils/client-action";
+import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";

@@ -1,5 +1,7 @@
 import { browserStorage, removeDraft } from "./drafts";
 import { IDEMPOTENCY_FIELD, markKeyUsed } from "~/utils/idempotency";
+// Whether the outbox is reloading the page lives in utils, where ignoreSearchParams (utils/remix.ts) reads it.
+import { setOutboxRevalidating } from "~/utils/revalidation";
 import {
   closeOutbox,
   enqueue,
@@ -31,15 +33,11 @@ const loadWire = (): Promise<Wire> =>
 
 /**
  * The page's half of the outbox (docs/decisions/0034-outbox.md): keeps a send that found no
- * signal (utils/client-action.ts calls `queueSend`), lists the member's waiting items for the notes
+ * signal (offline/client-action.ts calls `queueSend`), lists the member's waiting items for the notes
  * that show them in place (`useOutbox`, components/ui/outbox-note.tsx), and sends them when the
  * signal returns: the `online` event, the next page load (`startOutbox`, from the root), or the
  * service worker's Background Sync (app/sw/outbox.ts), which tells the page when it sent something.
  */
-
-let revalidating = false;
-/** True while the outbox reloads the page's data (utils/remix.ts ignoreSearchParams lets it through). */
-export const outboxRevalidating = () => revalidating;
 
 /** How the page reloads its data: Remix's `useRevalidator`, handed in by `<OutboxRevalidator />` in the root. */
 type Revalidate = () => void;
@@ -58,7 +56,7 @@ export function setOutboxRevalidator(next: Revalidate | null): void {
 
 /** The revalidator went back to idle after a reload the outbox asked for. */
 export function outboxRevalidated(): void {
-  revalidating = false;
+  setOutboxRevalidating(false);
   clearTimeout(revalidateTimer);
 }
 
@@ -69,7 +67,7 @@ function revalidatePage() {
     return;
   }
   pendingReload = false;
-  revalidating = true;
+  setOutboxRevalidating(true);
   // Over once the reload has run (the root sees the revalidator idle again), or after a bound.
   clearTimeout(revalidateTimer);
   revalidateTimer = setTimeout(outboxRevalidated, 15_000);

@@ -1,6 +1,5 @@
 import { useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
-import { isUnsent } from "./client-action";
-import { outboxRevalidating } from "~/offline/outbox-client";
+import { isUnsent, outboxRevalidating } from "./revalidation";
 
 /**
  * Small Remix idioms shared by pages and components. Browser-safe.
@@ -30,7 +29,7 @@ export function useIsPending({
  */
 export function ignoreSearchParams(keys: string[]): ShouldRevalidateFunction {
   return ({ currentUrl, nextUrl, formMethod, actionResult, defaultShouldRevalidate }) => {
-    // After a send that did not arrive (client-action.ts) nothing is fetched again.
+    // After a send that did not arrive (offline/client-action.ts) nothing is fetched again.
     if (isUnsent(actionResult)) return false;
     // The outbox sent what waited: the page's data is loaded again (ADR 0034).
     if (outboxRevalidating()) return defaultShouldRevalidate;

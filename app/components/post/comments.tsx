@@ -15,7 +15,7 @@ import { useDraft } from "~/components/ui/use-draft";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
-import { isQueued } from "~/utils/client-action";
+import { isQueued } from "~/utils/revalidation";
 import { markKeyUsed } from "~/utils/idempotency";
 import { WaitingComments } from "~/components/ui/outbox-note";
 import { MentionText } from "./mention-text";

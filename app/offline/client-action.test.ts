@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { failedToast, isQueued, isUnsent, keepPageOnFailure, notePageViewer, shouldRevalidate } from "./client-action";
 import { memoryStore } from "#tests/fixtures/outbox";
 import { setOutboxStore, startOutbox } from "~/offline/outbox-client";
-import { onToast, type Toast } from "./toast";
+import { onToast, type Toast } from "~/utils/toast";
 
 /** The one helper behind every route's clientAction (SPEC.md §8 toasts; the page stays). */
 
