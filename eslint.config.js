@@ -14,9 +14,18 @@ import tseslint from "typescript-eslint";
 /**
  * `target` may import nothing from `from`: imports point server → routes → web → models → utils → db,
  * components → ui, schemas. app/server is the server edge (its README): only entry.server and
- * /healthz reach into it.
+ * /healthz reach into it. The browser's own code points down too: components → offline → utils and
+ * schemas, and the service worker (app/sw) → offline → utils; none of them, nor schemas, imports a
+ * `.server` file (app/utils/README.md maps utils' folders and who imports them).
  */
 export const ignores = ["build/", "node_modules/", "tmp/", "data/", ".cache/", "test-results/", "playwright-report/", "db/migrations/"];
+
+/** Kept apart so the one re-export that routes still need (below, with the rule's blocks) can be let through. */
+const utilsBelowTheBrowser = {
+  target: "./app/utils",
+  from: ["./app/offline", "./app/sw"],
+  message: "app/utils is below app/offline and app/sw: what both need lives in utils (e.g. utils/revalidation.ts), and offline imports it.",
+};
 
 const layers = [
   {
@@ -24,6 +33,7 @@ const layers = [
     from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components"],
     message: "app/utils is infrastructure: it imports no models, web, routes or components.",
   },
+  utilsBelowTheBrowser,
   {
     target: "./app/models",
     from: ["./app/server", "./app/web", "./app/routes", "./app/components"],
@@ -43,6 +53,23 @@ const layers = [
     target: "./app/components",
     from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/root.tsx"],
     message: "Components take what they need as props: they import no models, web, routes or ~/root.",
+  },
+  {
+    target: "./app/offline",
+    from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components", "./app/sw", "./app/root.tsx", "./db"],
+    message:
+      "app/offline is the browser's side of drafts, the outbox and uploads: it imports browser-safe utils and schemas, never components, models, web, routes, the service worker or the database.",
+  },
+  {
+    target: "./app/sw",
+    from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components", "./app/schemas", "./app/root.tsx", "./db"],
+    message:
+      "The service worker imports app/offline and browser-safe utils only: it runs in a worker, and scripts/build-sw.ts bundles all it imports.",
+  },
+  {
+    target: ["./app/sw", "./app/offline", "./app/components", "./app/schemas"],
+    from: ["./app/**/*.server.*"],
+    message: "Browser code imports no .server file: it would put server code (and secrets) in the browser's bundle, or fail the build.",
   },
   {
     target: "./app/routes",
@@ -131,6 +158,13 @@ export default tseslint.config(
       "import-x/no-unresolved": "off",
       "import-x/no-restricted-paths": ["error", { zones: layers }],
     },
+  },
+  {
+    // app/offline/client-action.ts moved out of utils, and app/routes (not ours to edit while the framework
+    // moves) still import it from here: this one-line re-export is the only utils file that imports offline.
+    // Delete it once the routes import ~/offline/client-action (app/utils/README.md).
+    files: ["app/utils/client-action.ts"],
+    rules: { "import-x/no-restricted-paths": ["error", { zones: layers.filter((zone) => zone !== utilsBelowTheBrowser) }] },
   },
   {
     // Cycles are looked for where they matter (and where the search is cheap): the app's own modules.
