@@ -54,6 +54,30 @@ const layers = [
     from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/root.tsx"],
     message: "Components take what they need as props: they import no models, web, routes or ~/root.",
   },
+  // Inside utils (app/utils/README.md): the engines sit behind db.server.ts, and the operator's commands on top.
+  {
+    target: ["./app/models", "./app/web", "./app/routes", "./app/components"],
+    from: ["./app/utils/db"],
+    except: ["./sql-dialect.server.ts"],
+    message:
+      "The database engines are reached through ~/utils/db.server (the handle); of app/utils/db, only sql-dialect.server.ts is for models.",
+  },
+  {
+    target: ["./app/utils/*.{ts,tsx}", "./app/utils/db", "./app/utils/media"],
+    from: ["./app/utils/operations"],
+    message:
+      "app/utils/operations (backup, restore, db:move) is run by scripts and the jobs registry (app/server): nothing below imports it.",
+  },
+  {
+    target: ["./app/models", "./app/web", "./app/routes", "./app/components", "./app/offline", "./app/sw", "./app/schemas"],
+    from: ["./app/utils/operations"],
+    message: "app/utils/operations (backup, restore, db:move) is run by scripts and the jobs registry (app/server) only.",
+  },
+  {
+    target: ["./app/utils/*.{ts,tsx}", "./app/utils/db"],
+    from: ["./app/utils/media"],
+    message: "The media pipeline (app/utils/media) builds on the helpers and the database, not the other way.",
+  },
   {
     target: "./app/offline",
     from: ["./app/server", "./app/models", "./app/web", "./app/routes", "./app/components", "./app/sw", "./app/root.tsx", "./db"],
