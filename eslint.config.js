@@ -20,7 +20,6 @@ import tseslint from "typescript-eslint";
  */
 export const ignores = ["build/", "node_modules/", "tmp/", "data/", ".cache/", "test-results/", "playwright-report/", "db/migrations/"];
 
-/** Kept apart so the one re-export that routes still need (below, with the rule's blocks) can be let through. */
 const utilsBelowTheBrowser = {
   target: "./app/utils",
   from: ["./app/offline", "./app/sw"],
@@ -182,13 +181,6 @@ export default tseslint.config(
       "import-x/no-unresolved": "off",
       "import-x/no-restricted-paths": ["error", { zones: layers }],
     },
-  },
-  {
-    // app/offline/client-action.ts moved out of utils, and app/routes (not ours to edit while the framework
-    // moves) still import it from here: this one-line re-export is the only utils file that imports offline.
-    // Delete it once the routes import ~/offline/client-action (app/utils/README.md).
-    files: ["app/utils/client-action.ts"],
-    rules: { "import-x/no-restricted-paths": ["error", { zones: layers.filter((zone) => zone !== utilsBelowTheBrowser) }] },
   },
   {
     // Cycles are looked for where they matter (and where the search is cheap): the app's own modules.

@@ -7,7 +7,7 @@ import { createMember } from "#tests/fixtures/members";
 import { count, postInput } from "#tests/fixtures/posts";
 import { databaseEngine, db, first, preparedOnce, queryColumn, sqlite } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
-import { setStorage, type MediaStorage } from "~/utils/storage.server";
+import { setStorage, type MediaStorage } from "~/utils/media/storage.server";
 import { clubsOnAccountDeletion, deleteAccount, exportAccount, WRONG_PASSWORD } from "./account.server";
 import { getClub } from "./club.server";
 import { joinClub } from "./club-membership.server";

@@ -24,7 +24,7 @@ import type { OwnedClubFate, SelfUser } from "~/schemas/shapes";
 import { APP_NAME } from "~/utils/brand";
 import { db, decrementCounter, writeTransaction } from "~/utils/db.server";
 import { unauthorized } from "~/utils/errors";
-import type { MediaStorage } from "~/utils/storage.server";
+import type { MediaStorage } from "~/utils/media/storage.server";
 import { requireSignedIn, type Queryable } from "./access.server";
 import { removeClub } from "./club.server";
 import { deleteMediaFiles, type MediaFiles } from "./media.server";

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { comments, invites, joinRequests, likes, media, posts, users } from "#db/schema";
 import { createClubSchema, editClubSchema } from "~/schemas/club";
 import { db, first, queryColumn } from "~/utils/db.server";
-import { setStorage, type MediaStorage } from "~/utils/storage.server";
+import { setStorage, type MediaStorage } from "~/utils/media/storage.server";
 import { clubCast, expectError, type Member, membershipRows, newClub } from "#tests/fixtures/clubs";
 import { decideJoinRequest, joinClub, listJoinRequests } from "./club-membership.server";
 import { canReadClub, getMembership } from "./access.server";

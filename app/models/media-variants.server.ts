@@ -4,7 +4,7 @@ import { db } from "~/utils/db.server";
 import { VARIANT_TARGETS, variantKey } from "~/utils/media/image-sources";
 import { variantsOfStored, type VariantTarget } from "~/utils/media/media-processing.server";
 import { logger } from "~/utils/logger.server";
-import { getStorage, type MediaStorage } from "~/utils/storage.server";
+import { getStorage, type MediaStorage } from "~/utils/media/storage.server";
 import { runOnce } from "~/utils/jobs.server";
 
 /**

@@ -4,7 +4,7 @@ import { media, users } from "#db/schema";
 import { count, makeMedia } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
 import { db } from "~/utils/db.server";
-import type { MediaStorage } from "~/utils/storage.server";
+import type { MediaStorage } from "~/utils/media/storage.server";
 import { ABANDONED_AFTER_MS, pruneAbandonedUploads, scheduleUploadPruning } from "./media.server";
 import { createPost } from "./post.server";
 

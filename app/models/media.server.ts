@@ -14,7 +14,7 @@ import { requireSignedIn } from "./access.server";
 import { processImage, sniffFormat, SNIFF_BYTES, type ImageWork, type SniffedFormat } from "~/utils/media/media-processing.server";
 import { AbandonedError } from "~/utils/media/work-queue.server";
 import { consumeLimit, refundHit } from "~/utils/rate-limit.server";
-import { getStorage, type MediaStorage } from "~/utils/storage.server";
+import { getStorage, type MediaStorage } from "~/utils/media/storage.server";
 import { variantKey } from "~/utils/media/image-sources";
 import { runEvery } from "~/utils/jobs.server";
 import { logger } from "~/utils/logger.server";

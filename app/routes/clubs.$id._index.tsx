@@ -49,6 +49,6 @@ export default function ClubPostsTab() {
 
 // After a send from the club's header that did not arrive (or waits in the outbox), nothing is
 // fetched again: with no signal the fetch would fail and the page be reloaded (ADR 0034).
-export { shouldRevalidate } from "~/utils/client-action";
+export { shouldRevalidate } from "~/offline/client-action";
 
 export const ErrorBoundary = GeneralErrorBoundary;

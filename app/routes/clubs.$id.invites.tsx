@@ -1,7 +1,7 @@
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneratedInvite, InviteForm, InviteList } from "~/components/club/invites";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import type { clubInvitesLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
 
 export { clubInvitesLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";

@@ -6,7 +6,7 @@ import { PostEditorPart } from "~/components/post/editor-part";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacyIcon } from "~/components/ui/icons";
 import { pageMeta } from "~/utils/brand";
-import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import type { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";

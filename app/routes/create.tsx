@@ -2,7 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { useActionData } from "@remix-run/react";
 import { PostEditorPart } from "~/components/post/editor-part";
 import { pageMeta } from "~/utils/brand";
-import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { isPrivateClubMedia } from "~/models/media.server";
-import { getStorage, isValidKey, type ByteRange } from "~/utils/storage.server";
+import { getStorage, isValidKey, type ByteRange } from "~/utils/media/storage.server";
 
 /**
  * GET /media/<key>: serves stored media (local disk, or S3 when no S3_PUBLIC_URL is set). Keys

@@ -7,7 +7,7 @@ import { setDataSaver } from "~/models/data-saver.server";
 import { storeUpload } from "~/models/media.server";
 import { backfillVariants, variantWork } from "~/models/media-variants.server";
 import { db, first } from "~/utils/db.server";
-import { getStorage } from "~/utils/storage.server";
+import { getStorage } from "~/utils/media/storage.server";
 import { dataSaverFor, saveDataRequested } from "~/web/data-saver.server";
 import { readSession, viewerKey } from "~/web/session.server";
 

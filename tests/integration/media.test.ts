@@ -16,7 +16,7 @@ import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.server";
 import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
-import { createS3Storage, getStorage, setStorage } from "~/utils/storage.server";
+import { createS3Storage, getStorage, setStorage } from "~/utils/media/storage.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import {
   exifHasGps,

@@ -12,7 +12,7 @@ import { action as createAction } from "~/routes/api.uploads";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api.uploads.$";
 import { db, queryRow } from "~/utils/db.server";
 import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
-import { createS3Storage, setStorage } from "~/utils/storage.server";
+import { createS3Storage, setStorage } from "~/utils/media/storage.server";
 import {
   createResumableStore,
   getResumableStore,

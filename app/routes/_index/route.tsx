@@ -17,7 +17,7 @@ import type { WithPreview } from "~/utils/preview";
 import type { RouteHandle } from "~/root";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
-export { shouldRevalidate } from "~/utils/client-action";
+export { shouldRevalidate } from "~/offline/client-action";
 
 /** A visitor's home is sent without the app's scripts (docs/decisions/0047). */
 export const handle: RouteHandle = { plainForVisitors: true };

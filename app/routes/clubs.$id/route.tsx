@@ -13,7 +13,7 @@ import { CLUB_NOT_FOUND, type ClubTab } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { atomAlternate, clubFeedPath } from "~/utils/feed-links";
 import { ignoreSearchParams } from "~/utils/remix";
-import { failedToast, keepPageOnFailure } from "~/utils/client-action";
+import { failedToast, keepPageOnFailure } from "~/offline/client-action";
 import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
 import { importAgain } from "~/utils/import-again";
 

@@ -12,7 +12,7 @@ const TABS: Array<{ id: Tab; label: string }> = [
 ];
 
 /** /clubs?tab=all|public|mine&search=&cursor=: the tabs and the search box are links and a GET form. */
-export { shouldRevalidate } from "~/utils/client-action";
+export { shouldRevalidate } from "~/offline/client-action";
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return loadClubList(request);

@@ -10,7 +10,7 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { FieldErrors } from "~/components/ui/field";
 import { CREATE_LIMIT_MAX } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
-import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/utils/client-action";
+import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import type { loader, action } from "./club-create.server";

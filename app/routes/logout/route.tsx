@@ -1,4 +1,4 @@
-import { keepPageOnFailure } from "~/utils/client-action";
+import { keepPageOnFailure } from "~/offline/client-action";
 
 /** Log out is a POST (the avatar menu's form); a GET changes nothing. */
 export { loader, action } from "./sign-out-page.server";

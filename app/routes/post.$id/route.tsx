@@ -14,7 +14,7 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
-import { keepPageOnFailure } from "~/utils/client-action";
+import { keepPageOnFailure } from "~/offline/client-action";
 import { postSendFailed } from "./send-failed";
 import type { loader } from "./post-actions.server";
 import { importAgain } from "~/utils/import-again";

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { keepPageOnFailure } from "~/utils/client-action";
+import { keepPageOnFailure } from "~/offline/client-action";
 import { onToast, type Toast } from "~/utils/toast";
 import { postSendFailed } from "./send-failed";
 

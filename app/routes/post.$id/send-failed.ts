@@ -1,4 +1,4 @@
-import { failedToast } from "~/utils/client-action";
+import { failedToast } from "~/offline/client-action";
 import type { Toast } from "~/utils/toast";
 
 /**

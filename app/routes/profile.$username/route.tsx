@@ -17,7 +17,7 @@ import { atomAlternate, memberFeedPath } from "~/utils/feed-links";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
-import { failedToast, keepPageOnFailure } from "~/utils/client-action";
+import { failedToast, keepPageOnFailure } from "~/offline/client-action";
 import type { loader, action } from "./profile-actions.server";
 import { importAgain } from "~/utils/import-again";
 

@@ -4,7 +4,7 @@ import sharp from "sharp";
 import type { MediaKind } from "#db/schema";
 import { AppError, tooLarge, unsupportedMedia } from "../errors";
 import { env } from "../env.server";
-import { contentTypeForKey } from "../storage.server";
+import { contentTypeForKey } from "./storage.server";
 import { VARIANT_TARGETS } from "./image-sources";
 import { AbandonedError, WorkQueue } from "./work-queue.server";
 

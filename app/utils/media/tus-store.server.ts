@@ -3,7 +3,7 @@ import { FileStore } from "@tus/file-store";
 import { S3Store } from "@tus/s3-store";
 import type { DataStore } from "@tus/server";
 import { env, type Env } from "../env.server";
-import type { S3StorageOptions } from "../storage.server";
+import type { S3StorageOptions } from "./storage.server";
 
 /**
  * Where the bytes of resumable (tus) uploads wait until the last one is in

@@ -25,7 +25,7 @@ import {
 } from "./backup.server";
 import { migratePostgres } from "../db/db-postgres.server";
 import { parseEnv } from "../env.server";
-import { createS3Storage } from "../storage.server";
+import { createS3Storage } from "../media/storage.server";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "whitetail-backup-"));
 

@@ -4,7 +4,7 @@ import { DeleteObjectsCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { dumpPostgres, isPostgresDump, restorePostgres, type PostgresRestore } from "./backup-postgres.server";
 import type { Env } from "../env.server";
-import { contentTypeForKey, createS3Storage, isValidKey } from "../storage.server";
+import { contentTypeForKey, createS3Storage, isValidKey } from "../media/storage.server";
 import { runEvery } from "../jobs.server";
 
 /**

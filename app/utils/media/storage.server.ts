@@ -6,7 +6,7 @@ import { pipeline } from "node:stream/promises";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, S3Client, type S3ClientConfig } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { env, type Env } from "./env.server";
+import { env, type Env } from "../env.server";
 
 /**
  * Where uploaded media lives (docs/decisions/0008-media-storage-and-processing.md). One interface,

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { lazyBytes, startS3rver, streamToBuffer } from "#tests/fixtures/media";
-import { tooLarge } from "./errors";
+import { tooLarge } from "../errors";
 import { contentTypeForKey, createLocalStorage, createS3Storage, isValidKey, type MediaStorage } from "./storage.server";
 
 describe("storage keys", () => {
