@@ -1,6 +1,6 @@
 import { fileURLToPath } from "node:url";
 import { vitePlugin as remix } from "@remix-run/dev";
-import type { PreRenderedChunk } from "rollup";
+import type { GetManualChunk, PreRenderedChunk } from "rollup";
 import { defineConfig } from "vite";
 import { BUILD_DIR } from "./scripts/build-dirs";
 
@@ -23,6 +23,36 @@ function clientEntryName(chunk: PreRenderedChunk): string {
   return `assets/routes/${name}-[hash].js`;
 }
 
+/**
+ * What every page loads before anything else, in two files: the code the browser entry and the root
+ * route import statically (not what they import lazily, which stays on demand), as `framework` (the
+ * packages: React, Remix, the router) and `shell` (the app's own: the top bar, the toaster, the
+ * outbox…). Left to itself, Rollup cut the shell into a file per module shared by two chunks, and
+ * any move of a module changed how many (21 to 24 files on every page after one such move).
+ */
+const APP_SHELL_ROOTS = ["./app/entry.client.tsx", "./app/root.tsx"].map((file) => fileURLToPath(new URL(file, import.meta.url)));
+let appShell: Set<string> | undefined;
+const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
+  if (!appShell) {
+    appShell = new Set();
+    const ids = [...APP_SHELL_ROOTS];
+    while (ids.length > 0) {
+      const next = ids.pop()!;
+      if (appShell.has(next)) continue;
+      const info = getModuleInfo(next);
+      if (!info) continue;
+      appShell.add(next);
+      ids.push(...info.importedIds);
+    }
+  }
+  // The entry itself stays a file of its own: its code (hydration, the worker's registration) must
+  // run when Remix imports it, after the page's inline script has set the manifest, not when the
+  // root route's module is imported before that.
+  if (!appShell.has(id) || id === APP_SHELL_ROOTS[0]) return undefined;
+  // Vite's own helpers (virtual modules, "\0…") go with the packages that call them.
+  return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
+};
+
 // The Vite compiler (issue 40, step 1 of ADR 0059's path): the same routes and future flags the
 // classic compiler had. Tailwind and autoprefixer run through Vite's CSS (postcss.config.js).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -39,7 +69,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild
     ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
       { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
-    : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName } } },
+    : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk } } },
   plugins: [
     remix({
       buildDirectory: BUILD_DIR,

@@ -37,7 +37,9 @@ const CEILING_KB: Record<string, number> = {
   // address again), used by every card's post dialogs, report dialog and link preview. The toast
   // card, the push toggle and the outbox keep their plain loaders: the helper in the root chunk put
   // /settings at 120.18, over every page's budget of 120.
-  "routes/_index": 112.7,
+  // The Vite compiler with the app shell in one file (ADR 0077): 112.7 → 106.2, 31 files → 13. The
+  // ceiling follows the measure down, so the shell's one file does not quietly fill up again.
+  "routes/_index": 106.5,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
