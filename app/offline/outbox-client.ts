@@ -1,4 +1,5 @@
 import { browserStorage, removeDraft } from "./drafts";
+import type { ForgetPagesMessage } from "./saved-pages";
 import { IDEMPOTENCY_FIELD, markKeyUsed } from "~/utils/idempotency";
 // Whether the outbox is reloading the page lives in utils, where ignoreSearchParams (utils/remix.ts) reads it.
 import { setOutboxRevalidating } from "~/utils/revalidation";
@@ -145,7 +146,14 @@ export function replayOutbox(): Promise<void> {
   flushing ??= (async () => {
     try {
       const { flush, replayRequest } = await loadWire();
-      const report = await flush(s, (item) => fetch(replayRequest(item, location.origin)));
+      const report = await flush(s, async (item) => {
+        const response = await fetch(replayRequest(item, location.origin));
+        // This device's session has ended (signed out elsewhere): the worker forgets the member's
+        // saved pages now, as it does for a 401 it sees itself (it does not relay sends with a body; ADR 0078).
+        if (response.status === 401)
+          navigator.serviceWorker?.controller?.postMessage({ type: "forget-pages" } satisfies ForgetPagesMessage);
+        return response;
+      });
       sentItems(report.sent, true);
       await refresh(s);
     } catch {

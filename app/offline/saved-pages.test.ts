@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   answerEndsSession,
+  answerWorthALook,
   DOCUMENT_PART,
   MEMBER_OFFLINE_HOURS,
   oldestSaved,
@@ -87,5 +88,42 @@ describe("answerEndsSession", () => {
     expect(answerEndsSession("/api/posts/3", 403)).toBe(false);
     expect(answerEndsSession("/settings", 401)).toBe(false);
     expect(answerEndsSession("/apiary", 401)).toBe(false);
+  });
+});
+
+describe("answerWorthALook", () => {
+  const look = (method: string, address: string, { navigate = false, contentType = null as string | null } = {}) => {
+    const url = new URL(address, "http://x");
+    return answerWorthALook({ method, pathname: url.pathname, search: url.searchParams, navigate, contentType });
+  };
+
+  it("looks at /api reads and the sign-in page, typed or fetched, which the page cache never sees", () => {
+    expect(look("GET", "/api/auth/user")).toBe(true);
+    expect(look("GET", "/api/auth/user", { navigate: true })).toBe(true);
+    expect(look("HEAD", "/api/posts/3")).toBe(true);
+    expect(look("GET", "/auth?mode=login&redirectTo=%2Fsettings", { navigate: true })).toBe(true);
+    expect(look("GET", "/auth?_data=routes%2Fauth")).toBe(true);
+    // Pages are the page cache's; build files and media say nothing about a session.
+    expect(look("GET", "/clubs/2", { navigate: true })).toBe(false);
+    expect(look("GET", "/assets/entry.client-abc.js")).toBe(false);
+    expect(look("GET", "/media/a.jpg")).toBe(false);
+    expect(look("GET", "/authors")).toBe(false);
+  });
+
+  it("looks at a form sent with JavaScript, but never relays an /api write, a file or a sign-out", () => {
+    const form = "application/x-www-form-urlencoded;charset=UTF-8";
+    expect(look("POST", "/post/3?_data=routes%2Fpost.%24id", { contentType: form })).toBe(true);
+    expect(look("POST", "/auth?_data=routes%2Fauth", { contentType: form })).toBe(true);
+    // /api writes: the outbox's sends race the worker's Background Sync; the page reports their 401.
+    expect(look("POST", "/api/posts/3/comments", { contentType: "application/json" })).toBe(false);
+    expect(look("DELETE", "/api/posts/3/like")).toBe(false);
+    // Files: multipart forms, tus chunks, a body of unknown kind.
+    expect(look("POST", "/create?_data=routes%2Fcreate", { contentType: "multipart/form-data; boundary=x" })).toBe(false);
+    expect(look("PATCH", "/api/uploads/abc", { contentType: "application/offset+octet-stream" })).toBe(false);
+    expect(look("POST", "/post/3?_data=routes%2Fpost.%24id")).toBe(false);
+    // Sign-out is forgotten as it leaves; a form posted as a navigation answers with a redirect the worker cannot read.
+    expect(look("POST", "/logout?_data=routes%2Flogout", { contentType: form })).toBe(false);
+    expect(look("POST", "/post/3", { navigate: true, contentType: form })).toBe(false);
+    expect(look("POST", "/post/3", { contentType: form })).toBe(false);
   });
 });

@@ -95,3 +95,31 @@ export function sessionStillTrusted(confirmedAt: number | null, now: number): bo
 export function answerEndsSession(pathname: string, status: number): boolean {
   return status === 401 && /^\/api\//.test(pathname) && !/^\/api\/auth\/login\/?$/.test(pathname);
 }
+
+/**
+ * Which requests the worker passes to the network itself, without saving anything, to look at the
+ * answer for a sign that this device's session ended (an `/api` 401, a viewer named `visitor`;
+ * docs/decisions/0078): the pages and their loader data are looked at already (the page cache's
+ * rules), so these are the rest that can say so.
+ * - `/api` reads and the sign-in page (`/auth`) with its loader data: GET and HEAD, navigations too
+ *   (a typed `/api` address, the data-export form, a member sent to sign in).
+ * - A form sent from a page with JavaScript (an action's `?_data=` answer: a 401 there reloads
+ *   nothing after it), only when its body is a small form or JSON: never a file (multipart), so no
+ *   upload is streamed through the worker and its progress stays true. Never sign-out (forgotten as
+ *   it leaves, and its `Clear-Site-Data` answer stays the browser's own), a form posted as a
+ *   navigation (its answer is a redirect the worker cannot read) nor an `/api` write (the outbox's:
+ *   relayed, its page and Background Sync sends raced differently; the page reports a 401 instead).
+ */
+export function answerWorthALook(request: {
+  method: string;
+  pathname: string;
+  search: URLSearchParams;
+  navigate: boolean;
+  contentType: string | null;
+}): boolean {
+  const { method, pathname, search, navigate, contentType } = request;
+  const api = /^\/api\//.test(pathname);
+  if (method === "GET" || method === "HEAD") return api || /^\/auth(\/|$)/.test(pathname);
+  if (navigate || api || pathname === "/logout" || !search.has("_data") || contentType === null) return false;
+  return /^\s*(application\/x-www-form-urlencoded|application\/json)\s*(;|$)/i.test(contentType);
+}

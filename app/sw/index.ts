@@ -7,14 +7,16 @@ import { CacheFirst, NetworkFirst } from "workbox-strategies";
 import type { RouteHandlerCallbackOptions } from "workbox-core/types";
 import {
   answerEndsSession,
+  answerWorthALook,
   DOCUMENT_PART,
   pageOf,
   SAVED_AT_HEADER,
+  VIEWER_HEADER,
   withSavedCopyNote,
   type SavedCopyMessage,
   type SavePageMessage,
 } from "../offline/saved-pages";
-import { forgetPages, PAGES_CACHE, pageCachePlugins, savedCopy, sessionEnded } from "./saved-pages";
+import { forgetPages, heardViewer, PAGES_CACHE, pageCachePlugins, pagesGeneration, savedCopy, sessionEnded } from "./saved-pages";
 import { OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
@@ -35,9 +37,11 @@ import { ASSETS_PATH } from "../utils/assets-path";
  *   (open-saved.ts). A page nobody saw gets the offline page, whose "Try again" reloads the
  *   address asked for.
  * - A member's saved pages are shown offline only within 72 h of the last answer that confirmed
- *   their session, and an `/api` 401 forgets them at once (docs/decisions/0053).
- * - Nothing else is touched: form posts, media, other origins go to the network as usual, and `/api`
- *   reads (GET, HEAD) are passed through untouched, only looked at for a 401.
+ *   their session; any answer the worker sees that says the session ended (an `/api` 401, a page or
+ *   the sign-in page drawn for a visitor) forgets them at once (docs/decisions/0053, 0078).
+ * - Nothing else is touched: files, media, other origins go to the network as usual; `/api` calls,
+ *   the sign-in page and small form sends are passed through untouched, only looked at for a 401
+ *   or their viewer.
  *
  * A new build's worker takes over at once; the page reloads once (app/offline/service-worker.ts).
  */
@@ -78,18 +82,30 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
-// An `/api` read answered 401 says this device's session has ended (signed out elsewhere, expired):
-// the member's saved pages go at once. Only reads pass through the worker here, so no request body
-// (an upload) is ever relayed by it; navigations (the data export download) are left alone.
+// Answers the worker looks at but never saves (`answerWorthALook`, docs/decisions/0078): `/api` reads
+// and writes (a 401 says this device's session has ended: signed out elsewhere, expired), the
+// sign-in page and its loader data, and a page's form sent with JavaScript (both name their viewer
+// like every page: a member whose session ended elsewhere is a visitor now). Either forgets the
+// member's saved pages before the page hears the answer, so whatever it does next finds nothing
+// saved. No file is ever relayed (an upload's bytes go straight to the network, as before).
 self.addEventListener("fetch", (event) => {
   const { request } = event;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin || !url.pathname.startsWith("/api/")) return;
-  if ((request.method !== "GET" && request.method !== "HEAD") || request.mode === "navigate") return;
+  if (url.origin !== self.location.origin) return;
+  const worthALook = answerWorthALook({
+    method: request.method,
+    pathname: url.pathname,
+    search: url.searchParams,
+    navigate: request.mode === "navigate",
+    contentType: request.headers.get("Content-Type"),
+  });
+  if (!worthALook) return;
+  const started = pagesGeneration();
   event.respondWith(
     fetch(request).then(async (response) => {
-      // Forgotten before the page hears the answer, so whatever it does next finds nothing saved.
       if (answerEndsSession(url.pathname, response.status)) await sessionEnded();
+      const tag = response.headers.get(VIEWER_HEADER);
+      if (tag) await heardViewer(tag, started);
       return response;
     }),
   );

@@ -1,5 +1,7 @@
 import { closeOutbox, idbOutboxStore, OUTBOX_SYNC_TAG, type OutboxChangedMessage } from "../offline/outbox";
 import { flush, replayRequest } from "../offline/outbox-wire";
+import { answerEndsSession } from "../offline/saved-pages";
+import { sessionEnded } from "./saved-pages";
 
 /**
  * The worker's half of the outbox (docs/decisions/0034-outbox.md): Background Sync, where the
@@ -14,7 +16,13 @@ type SyncEvent = ExtendableEvent & { tag: string };
 
 async function sendWaiting(): Promise<void> {
   const store = idbOutboxStore();
-  const report = await flush(store, (item) => fetch(replayRequest(item, self.location.origin)));
+  const report = await flush(store, async (item) => {
+    const request = replayRequest(item, self.location.origin);
+    const response = await fetch(request);
+    // The worker's own send heard that this device's session ended: the member's saved pages go too (ADR 0078).
+    if (answerEndsSession(new URL(request.url).pathname, response.status)) await sessionEnded();
+    return response;
+  });
   if (report.changed) {
     const sent = report.sent.map(({ key, draft, memberId }) => ({ key, draft, memberId }));
     const message: OutboxChangedMessage = { type: "outbox-changed", sent };

@@ -15,7 +15,8 @@ import { pageOf, SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_
  * live-session.md): each answer from the network naming the current member records the time
  * (`/__pulse/confirmed`); offline, their saved copies are served only within MEMBER_OFFLINE_HOURS of
  * it, and past it every page is forgotten. A sign from the server that this device's session ended
- * (`sessionEnded`: an `/api` 401) forgets them at once.
+ * (`sessionEnded`: an `/api` 401; `heardViewer`: the sign-in page or a form's answer drawn for a
+ * visitor) forgets them at once (docs/decisions/0078).
  *
  * A page the server now refuses (403, 404 or 410: the post was removed by a moderator, hidden after
  * reports or deleted, its club made private, its author blocked you) is no longer saved: every copy
@@ -74,6 +75,34 @@ async function confirmedAt(): Promise<number | null> {
 /** Something the server said shows this device's session has ended: forget the member's pages now. */
 export async function sessionEnded() {
   if ((await currentViewer()) !== VISITOR) await forgetPages(VISITOR);
+}
+
+/** How many times the saved pages were forgotten: a request notes it as it leaves (see `heardViewer`). */
+export function pagesGeneration(): number {
+  return generation;
+}
+
+/**
+ * An answer the worker looked at without saving it (the sign-in page, its loader data) named its
+ * viewer, `tag`: another viewer than the current one forgets every saved page, as a page's answer
+ * does, and the current member's own confirms their session. `startedAt` is `pagesGeneration()`
+ * when the request left: a reply to a request made before the pages were last forgotten says nothing.
+ */
+export async function heardViewer(tag: string, startedAt: number) {
+  if (startedAt !== generation) return;
+  const current = await currentViewer();
+  if (tag !== current) await forgetPages(tag);
+  else if (tag !== VISITOR) await confirmSession();
+}
+
+/**
+ * The page cache is only looked in when the network failed or stalled: that is when the bound is
+ * applied, even to a page never saved (the offline page is about to be shown), so past the bound the
+ * member's pages leave the disk on the first visit without signal, not only when one of them is asked for.
+ */
+async function forgetIfUntrusted() {
+  const current = await currentViewer();
+  if (current !== VISITOR && !sessionStillTrusted(await confirmedAt(), Date.now())) await forgetPages(VISITOR);
 }
 
 /** Answers that say a page is not there (any more) for this viewer. */
@@ -137,7 +166,11 @@ export const savedPagesPlugin: WorkboxPlugin = {
     headers.set(SAVED_FOR_HEADER, tag);
     return new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers });
   },
-  cachedResponseWillBeUsed: async ({ cachedResponse }) => (cachedResponse && (await servable(cachedResponse)) ? cachedResponse : null),
+  cachedResponseWillBeUsed: async ({ cachedResponse }) => {
+    if (cachedResponse) return (await servable(cachedResponse)) ? cachedResponse : null;
+    await forgetIfUntrusted();
+    return null;
+  },
 };
 
 export const pageCachePlugins: WorkboxPlugin[] = [savedPagesPlugin, expiration];
