@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, randomInt } from "node:crypto";
 import { and, eq, gt, lte, or } from "drizzle-orm";
 import { passwordResets, users } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
-import { db, first, writeTransaction } from "~/utils/db.server";
+import { db, first, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
 import { isAppError, notFound } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
@@ -47,12 +47,7 @@ export async function findAccount(identifier: string): Promise<UserRow | undefin
 /** A new link's token for the member; the member's older link (and any expired ones) stop working. */
 export async function issueResetToken(userId: number, now: number = Date.now()): Promise<string> {
   const token = randomBytes(32).toString("base64url");
-  await writeTransaction(async (tx) => {
-    await tx.delete(passwordResets).where(or(eq(passwordResets.userId, userId), lte(passwordResets.expiresAt, new Date(now))));
-    await tx
-      .insert(passwordResets)
-      .values({ tokenHash: hashToken(token), userId, createdAt: new Date(now), expiresAt: new Date(now + RESET_LIFETIME_MS) });
-  });
+  await writeTransaction((tx) => insertResetRow(tx, userId, token, now));
   return token;
 }
 
@@ -61,12 +56,19 @@ export function resetLink(origin: string, token: string): string {
 }
 
 /**
- * A member's request from /forgot-password. The answer never says whether an account matched, and it
- * takes the same work either way (security-2 N14): here only the per-address limit (429, which names
- * nobody) is counted; everything that depends on the account (looking it up, its own silent limit,
- * the token write and the mail) runs after the answer has gone, on a later turn of the event loop.
- * `delivery` settles when that work is done (a failure is logged, never thrown); null where mail is
- * not configured (nothing is done at all).
+ * A member's request from /forgot-password. The answer never says whether an account matched, and
+ * before it goes both cases do the same work, statement for statement (security-2 N14,
+ * security-3 N14): the per-address limit (429, which names nobody), the lookup, then one write
+ * transaction holding the per-account limit and the link's insert. An unknown identifier is limited
+ * under a key of its own (a keyed hash, so a stranger's typed address is not stored), and its insert
+ * is the same INSERT … SELECT, which finds no member to insert for. A silent 429 of that limit rolls
+ * back either way. Only the mail is left for after the answer, scheduled the same way for both
+ * (afterMailDelay): `delivery` settles when it is sent, or when the timer fires with none to send (a
+ * failure is logged, never thrown); null where mail is not configured (nothing is done at all).
+ *
+ * Deferring the per-account half (as security-2's fix did) did not close the gap, it moved it: the
+ * lookup, limit and token write of a known account ran on the turns after its answer, so whichever
+ * request came next waited for them, and unknown accounts answered 2.7 ms slower (security-3 N14).
  */
 export async function requestPasswordReset(
   identifier: string,
@@ -76,28 +78,73 @@ export async function requestPasswordReset(
   const mail = mailSettings();
   if (!mail) return { delivery: null };
   if (from.trusted !== false) await consumeLimit("passwordResetsPerIp", from.ip, now);
-  const delivery = afterThisTurn()
-    .then(() => mailResetLink(identifier, mail.publicUrl, now))
+  const row = await findAccount(identifier);
+  const token = await issueResetTokenIfAllowed(row?.id ?? NO_MEMBER, row ? String(row.id) : unknownAccountKey(identifier), now);
+  const delivery = afterMailDelay()
+    .then(() => (row && token ? mailResetLink(row, resetLink(mail.publicUrl, token)) : undefined))
     .catch((error: unknown) => {
       logger.error({ err: error }, "password-reset request failed");
     });
   return { delivery };
 }
 
-/** Resolves on a later turn of the event loop: after the current request's answer has been written. */
-const afterThisTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * When the mail goes: a random 1–3 s after the request, for a known and an unknown account alike
+ * (the timer fires for both; only a known one has something to send). Sent on the next turn, as
+ * before, the mail's work (composing it, the SMTP conversation) landed on the answer of whichever
+ * request came next; seconds later and at a random moment it lands on no request an asker can pick.
+ * A restart in between loses the mail (the link's row stays; the page tells the member to ask
+ * again): only the token's hash is stored, so no job could send it later.
+ */
+let mailDelayMs = { min: 1000, max: 3000 };
+/** For tests that wait for the mail (the timing test keeps the real delay). */
+export function setResetMailDelay(value: { min: number; max: number }) {
+  mailDelayMs = value;
+}
+const afterMailDelay = () => new Promise<void>((resolve) => setTimeout(resolve, randomInt(mailDelayMs.min, mailDelayMs.max + 1)));
 
-/** The per-account half of a request: nothing for no such account, or one over its limit. */
-async function mailResetLink(identifier: string, publicUrl: string, now: number): Promise<void> {
-  const row = await findAccount(identifier);
-  if (!row) return;
+/** No member has this id (ids start at 1): the insert for an unknown account selects no row. */
+const NO_MEMBER = 0;
+/** Per process: the per-account limit's key for an identifier that names no account. */
+const unknownKeySecret = randomBytes(32);
+const unknownAccountKey = (identifier: string) =>
+  `?${createHmac("sha256", unknownKeySecret).update(identifier.trim().toLowerCase()).digest("base64url").slice(0, 22)}`;
+
+/**
+ * The per-account limit (3 an hour) and a new link for `userId`, in one write transaction whose
+ * statements are the same for a member and for NO_MEMBER: the member's older link and expired ones
+ * are deleted, and the link is inserted by an INSERT … SELECT from users, which inserts nothing for
+ * NO_MEMBER. The token, or null when the limit is spent (the answer does not say so).
+ */
+async function issueResetTokenIfAllowed(userId: number, limitKey: string, now: number): Promise<string | null> {
+  const token = randomBytes(32).toString("base64url");
   try {
-    await consumeLimit("passwordResetsPerAccount", String(row.id), now);
+    await writeTransaction(async (tx) => {
+      await consumeLimit("passwordResetsPerAccount", limitKey, now);
+      await insertResetRow(tx, userId, token, now);
+    });
   } catch (error) {
-    if (isAppError(error) && error.status === 429) return;
+    if (isAppError(error) && error.status === 429) return null;
     throw error;
   }
-  const link = resetLink(publicUrl, await issueResetToken(row.id, now));
+  return token;
+}
+
+/** A new link's row for the member; their older link (and any expired ones) stop working. Nothing for NO_MEMBER. */
+async function insertResetRow(tx: Tx, userId: number, token: string, now: number): Promise<void> {
+  await tx.delete(passwordResets).where(or(eq(passwordResets.userId, userId), lte(passwordResets.expiresAt, new Date(now))));
+  // Hand-written: the builder's INSERT … SELECT wants every column, id included. Times are integer
+  // milliseconds on both engines (db/pg-tables.ts); the casts say so to PostgreSQL.
+  await queryRows(
+    `INSERT INTO password_resets (token_hash, user_id, created_at, expires_at)
+     SELECT @tokenHash, id, cast(@createdAt AS bigint), cast(@expiresAt AS bigint) FROM users WHERE id = @userId
+     RETURNING id`,
+    { tokenHash: hashToken(token), userId, createdAt: now, expiresAt: now + RESET_LIFETIME_MS },
+  );
+}
+
+/** The mail with the link; its failure is logged (the link stays valid, the member may ask again). */
+async function mailResetLink(row: UserRow, link: string): Promise<void> {
   await sendMail(resetMail(row, link)).catch((error: unknown) => {
     logger.error({ err: error, member: row.id }, "password-reset mail failed");
   });

@@ -17,8 +17,8 @@ export async function action(args: ActionFunctionArgs) {
     const submission = parseWithZod(await readFormData(request), { schema: forgotPasswordSchema });
     if (submission.status !== "success") return formReply(submission);
     try {
-      // Only the per-address limit is counted here: finding the account, its token and its mail come
-      // after the answer, which neither waits for them nor says whether there was one (security-2 N14).
+      // The same work for any identifier, and only the mail after the answer, which never says whether
+      // there was an account (security-3 N14, password-reset.server.ts).
       await requestPasswordReset(submission.value.identifier, clientAddress(request));
     } catch (error) {
       return formReply(submission, { error });
