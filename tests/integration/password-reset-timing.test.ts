@@ -18,8 +18,9 @@ import { serveSite } from "../fixtures/site";
  * known account left for after its answer (lookup, limit, token, mail) delayed the unknown request
  * that followed it.
  *
- * 10 pairs of warm-up, then 30 of each. Compared: the median over the 30 pairs of unknown ÷ known
- * (each unknown against the known just before it), which must lie within 1/1.12 … 1.12 on SQLite
+ * 10 pairs of warm-up, then 3 rounds of 30 of each. Each round's figure is the median over its 30
+ * pairs of unknown ÷ known (each unknown against the known just before it); the median of the 3
+ * rounds (so a burst of load that spoils one round decides nothing) must lie within 1/1.12 … 1.12 on SQLite
  * and 1/1.25 … 1.25 on PostgreSQL, unless the median difference is under 0.3 ms. The medians of each
  * kind, and the server's CPU time per answer, are printed beside it. Why this: other people's load
  * on a 2-core machine moves every request's time by 2–20× from one second to the next, so the
@@ -34,6 +35,7 @@ import { serveSite } from "../fixtures/site";
  * sharper check.
  */
 const PAIRS = 30;
+const ROUNDS = 3;
 const WARM_UP = 10;
 const POSTGRES = Boolean(process.env.TEST_DATABASE_URL);
 const RATIO = POSTGRES ? 1.25 : 1.12;
@@ -77,15 +79,27 @@ afterAll(async () => {
 });
 
 describe("forgot password, timed (security-3 N14)", () => {
-  it("answers 30 known and 30 unknown accounts, alternated, in the same time (per pair within 12 %, 25 % on PostgreSQL, or 0.3 ms)", async () => {
+  it("answers known and unknown accounts, alternated, in the same time (3 rounds of 30 pairs: within 12 %, 25 % on PostgreSQL, or 0.3 ms)", async () => {
     const members = [];
-    for (let i = 0; i < WARM_UP + PAIRS; i++) members.push(await createMember());
+    for (let i = 0; i < WARM_UP + ROUNDS * PAIRS; i++) members.push(await createMember());
     const identifiers = members.flatMap((m, i) => [m.username, `nobody_${i}_${Math.random().toString(36).slice(2, 8)}`]);
     const answers = await askInTurn(identifiers);
     expect(new Set(answers.map((a) => a.status))).toEqual(new Set([302]));
-    const measured = answers.slice(2 * WARM_UP);
-    const known = measured.filter((_, i) => i % 2 === 0).map((a) => a.ms);
-    const unknown = measured.filter((_, i) => i % 2 === 1).map((a) => a.ms);
+    const rounds = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      const measured = answers.slice(2 * (WARM_UP + r * PAIRS), 2 * (WARM_UP + (r + 1) * PAIRS));
+      const known = measured.filter((_, i) => i % 2 === 0).map((a) => a.ms);
+      const unknown = measured.filter((_, i) => i % 2 === 1).map((a) => a.ms);
+      const round = {
+        ratio: median(unknown.map((ms, i) => ms / known[i]!)),
+        difference: median(unknown.map((ms, i) => ms - known[i]!)),
+      };
+      rounds.push(round);
+      console.info(
+        `N14 ${POSTGRES ? "postgres" : "sqlite"} round ${r + 1}: medians known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms; ` +
+          `per pair unknown/known ${round.ratio.toFixed(3)}, unknown-known ${round.difference.toFixed(2)} ms`,
+      );
+    }
     // CPU: what the server did from the previous answer to this one, its own work and whatever the
     // request before it left behind.
     const cpu = cpuAtAnswer.map((ms, i) => (i ? ms - cpuAtAnswer[i - 1]! : 0)).slice(2 * WARM_UP);
@@ -93,19 +107,16 @@ describe("forgot password, timed (security-3 N14)", () => {
     console.info(
       `N14 cpu known ${cpuKnown.toFixed(3)} ms, unknown ${cpuUnknown.toFixed(3)} ms, ratio ${(cpuUnknown / cpuKnown).toFixed(3)}`,
     );
-    const ratio = median(unknown.map((ms, i) => ms / known[i]!));
-    const difference = median(unknown.map((ms, i) => ms - known[i]!));
-    console.info(
-      `N14 ${POSTGRES ? "postgres" : "sqlite"}: medians known ${median(known).toFixed(2)} ms, unknown ${median(unknown).toFixed(2)} ms; ` +
-        `per pair unknown/known ${ratio.toFixed(3)}, unknown-known ${difference.toFixed(2)} ms`,
-    );
+    const ratio = median(rounds.map((round) => round.ratio));
+    const difference = median(rounds.map((round) => round.difference));
+    console.info(`N14 ${POSTGRES ? "postgres" : "sqlite"}: median of rounds ${ratio.toFixed(3)}, ${difference.toFixed(2)} ms`);
     // Every known account still got its mail.
     const to = new Set<string>();
-    for (let i = 0; i < WARM_UP + PAIRS; i++) to.add((await sink.next()).to[0]!);
+    for (let i = 0; i < members.length; i++) to.add((await sink.next()).to[0]!);
     expect(to).toEqual(new Set(members.map((m) => m.email)));
     if (Math.abs(difference) > FLOOR_MS) {
       expect(ratio).toBeGreaterThanOrEqual(1 / RATIO);
       expect(ratio).toBeLessThanOrEqual(RATIO);
     }
-  }, 60_000);
+  }, 180_000);
 });
