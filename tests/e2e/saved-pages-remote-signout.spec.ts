@@ -12,27 +12,14 @@ import { apiClub, expect, hydrated, savedPage, test, type Member } from "./fixtu
  *   confirmation (ADR 0053), and past it they leave the disk on the first visit without signal.
  * Service workers need JavaScript: js-on only.
  */
-test.describe("saved private pages after a sign-out on another device", () => {
-  test.skip(({ js }) => !js, "service workers need JavaScript (no worker runs with it off, so nothing is saved)");
+type Saved = { member: Member; club: { id: number; name: string }; postId: number };
 
-  type Saved = { member: Member; club: { id: number; name: string }; postId: number };
-
-  /** Device A (the test's page) saves the member's private club page, home and private post; device B ends A's session. */
-  async function savedThenSignedOutElsewhere({
-    page,
-    signUp,
-    signIn,
-    newPage,
-    createPost,
-    baseURL,
-  }: {
-    page: Page;
-    signUp: () => Promise<Member>;
-    createPost: (data: Record<string, unknown>) => Promise<{ id: number }>;
-    signIn: (username: string, password: string, target?: Page) => Promise<void>;
-    newPage: () => Promise<Page>;
-    baseURL?: string;
-  }): Promise<Saved> {
+/**
+ * `saved`: device A (the test's page) has saved the member's private club page, home and private
+ * post, and device B has then ended A's session.
+ */
+const signedOutElsewhere = test.extend<{ saved: Saved }>({
+  saved: async ({ page, signUp, signIn, newPage, createPost, baseURL }, use) => {
     const member = await signUp();
     const club = await apiClub(page, baseURL!, { isPrivate: true });
     await page.goto(`/clubs/${club.id}`);
@@ -49,8 +36,12 @@ test.describe("saved private pages after a sign-out on another device", () => {
     await deviceB.goto("/settings?tab=security");
     await deviceB.getByRole("button", { name: "Sign out of all other devices" }).click();
     await expect(deviceB.getByTestId("toast")).toContainText(/signed out/);
-    return { member, club, postId: post.id };
-  }
+    await use({ member, club, postId: post.id });
+  },
+});
+
+test.describe("saved private pages after a sign-out on another device", () => {
+  test.skip(({ js }) => !js, "service workers need JavaScript (no worker runs with it off, so nothing is saved)");
 
   /** Offline, what device A shows at `path`. */
   async function offline(page: Page, context: BrowserContext, path: string) {
@@ -102,24 +93,14 @@ test.describe("saved private pages after a sign-out on another device", () => {
     ],
   ];
   for (const [name, visit] of visits) {
-    test(`online, ${name} forgets them at once`, async ({ page, context, signUp, signIn, newPage, createPost, baseURL }) => {
-      const saved = await savedThenSignedOutElsewhere({ page, signUp, signIn, newPage, createPost, baseURL });
+    signedOutElsewhere(`online, ${name} forgets them at once`, async ({ page, context, saved }) => {
       await visit(page);
       await expect.poll(() => savedPages(page)).toBe(0);
       await nothingOfTheMember(page, context, saved);
     });
   }
 
-  test("online again, an outbox send answered 401 forgets them at once", async ({
-    page,
-    context,
-    signUp,
-    signIn,
-    newPage,
-    createPost,
-    baseURL,
-  }) => {
-    const saved = await savedThenSignedOutElsewhere({ page, signUp, signIn, newPage, createPost, baseURL });
+  signedOutElsewhere("online again, an outbox send answered 401 forgets them at once", async ({ page, context, saved }) => {
     // Still on the private post: a like tapped without signal waits in the outbox (ADR 0034).
     await hydrated(page);
     await context.setOffline(true);
@@ -134,28 +115,22 @@ test.describe("saved private pages after a sign-out on another device", () => {
     await nothingOfTheMember(page, context, saved);
   });
 
-  test("offline, they are readable within the bound and leave the disk past it on any visit", async ({
-    page,
-    context,
-    signUp,
-    signIn,
-    newPage,
-    createPost,
-    baseURL,
-  }) => {
-    const saved = await savedThenSignedOutElsewhere({ page, signUp, signIn, newPage, createPost, baseURL });
-    // Nothing reached device A since: its worker cannot know (72 h after the last confirmation, ADR 0053).
-    expect(await offline(page, context, `/clubs/${saved.club.id}`)).toContain(saved.club.name);
+  signedOutElsewhere(
+    "offline, they are readable within the bound and leave the disk past it on any visit",
+    async ({ page, context, saved }) => {
+      // Nothing reached device A since: its worker cannot know (72 h after the last confirmation, ADR 0053).
+      expect(await offline(page, context, `/clubs/${saved.club.id}`)).toContain(saved.club.name);
 
-    await page.evaluate(
-      (at) => caches.open("pulse-meta").then((meta) => meta.put("/__pulse/confirmed", new Response(String(at)))),
-      Date.now() - 73 * 3_600_000,
-    );
-    // Past the bound, a page never saved is asked for offline: the offline page, and the member's
-    // pages go from the disk too (before: they stayed until one of them was asked for).
-    const html = await offline(page, context, "/clubs");
-    expect(html).toContain("You're out of signal");
-    expect(await savedPages(page)).toBe(0);
-    await nothingOfTheMember(page, context, saved);
-  });
+      await page.evaluate(
+        (at) => caches.open("pulse-meta").then((meta) => meta.put("/__pulse/confirmed", new Response(String(at)))),
+        Date.now() - 73 * 3_600_000,
+      );
+      // Past the bound, a page never saved is asked for offline: the offline page, and the member's
+      // pages go from the disk too (before: they stayed until one of them was asked for).
+      const html = await offline(page, context, "/clubs");
+      expect(html).toContain("You're out of signal");
+      expect(await savedPages(page)).toBe(0);
+      await nothingOfTheMember(page, context, saved);
+    },
+  );
 });
