@@ -20,6 +20,7 @@ export const shares = tables.shares;
 export const follows = tables.follows;
 export const clubMembers = tables.clubMembers;
 export const joinRequests = tables.joinRequests;
+export const clubBans = tables.clubBans;
 export const invites = tables.invites;
 export const rateLimits = tables.rateLimits;
 export const sessions = tables.sessions;

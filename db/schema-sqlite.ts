@@ -322,6 +322,26 @@ export const joinRequests = sqliteTable(
   ],
 );
 
+/**
+ * A member removed from a club by its staff is kept out of it (CONTRACT.md §12, security-3 P7): until
+ * `until` (30 days on), joining and asking to join answer 409 with the date. An invite made by the
+ * club's owner or an admin still admits them, and admitting them ends it.
+ */
+export const clubBans = sqliteTable(
+  "club_bans",
+  {
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    until: integer("until", { mode: "timestamp_ms" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.clubId, t.userId] })],
+);
+
 export const invites = sqliteTable(
   "invites",
   {

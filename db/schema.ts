@@ -57,6 +57,7 @@ export const shares = pick("shares");
 export const follows = pick("follows");
 export const clubMembers = pick("clubMembers");
 export const joinRequests = pick("joinRequests");
+export const clubBans = pick("clubBans");
 export const invites = pick("invites");
 export const rateLimits = pick("rateLimits");
 export const sessions = pick("sessions");

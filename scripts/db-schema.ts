@@ -155,7 +155,7 @@ async function generate(): Promise<void> {
     const before = engine.dialect === "postgresql" ? pgMigrations(engine.out).tags.length : 0;
     console.log(`${engine.name}:`);
     // On the terminal: drizzle-kit asks there whether a dropped column or table was renamed.
-    const run = spawnSync(path.join(root, "node_modules/.bin/drizzle-kit"), ["generate", "--config", engine.config], {
+    const run = spawnSync(path.join(root, "node_modules/.bin/drizzle-kit"), ["generate", "--config", engine.config, ...migrationName], {
       cwd: root,
       stdio: "inherit",
     });
@@ -230,12 +230,15 @@ async function check(): Promise<boolean> {
 }
 
 const command = process.argv[2];
+/** `npm run db:generate -- --name club_bans`: the new migrations' name on both engines (drizzle-kit makes one up otherwise). */
+const nameAt = process.argv.indexOf("--name");
+const migrationName = nameAt > 0 && process.argv[nameAt + 1] ? ["--name", process.argv[nameAt + 1]] : [];
 if (command === "generate") {
   await generate();
   // drizzle-kit exits 0 on some failures: the check says whether everything was made.
   process.exitCode = (await check()) ? 0 : 1;
 } else if (command === "check") process.exitCode = (await check()) ? 0 : 1;
 else {
-  console.error("Usage: tsx scripts/db-schema.ts generate|check");
+  console.error("Usage: tsx scripts/db-schema.ts generate [--name NAME] | check");
   process.exitCode = 2;
 }

@@ -274,6 +274,8 @@ export const EXCLUDED_MEMBER_COLUMNS: Readonly<Record<string, string>> = {
   "idempotency_keys.user_id":
     "replay cache: copies of the answers to the member's own requests, kept 24 hours; what those requests made is exported itself",
   "resumable_uploads.owner_id": "an upload still in progress (bytes, not yet media); once finished it is in media",
+  "club_bans.user_id":
+    "club staff's bar on a member they removed, for 30 days: the member is told it, with its end date, whenever they try to join; their removal is in the club's moderation log, not theirs",
 };
 
 function ownedClubs(q: Queryable, userId: number) {

@@ -2,7 +2,19 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { createMember } from "#tests/fixtures/members";
 import { clubCast, expectError, type Member, memberCount, newClub } from "#tests/fixtures/clubs";
 import { getMembership } from "./access.server";
-import { countPendingRequests, decideJoinRequest, joinClub, leaveClub, listJoinRequests, listMembers } from "./club-membership.server";
+import {
+  countPendingRequests,
+  decideJoinRequest,
+  joinClub,
+  leaveClub,
+  listJoinRequests,
+  listMembers,
+  REMOVAL_KEEPS_OUT_DAYS,
+  removeClubMember,
+  removedUntil,
+  setClubMemberRole,
+} from "./club-membership.server";
+import { acceptInvite, createInvite, getInvite } from "./invite.server";
 import { getClub } from "./club.server";
 
 let owner: Member;
@@ -150,5 +162,64 @@ describe("members", () => {
     expect(members[0]).not.toHaveProperty("email");
     expect(Date.parse(members[1].joinedAt)).not.toBeNaN();
     await expectError(() => listMembers(999_999), 404);
+  });
+});
+
+describe("a removal keeps the member out (CONTRACT.md §12, security-3 P7)", () => {
+  const DAY = 86_400_000;
+  const outUntil = (from: Date) => removedUntil(new Date(from.getTime() + REMOVAL_KEEPS_OUT_DAYS * DAY));
+
+  it("of a public club: joining again is 409 with the date for 30 days, and nothing changes", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    await joinClub(alice, club.id);
+    const removedAt = new Date();
+    await removeClubMember(owner, club.id, alice.username, removedAt);
+    await expectError(() => joinClub(alice, club.id), 409, outUntil(removedAt));
+    expect(await getMembership(club.id, alice.id)).toBeNull();
+    expect(await memberCount(club.id)).toBe(1);
+    // Someone else is not kept out, and a member who left of their own accord is not either.
+    await joinClub(bob, club.id);
+    await leaveClub(bob, club.id);
+    expect(await joinClub(bob, club.id)).toEqual({ status: "joined" });
+  });
+
+  it("of a private club: asking to join again is 409 and leaves no request for the staff", async () => {
+    const club = await newClub(owner, { isPrivate: true });
+    await acceptInvite(alice, (await createInvite(owner, club.id, {})).inviteCode);
+    const removedAt = new Date();
+    await removeClubMember(owner, club.id, alice.username, removedAt);
+    await expectError(() => joinClub(alice, club.id, { message: "let me back" }), 409, outUntil(removedAt));
+    expect(await countPendingRequests(club.id)).toBe(0);
+  });
+
+  it("another member's invite does not let them back (409, the invite's use kept); the owner's or an admin's does, and ends the bar", async () => {
+    const club = await newClub(owner, { isPrivate: true });
+    await acceptInvite(alice, (await createInvite(owner, club.id, {})).inviteCode);
+    await acceptInvite(bob, (await createInvite(owner, club.id, {})).inviteCode);
+    const removedAt = new Date();
+    await removeClubMember(owner, club.id, alice.username, removedAt);
+
+    const bobs = await createInvite(bob, club.id, { usesRemaining: 1 });
+    await expectError(() => acceptInvite(alice, bobs.inviteCode), 409, outUntil(removedAt));
+    expect(await getMembership(club.id, alice.id)).toBeNull();
+    expect((await getInvite(bobs.inviteCode)).usesRemaining).toBe(1);
+
+    const carol = await createMember();
+    await acceptInvite(carol, (await createInvite(owner, club.id, {})).inviteCode);
+    await setClubMemberRole(owner, club.id, carol.username, { role: "admin" });
+    expect(await acceptInvite(alice, (await createInvite(carol, club.id, {})).inviteCode)).toMatchObject({ status: "joined" });
+    // Admitted by the staff: the bar is gone, so leaving and asking again is an ordinary request.
+    await leaveClub(alice, club.id);
+    expect(await joinClub(alice, club.id)).toEqual({ status: "pending" });
+  });
+
+  it("ends after 30 days; a second removal starts it again", async () => {
+    const club = await newClub(owner, { isPrivate: false });
+    await joinClub(alice, club.id);
+    await removeClubMember(owner, club.id, alice.username, new Date(Date.now() - (REMOVAL_KEEPS_OUT_DAYS + 1) * DAY));
+    expect(await joinClub(alice, club.id)).toEqual({ status: "joined" });
+    const again = new Date();
+    await removeClubMember(owner, club.id, alice.username, again);
+    await expectError(() => joinClub(alice, club.id), 409, outUntil(again));
   });
 });

@@ -1,7 +1,7 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, sql } from "drizzle-orm";
 import { BLOCK_MESSAGES, refuseIfBlockedBy } from "./block.server";
 import { notify } from "./notification.server";
-import { clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
+import { clubBans, clubMembers, clubs, joinRequests, users, type ClubRole } from "#db/schema";
 import type { RequestDecision } from "~/schemas/club";
 import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
@@ -34,6 +34,11 @@ export const NOT_CLUB_STAFF = "Only the club's owner and admins can do that";
 export const OWNER_STAYS = "The club owner cannot be removed or given another role";
 export const ADMIN_KEEPS_ADMINS = "An admin cannot remove another admin";
 export const NOT_IN_CLUB = "That member is not in this club";
+/** How long a member removed by club staff stays out, unless the staff invite them (CONTRACT.md §12). */
+export const REMOVAL_KEEPS_OUT_DAYS = 30;
+/** The 409 a removed member gets on joining or asking to (the date is the day the ban ends, UTC). */
+export const removedUntil = (until: Date) =>
+  `You were removed from this club: you cannot join it or ask to until ${until.toISOString().slice(0, 10)}, unless its owner or an admin invites you`;
 
 /**
  * 401 anonymous, 404 missing club, 403 unless the owner or an admin of the club (CONTRACT.md §8
@@ -136,12 +141,27 @@ export async function countPendingRequests(clubId: number): Promise<number> {
 
 /**
  * Refuse a join by someone who already belongs or already waits (`pendingMayJoin`: an invite admits
- * someone who waits, issue 14). Returns the club and any earlier request row (rejected, pending, or
+ * someone who waits, issue 14), or whom the club's staff removed less than REMOVAL_KEEPS_OUT_DAYS ago
+ * (409 with the date; `invitedByStaff`: an invite by the owner or an admin admits them). Returns the club and any earlier request row (rejected, pending, or
  * approved before a leave), which a new request reuses.
  */
-export async function assertMayJoin(tx: Queryable, clubId: number, userId: number, { pendingMayJoin = false } = {}) {
+export async function assertMayJoin(
+  tx: Queryable,
+  clubId: number,
+  userId: number,
+  { pendingMayJoin = false, invitedByStaff = false, now = new Date() } = {},
+) {
   const club = await requireClubRow(clubId, tx);
   if (await getMembership(clubId, userId, tx)) throw conflict(ALREADY_MEMBER, undefined, "already_member");
+  if (!invitedByStaff) {
+    const ban = first(
+      await tx
+        .select({ until: clubBans.until })
+        .from(clubBans)
+        .where(and(eq(clubBans.clubId, clubId), eq(clubBans.userId, userId), gt(clubBans.until, now))),
+    );
+    if (ban) throw conflict(removedUntil(ban.until), undefined, "removed_from_club");
+  }
   const request = first(
     await tx
       .select()
@@ -165,6 +185,8 @@ export async function admitMember(tx: Queryable, clubId: number, userId: number,
     .returning({ id: clubs.id });
   if (taken.length === 0) throw conflict(CLUB_FULL);
   await tx.insert(clubMembers).values({ clubId, userId, role });
+  // Admitted (the staff's invite is the only way past a ban): a removal no longer keeps them out.
+  await tx.delete(clubBans).where(and(eq(clubBans.clubId, clubId), eq(clubBans.userId, userId)));
   await tx
     .update(joinRequests)
     .set({ status: "approved", decidedAt: new Date() })
@@ -324,9 +346,10 @@ export function setClubMemberRole(actor: Actor, clubId: number, username: string
 /**
  * DELETE /api/clubs/{id}/members/{username}: the owner removes anyone but themself; an admin removes
  * members (not the owner, not another admin). 401 / 403 / 404 otherwise; removing oneself is
- * leaving (400). The row, the club's member count and the log entry change in one transaction.
+ * leaving (400). The row, the club's member count, the ban that keeps them out for
+ * REMOVAL_KEEPS_OUT_DAYS (CONTRACT.md §12) and the log entry change in one transaction.
  */
-export async function removeClubMember(actor: Actor, clubId: number, username: string): Promise<void> {
+export async function removeClubMember(actor: Actor, clubId: number, username: string, now = new Date()): Promise<void> {
   await writeTransaction(async (tx) => {
     const { me, role: myRole } = await requireClubStaff(actor, clubId, tx);
     const target = await requireClubMemberNamed(tx, clubId, username);
@@ -338,6 +361,11 @@ export async function removeClubMember(actor: Actor, clubId: number, username: s
       .update(clubs)
       .set({ memberCount: decrementCounter(clubs.memberCount) })
       .where(eq(clubs.id, clubId));
+    const until = new Date(now.getTime() + REMOVAL_KEEPS_OUT_DAYS * 86_400_000);
+    await tx
+      .insert(clubBans)
+      .values({ clubId, userId: target.id, until, createdAt: now })
+      .onConflictDoUpdate({ target: [clubBans.clubId, clubBans.userId], set: { until, createdAt: now } });
     await logDecision(tx, {
       actor: await actorNamed(tx, me.id),
       action: "remove_member",

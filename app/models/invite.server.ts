@@ -190,7 +190,9 @@ async function usableInvite(tx: Queryable, code: string, now: Date): Promise<{ c
  * pending is admitted and the request marked approved (issue 14: the invite is the owner's or a
  * member's yes); a bad code, or a code
  * for another club: 400; a full club: 409 'Club is full'. Someone the owner rejected is admitted
- * only by an invite the owner made; another member's invite is 403 (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md). Nothing
+ * only by an invite the owner made; another member's invite is 403 (docs/decisions/0020-abuse-limits-and-invites-after-rejection.md).
+ * Someone the club's staff removed is admitted within REMOVAL_KEEPS_OUT_DAYS only by an invite the
+ * owner or an admin made; another member's invite is 409 with the date (CONTRACT.md §12). Nothing
  * is consumed unless the member is admitted.
  */
 export function acceptInvite(
@@ -204,9 +206,10 @@ export function acceptInvite(
     if (expectedClubId !== undefined && !(await getClubRow(expectedClubId, tx))) throw notFound(CLUB_NOT_FOUND);
     const { clubId, createdById } = await usableInvite(tx, code, now);
     if (expectedClubId !== undefined && expectedClubId !== clubId) throw badRequest(INVALID_INVITE);
-    const { request } = await assertMayJoin(tx, clubId, me.id, { pendingMayJoin: true });
-    if (request?.status === "rejected" && (await getMembership(clubId, createdById, tx))?.role !== "owner")
-      throw forbidden(REJECTED_NEEDS_OWNER);
+    const makerRole = (await getMembership(clubId, createdById, tx))?.role;
+    const invitedByStaff = makerRole === "owner" || makerRole === "admin";
+    const { request } = await assertMayJoin(tx, clubId, me.id, { pendingMayJoin: true, invitedByStaff, now });
+    if (request?.status === "rejected" && makerRole !== "owner") throw forbidden(REJECTED_NEEDS_OWNER);
     await takeInviteUse(tx, code, now);
     await admitMember(tx, clubId, me.id);
     await notify([createdById], { kind: "invite_joined", actorId: me.id, clubId }, tx);

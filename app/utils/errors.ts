@@ -11,7 +11,7 @@ export type FieldErrors = Record<string, string[]>;
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** Machine-readable reasons that a caller branches on. */
-export type ErrorCode = "already_member" | "request_pending" | "club_full" | "invite_used_up" | "invite_expired";
+export type ErrorCode = "already_member" | "request_pending" | "club_full" | "invite_used_up" | "invite_expired" | "removed_from_club";
 
 export class AppError extends Error {
   public readonly fieldErrors?: FieldErrors;

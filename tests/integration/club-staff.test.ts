@@ -5,7 +5,8 @@ import * as memberApi from "~/routes/api.clubs.$id.members.$username";
 import { loader as requestsApi } from "~/routes/api.clubs.$id.requests";
 import { action as decideApi } from "~/routes/api.clubs.$id.requests.$requestId";
 import * as membersTab from "~/routes/clubs.$id.members";
-import { joinClub } from "~/models/club-membership.server";
+import { action as joinApi } from "~/routes/api.clubs.$id.join";
+import { joinClub, REMOVAL_KEEPS_OUT_DAYS } from "~/models/club-membership.server";
 import { db, first } from "~/utils/db.server";
 import { memberCount, membershipRows, newClub } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";
@@ -145,8 +146,14 @@ describe("DELETE /api/clubs/{id}/members/{username}", () => {
       ["remove_member", c.clubAdmin.username, c.target.username],
       ["remove_member", c.owner.username, c.clubAdmin.username],
     ]);
-    // Removed is not banned: they may join again.
-    expect(await joinClub(c.target, c.club.id)).toEqual({ status: "joined" });
+    // Removed keeps them out for 30 days (CONTRACT.md §12, security-3 P7): joining again is 409 with the date.
+    const until = new Date(Date.now() + REMOVAL_KEEPS_OUT_DAYS * 86_400_000).toISOString().slice(0, 10);
+    const again = await call(joinApi, makeRequest(`/api/clubs/${c.club.id}/join`, { method: "POST", json: {}, cookie: c.target.cookie }), {
+      id: String(c.club.id),
+    });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: string }).error).toContain(`until ${until}`);
+    expect(await roleIn(c.club.id, c.target.id)).toBeNull();
     expect(Number(await membershipRows(c.club.id))).toBe(await memberCount(c.club.id));
   });
 });
