@@ -1,6 +1,6 @@
 import { json, type LoaderFunctionArgs } from "@remix-run/node";
-import { isSiteStaff, staffedClubIds } from "~/models/moderation-access.server";
-import { unreadCount } from "~/models/notification.server";
+import { isSiteStaff, staffedClubIds } from "~/models/moderation/moderation-access.server";
+import { unreadCount } from "~/models/notifications/notification.server";
 import { dataSaverFor } from "~/web/data-saver.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { readSession } from "~/web/session.server";

@@ -9,7 +9,7 @@
  * configured (SMTP_URL, MAIL_FROM, PUBLIC_URL) or a mail server refused a digest (it is tried
  * again after a backoff, 1, 2, 4 … minutes, and given up after ten tries; `npm run jobs` shows it). Uses DATABASE_URL (PostgreSQL) or DATABASE_PATH (SQLite) like the server.
  */
-import { sendDueDigests } from "../app/models/notification-mail.server";
+import { sendDueDigests } from "../app/models/notifications/notification-mail.server";
 import { mailSettings } from "../app/utils/mail.server";
 import { runOperatorCommand } from "./operator-command";
 

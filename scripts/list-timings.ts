@@ -8,10 +8,10 @@
  */
 async function main() {
   process.env.DATABASE_PATH = process.argv[2] ?? process.env.DATABASE_PATH;
-  const { listFeed } = await import("../app/models/feed.server");
-  const feed = await import("../app/models/feed-hashtag.server").catch(() => ({}));
-  const { planSearch } = await import("../app/models/feed-search.server");
-  const comments = await import("../app/models/comment.server");
+  const { listFeed } = await import("../app/models/feeds/feed.server");
+  const feed = await import("../app/models/feeds/feed-hashtag.server").catch(() => ({}));
+  const { planSearch } = await import("../app/models/feeds/feed-search.server");
+  const comments = await import("../app/models/posts/comment.server");
   const { sqlite } = await import("../app/utils/db.server");
 
   const p50 = async (run: () => unknown) => {
@@ -27,7 +27,7 @@ async function main() {
   for (const sortBy of ["recent", "popular"] as const) {
     for (const search of ["deer", "#BowHunting", "#rut", "cedar swamp"]) {
       const ms = await p50(() => listFeed(null, { search, sortBy }));
-      // A #hashtag newest first reads its halves page by page (app/models/feed-hashtag.server.ts).
+      // A #hashtag newest first reads its halves page by page (app/models/feeds/feed-hashtag.server.ts).
       const mode =
         search.startsWith("#") && sortBy === "recent" && "hashtagPage" in feed ? "halves" : ((await planSearch(search))?.mode ?? "");
       console.log(`feed search ${JSON.stringify(search).padEnd(14)} ${sortBy.padEnd(8)} ${mode.padEnd(12)} p50 ${ms.toFixed(2)} ms`);

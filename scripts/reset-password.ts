@@ -9,7 +9,7 @@
  * here or from the site's form) replaces it. Uses DATABASE_PATH like the server.
  */
 import { parseArgs } from "node:util";
-import { operatorResetLink } from "../app/models/password-reset.server";
+import { operatorResetLink } from "../app/models/members/password-reset.server";
 import { env } from "../app/utils/env.server";
 import { runOperatorCommand } from "./operator-command";
 

@@ -7,7 +7,7 @@
  * and admins. The change is written to the moderation log under "operator". Uses DATABASE_URL
  * (PostgreSQL) or DATABASE_PATH (SQLite) like the server.
  */
-import { setSiteRoleAsOperator } from "../app/models/site-role.server";
+import { setSiteRoleAsOperator } from "../app/models/moderation/site-role.server";
 import { runOperatorCommand } from "./operator-command";
 
 const USAGE = "Usage: npm run role -- <username> <member|moderator|admin>";

@@ -3,12 +3,12 @@ import { createMember } from "#tests/fixtures/members";
 import { createStaff } from "#tests/fixtures/moderation";
 import { failure, postInput } from "#tests/fixtures/posts";
 import { postVisibility } from "./access.server";
-import { listFeed } from "./feed.server";
-import { removeContent } from "./moderation-removal.server";
-import { notify } from "./notification.server";
-import { createPost, getPost } from "./post.server";
-import { visiblePostsCount } from "./profile.server";
-import { reportableTarget } from "./report.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { removeContent } from "~/models/moderation/moderation-removal.server";
+import { notify } from "~/models/notifications/notification.server";
+import { createPost, getPost } from "~/models/posts/post.server";
+import { visiblePostsCount } from "~/models/members/profile.server";
+import { reportableTarget } from "~/models/moderation/report.server";
 
 /**
  * "A hidden post is its author's alone" (access.server.ts visiblePostSql) is embedded in the feed, the

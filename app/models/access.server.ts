@@ -3,7 +3,7 @@ import { clubMembers, clubs, type ClubRole } from "#db/schema";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { db, first, queryRow, type DB } from "~/utils/db.server";
 import { forbidden, notFound, unauthorized } from "~/utils/errors";
-import type { Actor } from "./user.server";
+import type { Actor } from "~/models/members/user.server";
 
 /**
  * Who may do what: every permission rule of the domain, written once. A rule that a query also

@@ -1,4 +1,4 @@
-import { deleteAccount } from "~/models/account.server";
+import { deleteAccount } from "~/models/members/account.server";
 import { accountDeletionSchema } from "~/schemas/profile";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";

@@ -1,4 +1,4 @@
-import { listBlocks } from "~/models/block.server";
+import { listBlocks } from "~/models/members/block.server";
 import { apiLoader, listPageResponse } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,4 +1,4 @@
-import { exportAccount } from "~/models/account.server";
+import { exportAccount } from "~/models/members/account.server";
 import { apiLoader } from "~/web/api.server";
 import { exportResponse } from "~/web/account-export.server";
 import { requireActor } from "~/web/session.server";

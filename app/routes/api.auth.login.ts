@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import { signIn } from "~/models/auth.server";
-import { toSelfUser } from "~/models/user.server";
+import { signIn } from "~/models/members/auth.server";
+import { toSelfUser } from "~/models/members/user.server";
 import { loginSchema } from "~/schemas/auth";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientAddress } from "~/web/params.server";

@@ -1,4 +1,4 @@
-import { changePassword } from "~/models/profile.server";
+import { changePassword } from "~/models/members/profile.server";
 import { passwordChangeSchema } from "~/schemas/profile";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { commitUserSession, requireActor } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { updateProfile } from "~/models/profile.server";
+import { updateProfile } from "~/models/members/profile.server";
 import { settingsProfileSchema } from "~/schemas/profile";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";

@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import { signUp } from "~/models/auth.server";
-import { toSelfUser } from "~/models/user.server";
+import { signUp } from "~/models/members/auth.server";
+import { toSelfUser } from "~/models/members/user.server";
 import { registerSchema } from "~/schemas/auth";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientAddress } from "~/web/params.server";

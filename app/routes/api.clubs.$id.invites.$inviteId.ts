@@ -1,5 +1,5 @@
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { revokeInvite } from "~/models/invite.server";
+import { revokeInvite } from "~/models/clubs/invite.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

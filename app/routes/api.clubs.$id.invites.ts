@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, inviteSchema } from "~/schemas/club";
-import { createInvite, listInvites } from "~/models/invite.server";
+import { createInvite, listInvites } from "~/models/clubs/invite.server";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { idParam } from "~/web/params.server";

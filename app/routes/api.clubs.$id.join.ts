@@ -1,7 +1,7 @@
 import { json } from "@remix-run/node";
-import { joinClub } from "~/models/club-membership.server";
+import { joinClub } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND, joinSchema } from "~/schemas/club";
-import { acceptInvite } from "~/models/invite.server";
+import { acceptInvite } from "~/models/clubs/invite.server";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";

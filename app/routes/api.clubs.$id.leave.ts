@@ -1,4 +1,4 @@
-import { leaveClub } from "~/models/club-membership.server";
+import { leaveClub } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

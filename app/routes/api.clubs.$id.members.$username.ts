@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import * as z from "zod/mini";
-import { removeClubMember, setClubMemberRole } from "~/models/club-membership.server";
+import { removeClubMember, setClubMemberRole } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

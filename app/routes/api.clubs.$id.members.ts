@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { listMembers } from "~/models/club-membership.server";
+import { listMembers } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { apiLoader } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

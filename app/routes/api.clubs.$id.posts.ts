@@ -1,5 +1,5 @@
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { listFeed } from "~/models/feed.server";
+import { listFeed } from "~/models/feeds/feed.server";
 import { parseFeedQuery } from "~/schemas/post";
 import { apiLoader, listPageResponse } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

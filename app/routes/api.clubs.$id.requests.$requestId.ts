@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { decideJoinRequest } from "~/models/club-membership.server";
+import { decideJoinRequest } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND, requestDecisionSchema } from "~/schemas/club";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { deleteClub, getClub, updateClub } from "~/models/club.server";
+import { deleteClub, getClub, updateClub } from "~/models/clubs/club.server";
 import { CLUB_NOT_FOUND, editClubSchema } from "~/schemas/club";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { createClub, listClubs } from "~/models/club.server";
+import { createClub, listClubs } from "~/models/clubs/club.server";
 import { createClubSchema, parseClubListQuery } from "~/schemas/club";
 import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
 import { getSessionUser, requireActor } from "~/web/session.server";

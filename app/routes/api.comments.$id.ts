@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { COMMENT_NOT_FOUND, deleteComment, updateComment } from "~/models/comment.server";
+import { COMMENT_NOT_FOUND, deleteComment, updateComment } from "~/models/posts/comment.server";
 import { commentSchema } from "~/schemas/post";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

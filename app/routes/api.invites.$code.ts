@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { getInvite, INVALID_INVITE } from "~/models/invite.server";
+import { getInvite, INVALID_INVITE } from "~/models/clubs/invite.server";
 import { apiLoader } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { notFound } from "~/utils/errors";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { moderationLogPage } from "~/models/moderation-log.server";
+import { moderationLogPage } from "~/models/moderation/moderation-log.server";
 import { apiLoader } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { CASE_NOT_FOUND, decideCase } from "~/models/report.server";
+import { CASE_NOT_FOUND, decideCase } from "~/models/moderation/report.server";
 import { decisionSchema } from "~/schemas/report";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

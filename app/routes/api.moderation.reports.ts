@@ -1,4 +1,4 @@
-import { moderationQueue } from "~/models/report.server";
+import { moderationQueue } from "~/models/moderation/report.server";
 import { QUEUE_STATUSES, type QueueStatus } from "~/schemas/report";
 import { badRequest } from "~/utils/errors";
 import { apiLoader, listPageResponse } from "~/web/api.server";

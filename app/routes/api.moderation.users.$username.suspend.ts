@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
 import * as z from "zod/mini";
-import { suspendMember } from "~/models/suspension.server";
+import { suspendMember } from "~/models/moderation/suspension.server";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { unsuspendMember } from "~/models/suspension.server";
+import { unsuspendMember } from "~/models/moderation/suspension.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,4 +1,4 @@
-import { markRead } from "~/models/notification.server";
+import { markRead } from "~/models/notifications/notification.server";
 import { markReadSchema } from "~/schemas/notifications";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";

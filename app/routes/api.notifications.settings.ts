@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { notificationSettingsOf, updateNotificationSettings } from "~/models/notification-settings.server";
+import { notificationSettingsOf, updateNotificationSettings } from "~/models/notifications/notification-settings.server";
 import { notificationSettingsSchema } from "~/schemas/notification-settings";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { listNotifications } from "~/models/notification.server";
+import { listNotifications } from "~/models/notifications/notification.server";
 import { apiLoader } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { requireActor } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { addComment, listCommentPage, listComments } from "~/models/comment.server";
+import { addComment, listCommentPage, listComments } from "~/models/posts/comment.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { commentSchema } from "~/schemas/post";
 import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { likePost, unlikePost } from "~/models/post.server";
+import { likePost, unlikePost } from "~/models/posts/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

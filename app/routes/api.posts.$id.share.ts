@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { sharePost } from "~/models/post.server";
+import { sharePost } from "~/models/posts/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { deletePost, getPost, updatePost } from "~/models/post.server";
+import { deletePost, getPost, updatePost } from "~/models/posts/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { postUpdateSchema } from "~/schemas/post";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { listTrending } from "~/models/feed.server";
+import { listTrending } from "~/models/feeds/feed.server";
 import { apiLoader } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,6 +1,6 @@
 import { json } from "@remix-run/node";
-import { listFeed } from "~/models/feed.server";
-import { createPost } from "~/models/post.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { createPost } from "~/models/posts/post.server";
 import { parseFeedQuery, postInputSchema } from "~/schemas/post";
 import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
 import { getSessionUser, requireActor } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { pushPublicKey } from "~/models/push.server";
+import { pushPublicKey } from "~/models/notifications/push.server";
 import { apiLoader } from "~/web/api.server";
 
 /**

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { subscribe, unsubscribe } from "~/models/push.server";
+import { subscribe, unsubscribe } from "~/models/notifications/push.server";
 import { pushEndpointSchema, pushSubscriptionSchema } from "~/schemas/push";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { getSignedIn, requireActor } from "~/web/session.server";

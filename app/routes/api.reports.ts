@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { reportTarget } from "~/models/report.server";
+import { reportTarget } from "~/models/moderation/report.server";
 import { reportSchema } from "~/schemas/report";
 import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { blockMember, unblockMember } from "~/models/block.server";
+import { blockMember, unblockMember } from "~/models/members/block.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

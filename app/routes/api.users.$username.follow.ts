@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { followUser, unfollowUser } from "~/models/follow.server";
+import { followUser, unfollowUser } from "~/models/members/follow.server";
 import { apiAction, methodNotAllowed } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 

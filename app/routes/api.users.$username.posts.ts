@@ -1,5 +1,5 @@
-import { listFeed } from "~/models/feed.server";
-import { requireUserRow } from "~/models/profile.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { requireUserRow } from "~/models/members/profile.server";
 import { parseFeedQuery } from "~/schemas/post";
 import { apiLoader, listPageResponse } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { getProfile, requireSelf, updateProfile } from "~/models/profile.server";
+import { getProfile, requireSelf, updateProfile } from "~/models/members/profile.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profilePatchSchema } from "~/schemas/profile";
 import { apiAction, apiLoader, readJson } from "~/web/api.server";

@@ -1,4 +1,4 @@
-import { clubFeedSource } from "~/models/atom-feed.server";
+import { clubFeedSource } from "~/models/feeds/atom-feed.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 import { atomLoader, atomName } from "~/web/atom-feed.server";
 import { idParam } from "~/web/params.server";

@@ -1,4 +1,4 @@
-import { memberFeedSource } from "~/models/atom-feed.server";
+import { memberFeedSource } from "~/models/feeds/atom-feed.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { notFound } from "~/utils/errors";
 import { atomLoader, atomName } from "~/web/atom-feed.server";

@@ -1,4 +1,4 @@
-import { tagFeedSource, TAG_NOT_FOUND } from "~/models/atom-feed.server";
+import { tagFeedSource, TAG_NOT_FOUND } from "~/models/feeds/atom-feed.server";
 import { notFound } from "~/utils/errors";
 import { atomLoader, atomName } from "~/web/atom-feed.server";
 

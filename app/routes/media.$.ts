@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { isPrivateClubMedia } from "~/models/media.server";
+import { isPrivateClubMedia } from "~/models/media/media.server";
 import { getStorage, isValidKey, type ByteRange } from "~/utils/media/storage.server";
 
 /**

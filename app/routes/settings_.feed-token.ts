@@ -1,5 +1,5 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/node";
-import { replaceFeedToken, storedFeedToken } from "~/models/feed-token.server";
+import { replaceFeedToken, storedFeedToken } from "~/models/feeds/feed-token.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { requireUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { jobRuns } from "#db/schema";
-import { notify } from "~/models/notification.server";
+import { notify } from "~/models/notifications/notification.server";
 import { db } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
 import { createMember } from "#tests/fixtures/members";

@@ -2,7 +2,7 @@ import { APP_NAME } from "../utils/brand";
 
 /**
  * The worker's half of web push (issue 26, CONTRACT.md §7; the server's half is
- * app/models/push.server.ts). A push carries `{ title, body, url, tag }`, nothing more: the worker
+ * app/models/notifications/push.server.ts). A push carries `{ title, body, url, tag }`, nothing more: the worker
  * shows it, and a tap focuses a tab of the site and takes it to `url` (or opens one). Only paths on
  * this site are ever opened; anything else opens /notifications.
  */

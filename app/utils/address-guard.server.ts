@@ -5,7 +5,7 @@ import { Agent, buildConnector } from "undici";
 
 /**
  * The public-address guard for connections the server makes to addresses members give it: link
- * previews (link-metadata.server.ts) and web-push endpoints (models/push.server.ts). A fetch through
+ * previews (link-metadata.server.ts) and web-push endpoints (models/notifications/push.server.ts). A fetch through
  * `createGuardedAgent()` resolves the name itself and refuses unless every address is public unicast
  * (ipaddr.js `range()`); an IP literal is checked before connecting and the socket's remote address
  * once more after, so DNS answers, rebinding and redirects are all covered.

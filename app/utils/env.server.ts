@@ -39,7 +39,7 @@ const schema = z
       .enum(["on", "off", ""])
       .optional()
       .transform((v) => v !== "off"),
-    /** CONTRACT.md §8 first-day caps (models/new-account-limits.server.ts): hours after sign-up they hold; 0 turns them off. */
+    /** CONTRACT.md §8 first-day caps (models/moderation/new-account-limits.server.ts): hours after sign-up they hold; 0 turns them off. */
     NEW_ACCOUNT_HOURS: z.coerce
       .number()
       .min(0)

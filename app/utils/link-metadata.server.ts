@@ -266,7 +266,7 @@ export async function getLinkMetadata(
 
 /**
  * A preview that arrived after its posts were published (the site was slow, or a page asked for it:
- * models/link-preview.server.ts) is copied into the posts with that address and no preview, so
+ * models/posts/link-preview.server.ts) is copied into the posts with that address and no preview, so
  * they carry it as if it had come in time. The write moves the data version, so every page that
  * showed the bare link is drawn again (page validators, the visitor and render caches). Posts are
  * looked for first: on PostgreSQL an UPDATE of no rows would still move the version.

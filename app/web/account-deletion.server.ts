@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { deleteAccount } from "~/models/account.server";
+import { deleteAccount } from "~/models/members/account.server";
 import { accountDeletionSchema } from "~/schemas/profile";
 import { formReply } from "./page-errors.server";
 import { signOutHeaders } from "./sign-out.server";
@@ -8,7 +8,7 @@ import type { SessionUser } from "./session.server";
 
 /**
  * Settings › Privacy "Delete my account" (intent `delete-account`): with the right password the
- * account goes (models/account.server.ts) and this browser is signed out and sent home with a toast;
+ * account goes (models/members/account.server.ts) and this browser is signed out and sent home with a toast;
  * a wrong or missing one is the password field's error and changes nothing.
  */
 export async function deleteAccountAction(actor: SessionUser, request: Request, formData: FormData) {

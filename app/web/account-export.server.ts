@@ -1,4 +1,4 @@
-import type { AccountExport } from "~/models/account.server";
+import type { AccountExport } from "~/models/members/account.server";
 import { NO_STORE_VALUE } from "./cache-control.server";
 
 /** The export as a file download: `private, no-store` (it holds the member's email). */

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { Feed } from "feed";
-import type { FeedSource } from "~/models/atom-feed.server";
-import { feedTokenSettings, type FeedTokenSettings } from "~/models/feed-token.server";
+import type { FeedSource } from "~/models/feeds/atom-feed.server";
+import { feedTokenSettings, type FeedTokenSettings } from "~/models/feeds/feed-token.server";
 import { APP_NAME } from "~/utils/brand";
 import { env } from "~/utils/env.server";
 import { isAppError } from "~/utils/errors";
@@ -13,7 +13,7 @@ import { publicOrigin } from "./params.server";
 
 /**
  * The HTTP side of the Atom feeds (issue 26, CONTRACT.md §7 "Feeds"): draws a FeedSource
- * (models/atom-feed.server.ts) as Atom 1.0 with the `feed` package, with absolute links on
+ * (models/feeds/atom-feed.server.ts) as Atom 1.0 with the `feed` package, with absolute links on
  * PUBLIC_URL (or the request's own origin), and answers it with a validator.
  *
  * - The ETag is a hash of the body: the feed carries no clock (its `updated` is its newest post's),

@@ -1,7 +1,7 @@
 import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import type { users } from "#db/schema";
-import { signIn } from "~/models/auth.server";
+import { signIn } from "~/models/members/auth.server";
 import { loginSchema } from "~/schemas/auth";
 import { invalid } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";

@@ -1,9 +1,9 @@
-import { updateAvatar, requireSelf } from "~/models/profile.server";
-import type { Actor } from "~/models/user.server";
+import { updateAvatar, requireSelf } from "~/models/members/profile.server";
+import type { Actor } from "~/models/members/user.server";
 import { safeRedirect } from "~/schemas/auth";
 import { isAppError, isRefusal } from "~/utils/errors";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
-import { discardUploads } from "~/models/media.server";
+import { discardUploads } from "~/models/media/media.server";
 import { redirectWithToast } from "./toast.server";
 
 export const AVATAR_FIELD = "avatar";

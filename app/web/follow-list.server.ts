@@ -1,6 +1,6 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { listFollowers, listFollowing } from "~/models/follow.server";
-import { getProfile } from "~/models/profile.server";
+import { listFollowers, listFollowing } from "~/models/members/follow.server";
+import { getProfile } from "~/models/members/profile.server";
 import { NO_STORE } from "./cache-control.server";
 import { withLoaderErrors } from "./page-errors.server";
 import { getSessionUser } from "./session.server";

@@ -1,6 +1,12 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { COMMENT_GONE, removeContent, restoreContent, targetPlace, type ModeratedTarget } from "~/models/moderation-removal.server";
-import { getPost, moderatesAs } from "~/models/post.server";
+import {
+  COMMENT_GONE,
+  removeContent,
+  restoreContent,
+  targetPlace,
+  type ModeratedTarget,
+} from "~/models/moderation/moderation-removal.server";
+import { getPost, moderatesAs } from "~/models/posts/post.server";
 import type { Remover } from "#db/schema";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import type { HiddenNotice } from "~/schemas/shapes";

@@ -1,6 +1,12 @@
 import { json } from "@remix-run/node";
 import * as z from "zod/mini";
-import { COMMENT_GONE, POST_GONE, removeContent, restoreContent, type ModeratedTarget } from "~/models/moderation-removal.server";
+import {
+  COMMENT_GONE,
+  POST_GONE,
+  removeContent,
+  restoreContent,
+  type ModeratedTarget,
+} from "~/models/moderation/moderation-removal.server";
 import { readJson } from "./api.server";
 import { idParam } from "./params.server";
 import { requireActor } from "./session.server";

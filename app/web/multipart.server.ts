@@ -1,6 +1,6 @@
 import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
-import { discardUploads, storeUpload, type StoredMedia } from "~/models/media.server";
-import type { Actor } from "~/models/user.server";
+import { discardUploads, storeUpload, type StoredMedia } from "~/models/media/media.server";
+import type { Actor } from "~/models/members/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
 import { escapePartHeaders, multipartBoundary, unescapePartHeader } from "./multipart-headers.server";

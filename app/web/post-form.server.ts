@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireMayPostIn } from "~/models/access.server";
-import { discardUploads, ownPendingUploads } from "~/models/media.server";
-import { createPost } from "~/models/post.server";
-import type { Actor } from "~/models/user.server";
+import { discardUploads, ownPendingUploads } from "~/models/media/media.server";
+import { createPost } from "~/models/posts/post.server";
+import type { Actor } from "~/models/members/user.server";
 import { postInputSchema } from "~/schemas/post";
 import { parseMultipartUploads, UploadRefusedError } from "./multipart.server";
 import { isRefusal } from "~/utils/errors";

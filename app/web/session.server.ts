@@ -1,7 +1,7 @@
 import { createHmac } from "node:crypto";
 import { createCookie, redirect } from "@remix-run/node";
-import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/session.server";
-import { toSelfUser } from "~/models/user.server";
+import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/members/session.server";
+import { toSelfUser } from "~/models/members/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
 import { noteMember } from "~/utils/logger.server";

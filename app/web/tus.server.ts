@@ -5,7 +5,7 @@ import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { isAppError } from "~/utils/errors";
 import { getResumableStore } from "~/utils/media/tus-store.server";
 import { DatabaseLocker } from "~/utils/media/upload-lock.server";
-import { TOO_LARGE_MESSAGE } from "~/models/media.server";
+import { TOO_LARGE_MESSAGE } from "~/models/media/media.server";
 import {
   finishResumable,
   forgetResumable,
@@ -14,8 +14,8 @@ import {
   recordResumable,
   requireOwnResumable,
   resumableResult,
-} from "~/models/resumable-upload.server";
-import type { Actor } from "~/models/user.server";
+} from "~/models/media/resumable-upload.server";
+import type { Actor } from "~/models/members/user.server";
 import { errorResponse } from "./api.server";
 import { assertSameOrigin } from "./origin.server";
 import { getSessionUser } from "./session.server";

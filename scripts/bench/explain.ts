@@ -91,12 +91,12 @@ export async function explainMode(target: string) {
   const onPostgres = /^postgres(ql)?:\/\//.test(target);
   if (onPostgres) process.env.DATABASE_URL = target;
   else process.env.DATABASE_PATH = target;
-  const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../../app/models/feed.server");
+  const { planFeed, TRENDING_SQL, SEARCH_DRIVES_BELOW } = await import("../../app/models/feeds/feed.server");
   const { sqlite, queryRow, closeDatabase } = await import("../../app/utils/db.server");
-  const { commentPageQuery, COMMENT_PAGE_SIZE } = await import("../../app/models/comment.server");
-  const { followPageQuery } = await import("../../app/models/follow.server");
-  const { clubListQuery } = await import("../../app/models/club.server");
-  const { memberListQuery } = await import("../../app/models/club-membership.server");
+  const { commentPageQuery, COMMENT_PAGE_SIZE } = await import("../../app/models/posts/comment.server");
+  const { followPageQuery } = await import("../../app/models/members/follow.server");
+  const { clubListQuery } = await import("../../app/models/clubs/club.server");
+  const { memberListQuery } = await import("../../app/models/clubs/club-membership.server");
   const viewer = { id: 1 };
   const cases: Array<[string, Parameters<typeof planFeed>[1]]> = [];
   for (const sortBy of ["recent", "popular", "discussed", "oldest"] as const) {
@@ -156,8 +156,8 @@ export async function explainMode(target: string) {
   }
   // A #hashtag newest or oldest first (feed-hashtag.server.ts): each half read in id order with a
   // bound, the candidates' rows by id, and the check that no post outside the ids read sits in the page.
-  const { hashtagHalves, hashtagRowsSql, hashtagGapSql } = await import("../../app/models/feed-hashtag.server");
-  const { searchSet } = await import("../../app/models/feed-search.server");
+  const { hashtagHalves, hashtagRowsSql, hashtagGapSql } = await import("../../app/models/feeds/feed-hashtag.server");
+  const { searchSet } = await import("../../app/models/feeds/feed-search.server");
   const parts = searchSet("#BowHunting")!.hashtag!;
   const cursorAt = { cursorValue: Date.now(), cursorId: 50_000 };
   for (const dir of ["DESC", "ASC"] as const) {
@@ -228,7 +228,7 @@ export async function explainMode(target: string) {
 
   // Notifications (issue 26): the top bar's capped unread count on every member's page walks the
   // member's part of notifications_unread; /notifications reads notifications_user_recent newest first.
-  const { UNREAD_COUNT_SQL, notificationPageSql, NOTIFICATION_PAGE } = await import("../../app/models/notification.server");
+  const { UNREAD_COUNT_SQL, notificationPageSql, NOTIFICATION_PAGE } = await import("../../app/models/notifications/notification.server");
   const busiest = (await queryRow<{ id: number; top: number }>(
     `SELECT user_id AS id, max(id) AS top FROM notifications GROUP BY user_id ORDER BY count(*) DESC LIMIT 1`,
   )) ?? { id: 1, top: 0 };

@@ -12,7 +12,7 @@ import { expect, startServer, test, uniqueName } from "./fixtures";
  * Node B's pages are fetched (and so cached) first; then node A writes, and B is asked again until
  * it shows the write, and the time that took is held to the s-maxage the page itself declares.
  */
-/** app/models/trending-cache.server.ts (not imported: it would open a database in the test runner). */
+/** app/models/feeds/trending-cache.server.ts (not imported: it would open a database in the test runner). */
 const TRENDING_TTL_MS = 60_000;
 
 test.describe("two nodes, one PostgreSQL database", () => {

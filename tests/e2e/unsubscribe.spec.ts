@@ -9,7 +9,7 @@ import { expect, test } from "./fixtures";
  */
 
 // The suite's server signs with this secret (playwright.config.ts, scripts/e2e-pg-stack.ts); the
-// token is made as models/notification-mail.server.ts `unsubscribeToken` makes it.
+// token is made as models/notifications/notification-mail.server.ts `unsubscribeToken` makes it.
 const SESSION_SECRET = "e2e-session-secret-0123456789abcdef";
 const tokenFor = (userId: number) =>
   `${userId}-${createHmac("sha256", SESSION_SECRET).update(`notification-email-unsubscribe:${userId}`).digest("base64url").slice(0, 32)}`;

@@ -7,16 +7,16 @@ import { newClub } from "#tests/fixtures/clubs";
 import { createStaff } from "#tests/fixtures/moderation";
 import { browserKeys } from "#tests/fixtures/push-service";
 import { count, postInput } from "#tests/fixtures/posts";
-import { EXCLUDED_MEMBER_COLUMNS, EXPORTED_MEMBER_COLUMNS, exportAccount } from "~/models/account.server";
-import { blockMember } from "~/models/block.server";
-import { joinClub } from "~/models/club-membership.server";
-import { addComment } from "~/models/comment.server";
-import { followUser } from "~/models/follow.server";
-import { createInvite } from "~/models/invite.server";
-import { updateNotificationSettings } from "~/models/notification-settings.server";
-import { createPost, likePost, sharePost } from "~/models/post.server";
-import { subscribe } from "~/models/push.server";
-import { decideCase, reportTarget } from "~/models/report.server";
+import { EXCLUDED_MEMBER_COLUMNS, EXPORTED_MEMBER_COLUMNS, exportAccount } from "~/models/members/account.server";
+import { blockMember } from "~/models/members/block.server";
+import { joinClub } from "~/models/clubs/club-membership.server";
+import { addComment } from "~/models/posts/comment.server";
+import { followUser } from "~/models/members/follow.server";
+import { createInvite } from "~/models/clubs/invite.server";
+import { updateNotificationSettings } from "~/models/notifications/notification-settings.server";
+import { createPost, likePost, sharePost } from "~/models/posts/post.server";
+import { subscribe } from "~/models/notifications/push.server";
+import { decideCase, reportTarget } from "~/models/moderation/report.server";
 import { loader as exportApi } from "~/routes/api.auth.export";
 import { db, first } from "~/utils/db.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
@@ -25,7 +25,7 @@ import { call, createMember, makeRequest } from "../fixtures/members";
  * The account export's guard and its newer lists (issue 41 item 4, architecture-3 L2, CONTRACT.md §6
  * "A member's own data"). Every column of db/schema-sqlite.ts that points at users.id must be in
  * EXPORTED_MEMBER_COLUMNS (and really reach the export) or in EXCLUDED_MEMBER_COLUMNS with a reason,
- * both beside exportAccount in app/models/account.server.ts. Then what the export says of the
+ * both beside exportAccount in app/models/members/account.server.ts. Then what the export says of the
  * member's blocks, reports and push subscriptions, and that it says nothing of anyone else's.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import { loader as userApi } from "~/routes/api.auth.user";
 import { action as accountApi, loader as accountGet } from "~/routes/api.auth.account";
 import { action as registerApi } from "~/routes/api.auth.register";
@@ -7,7 +7,7 @@ import * as authPage from "~/routes/auth/route";
 import { loader as exportApi } from "~/routes/api.auth.export";
 import { loader as profileLoader } from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
-import { WRONG_PASSWORD } from "~/models/account.server";
+import { WRONG_PASSWORD } from "~/models/members/account.server";
 import { postInput } from "../fixtures/posts";
 import { call, createMember, makeRequest } from "../fixtures/members";
 

@@ -1,10 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { notifications, users } from "#db/schema";
-import { addComment } from "~/models/comment.server";
-import { deliverPending, drainDeliveries, scheduleDeliveries } from "~/models/notification-delivery.server";
-import { updateNotificationSettings } from "~/models/notification-settings.server";
-import { createPost } from "~/models/post.server";
+import { addComment } from "~/models/posts/comment.server";
+import { deliverPending, drainDeliveries, scheduleDeliveries } from "~/models/notifications/notification-delivery.server";
+import { updateNotificationSettings } from "~/models/notifications/notification-settings.server";
+import { createPost } from "~/models/posts/post.server";
 import { afterCommit, databaseEngine, dataVersion, db, first, queryRow, writeTransaction } from "~/utils/db.server";
 import { setMailSettings } from "~/utils/mail.server";
 import { startMailSink } from "#tests/fixtures/mail-sink";

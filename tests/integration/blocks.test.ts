@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { blocks, follows } from "#db/schema";
-import { followUser } from "~/models/follow.server";
-import { createPost } from "~/models/post.server";
+import { followUser } from "~/models/members/follow.server";
+import { createPost } from "~/models/posts/post.server";
 import * as apiBlocks from "~/routes/api.auth.blocks";
 import * as apiBlock from "~/routes/api.users.$username.block";
 import * as apiComments from "~/routes/api.posts.$id.comments";

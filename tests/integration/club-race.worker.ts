@@ -1,5 +1,5 @@
 /**
- * One racer for the concurrency tests in app/models/invite.server.test.ts: a separate process with
+ * One racer for the concurrency tests in app/models/clubs/invite.server.test.ts: a separate process with
  * its own SQLite connection (DATABASE_PATH from the parent). It prints "ready" once loaded, waits
  * for a line on stdin (the parent sends it to every racer at once), tries to join, and prints one
  * JSON line: {"ok":true,...} or {"ok":false,"status":409,"error":"..."}.
@@ -7,8 +7,8 @@
  *   node --import tsx tests/integration/club-race.worker.ts join <clubId> <userId>
  *   node --import tsx tests/integration/club-race.worker.ts invite <code> <userId>
  */
-import { joinClub } from "~/models/club-membership.server";
-import { acceptInvite } from "~/models/invite.server";
+import { joinClub } from "~/models/clubs/club-membership.server";
+import { acceptInvite } from "~/models/clubs/invite.server";
 
 const [mode, target, userId] = process.argv.slice(2);
 const actor = { id: Number(userId) };

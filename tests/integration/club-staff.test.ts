@@ -6,7 +6,7 @@ import { loader as requestsApi } from "~/routes/api.clubs.$id.requests";
 import { action as decideApi } from "~/routes/api.clubs.$id.requests.$requestId";
 import * as membersTab from "~/routes/clubs.$id.members";
 import { action as joinApi } from "~/routes/api.clubs.$id.join";
-import { joinClub, REMOVAL_KEEPS_OUT_DAYS } from "~/models/club-membership.server";
+import { joinClub, REMOVAL_KEEPS_OUT_DAYS } from "~/models/clubs/club-membership.server";
 import { db, first } from "~/utils/db.server";
 import { memberCount, membershipRows, newClub } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { addComment, COMMENT_PAGE_SIZE } from "~/models/comment.server";
-import { createPost } from "~/models/post.server";
+import { addComment, COMMENT_PAGE_SIZE } from "~/models/posts/comment.server";
+import { createPost } from "~/models/posts/post.server";
 import * as commentsApi from "~/routes/api.posts.$id.comments";
 import * as postPage from "~/routes/post.$id/route";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";

@@ -1,6 +1,6 @@
 import { users } from "#db/schema";
 import { describe, expect, it } from "vitest";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import { db, queryRows } from "~/utils/db.server";
 import { raceProcesses } from "#tests/fixtures/processes";
 

@@ -5,7 +5,7 @@
  *
  *   node --import tsx tests/integration/data-version.worker.ts <userId>
  */
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 
 const [userId] = process.argv.slice(2);
 process.stdout.write("ready\n");

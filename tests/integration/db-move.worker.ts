@@ -8,13 +8,13 @@
  *   node --import tsx tests/integration/db-move.worker.ts write <userId>   (a new session and post)
  */
 import { seedDemoIfEmpty } from "#db/seed-demo";
-import { addComment } from "~/models/comment.server";
-import { createClub } from "~/models/club.server";
-import { setDataSaver } from "~/models/data-saver.server";
-import { listFeed } from "~/models/feed.server";
+import { addComment } from "~/models/posts/comment.server";
+import { createClub } from "~/models/clubs/club.server";
+import { setDataSaver } from "~/models/members/data-saver.server";
+import { listFeed } from "~/models/feeds/feed.server";
 import { claimKey, recordAnswer } from "~/models/idempotency.server";
-import { createPost, likePost } from "~/models/post.server";
-import { createSession } from "~/models/session.server";
+import { createPost, likePost } from "~/models/posts/post.server";
+import { createSession } from "~/models/members/session.server";
 import { createClubSchema } from "~/schemas/club";
 import { postInputSchema } from "~/schemas/post";
 import { closeDatabase, databaseEngine, db, queryRow, sqlite, writeTransaction } from "~/utils/db.server";

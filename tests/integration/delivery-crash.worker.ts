@@ -8,8 +8,8 @@
  *   node --import tsx tests/integration/delivery-crash.worker.ts <smtpUrl> <caFile>
  */
 import fs from "node:fs";
-import { deliverPending } from "~/models/notification-delivery.server";
-import { createPushAgent } from "~/models/push.server";
+import { deliverPending } from "~/models/notifications/notification-delivery.server";
+import { createPushAgent } from "~/models/notifications/push.server";
 import { setMailSettings } from "~/utils/mail.server";
 
 const [smtpUrl, caFile] = process.argv.slice(2);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { listComments } from "~/models/comment.server";
-import { createPost } from "~/models/post.server";
+import { listComments } from "~/models/posts/comment.server";
+import { createPost } from "~/models/posts/post.server";
 import * as commentsApi from "~/routes/api.posts.$id.comments";
 import * as authPage from "~/routes/auth/route";
 import * as clubPage from "~/routes/clubs.$id/route";

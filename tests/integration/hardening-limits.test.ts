@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { decideJoinRequest, joinClub, listJoinRequests } from "~/models/club-membership.server";
-import { createInvite, REJECTED_NEEDS_OWNER } from "~/models/invite.server";
+import { decideJoinRequest, joinClub, listJoinRequests } from "~/models/clubs/club-membership.server";
+import { createInvite, REJECTED_NEEDS_OWNER } from "~/models/clubs/invite.server";
 import * as loginApi from "~/routes/api.auth.login";
 import * as registerApi from "~/routes/api.auth.register";
 import * as clubsApi from "~/routes/api.clubs";

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { makeClub, postInput, setPostStats } from "#tests/fixtures/posts";
 import { createMember } from "#tests/fixtures/members";
-import { hashtagPage } from "~/models/feed-hashtag.server";
-import { listFeed } from "~/models/feed.server";
-import { planSearch, searchSet } from "~/models/feed-search.server";
-import { createPost } from "~/models/post.server";
+import { hashtagPage } from "~/models/feeds/feed-hashtag.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { planSearch, searchSet } from "~/models/feeds/feed-search.server";
+import { createPost } from "~/models/posts/post.server";
 import { postTags, posts } from "#db/schema";
 import { db, queryColumn } from "~/utils/db.server";
 import type { SortOption } from "~/schemas/post";
@@ -15,8 +15,8 @@ import type { SortOption } from "~/schemas/post";
  * posts in the same order on the same pages, whatever created_at does against the ids.
  */
 
-vi.mock("~/models/feed-hashtag.server", async (original) => {
-  const actual = await original<typeof import("~/models/feed-hashtag.server")>();
+vi.mock("~/models/feeds/feed-hashtag.server", async (original) => {
+  const actual = await original<typeof import("~/models/feeds/feed-hashtag.server")>();
   return { ...actual, hashtagPage: vi.fn(actual.hashtagPage) };
 });
 const fastPath = vi.mocked(hashtagPage);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createPost, deletePost } from "~/models/post.server";
-import { listTrending, listTrendingItems } from "~/models/feed.server";
-import { TRENDING_TTL_MS } from "~/models/trending-cache.server";
+import { createPost, deletePost } from "~/models/posts/post.server";
+import { listTrending, listTrendingItems } from "~/models/feeds/feed.server";
+import { TRENDING_TTL_MS } from "~/models/feeds/trending-cache.server";
 import * as home from "~/routes/_index/route";
 import * as postsApi from "~/routes/api.posts";
 import * as postApi from "~/routes/api.posts.$id";

@@ -1,12 +1,12 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PG_SMALL_TABLE, pgPlanProblems, planProblems } from "../../scripts/bench/explain";
-import { commentPageQuery, COMMENT_PAGE_SIZE } from "~/models/comment.server";
-import { clubListQuery } from "~/models/club.server";
-import { memberListQuery } from "~/models/club-membership.server";
-import { followPageQuery } from "~/models/follow.server";
-import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feed-hashtag.server";
-import { NOTIFICATION_PAGE, notificationPageSql, UNREAD_COUNT_SQL } from "~/models/notification.server";
+import { commentPageQuery, COMMENT_PAGE_SIZE } from "~/models/posts/comment.server";
+import { clubListQuery } from "~/models/clubs/club.server";
+import { memberListQuery } from "~/models/clubs/club-membership.server";
+import { followPageQuery } from "~/models/members/follow.server";
+import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feeds/feed-hashtag.server";
+import { NOTIFICATION_PAGE, notificationPageSql, UNREAD_COUNT_SQL } from "~/models/notifications/notification.server";
 import { databaseEngine, queryRows, sqlite } from "~/utils/db.server";
 import { positional } from "~/utils/db/db-postgres.server";
 import { createMember } from "../fixtures/members";

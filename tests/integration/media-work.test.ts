@@ -7,7 +7,7 @@ import { action as uploadAction } from "~/routes/api.upload";
 import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
 import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
-import { storeUpload } from "~/models/media.server";
+import { storeUpload } from "~/models/media/media.server";
 import { db } from "~/utils/db.server";
 import { IMAGE_QUEUE, imageQueue } from "~/utils/media/media-processing.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { registerJobMetrics } from "~/server/jobs-metrics.server";
 import { learnRoutes, routeLabel } from "~/server/request-log.server";
-import { notify } from "~/models/notification.server";
+import { notify } from "~/models/notifications/notification.server";
 import * as metricsRoute from "~/routes/metrics";
 import { mayReadMetrics } from "~/web/metrics-access.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";

@@ -1,17 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { newClub } from "#tests/fixtures/clubs";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
-import { addComment, listComments, listCommentPage } from "~/models/comment.server";
-import { listFeed, listTrending, listTrendingItems } from "~/models/feed.server";
-import { removeContent, restoreContent } from "~/models/moderation-removal.server";
-import { createPost, getPost, likePost } from "~/models/post.server";
-import { visiblePostsCount } from "~/models/profile.server";
+import { addComment, listComments, listCommentPage } from "~/models/posts/comment.server";
+import { listFeed, listTrending, listTrendingItems } from "~/models/feeds/feed.server";
+import { removeContent, restoreContent } from "~/models/moderation/moderation-removal.server";
+import { createPost, getPost, likePost } from "~/models/posts/post.server";
+import { visiblePostsCount } from "~/models/members/profile.server";
 import * as postRoute from "~/routes/api.posts.$id";
 import * as commentsRoute from "~/routes/api.posts.$id.comments";
 import { eq } from "drizzle-orm";
 import { posts } from "#db/schema";
 import { dataVersion, db } from "~/utils/db.server";
-import type { Actor } from "~/models/user.server";
+import type { Actor } from "~/models/members/user.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { postInput, setPostStats } from "../fixtures/posts";
 

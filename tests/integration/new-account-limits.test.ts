@@ -10,9 +10,9 @@ import { parseEnv } from "~/utils/env.server";
 import { databaseEngine, db, queryRows, writeTransaction, type Params } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { linksIn, mentionsIn } from "~/utils/text-links";
-import { addComment, updateComment } from "~/models/comment.server";
-import { enforceNewAccountLimits, NEW_ACCOUNT_LIMITS, whenItLifts } from "~/models/new-account-limits.server";
-import { createPost, getPost, updatePost } from "~/models/post.server";
+import { addComment, updateComment } from "~/models/posts/comment.server";
+import { enforceNewAccountLimits, NEW_ACCOUNT_LIMITS, whenItLifts } from "~/models/moderation/new-account-limits.server";
+import { createPost, getPost, updatePost } from "~/models/posts/post.server";
 
 /**
  * CONTRACT.md §8 first-day caps, on both engines. The clock is held (Date.now) at a moment after

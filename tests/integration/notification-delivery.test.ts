@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { notifications } from "#db/schema";
-import { addComment } from "~/models/comment.server";
-import { deliverPending, deliveryQueue } from "~/models/notification-delivery.server";
+import { addComment } from "~/models/posts/comment.server";
+import { deliverPending, deliveryQueue } from "~/models/notifications/notification-delivery.server";
 import { backoffMs, MAX_ATTEMPTS } from "~/utils/jobs.server";
-import { settingsRow, updateNotificationSettings } from "~/models/notification-settings.server";
-import { createPost } from "~/models/post.server";
-import { createPushAgent, subscribe } from "~/models/push.server";
+import { settingsRow, updateNotificationSettings } from "~/models/notifications/notification-settings.server";
+import { createPost } from "~/models/posts/post.server";
+import { createPushAgent, subscribe } from "~/models/notifications/push.server";
 import { db } from "~/utils/db.server";
 import { setMailSettings } from "~/utils/mail.server";
 import { browserKeys, decryptPush, startPushService } from "#tests/fixtures/push-service";

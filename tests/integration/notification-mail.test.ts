@@ -12,10 +12,10 @@ import {
   unsubscribeToken,
   UNSUBSCRIBE_LINK_INVALID,
   type MailRecipient,
-} from "~/models/notification-mail.server";
-import { notificationItems } from "~/models/notification.server";
-import { setEmailMode, settingsRow, upsertSettings } from "~/models/notification-settings.server";
-import { createPost } from "~/models/post.server";
+} from "~/models/notifications/notification-mail.server";
+import { notificationItems } from "~/models/notifications/notification.server";
+import { setEmailMode, settingsRow, upsertSettings } from "~/models/notifications/notification-settings.server";
+import { createPost } from "~/models/posts/post.server";
 import * as unsubscribePage from "~/routes/unsubscribe.$token/route";
 import { edgeRefusal, isTokenPost } from "~/server/http-edge.server";
 import { loggedPath } from "~/server/request-log.server";

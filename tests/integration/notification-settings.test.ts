@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { notificationSettingsOf } from "~/models/notification-settings.server";
-import { followUser } from "~/models/follow.server";
-import { listNotifications } from "~/models/notification.server";
+import { notificationSettingsOf } from "~/models/notifications/notification-settings.server";
+import { followUser } from "~/models/members/follow.server";
+import { listNotifications } from "~/models/notifications/notification.server";
 import * as settingsApi from "~/routes/api.notifications.settings";
 import * as settingsPage from "~/routes/settings/route";
 import { call, createMember, makeRequest } from "../fixtures/members";

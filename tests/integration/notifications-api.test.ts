@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { addComment } from "~/models/comment.server";
-import { notify } from "~/models/notification.server";
-import { createPost } from "~/models/post.server";
+import { addComment } from "~/models/posts/comment.server";
+import { notify } from "~/models/notifications/notification.server";
+import { createPost } from "~/models/posts/post.server";
 import * as countRoute from "~/routes/api.notifications.count";
 import * as readRoute from "~/routes/api.notifications.read";
 import * as listRoute from "~/routes/api.notifications";

@@ -9,9 +9,9 @@
  *
  *   node --import tsx tests/integration/notify-race.worker.ts <userId,…> <postId,…> <ops> <ms>
  */
-import { addComment } from "~/models/comment.server";
-import { drainDeliveries, scheduleDeliveries } from "~/models/notification-delivery.server";
-import { likePost, unlikePost } from "~/models/post.server";
+import { addComment } from "~/models/posts/comment.server";
+import { drainDeliveries, scheduleDeliveries } from "~/models/notifications/notification-delivery.server";
+import { likePost, unlikePost } from "~/models/posts/post.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { runWriter } from "#tests/fixtures/race-writer";
 

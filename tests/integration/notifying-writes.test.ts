@@ -1,7 +1,7 @@
 import { inArray, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { comments, notifications, users } from "#db/schema";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import { databaseEngine, db } from "~/utils/db.server";
 import { raceProcesses } from "#tests/fixtures/processes";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import * as apiPosts from "~/routes/api.posts";
 import * as apiClubPosts from "~/routes/api.clubs.$id.posts";
 import * as apiPost from "~/routes/api.posts.$id";

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { addComment, listComments } from "~/models/comment.server";
-import { createPost, getPost } from "~/models/post.server";
+import { addComment, listComments } from "~/models/posts/comment.server";
+import { createPost, getPost } from "~/models/posts/post.server";
 import * as home from "~/routes/_index/route";
 import * as createPage from "~/routes/create";
 import * as postPage from "~/routes/post.$id/route";

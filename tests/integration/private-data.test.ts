@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { handleDataRequest } from "~/entry.server";
-import { storeUpload } from "~/models/media.server";
-import { createPost, deletePost } from "~/models/post.server";
+import { storeUpload } from "~/models/media/media.server";
+import { createPost, deletePost } from "~/models/posts/post.server";
 import * as apiUser from "~/routes/api.auth.user";
 import * as clubApi from "~/routes/api.clubs.$id";
 import * as clubInvitesApi from "~/routes/api.clubs.$id.invites";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { browserKeys } from "#tests/fixtures/push-service";
-import { subscriptionsOf } from "~/models/push.server";
+import { subscriptionsOf } from "~/models/notifications/push.server";
 import * as keyRoute from "~/routes/api.push.key";
 import * as subscriptionsRoute from "~/routes/api.push.subscriptions";
 import { call, createMember, makeRequest } from "../fixtures/members";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { browserKeys, decryptPush, startPushService, verifyVapid } from "#tests/fixtures/push-service";
-import { createPushAgent, PUSH_TTL_SECONDS, pushPublicKey, pushToMember, subscriptionsOf } from "~/models/push.server";
+import { createPushAgent, PUSH_TTL_SECONDS, pushPublicKey, pushToMember, subscriptionsOf } from "~/models/notifications/push.server";
 import * as subscriptionsRoute from "~/routes/api.push.subscriptions";
 import { call, createMember, makeRequest } from "../fixtures/members";
 

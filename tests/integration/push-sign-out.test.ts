@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { browserKeys } from "#tests/fixtures/push-service";
-import { subscriptionsOf } from "~/models/push.server";
+import { subscriptionsOf } from "~/models/notifications/push.server";
 import * as subscriptionsRoute from "~/routes/api.push.subscriptions";
 import { action as logoutApi } from "~/routes/api.auth.logout";
 import { action as logoutPage } from "~/routes/logout/route";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registerUser } from "~/models/user.server";
+import { registerUser } from "~/models/members/user.server";
 
 /** Registrations that race past the 'is it taken?' checks: the unique index decides (issue 25, isUniqueViolation). */
 describe("registerUser under a race", () => {

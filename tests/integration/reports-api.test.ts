@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newClub } from "#tests/fixtures/clubs";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import * as decideRoute from "~/routes/api.moderation.reports.$id";
 import * as queueRoute from "~/routes/api.moderation.reports";
 import * as reportsRoute from "~/routes/api.reports";

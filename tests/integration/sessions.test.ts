@@ -2,7 +2,7 @@ import { createCookie } from "@remix-run/node";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sessions } from "#db/schema";
-import { SESSION_LIFETIME_MS } from "~/models/session.server";
+import { SESSION_LIFETIME_MS } from "~/models/members/session.server";
 import { loader as rootLoader } from "~/root";
 import * as authPage from "~/routes/auth/route";
 import { action as loginApi } from "~/routes/api.auth.login";

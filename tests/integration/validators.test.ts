@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { handleDataRequest } from "~/entry.server";
-import { touchSession } from "~/models/session.server";
-import { createPost } from "~/models/post.server";
+import { touchSession } from "~/models/members/session.server";
+import { createPost } from "~/models/posts/post.server";
 import * as trendingApi from "~/routes/api.posts.trending";
 import * as homePage from "~/routes/_index/route";
 import { eq } from "drizzle-orm";

@@ -1,7 +1,7 @@
 import http from "node:http";
 import zlib from "node:zlib";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { createPost } from "~/models/post.server";
+import { createPost } from "~/models/posts/post.server";
 import { env } from "~/utils/env.server";
 import { VISITOR_PUBLIC_VALUE, MEMBER_VALUE, NO_STORE_VALUE } from "~/web/cache-control.server";
 import { serveSite } from "../fixtures/site";

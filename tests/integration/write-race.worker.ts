@@ -12,8 +12,8 @@
  */
 import { desc } from "drizzle-orm";
 import { posts } from "#db/schema";
-import { addComment } from "~/models/comment.server";
-import { createPost, deletePost, likePost, sharePost, unlikePost } from "~/models/post.server";
+import { addComment } from "~/models/posts/comment.server";
+import { createPost, deletePost, likePost, sharePost, unlikePost } from "~/models/posts/post.server";
 import { db } from "~/utils/db.server";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { runWriter } from "#tests/fixtures/race-writer";

@@ -1,5 +1,5 @@
 import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { listFeed, listTrendingItems } from "~/models/feed.server";
+import { listFeed, listTrendingItems } from "~/models/feeds/feed.server";
 import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters } from "~/schemas/post";
 import { withPreview } from "~/utils/preview";
 import { getSessionUser } from "~/web/session.server";
@@ -42,7 +42,7 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
     // Cards show 200 characters: the page carries no more (the Edit Post dialog fetches the rest).
     posts: feed.posts.map(withPreview),
     nextCursor: feed.nextCursor,
-    // The same for every viewer, ranked once a minute (models/trending-cache.server.ts).
+    // The same for every viewer, ranked once a minute (models/feeds/trending-cache.server.ts).
     trending: await listTrendingItems(),
   });
 }

@@ -1,9 +1,9 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { signUpWithInvite } from "~/models/auth.server";
-import { getClub } from "~/models/club.server";
-import { CLUB_FULL } from "~/models/club-membership.server";
-import { getInvite } from "~/models/invite.server";
+import { signUpWithInvite } from "~/models/members/auth.server";
+import { getClub } from "~/models/clubs/club.server";
+import { CLUB_FULL } from "~/models/clubs/club-membership.server";
+import { getInvite } from "~/models/clubs/invite.server";
 import { loginSchema, registerSchema, safeRedirect } from "~/schemas/forms.server";
 import { authenticateForm } from "~/web/authenticator.server";
 import { clientAddress } from "~/web/params.server";

@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type TypedResponse } from "@remix-run/node";
-import { decideJoinRequest, joinClub, leaveClub, removeClubMember, setClubMemberRole } from "~/models/club-membership.server";
-import { deleteClub, getClub, updateClub } from "~/models/club.server";
-import { createInvite, revokeInvite } from "~/models/invite.server";
+import { decideJoinRequest, joinClub, leaveClub, removeClubMember, setClubMemberRole } from "~/models/clubs/club-membership.server";
+import { deleteClub, getClub, updateClub } from "~/models/clubs/club.server";
+import { createInvite, revokeInvite } from "~/models/clubs/invite.server";
 import { safeRedirect } from "~/schemas/auth";
 import { CLUB_NOT_FOUND, editClubSchema, inviteSchema, joinSchema } from "~/schemas/club";
 import { isAppError, isRefusal, notFound, unauthorized } from "~/utils/errors";

@@ -1,8 +1,8 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { listFeed } from "~/models/feed.server";
-import { countPendingRequests, listJoinRequests, listMembers } from "~/models/club-membership.server";
-import { getClub } from "~/models/club.server";
-import { listInvites } from "~/models/invite.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { countPendingRequests, listJoinRequests, listMembers } from "~/models/clubs/club-membership.server";
+import { getClub } from "~/models/clubs/club.server";
+import { listInvites } from "~/models/clubs/invite.server";
 import { CLUB_NOT_FOUND, CLUB_TABS, type ClubTab } from "~/schemas/club-options";
 import { forbidden, isAppError } from "~/utils/errors";
 import { NO_STORE } from "~/web/cache-control.server";

@@ -1,5 +1,5 @@
 import { json } from "@remix-run/node";
-import { listClubs } from "~/models/club.server";
+import { listClubs } from "~/models/clubs/club.server";
 import { parseClubListQuery } from "~/schemas/club";
 import { getSessionUser } from "~/web/session.server";
 

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { createClub } from "~/models/club.server";
+import { createClub } from "~/models/clubs/club.server";
 import { createClubSchema } from "~/schemas/forms.server";
 import { submissionFailure, withPageErrors } from "~/web/page-errors.server";
 import { formKey, idempotent } from "~/web/idempotency.server";

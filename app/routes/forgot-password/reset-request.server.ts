@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { requestPasswordReset, resetByMail } from "~/models/password-reset.server";
+import { requestPasswordReset, resetByMail } from "~/models/members/password-reset.server";
 import { forgotPasswordSchema } from "~/schemas/forms.server";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
 import { clientAddress } from "~/web/params.server";

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { getMembership } from "~/models/access.server";
-import { acceptInvite, getInvite, type Invite } from "~/models/invite.server";
+import { acceptInvite, getInvite, type Invite } from "~/models/clubs/invite.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { getSessionUser, requireActor } from "~/web/session.server";

@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { moderationLogPage } from "~/models/moderation-log.server";
-import { decideCase, moderationQueue } from "~/models/report.server";
+import { moderationLogPage } from "~/models/moderation/moderation-log.server";
+import { decideCase, moderationQueue } from "~/models/moderation/report.server";
 import { badRequest, isAppError, isRefusal } from "~/utils/errors";
 import { withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
 import { readFormData } from "~/web/request-body.server";

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { memberForStaff, suspendMember, unsuspendMember } from "~/models/suspension.server";
+import { memberForStaff, suspendMember, unsuspendMember } from "~/models/moderation/suspension.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { badRequest, isAppError, isRefusal, type FieldErrors } from "~/utils/errors";
 import { NO_STORE } from "~/web/cache-control.server";

@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { listNotifications, markRead } from "~/models/notification.server";
+import { listNotifications, markRead } from "~/models/notifications/notification.server";
 import { markReadSchema } from "~/schemas/notifications";
 import { badRequest, invalid } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";

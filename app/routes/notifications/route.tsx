@@ -1,5 +1,5 @@
 import { Link, useFetcher, useFetchers, useLoaderData, useLocation, type MetaFunction } from "@remix-run/react";
-import type { NotificationItem } from "~/models/notification.server";
+import type { NotificationItem } from "~/models/notifications/notification.server";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";

@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/comment.server";
-import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/post.server";
-import type { Actor } from "~/models/user.server";
+import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/posts/comment.server";
+import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/posts/post.server";
+import type { Actor } from "~/models/members/user.server";
 import { safeRedirect } from "~/schemas/auth";
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { commentSchema, postUpdateSchema } from "~/schemas/post";

@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { blockMember, unblockMember, viewerBlocked } from "~/models/block.server";
-import { followUser, unfollowUser } from "~/models/follow.server";
-import { listFeed } from "~/models/feed.server";
-import { getProfile, updateAvatar, updateProfile } from "~/models/profile.server";
-import type { Actor } from "~/models/user.server";
+import { blockMember, unblockMember, viewerBlocked } from "~/models/members/block.server";
+import { followUser, unfollowUser } from "~/models/members/follow.server";
+import { listFeed } from "~/models/feeds/feed.server";
+import { getProfile, updateAvatar, updateProfile } from "~/models/members/profile.server";
+import type { Actor } from "~/models/members/user.server";
 import { profileSchema } from "~/schemas/profile";
 import { safeRedirect } from "~/schemas/auth";
 import { badRequest } from "~/utils/errors";

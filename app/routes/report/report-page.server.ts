@@ -1,6 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import type { ReportFailure } from "~/components/moderation/report-form";
-import { reportableTarget, reportTarget } from "~/models/report.server";
+import { reportableTarget, reportTarget } from "~/models/moderation/report.server";
 import { REPORT_THANKS } from "~/schemas/report";
 import { isAppError, isRefusal } from "~/utils/errors";
 import { withLoaderErrors, withPageErrors } from "~/web/page-errors.server";

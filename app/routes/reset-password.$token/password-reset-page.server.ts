@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { resetLinkOwner, resetPassword } from "~/models/password-reset.server";
+import { resetLinkOwner, resetPassword } from "~/models/members/password-reset.server";
 import { passwordResetSchema } from "~/schemas/forms.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { formReply, withPageErrors } from "~/web/page-errors.server";

@@ -1,4 +1,4 @@
-import { listBlocks, unblockMember } from "~/models/block.server";
+import { listBlocks, unblockMember } from "~/models/members/block.server";
 import type { SessionUser } from "~/web/session.server";
 import { redirectWithToast } from "~/web/toast.server";
 

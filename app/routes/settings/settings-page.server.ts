@@ -1,8 +1,8 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { changePassword, updateProfile } from "~/models/profile.server";
-import { setDataSaver } from "~/models/data-saver.server";
-import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/session.server";
+import { changePassword, updateProfile } from "~/models/members/profile.server";
+import { setDataSaver } from "~/models/members/data-saver.server";
+import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/members/session.server";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/forms.server";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
 import { NO_STORE } from "~/web/cache-control.server";
@@ -12,14 +12,14 @@ import { commitUserSession, getSignedIn, type SessionUser, type SignedIn } from 
 import { redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
 import { saveDataRequested } from "~/web/data-saver.server";
-import { clubsOnAccountDeletion } from "~/models/account.server";
+import { clubsOnAccountDeletion } from "~/models/members/account.server";
 import { deleteAccountAction } from "~/web/account-deletion.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { badRequest, invalid, unauthorized } from "~/utils/errors";
 import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
 import { blockedMembersOf, unblockAction } from "./blocked-members.server";
 import { tabOf } from "./settings-tabs";
-import { clubPostChoices, notificationSettingsOf, updateNotificationSettings } from "~/models/notification-settings.server";
+import { clubPostChoices, notificationSettingsOf, updateNotificationSettings } from "~/models/notifications/notification-settings.server";
 import {
   EMAIL_CHOICES,
   NOTIFICATION_KIND_LABELS,

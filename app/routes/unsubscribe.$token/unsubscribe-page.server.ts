@@ -1,5 +1,5 @@
 import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { unsubscribeTarget, unsubscribeWithToken } from "~/models/notification-mail.server";
+import { unsubscribeTarget, unsubscribeWithToken } from "~/models/notifications/notification-mail.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { withLoaderErrors } from "~/web/page-errors.server";
 import { readFormData } from "~/web/request-body.server";
