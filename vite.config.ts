@@ -2,6 +2,7 @@ import { fileURLToPath } from "node:url";
 import { vitePlugin as remix } from "@remix-run/dev";
 import type { GetManualChunk, PreRenderedChunk } from "rollup";
 import { defineConfig } from "vite";
+import { CLUB_ROUTES_FOLDER, clubRoutes, type ClubRoute } from "./app/routes/clubs.$id/club-routes";
 import { BUILD_DIR } from "./scripts/build-dirs";
 
 /** Vite's default browsers ("modules"), named for the stylesheet of both builds. */
@@ -53,6 +54,18 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
 
+/**
+ * Routes the file names do not give: the club's pages, one folder with its tabs inside
+ * (app/routes/clubs.$id/club-routes.ts), with the ids their old flat files had. Everything else is
+ * a flat route.
+ */
+type DefineRoute = (path: string | undefined, file: string, options: { id: string; index?: boolean }, children?: () => void) => void;
+function defineEach(route: DefineRoute, routes: ClubRoute[]): void {
+  for (const { id, path, index, file, children } of routes) {
+    route(path, file, { id, index }, children && (() => defineEach(route, children)));
+  }
+}
+
 // The Vite compiler (issue 40, step 1 of ADR 0059's path): the same routes and future flags the
 // classic compiler had. Tailwind and autoprefixer run through Vite's CSS (postcss.config.js).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -73,7 +86,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: [
     remix({
       buildDirectory: BUILD_DIR,
-      ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
+      ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", CLUB_ROUTES_FOLDER],
+      routes: (defineRoutes) => defineRoutes((route) => defineEach(route, clubRoutes)),
       serverModuleFormat: "esm",
       future: {
         v3_fetcherPersist: true,

@@ -4,7 +4,7 @@ import { clubMembers, moderationLog } from "#db/schema";
 import * as memberApi from "~/routes/api.clubs.$id.members.$username";
 import { loader as requestsApi } from "~/routes/api.clubs.$id.requests";
 import { action as decideApi } from "~/routes/api.clubs.$id.requests.$requestId";
-import * as membersTab from "~/routes/clubs.$id.members";
+import * as membersTab from "~/routes/clubs.$id/tabs/members";
 import { action as joinApi } from "~/routes/api.clubs.$id.join";
 import { joinClub, REMOVAL_KEEPS_OUT_DAYS } from "~/models/clubs/club-membership.server";
 import { db, first } from "~/utils/db.server";

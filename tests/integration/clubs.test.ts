@@ -532,8 +532,8 @@ describe("HTML pages (no JavaScript): /clubs/{id} actions, /join/{code}, /auth w
 
   it("the tabs are nested routes: old ?tab= links redirect to them; a tab the visitor may not see shows the posts", async () => {
     const club = await makeClub();
-    const invitesTab = await import("~/routes/clubs.$id.invites");
-    const requestsTab = await import("~/routes/clubs.$id.requests");
+    const invitesTab = await import("~/routes/clubs.$id/tabs/invites");
+    const requestsTab = await import("~/routes/clubs.$id/tabs/requests");
     const load = (loader: Parameters<typeof call>[0], path: string, cookie: Cookie) =>
       call(loader, makeRequest(path, { cookie }), { id: String(club.id) });
 

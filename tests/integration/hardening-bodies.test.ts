@@ -4,7 +4,7 @@ import * as authPage from "~/routes/auth/route";
 import * as clubPage from "~/routes/clubs.$id/route";
 import * as createClubPage from "~/routes/clubs.create/route";
 import * as createPage from "~/routes/create";
-import * as clubCreatePage from "~/routes/clubs.$id_.create";
+import * as clubCreatePage from "~/routes/clubs.$id/create-post";
 import * as uploadApi from "~/routes/api.upload";
 import * as postPage from "~/routes/post.$id/route";
 import * as profilePage from "~/routes/profile.$username/route";

@@ -3,7 +3,7 @@ import * as postsApi from "~/routes/api.posts";
 import * as postApi from "~/routes/api.posts.$id";
 import * as commentsApi from "~/routes/api.posts.$id.comments";
 import * as clubPage from "~/routes/clubs.$id/route";
-import * as invitesTab from "~/routes/clubs.$id.invites";
+import * as invitesTab from "~/routes/clubs.$id/tabs/invites";
 import * as createClubPage from "~/routes/clubs.create/route";
 import * as createPage from "~/routes/create";
 import * as postPage from "~/routes/post.$id/route";

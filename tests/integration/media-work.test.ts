@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { media, rateLimits } from "#db/schema";
 import { action as uploadAction } from "~/routes/api.upload";
-import { action as clubCreateAction } from "~/routes/clubs.$id_.create";
+import { action as clubCreateAction } from "~/routes/clubs.$id/create-post";
 import { action as createAction } from "~/routes/create";
 import { action as settingsAction } from "~/routes/settings/route";
 import { storeUpload } from "~/models/media/media.server";

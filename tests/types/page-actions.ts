@@ -6,10 +6,10 @@
  */
 import type { SerializeFrom } from "@remix-run/node";
 import type * as auth from "~/routes/auth/route";
-import type * as clubInvites from "~/routes/clubs.$id.invites";
-import type * as clubRequests from "~/routes/clubs.$id.requests";
+import type * as clubInvites from "~/routes/clubs.$id/tabs/invites";
+import type * as clubRequests from "~/routes/clubs.$id/tabs/requests";
 import type * as club from "~/routes/clubs.$id/route";
-import type * as clubPostCreate from "~/routes/clubs.$id_.create";
+import type * as clubPostCreate from "~/routes/clubs.$id/create-post";
 import type * as clubCreate from "~/routes/clubs.create/route";
 import type * as create from "~/routes/create";
 import type * as join from "~/routes/join.$code/route";

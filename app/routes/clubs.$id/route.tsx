@@ -19,7 +19,8 @@ import { importAgain } from "~/utils/import-again";
 
 /**
  * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
- * route with its own loader (clubs.$id._index = posts, .members, .rules, .requests, .invites).
+ * route with its own loader, in tabs/ (posts, members, rules, requests, invites), registered by
+ * club-routes.ts under the ids of its old flat files (routes/clubs.$id._index, .members …).
  */
 export { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
 

@@ -2,9 +2,9 @@ import { Link, useFetcher, useLoaderData } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import type { clubRequestsLoader as loader } from "./clubs.$id/club-pages.server";
+import type { clubRequestsLoader as loader } from "../club-pages.server";
 
-export { clubRequestsLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
+export { clubRequestsLoader as loader, clubPageAction as action } from "../club-pages.server";
 
 export default function ClubRequestsTab() {
   const { clubId, requests } = useLoaderData<typeof loader>();

@@ -1,8 +1,8 @@
 import { useLoaderData } from "@remix-run/react";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import type { clubRulesLoader as loader } from "./clubs.$id/club-pages.server";
+import type { clubRulesLoader as loader } from "../club-pages.server";
 
-export { clubRulesLoader as loader } from "./clubs.$id/club-pages.server";
+export { clubRulesLoader as loader } from "../club-pages.server";
 
 export default function ClubRulesTab() {
   const { rules } = useLoaderData<typeof loader>();

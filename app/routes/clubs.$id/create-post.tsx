@@ -9,9 +9,9 @@ import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
-import type { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";
+import type { clubEditorLoader as loader, clubPostAction as action } from "./club-pages.server";
 
-export { clubEditorLoader as loader, clubPostAction as action } from "./clubs.$id/club-pages.server";
+export { clubEditorLoader as loader, clubPostAction as action } from "./club-pages.server";
 
 /** With JavaScript a failed publish keeps the form and what was typed, and says why (SPEC.md §8). */
 export const clientAction = keepPageOnFailure({

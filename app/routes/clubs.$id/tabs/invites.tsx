@@ -2,9 +2,9 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { GeneratedInvite, InviteForm, InviteList } from "~/components/club/invites";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
-import type { clubInvitesLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
+import type { clubInvitesLoader as loader, clubPageAction as action } from "../club-pages.server";
 
-export { clubInvitesLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
+export { clubInvitesLoader as loader, clubPageAction as action } from "../club-pages.server";
 
 export const clientAction = keepPageOnFailure({ failed: failedToast({ rename: { update: "update-club", delete: "delete-club" } }) });
 export { shouldRevalidate };

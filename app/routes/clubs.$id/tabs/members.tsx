@@ -2,9 +2,9 @@ import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import type { clubMembersLoader as loader } from "./clubs.$id/club-pages.server";
+import type { clubMembersLoader as loader } from "../club-pages.server";
 
-export { clubMembersLoader as loader, clubPageAction as action } from "./clubs.$id/club-pages.server";
+export { clubMembersLoader as loader, clubPageAction as action } from "../club-pages.server";
 
 type Member = ReturnType<typeof useLoaderData<typeof loader>>["members"][number];
 type ClubRole = Member["role"];

@@ -1,10 +1,10 @@
 import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { PostCard } from "~/components/post/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import type { loader as clubLoader } from "./clubs.$id/route";
-import type { clubPostsLoader as loader } from "./clubs.$id/club-pages.server";
+import type { loader as clubLoader } from "../route";
+import type { clubPostsLoader as loader } from "../club-pages.server";
 
-export { clubPostsLoader as loader } from "./clubs.$id/club-pages.server";
+export { clubPostsLoader as loader } from "../club-pages.server";
 
 export default function ClubPostsTab() {
   const { canSeePosts, posts, nextCursor } = useLoaderData<typeof loader>();
