@@ -58,7 +58,7 @@ describe("which vitest files run on PostgreSQL too", () => {
     const repo = databaseTestFiles(path.resolve(import.meta.dirname, "../.."));
     expect(repo.database).toEqual(
       expect.arrayContaining([
-        "app/models/post.server.test.ts",
+        "app/models/posts/post.server.test.ts",
         "tests/integration/concurrent-writes.test.ts",
         "tests/integration/delivery-crash.test.ts",
       ]),

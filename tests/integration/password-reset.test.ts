@@ -4,7 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { passwordResets } from "#db/schema";
-import { setResetMailDelay } from "~/models/password-reset.server";
+import { setResetMailDelay } from "~/models/members/password-reset.server";
 import * as passwordApi from "~/routes/api.auth.password";
 import * as profileApi from "~/routes/api.auth.profile";
 import { loader as userApi } from "~/routes/api.auth.user";
