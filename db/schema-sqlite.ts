@@ -38,7 +38,18 @@ export type ReportReason = (typeof REPORT_REASONS)[number];
 export const CASE_STATUSES = ["open", "closed"] as const;
 export type CaseStatus = (typeof CASE_STATUSES)[number];
 /** Every decision the moderation log keeps (CONTRACT.md §8 "Log"). */
-export const MODERATION_ACTIONS = ["remove", "restore", "hide", "dismiss", "suspend", "unsuspend", "set_role", "remove_member"] as const;
+export const MODERATION_ACTIONS = [
+  "remove",
+  "restore",
+  "hide",
+  "dismiss",
+  "suspend",
+  "unsuspend",
+  "set_role",
+  "remove_member",
+  "purge",
+  "dismiss_reports",
+] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** Who removed a post or comment: site staff, or the club's own staff. */
 export const REMOVERS = ["site", "club"] as const;

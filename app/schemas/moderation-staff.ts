@@ -15,27 +15,39 @@ const blankToUndefined = (v: unknown) => {
   return v;
 };
 
+/** A reason the member reads, 1..500 characters once trimmed. */
+const memberReason = (required: string) =>
+  text({ error: required }).check(
+    z.trim(),
+    z.minLength(1, required),
+    z.maxLength(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters`),
+  );
+
+/** A whole number of days, 1..max. */
+const wholeDays = (max: number) =>
+  z
+    .number({ error: "Days must be a whole number" })
+    .check(z.int("Days must be a whole number"), z.gte(1, "Days must be at least 1"), z.lte(max, `Days can be at most ${max}`));
+
 /** POST /api/moderation/users/{username}/suspend and the staff page's form. No days: until lifted. */
 export const suspendSchema = z.object({
-  reason: text({ error: "Give a reason the member will read" }).check(
-    z.trim(),
-    z.minLength(1, "Give a reason the member will read"),
-    z.maxLength(SUSPENSION_REASON_MAX, `The reason can be at most ${SUSPENSION_REASON_MAX} characters`),
-  ),
-  days: preprocess(
-    blankToUndefined,
-    z.optional(
-      z
-        .number({ error: "Days must be a whole number" })
-        .check(
-          z.int("Days must be a whole number"),
-          z.gte(1, "Days must be at least 1"),
-          z.lte(SUSPENSION_DAYS_MAX, `Days can be at most ${SUSPENSION_DAYS_MAX}`),
-        ),
-    ),
-  ),
+  reason: memberReason("Give a reason the member will read"),
+  days: preprocess(blankToUndefined, z.optional(wholeDays(SUSPENSION_DAYS_MAX))),
 });
 export type SuspendInput = z.infer<typeof suspendSchema>;
+
+/** How far back a purge reaches at most (CONTRACT.md §12 "Spam waves"). */
+export const PURGE_DAYS_MAX = 365;
+
+/**
+ * POST /api/moderation/users/{username}/purge and the staff page's form: every post and comment of
+ * the member from the last `days` days is removed with `reason`.
+ */
+export const purgeSchema = z.object({
+  reason: memberReason("Give a reason for the removal (the member will see it)"),
+  days: preprocess(blankToUndefined, wholeDays(PURGE_DAYS_MAX)),
+});
+export type PurgeInput = z.infer<typeof purgeSchema>;
 
 /** PUT /api/clubs/{id}/members/{username} and the Members tab's Make admin / Make member. */
 export const clubRoleSchema = z.object({

@@ -66,6 +66,8 @@ export type QueueEntry = {
   removalReason: string | null;
   /** Where it can be seen (a post, a comment on its post, a profile, a club), or null when gone. */
   href: string | null;
+  /** The member it is about (the author, or the member reported), whom site staff may suspend or purge; null for a club or a deleted account. */
+  subject: string | null;
   reports: QueueReport[];
   status: QueueStatus;
   createdAt: string;

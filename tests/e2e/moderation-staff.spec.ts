@@ -33,14 +33,14 @@ test.describe("moderation staff", () => {
 
     const reason = `Selling tags in the classifieds ${uniqueName("r")}`;
     await page.getByLabel("Reason (the member reads it)").fill(reason);
-    await page.getByLabel("Days").fill("0");
+    await page.getByLabel("Days", { exact: true }).fill("0");
     await page.getByRole("button", { name: `Suspend ${member.username}` }).click();
     await expect(page.getByText("Days must be at least 1")).toBeVisible();
     // Nothing typed is lost.
     await expect(page.getByLabel("Reason (the member reads it)")).toHaveValue(reason);
     expect(await signedIn(memberPage)).toBe(200);
 
-    await page.getByLabel("Days").fill("3");
+    await page.getByLabel("Days", { exact: true }).fill("3");
     await page.getByRole("button", { name: `Suspend ${member.username}` }).click();
     await expect(page.getByTestId("toast")).toContainText("Member suspended");
     const until = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
@@ -67,6 +67,36 @@ test.describe("moderation staff", () => {
     await form.getByLabel("Password").fill(member.password);
     await form.getByRole("button", { name: "Sign In" }).click();
     await expect(memberPage.getByTestId("toast")).toContainText("Welcome back!");
+  });
+
+  test("a moderator removes a spammer's recent posts from the staff page in one form (CONTRACT.md §12)", async ({
+    page,
+    open,
+    signUp,
+    newPage,
+    createPost,
+  }) => {
+    const moderator = await signUp(page, "mod");
+    setSiteRole(moderator.username, "moderator");
+    const spamPage = await newPage();
+    const spammer = await signUp(spamPage, "spam");
+    const posts = [await createPost({ title: `Cheap scopes ${uniqueName("s")}` }, spamPage), await createPost({}, spamPage)];
+
+    await open(`/moderation/members/${spammer.username}`);
+    const form = page.getByRole("region", { name: "Remove recent posts and comments" });
+    await form.getByLabel("Of the last … days").fill("");
+    await form.getByLabel("Reason (shown on each removed item)").fill("Scope spam");
+    await form.getByRole("button", { name: `Remove ${spammer.username}'s posts and comments` }).click();
+    // No days: the form comes back with the reason kept, and nothing is removed.
+    await expect(form.getByText("Days must be a whole number")).toBeVisible();
+    await expect(form.getByLabel("Reason (shown on each removed item)")).toHaveValue("Scope spam");
+    expect((await page.request.get(`/api/posts/${posts[0]!.id}`)).status()).toBe(200);
+
+    await form.getByLabel("Of the last … days").fill("1");
+    await form.getByRole("button", { name: `Remove ${spammer.username}'s posts and comments` }).click();
+    await expect(page.getByTestId("toast")).toContainText(`2 posts and 0 comments by ${spammer.username} removed.`);
+    await expect(page.getByTestId("member-log-entry").first()).toContainText("removed the recent posts and comments of");
+    for (const post of posts) expect((await (await newPage()).request.get(`/api/posts/${post.id}`)).status()).toBe(404);
   });
 
   test("an owner makes a member admin, and the admin removes a member", async ({ page, open, signUp, newPage, baseURL, js }) => {

@@ -39,7 +39,7 @@ export const COMMENT_GONE = "Comment not found";
 /** The length of a comment's text the log and the report queue name it by. */
 export const COMMENT_LABEL_CHARS = 80;
 
-type TargetRow = {
+export type TargetRow = {
   clubId: number | null;
   authorId: number;
   label: string;
@@ -135,7 +135,7 @@ async function requireDecider(tx: Queryable, actor: Actor, target: ModeratedTarg
 }
 
 /** Sets the target's hidden state and moves the counter that counts it when its visibility changed. */
-async function setHidden(
+export async function setHidden(
   tx: Queryable,
   target: ModeratedTarget,
   row: TargetRow,
@@ -163,7 +163,7 @@ async function setHidden(
 }
 
 /** The target's open moderation case, if any, is decided. */
-async function closeCase(tx: Queryable, target: ModeratedTarget, at: Date): Promise<void> {
+export async function closeCase(tx: Queryable, target: ModeratedTarget, at: Date): Promise<void> {
   await tx
     .update(moderationCases)
     .set({ status: "closed", closedAt: at })

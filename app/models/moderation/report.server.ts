@@ -192,7 +192,20 @@ function parseReport(input: ReportInput) {
   return parsed.data;
 }
 
-const moderated = (type: ReportTarget, id: number): ModeratedTarget | null => (type === "post" || type === "comment" ? { type, id } : null);
+/** How many open cases have a report by this member (the staff page's "Reports by"). */
+export async function openCasesReportedBy(userId: number, q: Queryable = db): Promise<number> {
+  const row = first(
+    await q
+      .select({ n: countDistinct(moderationCases.id) })
+      .from(reports)
+      .innerJoin(moderationCases, eq(moderationCases.id, reports.caseId))
+      .where(and(eq(reports.reporterId, userId), eq(moderationCases.status, "open"))),
+  );
+  return Number(row?.n ?? 0);
+}
+
+export const moderated = (type: ReportTarget, id: number): ModeratedTarget | null =>
+  type === "post" || type === "comment" ? { type, id } : null;
 
 /**
  * Report a post, comment, member or club (POST /api/reports): 401 signed out; 400 bad input or one's
@@ -317,6 +330,15 @@ async function toEntries(rows: CaseRow[]): Promise<QueueEntry[]> {
       ),
     )
     .orderBy(asc(reports.createdAt), asc(reports.id));
+  const subjectIds = [...new Set(rows.map((r) => r.subjectId).filter((id): id is number => id !== null))];
+  const subjects = new Map(
+    subjectIds.length === 0
+      ? []
+      : (await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, subjectIds))).map((u) => [
+          u.id,
+          u.username,
+        ]),
+  );
   const entries: QueueEntry[] = [];
   for (const row of rows) {
     const subject = await loadSubject(db, row.targetType, row.targetId);
@@ -330,6 +352,7 @@ async function toEntries(rows: CaseRow[]): Promise<QueueEntry[]> {
       state: stateOf(subject),
       removalReason: subject?.removalReason ?? null,
       href: subject?.href ?? null,
+      subject: row.targetType === "club" || row.subjectId === null ? null : (subjects.get(row.subjectId) ?? null),
       reports: reportRows
         .filter((r) => r.caseId === row.id)
         .map((r) => ({ reason: r.reason, details: r.details, createdAt: r.createdAt.toISOString() })),

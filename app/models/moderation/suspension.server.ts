@@ -10,6 +10,7 @@ import { zodFieldErrors } from "~/utils/validation";
 import type { Queryable } from "~/models/access.server";
 import { requireSiteStaff, type Moderator } from "./moderation-access.server";
 import { logDecision, toLogEntry } from "./moderation-log.server";
+import { openCasesReportedBy } from "./report.server";
 import type { Actor } from "~/models/members/user.server";
 
 /**
@@ -54,7 +55,7 @@ function toStatus(row: UserRow, now: number): MemberStatus {
   };
 }
 
-async function requireMemberRow(username: string, q: Queryable): Promise<UserRow> {
+export async function requireMemberRow(username: string, q: Queryable): Promise<UserRow> {
   const row = first(await q.select().from(users).where(equalsIgnoringCase(users.username, username)));
   if (!row) throw notFound(PROFILE_NOT_FOUND);
   return row;
@@ -67,8 +68,11 @@ export function maySuspend(me: Pick<Moderator, "id" | "role">, target: { id: num
   return null;
 }
 
-/** The staff member, the member and whether the one may act on the other; refusals throw. */
-async function requireSuspender(actor: Actor, username: string, tx: Queryable) {
+/**
+ * The staff member, the member and whether the one may act on the other (suspend, lift, purge: the
+ * same ladder, CONTRACT.md §8 and §12); refusals throw.
+ */
+export async function requireStaffOverMember(actor: Actor, username: string, tx: Queryable) {
   const me = await requireSiteStaff(actor, tx);
   const target = await requireMemberRow(username, tx);
   const refusal = maySuspend(me, target);
@@ -88,7 +92,7 @@ export function suspendMember(
   now: number = Date.now(),
 ): Promise<MemberStatus> {
   return writeTransaction(async (tx) => {
-    const { me, target } = await requireSuspender(actor, username, tx);
+    const { me, target } = await requireStaffOverMember(actor, username, tx);
     const parsed = suspendSchema.safeParse(input);
     if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
     const { reason, days } = parsed.data;
@@ -114,7 +118,7 @@ export function suspendMember(
 /** POST /api/moderation/users/{username}/unsuspend: the same refusals; lifting nothing changes nothing. */
 export function unsuspendMember(actor: Actor, username: string, now: number = Date.now()): Promise<MemberStatus> {
   return writeTransaction(async (tx) => {
-    const { me, target } = await requireSuspender(actor, username, tx);
+    const { me, target } = await requireStaffOverMember(actor, username, tx);
     if (target.suspendedAt === null) return toStatus(target, now);
     const [row] = await tx
       .update(users)
@@ -137,13 +141,14 @@ export const MEMBER_LOG_SIZE = 20;
 
 /**
  * The staff page of one member (/moderation/members/{username}): their status, whether the viewer
- * may suspend them, and the latest decisions about them. Site staff only.
+ * may suspend (and purge) them, how many open cases they reported, and the latest decisions about
+ * them. Site staff only.
  */
 export async function memberForStaff(
   actor: Actor,
   username: string,
   now: number = Date.now(),
-): Promise<{ member: MemberStatus; maySuspend: boolean; refusal: string | null; log: ModerationLogEntry[] }> {
+): Promise<{ member: MemberStatus; openReports: number; maySuspend: boolean; refusal: string | null; log: ModerationLogEntry[] }> {
   const me = await requireSiteStaff(actor);
   const row = await requireMemberRow(username, db);
   const refusal = maySuspend(me, row);
@@ -153,5 +158,6 @@ export async function memberForStaff(
     .where(and(eq(moderationLog.targetType, "user"), eq(moderationLog.targetId, row.id)))
     .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
     .limit(MEMBER_LOG_SIZE);
-  return { member: toStatus(row, now), maySuspend: refusal === null, refusal, log: log.map(toLogEntry) };
+  const openReports = await openCasesReportedBy(row.id);
+  return { member: toStatus(row, now), openReports, maySuspend: refusal === null, refusal, log: log.map(toLogEntry) };
 }

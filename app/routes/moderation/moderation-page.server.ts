@@ -1,5 +1,6 @@
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
 import { moderationLogPage } from "~/models/moderation/moderation-log.server";
+import { requireModerationScope } from "~/models/moderation/moderation-access.server";
 import { decideCase, moderationQueue } from "~/models/moderation/report.server";
 import { badRequest, isAppError, isRefusal } from "~/utils/errors";
 import { withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
@@ -24,8 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = tabOf(url);
   const cursor = url.searchParams.get("cursor");
   return withLoaderErrors(request, async () => {
-    if (tab === "log") return json({ tab, cases: null, log: await moderationLogPage(actor, cursor) });
-    return json({ tab, cases: await moderationQueue(actor, { status: tab, cursor }), log: null });
+    if (tab === "log") return json({ tab, cases: null, log: await moderationLogPage(actor, cursor), siteStaff: false });
+    const cases = await moderationQueue(actor, { status: tab, cursor });
+    // Site staff get each case's member page (suspend, remove recent posts, dismiss their reports).
+    return json({ tab, cases, log: null, siteStaff: (await requireModerationScope(actor)).site });
   });
 }
 

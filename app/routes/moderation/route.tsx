@@ -14,7 +14,7 @@ export { loader, action } from "./moderation-page.server";
  * them), and plain forms to dismiss it or remove the content with a reason.
  */
 export default function ModerationPage() {
-  const { tab, cases, log } = useLoaderData<typeof loader>();
+  const { tab, cases, log, siteStaff } = useLoaderData<typeof loader>();
   const tabs: { value: ModerationTab; label: string; href: string }[] = [
     { value: "open", label: "Open reports", href: "/moderation" },
     { value: "closed", label: "Closed", href: "/moderation?tab=closed" },
@@ -32,7 +32,7 @@ export default function ModerationPage() {
         tabClassName="inline-flex h-11 min-w-11 items-center justify-center px-2 font-medium text-stone-600 data-[state=active]:border-b-2 data-[state=active]:border-blaze-500 data-[state=active]:text-bark-900"
       >
         <div className="mt-4">
-          {cases ? <CaseList entries={cases.entries} nextCursor={cases.nextCursor} tab={tab} /> : null}
+          {cases ? <CaseList entries={cases.entries} nextCursor={cases.nextCursor} tab={tab} siteStaff={siteStaff} /> : null}
           {log ? <LogList entries={log.entries} nextCursor={log.nextCursor} /> : null}
         </div>
       </LinkTabs>
@@ -40,7 +40,17 @@ export default function ModerationPage() {
   );
 }
 
-function CaseList({ entries, nextCursor, tab }: { entries: QueueEntry[]; nextCursor: string | null; tab: ModerationTab }) {
+function CaseList({
+  entries,
+  nextCursor,
+  tab,
+  siteStaff,
+}: {
+  entries: QueueEntry[];
+  nextCursor: string | null;
+  tab: ModerationTab;
+  siteStaff: boolean;
+}) {
   if (entries.length === 0) {
     return (
       <p className="card p-8 text-center text-stone-600">
@@ -52,7 +62,7 @@ function CaseList({ entries, nextCursor, tab }: { entries: QueueEntry[]; nextCur
     <>
       <ul className="space-y-4" aria-label="Reports">
         {entries.map((entry) => (
-          <CaseCard key={entry.id} entry={entry} />
+          <CaseCard key={entry.id} entry={entry} siteStaff={siteStaff} />
         ))}
       </ul>
       {nextCursor ? (
@@ -71,7 +81,7 @@ const STATE_LABELS: Record<QueueEntry["state"], string> = {
   deleted: "Deleted",
 };
 
-function CaseCard({ entry }: { entry: QueueEntry }) {
+function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean }) {
   const name = REPORT_TARGET_NAMES[entry.targetType];
   return (
     <li className="card p-4" data-testid="moderation-case" aria-labelledby={`case-${entry.id}-title`}>
@@ -87,6 +97,14 @@ function CaseCard({ entry }: { entry: QueueEntry }) {
         <p className="text-sm text-stone-500">
           {STATE_LABELS[entry.state]} · {entry.reports.length} {entry.reports.length === 1 ? "report" : "reports"} ·{" "}
           <RelativeTime iso={entry.createdAt} />
+          {siteStaff && entry.subject ? (
+            <>
+              {" · "}
+              <Link to={`/moderation/members/${entry.subject}`} className="underline" data-testid="case-member">
+                @{entry.subject}: suspend or remove recent posts
+              </Link>
+            </>
+          ) : null}
         </p>
       </div>
       <div className="mt-3 grid gap-3 sm:grid-cols-2">

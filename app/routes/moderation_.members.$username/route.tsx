@@ -2,7 +2,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunct
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
 import { RelativeTime } from "~/components/ui/relative-time";
-import { SUSPENSION_DAYS_MAX, SUSPENSION_REASON_MAX, suspensionEndDate } from "~/schemas/moderation-staff";
+import { PURGE_DAYS_MAX, SUSPENSION_DAYS_MAX, SUSPENSION_REASON_MAX, suspensionEndDate } from "~/schemas/moderation-staff";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import type { action, loader } from "./member-staff.server";
 
@@ -17,13 +17,16 @@ const ACTION_WORDS: Record<ModerationLogEntry["action"], string> = {
   unsuspend: "lifted the suspension of",
   set_role: "changed the role of",
   remove_member: "removed from a club",
+  purge: "removed the recent posts and comments of",
+  dismiss_reports: "dismissed the open reports by",
 };
 
 /** /moderation/members/{username}: one member as site staff see them, with suspend and lift. */
 export default function StaffMemberPage() {
-  const { member, maySuspend, refusal, log } = useLoaderData<typeof loader>();
+  const { member, openReports, maySuspend, refusal, log } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const suspendFailure = failed && "intent" in failed && failed.intent === "suspend" ? failed : null;
+  const purgeFailure = failed && "intent" in failed && failed.intent === "purge" ? failed : null;
   const otherFailure = failed && !("intent" in failed) ? failed.error : null;
   const busy = useNavigation().state === "submitting";
   return (
@@ -116,6 +119,74 @@ export default function StaffMemberPage() {
       ) : (
         <p className="card p-6 text-stone-700">{refusal}</p>
       )}
+
+      {maySuspend ? (
+        <section className="card space-y-4 p-6" aria-labelledby="purge-title">
+          <h2 id="purge-title" className="text-lg font-semibold text-bark-900">
+            Remove recent posts and comments
+          </h2>
+          <p className="text-sm text-stone-600">
+            For a spam wave: everything {member.username} posted or commented in the last days you choose is removed with your reason, and
+            the reports about it are closed. One entry in the log.
+          </p>
+          <Form method="post" className="space-y-4" noValidate>
+            <FormAlert
+              id="purge-error"
+              title="Nothing was removed"
+              errors={purgeFailure && Object.keys(purgeFailure.fieldErrors).length === 0 ? [purgeFailure.error] : null}
+            />
+            <Field id="purge-reason" label="Reason (shown on each removed item)" errors={purgeFailure?.fieldErrors.reason}>
+              <textarea
+                id="purge-reason"
+                name="reason"
+                rows={2}
+                maxLength={SUSPENSION_REASON_MAX}
+                required
+                className="input"
+                defaultValue={purgeFailure?.values.reason ?? ""}
+                aria-invalid={purgeFailure?.fieldErrors.reason ? true : undefined}
+                aria-describedby={purgeFailure?.fieldErrors.reason ? "purge-reason-error" : undefined}
+              />
+            </Field>
+            <Field id="purge-days" label="Of the last … days" errors={purgeFailure?.fieldErrors.days}>
+              <input
+                id="purge-days"
+                name="days"
+                type="number"
+                min={1}
+                max={PURGE_DAYS_MAX}
+                step={1}
+                required
+                inputMode="numeric"
+                className="input w-32"
+                defaultValue={purgeFailure?.values.days ?? "1"}
+                aria-invalid={purgeFailure?.fieldErrors.days ? true : undefined}
+              />
+            </Field>
+            <button type="submit" name="intent" value="purge" className="btn-primary" disabled={busy}>
+              Remove {member.username}&apos;s posts and comments
+            </button>
+          </Form>
+        </section>
+      ) : null}
+
+      <section className="card space-y-3 p-6" aria-labelledby="dismiss-reports-title">
+        <h2 id="dismiss-reports-title" className="text-lg font-semibold text-bark-900">
+          Reports by {member.username}
+        </h2>
+        <p className="text-sm text-stone-600">
+          {openReports === 0
+            ? "No open case has a report by this member."
+            : `${openReports} open case${openReports === 1 ? " has" : "s have"} a report by this member. For a false brigade, dismiss them all: what those reports hid comes back.`}
+        </p>
+        {openReports > 0 ? (
+          <Form method="post">
+            <button type="submit" name="intent" value="dismiss-reports" className="btn-secondary" disabled={busy}>
+              Dismiss every open report by {member.username}
+            </button>
+          </Form>
+        ) : null}
+      </section>
 
       <section className="card p-6" aria-labelledby="member-log-title">
         <h2 id="member-log-title" className="text-lg font-semibold text-bark-900">
