@@ -4,7 +4,7 @@ import { comments, moderationCases, moderationLog, posts } from "#db/schema";
 import { expectError, newClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
-import { count, postInput } from "#tests/fixtures/posts";
+import { count, counterMismatches, postInput } from "#tests/fixtures/posts";
 import { db, first, writeTransaction } from "~/utils/db.server";
 import { deleteAccount } from "~/models/members/account.server";
 import { addComment, deleteComment } from "~/models/posts/comment.server";
@@ -22,17 +22,6 @@ import {
 import { createPost, deletePost } from "~/models/posts/post.server";
 
 const noPreview = { preview: async () => null };
-
-/** Rows whose stored counter differs from the visible rows it counts (CONTRACT.md §8: counters equal rows). */
-async function counterMismatches(): Promise<number> {
-  const posts = await count(
-    `SELECT count(*) AS n FROM posts p WHERE comments_count <> (SELECT count(*) FROM comments c WHERE c.post_id = p.id AND c.hidden_at IS NULL)`,
-  );
-  const users = await count(
-    `SELECT count(*) AS n FROM users u WHERE posts_count <> (SELECT count(*) FROM posts p WHERE p.author_id = u.id AND p.hidden_at IS NULL)`,
-  );
-  return posts + users;
-}
 
 const postRow = async (id: number) => first(await db.select().from(posts).where(eq(posts.id, id)));
 const commentRow = async (id: number) => first(await db.select().from(comments).where(eq(comments.id, id)));

@@ -5,7 +5,7 @@ import { expectError } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { createStaff } from "#tests/fixtures/moderation";
 import { ageAccount } from "#tests/fixtures/new-accounts";
-import { count, postInput } from "#tests/fixtures/posts";
+import { counterMismatches, postInput } from "#tests/fixtures/posts";
 import { env } from "~/utils/env.server";
 import { db, first } from "~/utils/db.server";
 import { addComment } from "~/models/posts/comment.server";
@@ -20,16 +20,6 @@ const noPreview = { preview: async () => null };
 const DAY = 86_400_000;
 
 afterEach(() => setAutoHideReports(env.AUTO_HIDE_REPORTS));
-
-async function counterMismatches(): Promise<number> {
-  const postsOff = await count(
-    `SELECT count(*) AS n FROM posts p WHERE comments_count <> (SELECT count(*) FROM comments c WHERE c.post_id = p.id AND c.hidden_at IS NULL)`,
-  );
-  const usersOff = await count(
-    `SELECT count(*) AS n FROM users u WHERE posts_count <> (SELECT count(*) FROM posts p WHERE p.author_id = u.id AND p.hidden_at IS NULL)`,
-  );
-  return postsOff + usersOff;
-}
 
 const postRow = async (id: number) => first(await db.select().from(posts).where(eq(posts.id, id)));
 const commentRow = async (id: number) => first(await db.select().from(comments).where(eq(comments.id, id)));

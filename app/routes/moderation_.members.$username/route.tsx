@@ -67,43 +67,16 @@ export default function StaffMemberPage() {
             you remove them.
           </p>
           <Form method="post" className="space-y-4" noValidate>
-            <FormAlert
-              id="suspend-error"
-              title="The member was not suspended"
-              errors={suspendFailure && Object.keys(suspendFailure.fieldErrors).length === 0 ? [suspendFailure.error] : null}
+            <ReasonAndDays
+              intent="suspend"
+              failure={suspendFailure}
+              failedTitle="The member was not suspended"
+              reasonLabel="Reason (the member reads it)"
+              daysLabel="Days"
+              daysHint="Leave empty to suspend until a moderator lifts it."
+              daysOptional
+              daysMax={SUSPENSION_DAYS_MAX}
             />
-            <Field id="suspend-reason" label="Reason (the member reads it)" errors={suspendFailure?.fieldErrors.reason}>
-              <textarea
-                id="suspend-reason"
-                name="reason"
-                rows={3}
-                maxLength={SUSPENSION_REASON_MAX}
-                required
-                className="input"
-                defaultValue={suspendFailure?.values.reason ?? ""}
-                aria-invalid={suspendFailure?.fieldErrors.reason ? true : undefined}
-                aria-describedby={suspendFailure?.fieldErrors.reason ? "suspend-reason-error" : undefined}
-              />
-            </Field>
-            <Field
-              id="suspend-days"
-              label="Days"
-              hint="Leave empty to suspend until a moderator lifts it."
-              errors={suspendFailure?.fieldErrors.days}
-            >
-              <input
-                id="suspend-days"
-                name="days"
-                type="number"
-                min={1}
-                max={SUSPENSION_DAYS_MAX}
-                step={1}
-                inputMode="numeric"
-                className="input w-32"
-                defaultValue={suspendFailure?.values.days ?? ""}
-                aria-invalid={suspendFailure?.fieldErrors.days ? true : undefined}
-              />
-            </Field>
             <button type="submit" name="intent" value="suspend" className="btn-primary" disabled={busy}>
               Suspend {member.username}
             </button>
@@ -130,39 +103,15 @@ export default function StaffMemberPage() {
             the reports about it are closed. One entry in the log.
           </p>
           <Form method="post" className="space-y-4" noValidate>
-            <FormAlert
-              id="purge-error"
-              title="Nothing was removed"
-              errors={purgeFailure && Object.keys(purgeFailure.fieldErrors).length === 0 ? [purgeFailure.error] : null}
+            <ReasonAndDays
+              intent="purge"
+              failure={purgeFailure}
+              failedTitle="Nothing was removed"
+              reasonLabel="Reason (shown on each removed item)"
+              daysLabel="Of the last … days"
+              daysMax={PURGE_DAYS_MAX}
+              daysDefault="1"
             />
-            <Field id="purge-reason" label="Reason (shown on each removed item)" errors={purgeFailure?.fieldErrors.reason}>
-              <textarea
-                id="purge-reason"
-                name="reason"
-                rows={2}
-                maxLength={SUSPENSION_REASON_MAX}
-                required
-                className="input"
-                defaultValue={purgeFailure?.values.reason ?? ""}
-                aria-invalid={purgeFailure?.fieldErrors.reason ? true : undefined}
-                aria-describedby={purgeFailure?.fieldErrors.reason ? "purge-reason-error" : undefined}
-              />
-            </Field>
-            <Field id="purge-days" label="Of the last … days" errors={purgeFailure?.fieldErrors.days}>
-              <input
-                id="purge-days"
-                name="days"
-                type="number"
-                min={1}
-                max={PURGE_DAYS_MAX}
-                step={1}
-                required
-                inputMode="numeric"
-                className="input w-32"
-                defaultValue={purgeFailure?.values.days ?? "1"}
-                aria-invalid={purgeFailure?.fieldErrors.days ? true : undefined}
-              />
-            </Field>
             <button type="submit" name="intent" value="purge" className="btn-primary" disabled={busy}>
               Remove {member.username}&apos;s posts and comments
             </button>
@@ -206,6 +155,71 @@ export default function StaffMemberPage() {
         )}
       </section>
     </div>
+  );
+}
+
+/**
+ * A staff decision's reason and days (suspension, purge): what was typed comes back with the
+ * messages when the decision is refused, and a refusal of the whole form shows above the fields.
+ */
+function ReasonAndDays({
+  intent,
+  failure,
+  failedTitle,
+  reasonLabel,
+  daysLabel,
+  daysHint,
+  daysMax,
+  daysDefault = "",
+  daysOptional = false,
+}: {
+  intent: "suspend" | "purge";
+  failure: { error: string; fieldErrors: Record<string, string[] | undefined>; values: { reason: string; days: string } } | null;
+  failedTitle: string;
+  reasonLabel: string;
+  daysLabel: string;
+  daysHint?: string;
+  daysMax: number;
+  daysDefault?: string;
+  /** No days is a choice (a suspension until lifted), not a mistake. */
+  daysOptional?: boolean;
+}) {
+  return (
+    <>
+      <FormAlert
+        id={`${intent}-error`}
+        title={failedTitle}
+        errors={failure && Object.keys(failure.fieldErrors).length === 0 ? [failure.error] : null}
+      />
+      <Field id={`${intent}-reason`} label={reasonLabel} errors={failure?.fieldErrors.reason}>
+        <textarea
+          id={`${intent}-reason`}
+          name="reason"
+          rows={3}
+          maxLength={SUSPENSION_REASON_MAX}
+          required
+          className="input"
+          defaultValue={failure?.values.reason ?? ""}
+          aria-invalid={failure?.fieldErrors.reason ? true : undefined}
+          aria-describedby={failure?.fieldErrors.reason ? `${intent}-reason-error` : undefined}
+        />
+      </Field>
+      <Field id={`${intent}-days`} label={daysLabel} hint={daysHint} errors={failure?.fieldErrors.days}>
+        <input
+          id={`${intent}-days`}
+          name="days"
+          type="number"
+          min={1}
+          max={daysMax}
+          step={1}
+          required={!daysOptional}
+          inputMode="numeric"
+          className="input w-32"
+          defaultValue={failure?.values.days ?? daysDefault}
+          aria-invalid={failure?.fieldErrors.days ? true : undefined}
+        />
+      </Field>
+    </>
   );
 }
 
