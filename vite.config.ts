@@ -66,6 +66,14 @@ function defineEach(route: DefineRoute, routes: ClubRoute[]): void {
   }
 }
 
+// Single fetch (issue 40, step 2; docs/decisions/0079): loaders' and actions' data reach the page as
+// turbo-stream `.data` answers, and their types are inferred as such (a Date stays a Date).
+declare module "@remix-run/server-runtime" {
+  interface Future {
+    v3_singleFetch: true;
+  }
+}
+
 // The Vite compiler (issue 40, step 1 of ADR 0059's path): the same routes and future flags the
 // classic compiler had. Tailwind and autoprefixer run through Vite's CSS (postcss.config.js).
 export default defineConfig(({ isSsrBuild }) => ({
@@ -94,7 +102,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         v3_relativeSplatPath: true,
         v3_throwAbortReason: true,
         v3_lazyRouteDiscovery: true,
-        v3_singleFetch: false,
+        v3_singleFetch: true,
       },
     }),
   ],

@@ -4,7 +4,7 @@ import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.ser
 import { VIEWER_HEADER } from "~/offline/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
 import { viewerTag } from "~/web/session.server";
-import { drawDocument } from "~/web/draw-document.server";
+import { drawDocument, withHandoffRead } from "~/web/draw-document.server";
 import { renderCacheStore } from "~/web/render-cache.server";
 import { setRenderCacheStore } from "~/components/ui/render-cache";
 import { setPlainPageScript } from "~/utils/plain-page";
@@ -46,7 +46,8 @@ export default async function handleRequest(
   remixContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const drawn = await drawDocument(<RemixServer context={remixContext} url={request.url} />, (error) =>
+  const context = await withHandoffRead(remixContext);
+  const drawn = await drawDocument(<RemixServer context={context} url={request.url} />, (error) =>
     logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) }),
   );
   // Without a doctype the browser draws the page in quirks mode (forms get a bottom margin, line
@@ -64,8 +65,10 @@ export default async function handleRequest(
 }
 
 /**
- * JSON answers (loader data, resource routes) get the headers that apply to them too, and (like
- * documents) name whose page they are for the service worker's saved pages.
+ * Loader data (single fetch's `.data` answers, and an older page's `?_data=` JSON) gets the headers
+ * that apply to it too, and (like documents) names whose page it is for the service worker's saved
+ * pages. A `.data` answer's own Cache-Control is what the routes' `headers` exports said
+ * (cache-control.server.ts `keepNoStore`); its path is the page's, `.data` added (`request.url`).
  */
 export const handleDataRequest: HandleDataRequestFunction = async (answer, { request }) => {
   const retryAfter = unavailable.get(request);
@@ -81,9 +84,23 @@ export const handleDataRequest: HandleDataRequestFunction = async (answer, { req
   return response;
 };
 
+/**
+ * What Remix reports (through `handleError`) for every `?_data=` request once single fetch is on: a
+ * page of the build before it, still open until its service worker reloads it, asks for its data
+ * that way, and is answered as before (docs/decisions/0079-single-fetch.md). A note, not an error.
+ */
+const OLDER_DATA_REQUEST = /should not be making \?_data requests/;
+
 export function handleError(error: unknown, { request }: { request: Request }) {
-  // An answer the app chose (a 4xx such as a bad `?_data=`) is in the request line, not an error.
+  // An answer the app chose (a 4xx such as a bad route id) is in the request line, not an error.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
+  if (error instanceof Error && OLDER_DATA_REQUEST.test(error.message)) {
+    logger.warn(
+      { method: request.method, path: loggedPath(new URL(request.url).pathname) },
+      "a ?_data= request, from a page of an older build",
+    );
+    return;
+  }
   // Logged once per outage by the data layer, not once per request.
   const lost = databaseUnavailableError(error);
   if (lost) {

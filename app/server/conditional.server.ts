@@ -5,12 +5,13 @@ import { fileURLToPath } from "node:url";
 import { PAGE_VALIDATOR_INPUTS, type PageValidatorInput } from "~/utils/render-cache-keys";
 import { dataVersion } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
+import { pagePath } from "~/utils/data-path";
 import { MEMBER_VALUE, readsReferer, varyFor, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { viewerKey } from "~/web/session.server";
 import { hasPendingToast } from "~/web/toast.server";
 
 /**
- * Validators for every document, `?_data=` and `/api/*` GET (CONTRACT.md §6,
+ * Validators for every document, loader data (`.data`, and an older page's `?_data=`) and `/api/*` GET (CONTRACT.md §6,
  * docs/decisions/0032-validators-and-shared-caching.md), computed before anything renders.
  *
  * A page is a function of: the build and configuration, the data (the data version, which every
@@ -28,7 +29,10 @@ import { hasPendingToast } from "~/web/toast.server";
 /** Seconds of clock a validator covers. */
 export const CLOCK_BUCKET_S = 60;
 
-/** The build's assets and uploads (they have their own), the health check and any file name. */
+/**
+ * The build's assets and uploads (they have their own), the health check and any file name, matched
+ * on the page's path: a page's data (`/post/3.data`, docs/decisions/0079) is no file.
+ */
 const SKIPPED = /^\/(assets|media)\/|^\/healthz$|\.[A-Za-z0-9]+$/;
 
 /**
@@ -62,7 +66,7 @@ function buildId(): string {
 
 /** A path the validator covers: not the build's assets, uploads or public files (they have their own), nor the health check (no session work). */
 export function validatedPath(path: string): boolean {
-  return !SKIPPED.test(path);
+  return !SKIPPED.test(pagePath(path));
 }
 
 /** The weak ETag of the answer to this GET, or null when it gets none. */

@@ -16,6 +16,13 @@ describe("loggedPath", () => {
     expect(loggedPath("/join/INVITECODE")).toBe("/join/:code");
     expect(loggedPath("/api/invites/INVITECODE")).toBe("/api/invites/:code");
   });
+  it("masks them in a page's data request too, which keeps its .data and the routes it asked for (single fetch)", () => {
+    expect(loggedPath("/join/INVITECODE.data")).toBe("/join/:code.data");
+    expect(loggedPath("/reset-password/s3cr3tT0ken.data?_routes=root%2Croutes%2Freset-password.%24token")).toBe(
+      "/reset-password/:token.data?_routes=root%2Croutes%2Freset-password.%24token",
+    );
+    expect(loggedPath("/_root.data?cursor=abc&q=rut")).toBe("/_root.data?cursor=abc&q");
+  });
 });
 
 describe("the request log on a real HTTP server", () => {

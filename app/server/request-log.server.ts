@@ -3,6 +3,7 @@ import { matchRoutes, type RouteObject } from "react-router-dom";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
 import { httpDuration } from "~/utils/metrics.server";
 import { ASSETS_PATH } from "~/utils/assets-path";
+import { DATA_SUFFIX, isDataPath, pagePath } from "~/utils/data-path";
 
 /**
  * One JSON line per request, and the count of requests in flight that a clean shutdown waits for
@@ -22,14 +23,20 @@ const SECRET_SEGMENTS: [RegExp, string][] = [
 ];
 
 /** Query parameters whose values are logged; any other keeps its name with the value left out. */
-const SHOWN_PARAMS = new Set(["_data", "index", "cursor", "page", "tab", "view"]);
+const SHOWN_PARAMS = new Set(["_routes", "_data", "index", "cursor", "page", "tab", "view"]);
 
-/** The path as it is logged: secret segments replaced, query values other than routing ones dropped. */
+/**
+ * The path as it is logged: secret segments replaced, query values other than routing ones dropped.
+ * A page's data request keeps its `.data` after a masked segment (`/join/:code.data`).
+ */
 export function loggedPath(url: string | undefined): string {
   const raw = url ?? "/";
   const q = raw.indexOf("?");
-  let path = q === -1 ? raw : raw.slice(0, q);
+  const asked = q === -1 ? raw : raw.slice(0, q);
+  const data = isDataPath(asked);
+  let path = data ? asked.slice(0, -DATA_SUFFIX.length) : asked;
   for (const [pattern, replacement] of SECRET_SEGMENTS) path = path.replace(pattern, replacement);
+  if (data) path += DATA_SUFFIX;
   if (q === -1) return path;
   const params = new URLSearchParams(raw.slice(q + 1));
   const shown = [...params].map(([name, value]) => (SHOWN_PARAMS.has(name) ? `${name}=${encodeURIComponent(value)}` : name));
@@ -55,14 +62,16 @@ export function learnRoutes(routes: Record<string, ManifestRoute>) {
 }
 
 /**
- * The route a request was for, as /metrics labels it: a `?_data=` request's route id, else the
- * deepest route its path matches, `static` for built assets, `unmatched` otherwise. Never the raw
- * path: ids, names and tokens stay out of the labels, and their number stays that of the routes.
+ * The route a request was for, as /metrics labels it: the deepest route its page's path matches
+ * (a page's `.data` request counts as the page's: `/_root.data` is `/`, docs/decisions/0079), an
+ * older page's `?_data=` request's route id, `static` for built assets, `unmatched` otherwise.
+ * Never the raw path: ids, names and tokens stay out of the labels, and their number stays that of
+ * the routes.
  */
 export function routeLabel(url: string | undefined): string {
   const raw = url ?? "/";
   const q = raw.indexOf("?");
-  const path = q === -1 ? raw : raw.slice(0, q);
+  const path = pagePath(q === -1 ? raw : raw.slice(0, q));
   if (q !== -1) {
     const data = new URLSearchParams(raw.slice(q + 1)).get("_data");
     if (data) return routeIds.has(data) ? data : "unmatched";

@@ -1,4 +1,5 @@
 import { Writable } from "node:stream";
+import type { EntryContext } from "@remix-run/node";
 import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 
@@ -57,5 +58,32 @@ function drawWaiting(element: ReactElement, onError: (error: unknown) => void): 
       },
     });
     setTimeout(abort, ABORT_DELAY_MS).unref();
+  });
+}
+
+/**
+ * The page's data for the browser, read before the document is drawn (docs/decisions/0079-single-
+ * fetch.md). With single fetch, Remix hands the loaders' data to `<RemixServer>` as a stream
+ * (`serverHandoffStream`, turbo-stream) that a Suspense part writes into the page as inline scripts,
+ * one chunk per read: drawn with `renderToString` that part always waits, so every page that runs
+ * scripts would be drawn a second time as a stream (`drawWaiting`), and that second draw asks the
+ * stream for a reader again, which Node refuses (a locked stream: every member page answered 500).
+ *
+ * So the stream is read whole here, and Remix's own cache of what it read (`renderMeta.streamCache`,
+ * where the part looks before it reads) is given all of it as its first read, done: the part draws
+ * synchronously, once per draw, the same inline scripts. Each draw gets a fresh, empty stream to ask
+ * a reader of. Remix 2.17's internals (as React Router 7's `ServerRouter`): checked by
+ * tests/integration/single-fetch.test.ts on a real document.
+ */
+export async function withHandoffRead(context: EntryContext): Promise<EntryContext> {
+  const stream = (context as { serverHandoffStream?: ReadableStream<Uint8Array> }).serverHandoffStream;
+  const renderMeta = (context as { renderMeta?: { streamCache?: Record<number, Promise<void> & { result?: unknown }> } }).renderMeta;
+  if (!stream || !renderMeta) return context;
+  const text = await new Response(stream).text();
+  const read = Object.assign(Promise.resolve(), { result: { done: true, value: text } });
+  renderMeta.streamCache = { 0: read };
+  return Object.defineProperty({ ...context }, "serverHandoffStream", {
+    get: () => new ReadableStream({ start: (controller) => controller.close() }),
+    enumerable: true,
   });
 }

@@ -118,7 +118,7 @@ test.describe("the database lost while serving (PostgreSQL)", () => {
     }
 
     // A client-side navigation's loader data: a 503 too, so the app's own boundary shows.
-    const data = await fetch(`${node}/?_data=routes%2F_index`, { headers: { Cookie: cookie } });
+    const data = await fetch(`${node}/_root.data`, { headers: { Cookie: cookie } });
     expect(data.status).toBe(503);
     expectNothingRaw(await data.text());
 

@@ -213,7 +213,7 @@ test.describe("docs/deploy/nginx.conf in front of the app", () => {
     const secrets = [secret(1), secret(2), secret(3), secret(4), secret(5), secret(6), secret(7), secret(8), secret(9)];
     const requests: [string, Record<string, string>?][] = [
       [`/reset-password/${secrets[0]}`],
-      [`/reset-password/${secrets[1]}?_data=routes%2Freset-password.%24token`],
+      [`/reset-password/${secrets[1]}.data?_routes=routes%2Freset-password.%24token`],
       [`/join/${secrets[2]}`],
       [`/api/invites/${secrets[3]}`],
       [`/clubs/1/invites?generated=${secrets[4]}`],

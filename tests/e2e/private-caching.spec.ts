@@ -2,8 +2,9 @@ import { expect, test } from "./fixtures";
 
 /**
  * Issue 11, "Private data stays private" (security review L6): the Cache-Control of the real document
- * and `?_data=` answers of the running server (loaders' headers reach documents only through
- * entry.server.tsx). HTTP only: runs once (js-off).
+ * and loader-data answers of the running server (loaders' headers reach documents only through
+ * entry.server.tsx; single fetch's `.data` answers through the routes' `headers` exports, ADR 0079).
+ * HTTP only: runs once (js-off).
  */
 test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "HTTP only: runs in js-off");
 
@@ -28,10 +29,13 @@ test("member documents are private, no-cache; settings, invites and /join are pr
   };
   expect(await member("/")).toBe("private, no-cache");
   expect(await member(`/clubs/${clubId}`)).toBe("private, no-cache");
-  expect(await member(`/clubs/${clubId}?_data=routes/clubs.$id`)).toBe("private, no-cache");
+  expect(await member(`/clubs/${clubId}.data`)).toBe("private, no-cache");
+  expect(await member("/_root.data")).toBe("private, no-cache");
   expect(await member("/settings")).toBe("private, no-store");
-  expect(await member("/settings?_data=routes/settings")).toBe("private, no-store");
+  expect(await member("/settings.data")).toBe("private, no-store");
+  expect(await member("/settings.data?_routes=root%2Croutes%2Fsettings")).toBe("private, no-store");
   expect(await member(`/clubs/${clubId}/invites`)).toBe("private, no-store");
+  expect(await member(`/clubs/${clubId}/invites.data`)).toBe("private, no-store");
   expect(await member("/api/auth/user")).toBe("private, no-store");
   expect(await member("/api/posts/trending")).toBe("private, no-cache");
 
@@ -40,5 +44,7 @@ test("member documents are private, no-cache; settings, invites and /join are pr
   const shared = "public, max-age=0, s-maxage=10, stale-while-revalidate=60";
   expect(await visitor("/")).toBe(shared);
   expect(await visitor(`/clubs/${clubId}`)).toBe(shared);
+  expect(await visitor("/_root.data")).toBe(shared);
   expect(await visitor("/join/not-a-real-code")).toBe("private, no-store");
+  expect(await visitor("/join/not-a-real-code.data")).toBe("private, no-store");
 });

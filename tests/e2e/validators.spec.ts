@@ -7,7 +7,7 @@ import { expect, test, uniqueName } from "./fixtures";
  * detail are in tests/integration/validators.test.ts.
  */
 
-// The service worker now handles `?_data=` (docs/decisions/0033): its requests to the server go out
+// The service worker now handles pages' data requests (`.data`, docs/decisions/0033, 0079): its requests to the server go out
 // from the worker, where this page's DevTools session cannot see their wire status. What is checked
 // here is the server's and the browser's HTTP caching, so the worker is kept out.
 test.use({ serviceWorkers: "block" });
@@ -55,10 +55,10 @@ async function createClub(page: Page, baseURL: string, name: string) {
 test("a repeat visit is a 304, and a change since is drawn fresh", async ({ page, open, signUp, js, baseURL }) => {
   await signUp(page);
   const statuses = await wireStatuses(page);
-  const path = js ? "/clubs?_data=routes%2Fclubs._index" : "/clubs";
+  const path = js ? "/clubs.data" : "/clubs";
   const visitClubs = async () => {
     if (!js) return open("/clubs");
-    // With JavaScript, a link within the site fetches the page's data (`?_data=`), not the document.
+    // With JavaScript, a link within the site fetches the page's data (`/clubs.data`), not the document.
     await page.getByRole("link", { name: "Clubs", exact: true }).first().click();
     await page.waitForURL("**/clubs");
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -89,10 +89,10 @@ test("a repeat visit is a 304, and a change since is drawn fresh", async ({ page
   await expect(page.getByText(name)).toBeVisible();
 });
 
-test.describe("headers of documents, ?_data= and /api", () => {
+test.describe("headers of documents, their data (.data) and /api", () => {
   test.skip(({ js }) => js, "HTTP only: runs once (js-off)");
 
-  const routes = ["/", "/?_data=routes%2F_index", "/api/posts", "/clubs", "/api/clubs"];
+  const routes = ["/", "/_root.data", "/clubs.data", "/api/posts", "/clubs", "/api/clubs"];
 
   test("visitors: public for a shared cache, Vary: Cookie, no Set-Cookie; a 304 on a match; a change is a 200", async ({
     request,

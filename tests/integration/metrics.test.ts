@@ -77,6 +77,10 @@ describe("the route a request is counted under", () => {
     expect(routeLabel("/")).toBe("routes/_index");
     expect(routeLabel("/post/1?_data=routes%2Fpost.%24id")).toBe("routes/post.$id");
     expect(routeLabel("/?_data=routes%2Fsomething-else")).toBe("unmatched");
+    // Single fetch: a page's data request is counted under the page's route (docs/decisions/0079).
+    expect(routeLabel("/post/1.data")).toBe("routes/post.$id");
+    expect(routeLabel("/post/1.data?_routes=routes%2Fpost.%24id")).toBe("routes/post.$id");
+    expect(routeLabel("/_root.data")).toBe("routes/_index");
     expect(routeLabel("/assets/chunk-ABC.js")).toBe("static");
     expect(routeLabel("/no/such/page")).toBe("routes/$");
   });

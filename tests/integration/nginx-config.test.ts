@@ -97,9 +97,9 @@ describe("docs/deploy/nginx.conf against the app it fronts (security-2)", () => 
       // every page form: readFormData's 1 MB
       server: BODY_LIMITS.form,
       // the post forms without JavaScript: 20 files, every byte counted
-      "location ~* ^/(create|clubs/[0-9]+/create)/?$": multipartLimit(BODY_LIMITS.files),
+      "location ~* ^/(create|clubs/[0-9]+/create)(/|\\.data)?$": multipartLimit(BODY_LIMITS.files),
       // an avatar (the app reads a little past a refused file to keep the form: never more than that)
-      "location ~* ^/(settings|profile/[^/]+)/?$": oneFile,
+      "location ~* ^/(settings|profile/[^/]+)(/|\\.data)?$": oneFile,
       // one file: assertDeclaredSize(request) refuses more
       "location = /api/upload": oneFile,
       // the JSON API
@@ -107,6 +107,21 @@ describe("docs/deploy/nginx.conf against the app it fronts (security-2)", () => 
       // a tus chunk of 5 MB (the app takes up to one file's worth)
       "location ^~ /api/uploads": 6 * 1024 * 1024,
     });
+    // A form sent with JavaScript posts to its page's `.data` (single fetch, ADR 0079): the page's cap.
+    const capOf = (path: string) => {
+      const location = [...caps.keys()].find((key) => key.startsWith("location ~* ") && new RegExp(key.slice(12).trim(), "i").test(path));
+      return location === undefined ? caps.get("server") : caps.get(location);
+    };
+    for (const [path, cap] of [
+      ["/settings", oneFile],
+      ["/settings.data", oneFile],
+      ["/profile/doe.data", oneFile],
+      ["/create", multipartLimit(BODY_LIMITS.files)],
+      ["/create.data", multipartLimit(BODY_LIMITS.files)],
+      ["/clubs/3/create.data", multipartLimit(BODY_LIMITS.files)],
+      ["/post/3.data", BODY_LIMITS.form],
+    ] as const)
+      expect(capOf(path), path).toBe(cap);
     expect(oneFile).toBeLessThanOrEqual(multipartLimit(1));
     expect(caps.get("location ^~ /api/uploads")!).toBeLessThanOrEqual(declaredLimit("application/offset+octet-stream"));
     expect(multipartLimit(BODY_LIMITS.files)).toBe(declaredLimit("multipart/form-data"));

@@ -76,6 +76,14 @@ describe("a page's validator, without rendering it", () => {
     expect(await etag("/", { headers: { Referer: "http://localhost/clubs" } })).toBe(await etag("/"));
   });
 
+  it("a page's data request (single fetch's .data) has a validator of its own, and a post's covers the Referer as its page's does", async () => {
+    expect(await etag("/post/1.data")).not.toBe(await etag("/post/1"));
+    expect(await etag("/_root.data")).not.toBe(await etag("/"));
+    const fromFeed = await etag("/post/1.data", { headers: { Referer: "http://localhost/?type=video" } });
+    expect(await etag("/post/1.data", { headers: { Referer: "http://localhost/profile/alice" } })).not.toBe(fromFeed);
+    expect(await etag("/_root.data", { headers: { Referer: "http://localhost/clubs" } })).toBe(await etag("/_root.data"));
+  });
+
   it("changes with every write (a post, a like, a sign-in elsewhere), not with a session's sliding expiry", async () => {
     const before = await etag("/", { cookie: member.cookie });
     const version = await dataVersion();
@@ -259,6 +267,20 @@ describe("the site's server answers 304 before anything renders", () => {
     page();
     expect((await fetch(`${base}/assets/entry.client-ABC.js`)).headers.has("ETag")).toBe(false);
     expect((await fetch(`${base}/favicon.svg`)).headers.has("ETag")).toBe(false);
+  });
+
+  it("a page's data request (`/post/1.data`, `/_root.data`) is no file: it gets a validator and its 304, with the page's Vary", async () => {
+    page();
+    for (const path of ["/_root.data", "/post/1.data?_routes=routes%2Fpost.%24id"]) {
+      const first = await fetch(`${base}${path}`);
+      const tag = first.headers.get("ETag");
+      expect(tag, path).toMatch(/^W\//);
+      const again = await fetch(`${base}${path}`, { headers: { "If-None-Match": tag! } });
+      expect(again.status, path).toBe(304);
+    }
+    const post = await fetch(`${base}/post/1.data`, { headers: { "If-None-Match": "*" } });
+    expect(post.status).toBe(304);
+    expect(post.headers.get("Vary")).toContain("Referer");
   });
 });
 

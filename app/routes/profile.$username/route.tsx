@@ -32,6 +32,8 @@ const EditProfileForm = lazyPart(
 
 /** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
 export { loader, action } from "./profile-actions.server";
+// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */
 /** With JavaScript a failed follow or profile edit keeps the page and says so (SPEC.md §8). */

@@ -12,6 +12,8 @@ import { useIsPending } from "~/utils/remix";
 import type { loader, action } from "./password-reset-page.server";
 
 export { loader, action } from "./password-reset-page.server";
+// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /**
  * A "Forgot password?" link (docs/decisions/0028-password-reset.md). GET shows the new-password form

@@ -6,6 +6,8 @@ import { useIsPending } from "~/utils/remix";
 import type { loader } from "./unsubscribe-page.server";
 
 export { loader, action } from "./unsubscribe-page.server";
+// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /**
  * The unsubscribe link of notification mails (CONTRACT.md §7 "Email"): works signed out. GET asks,
