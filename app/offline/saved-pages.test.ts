@@ -2,24 +2,51 @@ import { describe, expect, it } from "vitest";
 import {
   answerEndsSession,
   answerWorthALook,
+  DATA_PART,
   DOCUMENT_PART,
+  isSignOut,
   MEMBER_OFFLINE_HOURS,
   oldestSaved,
+  olderDataRequest,
   pageOf,
   sessionStillTrusted,
+  wholeDataRequest,
   withSavedCopyNote,
 } from "./saved-pages";
 
 describe("pageOf", () => {
-  it("names a document by its address, and loader data by its page and route", () => {
+  it("names a document by its address, and a data request (single fetch) by its page and the routes it asks for", () => {
     expect(pageOf(new URL("http://x/post/3?edit=1"))).toEqual({ page: "/post/3?edit=1", part: DOCUMENT_PART });
-    expect(pageOf(new URL("http://x/post/3?_data=routes%2Fpost.%24id"))).toEqual({ page: "/post/3", part: "routes/post.$id" });
-    expect(pageOf(new URL("http://x/?index&_data=routes%2F_index"))).toEqual({ page: "/", part: "routes/_index" });
-    expect(pageOf(new URL("http://x/?sort=popular&index=&_data=routes%2F_index"))).toEqual({
-      page: "/?sort=popular",
-      part: "routes/_index",
+    expect(pageOf(new URL("http://x/post/3.data"))).toEqual({ page: "/post/3", part: DATA_PART });
+    expect(pageOf(new URL("http://x/post/3.data?edit=1&_routes=root"))).toEqual({ page: "/post/3?edit=1", part: "root" });
+    expect(pageOf(new URL("http://x/_root.data"))).toEqual({ page: "/", part: DATA_PART });
+    expect(pageOf(new URL("http://x/_root.data?sort=popular&index="))).toEqual({ page: "/?sort=popular", part: DATA_PART });
+    expect(pageOf(new URL("http://x/clubs/2/members.data?_routes=root%2Croutes%2Fclubs.%24id.members"))).toEqual({
+      page: "/clubs/2/members",
+      part: "root,routes/clubs.$id.members",
     });
-    expect(pageOf(new URL("http://x/clubs/2?_data=root"))).toEqual({ page: "/clubs/2", part: "root" });
+  });
+
+  it("a data request for some routes has the one for every route of its page as its whole", () => {
+    expect(wholeDataRequest(new URL("http://x/post/3.data?edit=1&_routes=root")).href).toBe("http://x/post/3.data?edit=1");
+    expect(wholeDataRequest(new URL("http://x/_root.data")).href).toBe("http://x/_root.data");
+  });
+
+  it("tells the build before single fetch's loader-data requests from pages and data requests", () => {
+    expect(olderDataRequest(new URL("http://x/post/3?_data=routes%2Fpost.%24id"))).toBe(true);
+    expect(olderDataRequest(new URL("http://x/post/3.data"))).toBe(false);
+    expect(olderDataRequest(new URL("http://x/post/3"))).toBe(false);
+  });
+});
+
+describe("isSignOut", () => {
+  it("is the sign-out form's post, with JavaScript too (single fetch's /logout.data), and the API's", () => {
+    expect(isSignOut("POST", "/logout")).toBe(true);
+    expect(isSignOut("POST", "/logout.data")).toBe(true);
+    expect(isSignOut("POST", "/api/auth/logout")).toBe(true);
+    expect(isSignOut("GET", "/logout")).toBe(false);
+    expect(isSignOut("POST", "/logouts")).toBe(false);
+    expect(isSignOut("POST", "/post/3.data")).toBe(false);
   });
 });
 
@@ -102,26 +129,32 @@ describe("answerWorthALook", () => {
     expect(look("GET", "/api/auth/user", { navigate: true })).toBe(true);
     expect(look("HEAD", "/api/posts/3")).toBe(true);
     expect(look("GET", "/auth?mode=login&redirectTo=%2Fsettings", { navigate: true })).toBe(true);
+    expect(look("GET", "/auth.data")).toBe(true);
+    expect(look("GET", "/auth.data?_routes=routes%2Fauth")).toBe(true);
     expect(look("GET", "/auth?_data=routes%2Fauth")).toBe(true);
     // Pages are the page cache's; build files and media say nothing about a session.
     expect(look("GET", "/clubs/2", { navigate: true })).toBe(false);
     expect(look("GET", "/assets/entry.client-abc.js")).toBe(false);
     expect(look("GET", "/media/a.jpg")).toBe(false);
     expect(look("GET", "/authors")).toBe(false);
+    expect(look("GET", "/authors.data")).toBe(false);
   });
 
   it("looks at a form sent with JavaScript, but never relays an /api write, a file or a sign-out", () => {
     const form = "application/x-www-form-urlencoded;charset=UTF-8";
+    expect(look("POST", "/post/3.data", { contentType: form })).toBe(true);
+    expect(look("POST", "/auth.data", { contentType: form })).toBe(true);
+    // A page of the build before single fetch, still open.
     expect(look("POST", "/post/3?_data=routes%2Fpost.%24id", { contentType: form })).toBe(true);
-    expect(look("POST", "/auth?_data=routes%2Fauth", { contentType: form })).toBe(true);
     // /api writes: the outbox's sends race the worker's Background Sync; the page reports their 401.
     expect(look("POST", "/api/posts/3/comments", { contentType: "application/json" })).toBe(false);
     expect(look("DELETE", "/api/posts/3/like")).toBe(false);
     // Files: multipart forms, tus chunks, a body of unknown kind.
-    expect(look("POST", "/create?_data=routes%2Fcreate", { contentType: "multipart/form-data; boundary=x" })).toBe(false);
+    expect(look("POST", "/create.data", { contentType: "multipart/form-data; boundary=x" })).toBe(false);
     expect(look("PATCH", "/api/uploads/abc", { contentType: "application/offset+octet-stream" })).toBe(false);
-    expect(look("POST", "/post/3?_data=routes%2Fpost.%24id")).toBe(false);
+    expect(look("POST", "/post/3.data")).toBe(false);
     // Sign-out is forgotten as it leaves; a form posted as a navigation answers with a redirect the worker cannot read.
+    expect(look("POST", "/logout.data", { contentType: form })).toBe(false);
     expect(look("POST", "/logout?_data=routes%2Flogout", { contentType: form })).toBe(false);
     expect(look("POST", "/post/3", { navigate: true, contentType: form })).toBe(false);
     expect(look("POST", "/post/3", { contentType: form })).toBe(false);

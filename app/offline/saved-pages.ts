@@ -1,3 +1,4 @@
+import { isDataPath, pagePath } from "~/utils/data-path";
 import { distance } from "~/utils/time-ago";
 
 /**
@@ -5,7 +6,7 @@ import { distance } from "~/utils/time-ago";
  * (docs/decisions/0033-service-worker-saved-pages.md). No worker or DOM globals: both sides import it.
  */
 
-/** Set by the server on every document and loader-data answer: whose page this is (an opaque tag). */
+/** Set by the server on every document and loader-data (`.data`) answer: whose page this is (an opaque tag). */
 export const VIEWER_HEADER = "X-Pulse-Viewer";
 /** The viewer tag of a visitor (and of an ended session). */
 export const VISITOR = "visitor";
@@ -45,23 +46,43 @@ export function withSavedCopyNote(html: string, savedAt: number, now: number): s
   );
 }
 
-/** The part of a page a whole document is. Loader data names its route (`_data`). */
+/** The part of a page a whole document is. */
 export const DOCUMENT_PART = "document";
+/**
+ * The part of a page its data request for every route is (single fetch's `/post/3.data`, what a link
+ * fetches). One that names its routes (`?_routes=root`, when a route kept its data) is that list.
+ */
+export const DATA_PART = "data";
+/** Single fetch's list of the routes whose data a request asks for (none: every route of the page). */
+export const ROUTES_PARAM = "_routes";
 
 /**
- * The page a request belongs to, as the address bar shows it: a loader-data request
- * (`/post/3?_data=routes%2Fpost.%24id`, `/?index&_data=routes%2F_index`) without Remix's
- * `_data` and bare `index` parameters.
+ * The page a request belongs to, as the address bar shows it, and which part of it the request is: a
+ * data request (`/post/3.data`, `/_root.data?_routes=root`; docs/decisions/0079-single-fetch.md)
+ * without its `.data`, Remix's `_routes` and a bare `index`.
  */
 export function pageOf(url: URL): { page: string; part: string } {
+  if (!isDataPath(url.pathname)) return { page: url.pathname + url.search, part: DOCUMENT_PART };
   const params = new URLSearchParams(url.search);
-  const part = params.get("_data");
-  if (part === null) return { page: url.pathname + url.search, part: DOCUMENT_PART };
-  params.delete("_data");
+  const part = params.get(ROUTES_PARAM) || DATA_PART;
+  params.delete(ROUTES_PARAM);
   if (params.getAll("index").every((value) => value === "")) params.delete("index");
   const search = params.toString();
-  return { page: url.pathname + (search ? `?${search}` : ""), part };
+  return { page: pagePath(url.pathname) + (search ? `?${search}` : ""), part };
 }
+
+/**
+ * The data request for every route of the page a data request belongs to (`_routes` left out): its
+ * saved answer holds the routes any narrower request asks for, and more, which Remix passes over.
+ */
+export function wholeDataRequest(url: URL): URL {
+  const whole = new URL(url);
+  whole.searchParams.delete(ROUTES_PARAM);
+  return whole;
+}
+
+/** A loader-data request of the build before single fetch (`?_data=`): never answered from a saved copy again. */
+export const olderDataRequest = (url: URL): boolean => url.searchParams.has("_data");
 
 /** The oldest saved time among a page's parts, or null when every part came from the network. */
 export function oldestSaved(parts: Map<string, number | null> | undefined): number | null {
@@ -97,18 +118,27 @@ export function answerEndsSession(pathname: string, status: number): boolean {
 }
 
 /**
+ * Is this request a sign-out (the page's form, `/logout`, or `/logout.data` with JavaScript; the
+ * API's `/api/auth/logout`)? The worker forgets every saved page as it leaves.
+ */
+export function isSignOut(method: string, pathname: string): boolean {
+  return method === "POST" && /^\/(api\/auth\/)?logout$/.test(pagePath(pathname));
+}
+
+/**
  * Which requests the worker passes to the network itself, without saving anything, to look at the
  * answer for a sign that this device's session ended (an `/api` 401, a viewer named `visitor`;
  * docs/decisions/0078): the pages and their loader data are looked at already (the page cache's
  * rules), so these are the rest that can say so.
- * - `/api` reads and the sign-in page (`/auth`) with its loader data: GET and HEAD, navigations too
- *   (a typed `/api` address, the data-export form, a member sent to sign in).
- * - A form sent from a page with JavaScript (an action's `?_data=` answer: a 401 there reloads
- *   nothing after it), only when its body is a small form or JSON: never a file (multipart), so no
- *   upload is streamed through the worker and its progress stays true. Never sign-out (forgotten as
- *   it leaves, and its `Clear-Site-Data` answer stays the browser's own), a form posted as a
- *   navigation (its answer is a redirect the worker cannot read) nor an `/api` write (the outbox's:
- *   relayed, its page and Background Sync sends raced differently; the page reports a 401 instead).
+ * - `/api` reads and the sign-in page (`/auth`) with its loader data (`/auth.data`): GET and HEAD,
+ *   navigations too (a typed `/api` address, the data-export form, a member sent to sign in).
+ * - A form sent from a page with JavaScript (an action's `.data` answer, or an older page's
+ *   `?_data=`: a 401 there reloads nothing after it), only when its body is a small form or JSON:
+ *   never a file (multipart), so no upload is streamed through the worker and its progress stays
+ *   true. Never sign-out (forgotten as it leaves, and its `Clear-Site-Data` answer stays the
+ *   browser's own), a form posted as a navigation (its answer is a redirect the worker cannot read)
+ *   nor an `/api` write (the outbox's: relayed, its page and Background Sync sends raced
+ *   differently; the page reports a 401 instead).
  */
 export function answerWorthALook(request: {
   method: string;
@@ -117,9 +147,11 @@ export function answerWorthALook(request: {
   navigate: boolean;
   contentType: string | null;
 }): boolean {
-  const { method, pathname, search, navigate, contentType } = request;
+  const { method, search, navigate, contentType } = request;
+  const pathname = pagePath(request.pathname);
   const api = /^\/api\//.test(pathname);
   if (method === "GET" || method === "HEAD") return api || /^\/auth(\/|$)/.test(pathname);
-  if (navigate || api || pathname === "/logout" || !search.has("_data") || contentType === null) return false;
+  const script = isDataPath(request.pathname) || search.has("_data");
+  if (navigate || api || pathname === "/logout" || !script || contentType === null) return false;
   return /^\s*(application\/x-www-form-urlencoded|application\/json)\s*(;|$)/i.test(contentType);
 }

@@ -1,5 +1,5 @@
 import { ASSETS_PATH } from "~/utils/assets-path";
-import { oldestSaved, type SavedCopyMessage, type SavePageMessage } from "./saved-pages";
+import { DATA_PART, DOCUMENT_PART, oldestSaved, type SavedCopyMessage, type SavePageMessage } from "./saved-pages";
 
 declare global {
   interface Window {
@@ -57,8 +57,9 @@ function savePageMessage(): SavePageMessage {
 
 /**
  * Which pages on screen came from the service worker's saved copies (app/sw/): page address → the
- * part (the document, or a route's loader data) → when it was saved, or null when it came from the
- * network. Read by the "saved copy from … ago" note (components/layout/saved-copy-note.tsx).
+ * part (the document, the page's data for every route, `data`, or for some of them, their ids:
+ * `root,routes/post.$id`) → when it was saved, or null when it came from the network. Read by the
+ * "saved copy from … ago" note (components/layout/saved-copy-note.tsx).
  */
 const savedParts = new Map<string, Map<string, number | null>>();
 const listeners = new Set<() => void>();
@@ -66,6 +67,8 @@ let version = 0;
 
 function noteSavedCopy({ page, part, savedAt }: SavedCopyMessage) {
   const parts = savedParts.get(page) ?? new Map<string, number | null>();
+  // The page's data for every route (single fetch) replaces what was said of some of its routes.
+  if (part === DATA_PART) for (const other of parts.keys()) if (other !== DOCUMENT_PART) parts.delete(other);
   parts.set(part, savedAt);
   savedParts.set(page, parts);
   version += 1;

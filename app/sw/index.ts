@@ -8,11 +8,15 @@ import type { RouteHandlerCallbackOptions } from "workbox-core/types";
 import {
   answerEndsSession,
   answerWorthALook,
+  DATA_PART,
   DOCUMENT_PART,
+  isSignOut,
+  olderDataRequest,
   pageOf,
   SAVED_AT_HEADER,
   VIEWER_HEADER,
   withSavedCopyNote,
+  wholeDataRequest,
   type SavedCopyMessage,
   type SavePageMessage,
 } from "../offline/saved-pages";
@@ -20,8 +24,10 @@ import { forgetPages, heardViewer, PAGES_CACHE, pageCachePlugins, pagesGeneratio
 import { OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
+import { reloadDocumentAnswer } from "./single-fetch";
 import { forgetPushSubscription, listenForPush } from "./push";
 import { ASSETS_PATH } from "../utils/assets-path";
+import { isDataPath, pagePath } from "../utils/data-path";
 
 /**
  * Whitetail Pulse's service worker (docs/decisions/0033-service-worker-saved-pages.md), bundled by
@@ -31,9 +37,11 @@ import { ASSETS_PATH } from "../utils/assets-path";
  *   chunks and stylesheet (`self.__WB_MANIFEST`, filled in at build time).
  * - Other build assets are content-hashed: cache-first as they are used (route modules included,
  *   so a page seen before also runs offline).
- * - Pages (navigations) and Remix loader data (`?_data=`, what an in-app link fetches) are
- *   network-first with a 3 s network timeout, kept per viewer (saved-pages.ts). A page read by
- *   tapping links (its loader data saved, no document) is opened on another page's saved document
+ * - Pages (navigations) and their loader data (single fetch's `/post/3.data`, what an in-app link
+ *   fetches: every route's data in one answer; docs/decisions/0079) are network-first with a 3 s
+ *   network timeout, kept per viewer (saved-pages.ts). A data request for some of a page's routes
+ *   (`?_routes=`) may be answered offline from the page's data for all of them. A page read by
+ *   tapping links (its data saved, no document) is opened on another page's saved document
  *   (open-saved.ts). A page nobody saw gets the offline page, whose "Try again" reloads the
  *   address asked for.
  * - A member's saved pages are shown offline only within 72 h of the last answer that confirmed
@@ -60,6 +68,16 @@ export const NETWORK_TIMEOUT_SECONDS = 3;
 /** The hand-written worker's caches (pages-v1 held members' pages, /settings included). */
 const RETIRED_CACHES = /^(pages-v1|assets-.*)$/;
 
+/**
+ * Loader data a build before single fetch saved (`?_data=` JSON): no page asks for it any more, and
+ * this build's pages could not read it. Deleted as this worker takes over; the documents stay.
+ */
+async function forgetOlderData() {
+  if (!(await caches.has(PAGES_CACHE))) return;
+  const cache = await caches.open(PAGES_CACHE);
+  for (const key of await cache.keys()) if (olderDataRequest(new URL(key.url))) await cache.delete(key);
+}
+
 self.skipWaiting();
 clientsClaim();
 cleanupOutdatedCaches();
@@ -67,24 +85,27 @@ precacheAndRoute(precache);
 
 self.addEventListener("activate", (event) => {
   event.waitUntil(
-    caches.keys().then((keys) => Promise.all(keys.filter((key) => RETIRED_CACHES.test(key)).map((key) => caches.delete(key)))),
+    Promise.all([
+      caches.keys().then((keys) => Promise.all(keys.filter((key) => RETIRED_CACHES.test(key)).map((key) => caches.delete(key)))),
+      forgetOlderData(),
+    ]),
   );
 });
 
 // Signing out forgets every saved page as the request leaves, whether or not the answer comes back
 // (the answer also carries `Clear-Site-Data: "cache"` for the browser's own cache), and ends this
 // browser's push subscription (the server drops it with the session; issue 26). The request itself
-// goes to the network untouched.
+// goes to the network untouched. With JavaScript the sign-out form posts to `/logout.data`.
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
-  if (event.request.method === "POST" && url.origin === self.location.origin && /^\/(api\/auth\/)?logout$/.test(url.pathname)) {
+  if (url.origin === self.location.origin && isSignOut(event.request.method, url.pathname)) {
     event.waitUntil(Promise.all([forgetPages(), forgetOutbox(), forgetPushSubscription(self.registration.pushManager)]));
   }
 });
 
 // Answers the worker looks at but never saves (`answerWorthALook`, docs/decisions/0078): `/api` reads
 // and writes (a 401 says this device's session has ended: signed out elsewhere, expired), the
-// sign-in page and its loader data, and a page's form sent with JavaScript (both name their viewer
+// sign-in page and its loader data (`/auth.data`), and a page's form sent with JavaScript (both name their viewer
 // like every page: a member whose session ended elsewhere is a visitor now). Either forgets the
 // member's saved pages before the page hears the answer, so whatever it does next finds nothing
 // saved. No file is ever relayed (an upload's bytes go straight to the network, as before).
@@ -148,7 +169,7 @@ registerRoute(
  * A route module this device never loaded, with no network. Remix would answer a failed import by
  * reloading the page the member is leaving, which looks like the link did nothing. This stand-in
  * loads, so Remix goes on to the loader data: a miss there sends the member to the page asked for
- * as a document (`reloadDocument`), where they get its saved copy or the offline page. If the data
+ * as a document (`reloadDocumentAnswer`), where they get its saved copy or the offline page. If the data
  * was saved after all, the page they asked for is reloaded shortly (the same outcome). Outside a
  * navigation (a page's own modules as it starts) the stand-in fails like the import would have:
  * the page as sent stays readable, without JavaScript.
@@ -230,14 +251,24 @@ async function savePage(event: ExtendableMessageEvent, { page, assets: files }: 
   await Promise.allSettled(saves);
 }
 
-/** The site's own pages: never `/api`, build files, media, sign-in or sign-out. */
+/** The site's own pages (and their data): never `/api`, build files, media, sign-in or sign-out. */
 function isSitePage(url: URL) {
-  return url.origin === self.location.origin && !/^\/(api|assets|media|auth|logout)(\/|$)/.test(url.pathname);
+  return url.origin === self.location.origin && !/^\/(api|assets|media|auth|logout)(\/|$)/.test(pagePath(url.pathname));
 }
 
-/** A page (a navigation) or its loader data (`?_data=`, what an in-app link fetches). */
+/** A page (a navigation) or its loader data (`/post/3.data`, what an in-app link fetches). */
 function isPage({ url, request }: { url: URL; request: Request }) {
-  return isSitePage(url) && (request.mode === "navigate" || url.searchParams.has("_data"));
+  return isSitePage(url) && (request.mode === "navigate" || isDataPath(url.pathname));
+}
+
+/**
+ * A saved copy of a page's data for this request: its own, or else (a request for some of the
+ * page's routes, `?_routes=`) the one for every route of the page, which holds theirs.
+ */
+async function savedData(request: Request, part: string): Promise<Response | undefined> {
+  const own = await savedCopy(request);
+  if (own || part === DOCUMENT_PART || part === DATA_PART) return own;
+  return savedCopy(new Request(wholeDataRequest(new URL(request.url))));
 }
 
 registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOptions) => {
@@ -245,8 +276,9 @@ registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOption
   let response = await pages.handle({ event, request }).catch(() => undefined);
   // A server error or a proxy's timeout is no better than no answer when a saved copy exists.
   if (response && (response.status >= 500 || response.status === 408) && !response.headers.has(SAVED_AT_HEADER)) {
-    response = (await savedCopy(request)) ?? response;
+    response = (await savedData(request, part)) ?? response;
   }
+  if (!response && part !== DOCUMENT_PART && part !== DATA_PART) response = await savedData(request, part);
   if (!response && part === DOCUMENT_PART) {
     // Read by tapping links, so its loader data is here but no document: open it on another's.
     const opened = await openFromSavedData(page, (event as FetchEvent).resultingClientId, BUILD_MANIFEST);
@@ -256,7 +288,7 @@ registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOption
   }
   if (!response) {
     openingFailed((event as FetchEvent).clientId);
-    return reloadDocument(page);
+    return reloadDocumentAnswer(page);
   }
   const saved = Number(response.headers.get(SAVED_AT_HEADER));
   tell(event as FetchEvent, { type: "saved-copy", page, part, savedAt: saved > 0 ? saved : null });
@@ -280,9 +312,10 @@ async function offlinePage(): Promise<Response> {
 }
 
 /**
- * Loader data nobody saved, with no network: Remix is told to load `page` as a document instead
- * (its redirect protocol), so the member gets the page's saved copy or the offline page with a
- * "Try again" for that address, not an error in place of the page they were reading.
+ * Route discovery with no network and nothing kept: Remix is told to load `page` as a document
+ * instead (its answer for a manifest of another build), so the member gets the page's saved copy or
+ * the offline page with a "Try again" for that address. Loader data nobody saved gets the same, as
+ * a single fetch redirect (./single-fetch.ts `reloadDocumentAnswer`).
  */
 function reloadDocument(page: string): Response {
   return new Response(null, { status: 204, headers: { "X-Remix-Redirect": page, "X-Remix-Reload-Document": "true" } });

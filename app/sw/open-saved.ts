@@ -1,6 +1,7 @@
 import { matchPrecache } from "workbox-precaching";
-import { DOCUMENT_PART, pageOf, SAVED_AT_HEADER } from "../offline/saved-pages";
+import { DATA_PART, DOCUMENT_PART, pageOf, SAVED_AT_HEADER } from "../offline/saved-pages";
 import { PAGES_CACHE, savedCopy } from "./saved-pages";
+import { routesOfData } from "./single-fetch";
 import {
   buildVersionOf,
   parseBuildManifest,
@@ -12,8 +13,9 @@ import {
 
 /**
  * Opening a page by its address (a reload, a typed or bookmarked address) with no signal, when the
- * member read it by tapping a link: the worker has the page's loader data (`?_data=`) but no
- * document of it (ux-2 N18, issue 31; docs/decisions/0033-service-worker-saved-pages.md).
+ * member read it by tapping a link: the worker has the page's loader data (`/post/3.data`, every
+ * route's in one answer) but no document of it (ux-2 N18, issue 31; docs/decisions/0033-service-
+ * worker-saved-pages.md, 0079-single-fetch.md).
  *
  * The worker answers with another page's saved document (the newest one that runs the app) and a
  * small script of its own before the app's scripts: it puts that page's address back in the
@@ -23,11 +25,10 @@ import {
  * bar ends on the page asked for.
  *
  * It is only tried when every part of that navigation is on the device (its routes, from this
- * build's precached manifest or a kept discovery answer; their modules; and the loader data of each
- * of its routes but the root, which the saved document brings), so it cannot fall back into
- * reloading itself; if it fails anyway, the next try for that page is the offline page. A club tab
- * reached from another tab of the same club has no saved data of the club's own part under its
- * address (the tap did not fetch it), so it still gets the offline page.
+ * build's precached manifest or a kept discovery answer; their modules; and the page's data for
+ * every route, which the navigation asks for in one request: the routes it names are the ones
+ * checked), so it cannot fall back into reloading itself; if it fails anyway, the next try for that
+ * page is the offline page.
  */
 
 /** Clients opened this way: the page they are opening and its routes (route discovery is answered from them). */
@@ -90,7 +91,9 @@ export async function openFromSavedData(
   const parts = new Set<string>();
   for (const key of await cache.keys()) {
     const of = pageOf(new URL(key.url));
-    if (of.page === page && of.part !== DOCUMENT_PART && (await savedCopy(key))) parts.add(of.part);
+    if (of.page !== page || of.part !== DATA_PART) continue;
+    const copy = await savedCopy(key);
+    for (const route of (copy && routesOfData(await copy.text())) ?? []) parts.add(route);
   }
   if (parts.size === 0) return undefined;
   for await (const donor of donors(page)) {

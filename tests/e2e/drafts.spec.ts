@@ -80,7 +80,7 @@ test.describe("with the service worker blocked", () => {
     const form = await typePost(page, "Dropped in the creek bottom");
     const dropped = (route: Route) => (route.request().method() === "POST" ? route.abort() : route.continue());
     // The page's form post, and the /api call the outbox resends it as (ADR 0057).
-    const publish = (url: URL) => url.pathname === "/create" || url.pathname === "/api/posts";
+    const publish = (url: URL) => ["/create", "/create.data", "/api/posts"].includes(url.pathname);
     await page.route(publish, dropped);
     await form.getByRole("button", { name: "Publish Post" }).click();
     await page.waitForTimeout(500);

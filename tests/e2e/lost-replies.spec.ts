@@ -7,13 +7,15 @@ import { expect, test, uniqueName } from "./fixtures";
  * an ended session says so (docs/decisions/0030-idempotency-keys.md).
  */
 
-const isPost = (route: Route, path: string) => route.request().method() === "POST" && new URL(route.request().url()).pathname === path;
+/** The page at `path`, or its data (`.data`: where a form sent with JavaScript posts, single fetch). */
+const isPath = (url: URL, path: string) => url.pathname === path || url.pathname === `${path}.data`;
+const isPost = (route: Route, path: string) => route.request().method() === "POST" && isPath(new URL(route.request().url()), path);
 
-/** Fail the next POST to `path` in one way; every other request goes through. */
+/** Fail the next POST to `path` (or its `.data`) in one way; every other request goes through. */
 async function failNextPost(page: Page, path: string, how: "lost-reply" | "abort" | 500) {
   let done = false;
   await page.route(
-    (url) => url.pathname === path,
+    (url) => isPath(url, path),
     async (route) => {
       if (done || !isPost(route, path)) return route.continue();
       done = true;

@@ -43,25 +43,26 @@ test.describe("the outbox", () => {
 
   /**
    * Every POST to the paths fails at the network (a dropped send) until the returned function is
-   * called: the page's form path and the `/api/*` path the outbox sends to (ADR 0057).
+   * called: the page's form path (and its `.data`, where the form posts with JavaScript) and the
+   * `/api/*` path the outbox sends to (ADR 0057).
    */
   async function dropPosts(page: Page, ...paths: string[]) {
     const handler = (route: Parameters<Parameters<Page["route"]>[1]>[0]) =>
       route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue();
-    const matcher = (url: URL) => paths.includes(url.pathname);
+    const matcher = (url: URL) => paths.includes(url.pathname) || paths.includes(url.pathname.replace(/\.data$/, ""));
     await page.route(matcher, handler);
     return () => page.unroute(matcher, handler);
   }
 
   /**
-   * The page's data requests (`?_data=` GETs) from now on. After a send that waits, none may go out:
+   * The page's data requests (`.data` GETs) from now on. After a send that waits, none may go out:
    * with no signal each one fails, and the worker then reloads the page (its saved copy, or the
    * offline page when it was never saved).
    */
   function dataRequests(page: Page): string[] {
     const urls: string[] = [];
     page.on("request", (request) => {
-      if (request.method() === "GET" && new URL(request.url()).searchParams.has("_data")) urls.push(request.url());
+      if (request.method() === "GET" && new URL(request.url()).pathname.endsWith(".data")) urls.push(request.url());
     });
     return urls;
   }

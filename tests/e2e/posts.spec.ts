@@ -311,7 +311,7 @@ test.describe("the home feed", () => {
       // Hold the feed's data request so the loading state is observable.
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/_data=routes%2F_index/, async (route) => {
+      await page.route(/\/_root\.data/, async (route) => {
         await held;
         await route.continue();
       });
@@ -345,7 +345,7 @@ test.describe("likes, comments and shares", () => {
     if (js) {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
-      await page.route(/\/post\/\d+\?_data=/, async (route) => {
+      await page.route(/\/post\/\d+\.data/, async (route) => {
         if (route.request().method() === "POST") await held;
         await route.continue();
       });
@@ -353,7 +353,7 @@ test.describe("likes, comments and shares", () => {
       // Optimistic: shown while the request is still held.
       await expect(like.getByTestId("like-count")).toHaveText("1");
       await expect(like).toHaveAttribute("aria-pressed", "true");
-      const answered = page.waitForResponse((r) => r.request().method() === "POST" && /\/post\/\d+\?_data=/.test(r.url()));
+      const answered = page.waitForResponse((r) => r.request().method() === "POST" && /\/post\/\d+\.data/.test(r.url()));
       release();
       expect((await answered).status()).toBe(200);
       await expect(like.getByTestId("like-count")).toHaveText("1");
@@ -367,7 +367,7 @@ test.describe("likes, comments and shares", () => {
     await expect(like.getByTestId("like-count")).toHaveText("1");
     await expect(like).toHaveAttribute("aria-pressed", "true");
     // The count changes before the answer: wait for it, or the reload below may cut the request.
-    const unliked = js ? page.waitForResponse((r) => r.request().method() === "POST" && /\/post\/\d+\?_data=/.test(r.url())) : null;
+    const unliked = js ? page.waitForResponse((r) => r.request().method() === "POST" && /\/post\/\d+\.data/.test(r.url())) : null;
     await like.click();
     await expect(like.getByTestId("like-count")).toHaveText("0");
     await unliked;
@@ -382,7 +382,9 @@ test.describe("likes, comments and shares", () => {
     const post = await createPost({ tags: [tag] });
     const url = `/?search=${encodeURIComponent(`#${tag}`)}`;
     await open(url);
-    const liked = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/post/${post.id}`);
+    const liked = page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.replace(/\.data$/, "") === `/post/${post.id}`,
+    );
     await card(page, post.title).getByTestId("like-button").click();
     await expect(card(page, post.title).getByTestId("like-count")).toHaveText("1");
     await expect(page).toHaveURL(new RegExp(`\\?search=%23${tag}(#post-${post.id})?$`));

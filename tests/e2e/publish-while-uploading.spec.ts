@@ -107,7 +107,7 @@ test.describe("publish while files upload", () => {
     // The link dies as the files get in: the publish itself finds no way through (nor does the
     // service worker's Background Sync, which the context's route reaches too).
     const dropped = (route: Route) => (route.request().method() === "POST" ? route.abort("internetdisconnected") : route.continue());
-    const publishPaths = (url: URL) => url.pathname === "/create" || url.pathname === "/api/posts";
+    const publishPaths = (url: URL) => ["/create", "/create.data", "/api/posts"].includes(url.pathname);
     await context.route(publishPaths, dropped);
     release();
     const note = page.getByTestId("outbox-note");

@@ -42,7 +42,9 @@ test("a kept card is each viewer's own, is drawn again after a like, and hydrate
   await signUp(other, "cb");
   await open(feed, other);
   await expect(card(other, post.title).getByTestId("post-owner-menu")).toHaveCount(0);
-  const liked = other.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/post/${post.id}`);
+  const liked = other.waitForResponse(
+    (r) => r.request().method() === "POST" && new URL(r.url()).pathname.replace(/\.data$/, "") === `/post/${post.id}`,
+  );
   await card(other, post.title).getByTestId("like-button").click();
   await liked;
   await open(feed, other);
@@ -58,7 +60,9 @@ test("a kept card is each viewer's own, is drawn again after a like, and hydrate
   if (js) {
     // Hydrated over the kept HTML: no mismatch reported, and the card's controls are React's.
     await hydrated(page);
-    const unliked = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname === `/post/${post.id}`);
+    const unliked = page.waitForResponse(
+      (r) => r.request().method() === "POST" && new URL(r.url()).pathname.replace(/\.data$/, "") === `/post/${post.id}`,
+    );
     await card(page, post.title).getByTestId("like-button").click();
     await expect(card(page, post.title).getByTestId("like-count")).toHaveText("2");
     await unliked;

@@ -76,8 +76,8 @@ test.describe("saved private pages after a sign-out on another device", () => {
     ["a page (home)", (page) => page.goto("/")],
     ["a member-only page (settings: the sign-in form, 401)", (page) => page.goto("/settings")],
     ["the sign-in page", (page) => page.goto("/auth?mode=login")],
-    ["the sign-in page's loader data", (page) => page.evaluate(() => fetch("/auth?_data=routes%2Fauth").then((r) => r.status))],
-    ["a link's loader data", (page) => page.evaluate(() => fetch("/settings?_data=routes%2Fsettings").then((r) => r.status))],
+    ["the sign-in page's loader data", (page) => page.evaluate(() => fetch("/auth.data").then((r) => r.status))],
+    ["a link's loader data", (page) => page.evaluate(() => fetch("/settings.data").then((r) => r.status))],
     ["an /api read", (page) => page.evaluate(() => fetch("/api/auth/user").then((r) => r.status))],
     ["a typed /api address", (page) => page.goto("/api/auth/user")],
     [
@@ -86,7 +86,7 @@ test.describe("saved private pages after a sign-out on another device", () => {
         // Still on the private post, drawn before the sign-out elsewhere: no page load in between.
         await hydrated(page);
         const like = page.getByTestId("post").getByTestId("like-button");
-        const answered = page.waitForResponse((r) => r.request().method() === "POST" && r.url().includes("_data="));
+        const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.endsWith(".data"));
         await like.click();
         expect((await answered).status()).toBe(401);
       },

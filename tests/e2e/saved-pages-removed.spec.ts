@@ -17,7 +17,7 @@ test.describe("saved pages of removed content", () => {
       const cache = await caches.open("pages");
       return (await cache.keys())
         .map((key) => new URL(key.url))
-        .filter((url) => url.pathname === path)
+        .filter((url) => url.pathname === path || url.pathname === `${path}.data`)
         .map((url) => url.pathname + url.search);
     }, `/post/${postId}`);
 
@@ -41,7 +41,7 @@ test.describe("saved pages of removed content", () => {
     await savedPage(page, "/");
     await page.getByRole("link", { name: post.title }).first().click();
     await expect(page.getByTestId("post").getByRole("heading", { level: 1 })).toHaveText(post.title);
-    await expect.poll(async () => (await savedCopiesOf(page, post.id)).some((url) => url.includes("_data="))).toBe(true);
+    await expect.poll(async () => (await savedCopiesOf(page, post.id)).some((url) => url.includes(".data"))).toBe(true);
     await open(`/post/${post.id}`);
     await savedPage(page, `/post/${post.id}`);
 

@@ -57,8 +57,8 @@ test.describe("saved pages", () => {
                 const keys = (await Promise.all(names.map(async (name) => (await caches.open(name)).keys()))).flat();
                 return keys
                   .map((key) => new URL(key.url))
-                  .filter((url) => url.pathname === at)
-                  .map((url) => (url.search.startsWith("?_data=") ? "data" : "document"))
+                  .filter((url) => url.pathname === at || url.pathname === `${at}.data`)
+                  .map((url) => (url.pathname.endsWith(".data") ? "data" : "document"))
                   .sort()
                   .join();
               }),
