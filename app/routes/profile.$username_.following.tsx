@@ -9,7 +9,7 @@ import { loadFollowList } from "~/web/follow-list.server";
 export async function loader(args: LoaderFunctionArgs) {
   return loadFollowList(args, "following");
 }
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 export default function FollowingPage() {

@@ -14,7 +14,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { loader, action, Mode } from "./sign-in-page.server";
 
 export { loader, action } from "./sign-in-page.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /** The two tabs: links without JavaScript, Radix tabs with it. */

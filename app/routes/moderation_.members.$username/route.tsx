@@ -7,7 +7,7 @@ import type { ModerationLogEntry } from "~/schemas/shapes";
 import type { action, loader } from "./member-staff.server";
 
 export { action, loader } from "./member-staff.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 const ACTION_WORDS: Record<ModerationLogEntry["action"], string> = {

@@ -32,7 +32,7 @@ const EditProfileForm = lazyPart(
 
 /** /profile/{username}: the member, their posts, Follow, and (for the member) Edit Profile. */
 export { loader, action } from "./profile-actions.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /** Opening or closing the edit dialog (?edit=1) needs no new data. */

@@ -23,7 +23,7 @@ import { TABS } from "./settings-tabs";
 import type { loader, action } from "./settings-page.server";
 
 export { loader, action } from "./settings-page.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 export default function SettingsPage() {

@@ -6,7 +6,7 @@ import { useIsPending } from "~/utils/remix";
 import type { loader } from "./unsubscribe-page.server";
 
 export { loader, action } from "./unsubscribe-page.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /**

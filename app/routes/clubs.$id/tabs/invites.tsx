@@ -5,7 +5,7 @@ import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/offline/clie
 import type { clubInvitesLoader as loader, clubPageAction as action } from "../club-pages.server";
 
 export { clubInvitesLoader as loader, clubPageAction as action } from "../club-pages.server";
-// Its answers may hold an email or an invite code: its `.data` answer keeps `no-store` too (ADR 0079).
+// What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
 
 export const clientAction = keepPageOnFailure({ failed: failedToast({ rename: { update: "update-club", delete: "delete-club" } }) });
