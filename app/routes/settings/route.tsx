@@ -2,6 +2,7 @@ import type { MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
+import { useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/profile/fields";
@@ -28,7 +29,7 @@ export { keepNoStore as headers } from "~/web/cache-control.server";
 
 export default function SettingsPage() {
   const { user, tab } = useLoaderData<typeof loader>();
-  const location = useLocation();
+  const freshFormKey = useKeyKeptThroughRefusals(useResult("change-password") !== undefined);
   if (!user) return <AccessDenied />;
 
   return (
@@ -52,8 +53,7 @@ export default function SettingsPage() {
         </nav>
         <section className="card p-6" aria-labelledby="settings-section-title">
           {tab === "profile" ? <ProfileSettings /> : null}
-          {/* A new page (the redirect after "Password updated") starts the password form afresh, with JavaScript too. */}
-          {tab === "security" ? <SecuritySettings key={location.key} /> : null}
+          {tab === "security" ? <SecuritySettings key={freshFormKey} /> : null}
           {tab === "notifications" ? <NotificationsTab /> : null}
           {tab === "privacy" ? <PrivacyTab /> : null}
         </section>
@@ -102,6 +102,19 @@ function AccessDenied() {
       </Link>
     </div>
   );
+}
+
+/**
+ * A key for the password form that starts it afresh on a new page (the redirect after "Password
+ * updated"), with JavaScript too, but not while a refusal is shown: the refusal arrives before the
+ * page's data is reloaded, and a key that moved when that reload ended drew the form anew under the
+ * member's fingers, wiping what they had typed since (the profiles.spec flake).
+ */
+function useKeyKeptThroughRefusals(refused: boolean): string {
+  const { key } = useLocation();
+  const [kept, setKept] = useState(key);
+  if (!refused && kept !== key) setKept(key);
+  return refused ? kept : key;
 }
 
 function useResult(intent: "update-profile" | "change-password" | "delete-account") {
