@@ -183,6 +183,34 @@ describe("never", () => {
   });
 });
 
+describe("one notification per member per event, the mention first (ux-3 U5)", () => {
+  it("a comment that mentions the post's author tells them once, as a mention; a mention they turned off leaves the comment's", async () => {
+    const { author, actor, bystander } = await trio();
+    const post = await createPost(author, postInput({ title: "Scrape line" }));
+    const comment = await addComment(actor, post.id, { content: `@${author.username} what did the camera show? @${bystander.username}` });
+    expect((await listNotifications(author)).items).toMatchObject([{ kind: "mention", commentId: comment.id }]);
+    expect(await kinds(bystander)).toEqual(["mention"]);
+
+    await updateNotificationSettings(author, { inApp: { mention: false }, email: "daily", push: false, clubPosts: [] });
+    await addComment(actor, post.id, { content: `@${author.username} and the second card?` });
+    expect(await kinds(author)).toEqual(["comment", "mention"]);
+  });
+
+  it("a club post that mentions a member who hears of the club's posts tells them once, as a mention", async () => {
+    const { author: owner, actor: poster, bystander: listener } = await trio();
+    const clubId = await makeClub(owner.id, { name: "Oak Flats" });
+    const other = await createMember();
+    for (const member of [poster, listener, other]) await addMember(clubId, member.id);
+    for (const member of [listener, other]) {
+      await updateNotificationSettings(member, { inApp: {}, email: "daily", push: false, clubPosts: [clubId] });
+    }
+    await createPost(poster, postInput({ clubId, title: "Stand 4", content: `@${listener.username} your stand is free this weekend.` }));
+    await drainFanouts();
+    expect(await kinds(listener)).toEqual(["mention"]);
+    expect(await kinds(other)).toEqual(["club_post"]);
+  });
+});
+
 describe("club posts", () => {
   it("reach the members who turned them on for that club, off the request, once, through batches", async () => {
     const { author: owner, actor: poster } = await trio();

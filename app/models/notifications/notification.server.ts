@@ -145,6 +145,9 @@ export function scheduleActPruning({ everyMs = 3_600_000 }: { everyMs?: number }
  */
 const postNamedSql = (recipient: string, kind: string) => `(${visiblePostSql("p", recipient)} OR ${kind} = 'moderation')`;
 
+/** Kinds whose event may also mention the recipient, and then say nothing more (eligibleRecipients). */
+const SAID_BY_A_MENTION = new Set<NotificationKind>(["comment", "club_post"]);
+
 async function eligibleRecipients(q: Tx, candidates: number[], event: NotificationEvent): Promise<number[]> {
   // Ids are our own integers (never a member's text), so the list is written into the SQL.
   const ids = candidates.filter((id) => Number.isSafeInteger(id)).join(", ");
@@ -163,6 +166,14 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
     conditions.push(`EXISTS (SELECT 1 FROM posts p WHERE p.id = @post
       AND ${postNamedSql("u.id", "@kind")}
       AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "u.id")}))`);
+  }
+  if (event.actorId && event.postId && SAID_BY_A_MENTION.has(event.kind)) {
+    // One notification per member per event (ux-3 U5), the mention first: a comment or club post
+    // that mentions them told them already. The mention is told first (addComment, createPost's
+    // transaction; a club post's fan-out runs after it commits); one the member turned off is no row,
+    // so the comment or club post still tells them.
+    conditions.push(`NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = u.id AND n.kind = 'mention'
+      AND n.actor_id = @actor AND n.post_id = @post AND ${event.commentId ? "n.comment_id = @comment" : "n.comment_id IS NULL"})`);
   }
   if (event.commentId && event.kind !== "moderation") {
     conditions.push(`EXISTS (SELECT 1 FROM comments cm WHERE cm.id = @comment AND cm.hidden_at IS NULL)`);

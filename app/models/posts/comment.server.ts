@@ -178,8 +178,9 @@ export async function addComment(actor: Actor, postId: number, input: CommentInp
       .set({ commentsCount: sql`${posts.commentsCount} + 1` })
       .where(eq(posts.id, postId))
       .returning({ authorId: posts.authorId });
-    if (post) await notify([post.authorId], { kind: "comment", actorId: me.id, postId, commentId: row!.id }, tx);
+    // The mentions first: a post author the comment mentions hears of it once, as a mention.
     await notifyMentions(tx, me.id, { postId, commentId: row!.id }, parsed.data.content);
+    if (post) await notify([post.authorId], { kind: "comment", actorId: me.id, postId, commentId: row!.id }, tx);
     return (await withMentions([toComment(first(await commentQuery().where(eq(comments.id, row!.id)))!)]))[0]!;
   });
 }
