@@ -1,4 +1,4 @@
-import { and, eq, gte } from "drizzle-orm";
+import { and, eq, gte, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { comments, posts, users } from "#db/schema";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
@@ -30,7 +30,15 @@ const holdClock = (at: number) => {
   clock = vi.spyOn(Date, "now").mockReturnValue(at);
 };
 
-beforeEach(() => setRateLimitsEnabled(true));
+/** The members the texts below mention: the cap counts only names that are members (ux-3 U6). */
+const MENTIONABLE = ["buckhunter", "doe_watcher", "one_a", "two_b", "three_c", "aaa_1", "bbb_2", "ccc_3"];
+beforeEach(async () => {
+  setRateLimitsEnabled(true);
+  const have = new Set(
+    (await db.select({ name: users.username }).from(users).where(inArray(users.username, MENTIONABLE))).map((r) => r.name),
+  );
+  for (const username of MENTIONABLE) if (!have.has(username)) await createMember({ username });
+});
 afterEach(() => {
   clock?.mockRestore();
   clock = undefined;
@@ -167,6 +175,16 @@ describe("a new account's posts", () => {
     expect(mentions.status).toBe(429);
     expect(mentions.message).toMatch(/^New accounts can mention at most 2 people in a post in their first day \(this one mentions 3\)\./);
     expect(await postsOf(member.id)).toBe(1);
+  });
+
+  it("counts the names that are members, not every @ (ux-3 U6): an unknown name or an email address is plain text", async () => {
+    const post = await aPostBy(await memberAged(24 * 30));
+    const member = await memberAged(2); // after the elder: this holds the clock 2 hours into the new account
+    const text = "Great read @one_a. @two_b have you seen this? Also @nobody_here_zz and email me@example.com";
+    await createPost(member, postInput({ title: "Camera cards", content: text }));
+    expect((await addComment(member, post.id, { content: text })).content).toBe(text);
+    const third = await failure(() => addComment(member, post.id, { content: `${text} @three_c` }));
+    expect(third.message).toMatch(/^New accounts can mention at most 2 people in a comment in their first day \(this one mentions 3\)\./);
   });
 
   it("RATE_LIMITS=off lifts every cap", async () => {

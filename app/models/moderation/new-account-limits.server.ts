@@ -5,11 +5,12 @@ import { env } from "~/utils/env.server";
 import { tooMany } from "~/utils/errors";
 import { rateLimitsEnabled, tryAgainIn } from "~/utils/rate-limit.server";
 import { linksIn, mentionsIn } from "~/utils/text-links";
+import { countMembersNamed } from "~/models/posts/mention.server";
 
 /**
  * First-day caps (CONTRACT.md §8 "Automatic limits"): for NEW_ACCOUNT_HOURS after sign-up a member
  * may make at most 3 posts (club posts included) and 20 comments, with at most 2 links and 2
- * @mentions in each text. Over a cap: 429 with Retry-After and a message saying when the cap lifts.
+ * @mentions of members in each text. Over a cap: 429 with Retry-After and a message saying when the cap lifts.
  * They are limits like the others: RATE_LIMITS=off turns them off (NEW_ACCOUNT_HOURS=0 too).
  *
  * Posts and comments are counted from the member's own rows since sign-up, read inside the write's
@@ -90,7 +91,9 @@ export async function enforceNewAccountLimits(
         `Remove some, or send it ${when}.`,
     );
   }
-  const mentions = mentionsIn(...texts).size;
+  // Only names that are members count: the rest are plain text, linking and telling nobody (ux-3 U6).
+  const mentioned = mentionsIn(...texts);
+  const mentions = mentioned.size > NEW_ACCOUNT_LIMITS.mentionsPerText ? await countMembersNamed(mentioned) : mentioned.size;
   if (mentions > NEW_ACCOUNT_LIMITS.mentionsPerText) {
     throw tooMany(
       retryAfter,

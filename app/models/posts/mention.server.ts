@@ -30,6 +30,15 @@ async function membersNamed(names: string[], q?: Tx): Promise<Map<string, { id: 
   return new Map(rows.map((row) => [row.username.toLowerCase(), row]));
 }
 
+/**
+ * How many of `names` (lower case) are members: a mention that counts (shown as a link, notified).
+ * The first-day cap counts these, not every `@` (ux-3 U6; CONTRACT.md §7: an unknown name stays
+ * plain text). Through the caller's transaction when given.
+ */
+export async function countMembersNamed(names: Iterable<string>, q?: Tx): Promise<number> {
+  return (await membersNamed([...names], q)).size;
+}
+
 /** Posts or comments with `mentions`: the members their text mentions who exist (in the text's order), when there are any. */
 export async function withMentions<T extends { content: string }>(items: T[]): Promise<(T & { mentions?: string[] })[]> {
   const named = items.map((item) => mentionedUsernames(item.content));
