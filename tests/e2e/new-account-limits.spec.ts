@@ -1,7 +1,15 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import type { Browser } from "@playwright/test";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
 import { expect, hydrated, startServer, test, uniqueName } from "./fixtures";
+
+/** axe-core with its default rules, none turned off: what the refused page state breaks (axe runs in the page: JavaScript on). */
+async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}
 
 /**
  * CONTRACT.md §8 first-day caps through the real server, JavaScript off and on. The suite's server
@@ -32,7 +40,8 @@ test.describe("a brand-new member's first day", () => {
 
   /** A new member signed in on a page of their own (this server's origin), and how to open pages there. */
   async function newMember(browser: Browser, js: boolean) {
-    const context = await browser.newContext({ baseURL: origin, javaScriptEnabled: js });
+    // A phone (ux-3 U1, U2): a refusal must land in view, not above or below it.
+    const context = await browser.newContext({ baseURL: origin, javaScriptEnabled: js, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     const username = uniqueName("fresh");
     const res = await page.request.post("/api/auth/register", {
@@ -44,9 +53,9 @@ test.describe("a brand-new member's first day", () => {
       await page.goto(path);
       if (js) await hydrated(page);
     };
-    const apiPost = async (title: string) => {
+    const apiPost = async (title: string, content = "A long enough body about a morning in the stand.") => {
       const made = await page.request.post("/api/posts", {
-        data: { title, content: "A long enough body about a morning in the stand.", type: "article" },
+        data: { title, content, type: "article" },
         headers: { Origin: origin },
       });
       expect(made.status(), await made.text()).toBe(201);
@@ -72,6 +81,11 @@ test.describe("a brand-new member's first day", () => {
 
     await expect(form).toContainText("New accounts can make 3 posts in their first day.");
     await expect(form).toContainText(liftText);
+    // Publish is at the foot of the form and the refusal at its head: it comes into view, focused.
+    const refusal = form.getByRole("alert").filter({ hasText: "New accounts can make 3 posts" });
+    await expect(refusal).toBeInViewport();
+    if (js) await expect(page.locator(":focus")).toContainText("New accounts can make 3 posts");
+    if (js) await expectNoAxeViolations(page);
     await expect(form.getByLabel("Title")).toHaveValue(title);
     await expect(form.getByLabel("Content", { exact: true })).toHaveValue(text);
     await expect(form.getByRole("radio", { name: /^Opinion/ })).toBeChecked();
@@ -85,16 +99,21 @@ test.describe("a brand-new member's first day", () => {
 
   test("a comment with three links is refused with the reason, and the comment box keeps the text", async ({ browser, js }) => {
     const { page, context, open, apiPost } = await newMember(browser, js);
-    const post = await apiPost(`Somewhere to comment ${uniqueName("t")}`);
+    // A long post, so that the comment box is well below the top of the page.
+    const story = Array.from({ length: 12 }, (_, i) => `Sit ${i + 1}: wind from the north, two does at the oaks, no buck.`).join("\n\n");
+    const post = await apiPost(`Somewhere to comment ${uniqueName("t")}`, story);
     await open(`/post/${post.id}`);
     const text = "Try deer.example.org, rut.example.org and https://stands.example.org/maps";
     const box = page.getByRole("textbox", { name: "Add a comment" });
     await box.fill(text);
     await page.getByRole("button", { name: "Post Comment" }).click();
-    await expect(
-      page.getByText(/New accounts can put at most 2 links in a comment in their first day \(this one has 3\)\./).first(),
-    ).toBeVisible();
+    const refusal = page.getByText(/New accounts can put at most 2 links in a comment in their first day \(this one has 3\)\./).first();
+    await expect(refusal).toBeVisible();
     await expect(box).toHaveValue(text);
+    // Without JavaScript the refusal is a new page: it opens at the comment box, not at the post's top.
+    await expect(refusal).toBeInViewport();
+    await expect(box).toBeInViewport();
+    if (js) await expectNoAxeViolations(page);
     const comments = await page.request.get(`/api/posts/${post.id}/comments`);
     expect(await comments.json()).toEqual([]);
     await context.close();

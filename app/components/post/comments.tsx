@@ -331,10 +331,12 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded: (comment: C
       ref={formRef}
       id={formId}
       method="post"
-      action={`/post/${postId}`}
+      // Without JavaScript a refusal is a new page: its fragment opens it at this form, where the
+      // message and the kept text are, not at the post's top (ux-3 U2). A success redirects to #comments.
+      action={`/post/${postId}#${formId}`}
       onSubmit={onSubmit}
       preventScrollReset
-      className="space-y-2"
+      className="scroll-mt-20 space-y-2"
       aria-label="Add a comment"
     >
       <input type="hidden" name="redirectTo" value={`/post/${postId}#comments`} />

@@ -10,7 +10,7 @@ import { parseTags } from "~/utils/tags";
 import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
 import { showToast } from "~/components/layout/toaster";
-import { Field, FieldErrors } from "~/components/ui/field";
+import { Field, FieldErrors, FormRefusal } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
@@ -133,7 +133,7 @@ function PostEditorForm({
       >
         <IdempotencyKeyInput />
         {clubId !== undefined ? <input type="hidden" name="clubId" value={clubId} /> : null}
-        <FieldErrors id={form.errorId} errors={form.errors} />
+        <FormRefusal id={form.errorId} errors={form.errors} reply={lastResult} />
 
         <fieldset>
           <legend className="label">Content type</legend>

@@ -1,4 +1,4 @@
-import type { ReactNode } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 
 /** A labelled form field with its errors, wired for screen readers. */
 export function Field({
@@ -33,11 +33,35 @@ export function Field({
 export function FieldErrors({ id, errors }: { id?: string; errors?: string[] | null }) {
   if (!errors?.length) return null;
   return (
-    <ul id={id} className="field-error" role="alert">
+    // Not a <ul role="alert">: the role took the list's away, leaving its items orphans (axe:
+    // aria-allowed-role and a serious listitem violation on every form's error, ux-3's refusals).
+    <div id={id} className="field-error" role="alert">
       {errors.map((e) => (
-        <li key={e}>{e}</li>
+        <p key={e}>{e}</p>
       ))}
-    </ul>
+    </div>
+  );
+}
+
+/**
+ * A form's own refusal (not a field's) at the head of a long form, brought into view and focused
+ * when a reply (`reply`: a new object per answer) brings one: on a phone the member is at the foot of
+ * the form, by its button, and saw nothing happen (ux-3 U1). Without JavaScript the refused page is
+ * drawn anew and opens at its top, where this is.
+ */
+export function FormRefusal({ id, errors, reply }: { id?: string; errors?: string[] | null; reply: unknown }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const shown = Boolean(errors?.length);
+  useEffect(() => {
+    if (!shown || !reply) return;
+    ref.current?.scrollIntoView({ block: "center" });
+    ref.current?.focus({ preventScroll: true });
+  }, [reply, shown]);
+  if (!shown) return null;
+  return (
+    <div ref={ref} tabIndex={-1} className="scroll-mt-20 outline-none">
+      <FieldErrors id={id} errors={errors} />
+    </div>
   );
 }
 
