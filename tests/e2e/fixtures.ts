@@ -1,3 +1,4 @@
+import { AxeBuilder } from "@axe-core/playwright";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { test as base, expect, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import Database from "better-sqlite3";
@@ -271,3 +272,12 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/**
+ * axe-core with its default rules, none turned off, on the page as it stands (issue 42: every page
+ * state a fix touches). axe runs in the page: JavaScript on.
+ */
+export async function expectNoAxeViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+}

@@ -1,4 +1,4 @@
-import { expect, setSiteRole, test } from "./fixtures";
+import { expect, expectNoAxeViolations, setSiteRole, test } from "./fixtures";
 
 /**
  * Removal with a reason (CONTRACT.md §8), with JavaScript off and on: a moderator removes a post
@@ -9,6 +9,7 @@ import { expect, setSiteRole, test } from "./fixtures";
 
 test("a moderator removes a post with a reason; a visitor no longer sees it; its author reads why; the moderator restores it", async ({
   page,
+  js,
   open,
   signUp,
   createPost,
@@ -62,7 +63,12 @@ test("a moderator removes a post with a reason; a visitor no longer sees it; its
   await open(`/post/${post.id}`);
   await expect(page.getByTestId("post-hidden-notice")).toContainText("Removed by a moderator: Selling tags is not allowed here");
   await expect(page.getByTestId("post-remove")).toHaveCount(0);
-  void author;
+  // And on its card in their own profile, which lists it to them alone (ux-3 U8).
+  await open(`/profile/${author.username}`);
+  await expect(page.getByTestId("post-card").filter({ hasText: post.title }).getByTestId("post-hidden-notice")).toContainText(
+    "Removed by a moderator: Selling tags is not allowed here",
+  );
+  if (js) await expectNoAxeViolations(page);
 
   // The moderator restores it: back for everyone.
   await modPage.getByTestId("post-restore-form").getByRole("button", { name: "Restore post" }).click();

@@ -22,7 +22,7 @@ test.describe("reports and the moderation queue", () => {
     await signUp(ownerPage, "own");
     const club = await apiClub(ownerPage, baseURL!, { isPrivate: false });
     const authorPage = await newPage();
-    await signUp(authorPage, "auth");
+    const authorMember = await signUp(authorPage, "auth");
     const joined = await authorPage.request.post(`/api/clubs/${club.id}/join`, { data: {}, headers: { Origin: baseURL! } });
     expect(joined.status(), await joined.text()).toBeLessThan(300);
     const post = await createPost({ clubId: club.id, title: `Corn pile ${Date.now().toString(36)}` }, authorPage);
@@ -86,6 +86,15 @@ test.describe("reports and the moderation queue", () => {
     );
     await open("/moderation?tab=log", ownerPage);
     await expect(ownerPage.getByTestId("log-entry").first()).toContainText("Baiting is not allowed here");
+
+    // Its author reads who removed it (the club's staff, not a site moderator: ux-3 U10), on the
+    // post and on the post's card in their own profile (ux-3 U8).
+    await open(`/post/${post.id}`, authorPage);
+    await expect(authorPage.getByTestId("post-hidden-notice")).toContainText("Removed by the club's staff: Baiting is not allowed here");
+    await open(`/profile/${authorMember.username}`, authorPage);
+    await expect(authorPage.getByTestId("post-card").filter({ hasText: post.title }).getByTestId("post-hidden-notice")).toContainText(
+      "Removed by the club's staff: Baiting is not allowed here",
+    );
   });
 
   test("a visitor's Report goes to sign-in and back; a dismissed report closes", async ({

@@ -1,15 +1,7 @@
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import type { Browser } from "@playwright/test";
-import { AxeBuilder } from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
-import { expect, hydrated, startServer, test, uniqueName } from "./fixtures";
-
-/** axe-core with its default rules, none turned off: what the refused page state breaks (axe runs in the page: JavaScript on). */
-async function expectNoAxeViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
-}
+import { expect, expectNoAxeViolations, hydrated, startServer, test, uniqueName } from "./fixtures";
 
 /**
  * CONTRACT.md §8 first-day caps through the real server, JavaScript off and on. The suite's server

@@ -8,6 +8,8 @@ import type { HiddenNotice as Hidden } from "~/schemas/shapes";
  */
 
 export const REMOVED_BY_MODERATOR = "Removed by a moderator";
+/** A club's owner or admin removed it (CONTRACT.md §12), not the site's moderators (ux-3 U10). */
+export const REMOVED_BY_CLUB_STAFF = "Removed by the club's staff";
 export const SITE_REMOVAL_NOTE = "Removed by a site moderator: only the site's moderators can restore it.";
 
 /**
@@ -22,7 +24,8 @@ export const HIDDEN_AFTER_REPORTS = "Hidden after reports while a moderator look
 
 /** What the author (and the staff) read on hidden content. */
 export function hiddenNoticeText(hidden: Hidden): string {
-  return hidden.reason === null ? HIDDEN_AFTER_REPORTS : `${REMOVED_BY_MODERATOR}: ${hidden.reason}`;
+  if (hidden.reason === null) return HIDDEN_AFTER_REPORTS;
+  return `${hidden.by === "club" ? REMOVED_BY_CLUB_STAFF : REMOVED_BY_MODERATOR}: ${hidden.reason}`;
 }
 
 export function HiddenNotice({ hidden, what }: { hidden: Hidden; what: "post" | "comment" }) {

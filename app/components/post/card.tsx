@@ -9,6 +9,7 @@ import { PostMedia } from "./media";
 import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
+import { HiddenNotice } from "~/components/moderation/removal";
 import { ReportLink } from "~/components/moderation/report";
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
@@ -48,6 +49,8 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
   return (
     <>
       <PostHeader post={post} isOwner={isOwner} />
+      {/* Only its author (and the staff) get a hidden post in a list: say so, as the post page does (ux-3 U8). */}
+      {post.hidden ? <HiddenNotice hidden={post.hidden} what="post" /> : null}
       <h2 id={`post-${post.id}-title`} className="post-title">
         <Link to={`/post/${post.id}`} className="tap-area hover:underline">
           {post.title}
