@@ -1,4 +1,4 @@
-import { expect, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /**
  * Blocks (CONTRACT.md §8 "Blocks"), JavaScript off and on: a member blocks another from their
@@ -47,6 +47,19 @@ test.describe("blocks", () => {
     await expect(page.getByText(theirs.title)).toHaveCount(0);
     await open(`/post/${mine.id}`);
     await expect(page.getByText(`Comment by ${pest.username}`)).toHaveCount(0);
+
+    // Their post opened by its address (an old link, a notification) says why it is hidden, and
+    // shows it on request (ux-3 U9).
+    await open(`/post/${theirs.id}`);
+    const note = page.getByTestId("blocked-author-note");
+    await expect(note).toContainText(`You blocked ${pest.displayName}: this post is hidden from you.`);
+    await expect(page.getByTestId("post-content")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Post Comment" })).toHaveCount(0);
+    await note.getByRole("link", { name: "Show anyway" }).click();
+    await expect(page).toHaveURL(new RegExp(`/post/${theirs.id}\\?show=1$`));
+    await expect(page.getByRole("heading", { level: 1, name: theirs.title })).toBeVisible();
+    await expect(page.getByTestId("post-content")).toBeVisible();
+    if (js) await expectNoAxeViolations(page);
 
     // They cannot comment on my post any more.
     const refused = await other.request.post(`/api/posts/${mine.id}/comments`, {

@@ -64,10 +64,20 @@ function PostDialogs(props: DialogsProps) {
   return <Part {...props} />;
 }
 
-export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment"]);
+export const shouldRevalidate = ignoreSearchParams(["edit", "delete", "shared", "edit-comment", "show"]);
 
 export default function PostPage() {
-  const { post, comments, commentsFrom, nextComments, viewerId, shareUrl, back: sent, moderates } = useLoaderData<typeof loader>();
+  const {
+    post,
+    comments,
+    commentsFrom,
+    nextComments,
+    viewerId,
+    shareUrl,
+    back: sent,
+    moderates,
+    blockedAuthor,
+  } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
   const [opened, setOpened] = useState({ id: post.id, back: sent });
@@ -78,15 +88,18 @@ export default function PostPage() {
   const dialogs = { edit: useDialogForm("edit"), delete: useDialogForm("delete") };
   const shared = params.has("shared");
 
+  if (blockedAuthor && !params.has("show")) {
+    return (
+      <div className="mx-auto max-w-3xl space-y-6">
+        <BackLink back={back} />
+        <BlockedAuthorNote name={post.author.displayName} postId={post.id} />
+      </div>
+    );
+  }
+
   return (
     <div className="mx-auto max-w-3xl space-y-6">
-      <Link
-        to={back.href}
-        className="tap inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline"
-        data-testid="back-link"
-      >
-        ← {back.label}
-      </Link>
+      <BackLink back={back} />
 
       {isOwner && (dialogs.edit.open || dialogs.delete.open || params.has(dialogs.edit.param) || params.has(dialogs.delete.param)) ? (
         <PostDialogs post={post} dialogs={dialogs} />
@@ -138,6 +151,40 @@ export default function PostPage() {
         />
       </div>
     </div>
+  );
+}
+
+function BackLink({ back }: { back: { href: string; label: string } }) {
+  return (
+    <Link
+      to={back.href}
+      className="tap inline-flex items-center gap-1 text-sm font-medium text-field-700 hover:underline"
+      data-testid="back-link"
+    >
+      ← {back.label}
+    </Link>
+  );
+}
+
+/**
+ * A post by a member the viewer blocked, opened by its address (an old link, a notification): it is
+ * hidden from them everywhere else (CONTRACT.md §8), so the page says why before it shows it, as the
+ * author's profile does (ux-3 U9). "Show anyway" is a plain link: it changes nothing but this view.
+ */
+function BlockedAuthorNote({ name, postId }: { name: string; postId: number }) {
+  return (
+    <section className="card p-6 text-center" role="note" data-testid="blocked-author-note">
+      <h1 className="text-lg font-semibold text-bark-900">You blocked {name}: this post is hidden from you.</h1>
+      <p className="mt-2 text-sm text-stone-600">Their posts and comments stay out of your feed, searches and threads.</p>
+      <div className="mt-4 flex flex-wrap justify-center gap-3">
+        <Link to={`/post/${postId}?show=1`} className="btn-secondary">
+          Show anyway
+        </Link>
+        <Link to="/settings?tab=privacy" className="btn-secondary">
+          Manage blocked members
+        </Link>
+      </div>
+    </section>
   );
 }
 
