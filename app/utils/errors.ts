@@ -11,7 +11,15 @@ export type FieldErrors = Record<string, string[]>;
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503;
 
 /** Machine-readable reasons that a caller branches on. */
-export type ErrorCode = "already_member" | "request_pending" | "club_full" | "invite_used_up" | "invite_expired" | "removed_from_club";
+export type ErrorCode =
+  | "already_member"
+  | "request_pending"
+  | "club_full"
+  | "invite_used_up"
+  | "invite_expired"
+  | "removed_from_club"
+  /** A member blocked the actor (403): a page keeps its form and says so, as for a fixable error. */
+  | "blocked";
 
 export class AppError extends Error {
   public readonly fieldErrors?: FieldErrors;
@@ -45,6 +53,10 @@ export const tooMany = (retryAfter: number, message = "Too many attempts. Please
 
 export const isAppError = (error: unknown): error is AppError => error instanceof AppError;
 
-/** A refusal ends the attempt (sign in first, not allowed, not there); anything else is fixable on the form. */
+/**
+ * A refusal ends the attempt (sign in first, not allowed, not there); anything else is fixable on the
+ * form. A block (403, code "blocked") is not drawn as a page of its own: the page the member was on
+ * stays, with what they typed and the reason beside it (ux-3 U3). JSON answers are the same 403.
+ */
 export const isRefusal = (error: unknown): boolean =>
-  isAppError(error) && (error.status === 401 || error.status === 403 || error.status === 404);
+  isAppError(error) && (error.status === 401 || error.status === 403 || error.status === 404) && error.code !== "blocked";

@@ -84,4 +84,52 @@ test.describe("blocks", () => {
     await open("/");
     await expect(page.getByText(theirs.title).first()).toBeVisible();
   });
+
+  test("the blocked member keeps their page and what they typed, and is not offered what cannot work (ux-3 U3)", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+    newPage,
+    baseURL,
+  }) => {
+    const blocker = await newPage();
+    const me = await signUp(blocker, "quiet");
+    const mine = await createPost({ title: `Quiet post ${me.username}` }, blocker);
+    const pest = await signUp(page, "pest");
+
+    // Pages opened before the block: the Follow and the comment meet it.
+    await open(`/profile/${me.username}`);
+    const follow = page.getByRole("button", { name: "Follow", exact: true });
+    await expect(follow).toBeVisible();
+    // A second tab of the same browser (the same member).
+    const post = await page.context().newPage();
+    await open(`/post/${mine.id}`, post);
+    const text = `A long thought from ${pest.username} that took a while to type on a phone.`;
+    await post.getByRole("textbox", { name: "Add a comment" }).fill(text);
+    const blocked = await blocker.request.post(`/api/users/${pest.username}/block`, { headers: { Origin: baseURL! } });
+    expect(blocked.status(), await blocked.text()).toBe(200);
+
+    await follow.click();
+    // Without JavaScript the refused page says it above the profile's posts; with it, the page's data
+    // comes back without the Follow button and the note says it in its place.
+    await expect(page.getByText("You can't follow this member").first()).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: me.displayName })).toBeVisible();
+    await expect(page.getByText("Access Denied")).toHaveCount(0);
+
+    await post.getByRole("button", { name: "Post Comment" }).click();
+    await expect(post.getByText("You can't comment on this member's posts").first()).toBeVisible();
+    await expect(post.getByRole("textbox", { name: "Add a comment" })).toHaveValue(text);
+    await expect(post.getByText("Access Denied")).toHaveCount(0);
+
+    // Opened afresh, the pages offer neither, and say why.
+    await open(`/profile/${me.username}`);
+    await expect(page.getByRole("button", { name: "Follow", exact: true })).toHaveCount(0);
+    await expect(page.getByTestId("blocked-by-note")).toContainText("You can't follow this member");
+    await open(`/post/${mine.id}`);
+    await expect(page.getByRole("textbox", { name: "Add a comment" })).toHaveCount(0);
+    await expect(page.getByTestId("comment-blocked")).toContainText("You can't comment on this member's posts");
+    if (js) await expectNoAxeViolations(page);
+  });
 });

@@ -38,11 +38,14 @@ export function Comments({
   total,
   viewerId,
   moderates = null,
+  cannotComment = null,
 }: {
   postId: number;
   page: CommentsPage;
   total: number;
   viewerId: number | null;
+  /** Why the viewer may not comment here (the post's author blocked them): said instead of a box that cannot work. */
+  cannotComment?: string | null;
   /** As whom the viewer may remove and restore comments here: site staff, or the club's staff. */
   moderates?: "site" | "club" | null;
 }) {
@@ -101,6 +104,7 @@ export function Comments({
         {viewerId !== null ? (
           <CommentForm
             postId={postId}
+            cannotComment={cannotComment}
             onAdded={(comment) => setMine((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]))}
           />
         ) : (
@@ -282,7 +286,15 @@ function CommentEditForm({ postId, comment }: { postId: number; comment: Comment
   );
 }
 
-function CommentForm({ postId, onAdded }: { postId: number; onAdded: (comment: Comment) => void }) {
+function CommentForm({
+  postId,
+  onAdded,
+  cannotComment,
+}: {
+  postId: number;
+  onAdded: (comment: Comment) => void;
+  cannotComment: string | null;
+}) {
   const fetcher = useFetcher<PostActionData>();
   const pageData = useActionData<PostActionData>();
   const formRef = useRef<HTMLFormElement>(null);
@@ -316,6 +328,16 @@ function CommentForm({ postId, onAdded }: { postId: number; onAdded: (comment: C
       showToast({ title: "Failed to comment", description: SIGN_IN.comment, type: "error" });
     }
   }, [fetcher.state, fetcher.data, clear]);
+
+  // The author blocked the viewer: say so instead of a box that cannot work, unless a comment was
+  // just refused, whose text stays in the box beside the reason for the member to keep.
+  if (cannotComment && !failure) {
+    return (
+      <p className="rounded-lg border border-stone-200 bg-stone-50 p-4 text-sm text-stone-700" role="note" data-testid="comment-blocked">
+        {cannotComment}
+      </p>
+    );
+  }
 
   // SPEC.md §5: a whitespace-only comment is ignored; the box keeps focus.
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {

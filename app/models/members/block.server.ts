@@ -2,7 +2,7 @@ import { and, desc, eq, lt, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { blocks, follows, notifications, users } from "#db/schema";
 import { db, decrementCounter, writeTransaction, type Tx } from "~/utils/db.server";
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
-import { badRequest, forbidden } from "~/utils/errors";
+import { AppError, badRequest } from "~/utils/errors";
 import { requireSignedIn } from "~/models/access.server";
 import { requireUserRow, type Actor } from "./user.server";
 
@@ -116,7 +116,7 @@ export async function refuseIfBlockedBy(
   message: string,
   q: Pick<typeof db, "select"> = db,
 ): Promise<void> {
-  if (blockerId !== actorId && (await hasBlocked(blockerId, actorId, q))) throw forbidden(message);
+  if (blockerId !== actorId && (await hasBlocked(blockerId, actorId, q))) throw new AppError(403, message, { code: "blocked" });
 }
 
 /**
@@ -177,6 +177,12 @@ export async function listBlocks(actor: Actor, options: { cursor?: string | null
     })),
     nextCursor,
   };
+}
+
+/** Whether the member blocked the viewer: pages then offer no Follow or comment box, and say why (ux-3 U3). */
+export async function viewerBlockedBy(actor: Actor, memberId: number): Promise<boolean> {
+  if (!actor || actor.id === memberId) return false;
+  return hasBlocked(memberId, actor.id);
 }
 
 /** Whether the viewer blocked the member (the profile page's Block / Unblock button). */

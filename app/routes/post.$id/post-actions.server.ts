@@ -3,7 +3,7 @@ import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from
 import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/posts/comment.server";
 import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/posts/post.server";
 import type { Actor } from "~/models/members/user.server";
-import { viewerBlocked } from "~/models/members/block.server";
+import { BLOCK_MESSAGES, viewerBlocked, viewerBlockedBy } from "~/models/members/block.server";
 import { safeRedirect } from "~/schemas/auth";
 import { POST_NOT_FOUND, SIGN_IN } from "~/schemas/messages";
 import { commentSchema, postUpdateSchema } from "~/schemas/post";
@@ -37,10 +37,16 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       const [post, page] = await Promise.all([getPost(actor, id), listCommentPage(actor, id, { cursor })]);
       // Site staff, or the club's staff for a club's post (CONTRACT.md §8): Remove and Restore forms.
       // A viewer who blocked the author is told so before the post is shown (ux-3 U9).
-      const [moderates, blockedAuthor] = await Promise.all([moderatesAs(actor, post.clubId), viewerBlocked(actor, post.author.id)]);
+      const [moderates, blockedAuthor, blockedBy] = await Promise.all([
+        moderatesAs(actor, post.clubId),
+        viewerBlocked(actor, post.author.id),
+        viewerBlockedBy(actor, post.author.id),
+      ]);
       return json({
         post,
         blockedAuthor,
+        // The author blocked the viewer: no comment box that cannot work, and why (ux-3 U3).
+        cannotComment: blockedBy ? BLOCK_MESSAGES.comment : null,
         canModerate: moderates !== null,
         moderates,
         comments: page.comments,

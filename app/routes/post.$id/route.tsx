@@ -77,6 +77,7 @@ export default function PostPage() {
     back: sent,
     moderates,
     blockedAuthor,
+    cannotComment,
   } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
@@ -148,6 +149,7 @@ export default function PostPage() {
           total={post.commentsCount}
           viewerId={viewerId}
           moderates={moderates}
+          cannotComment={cannotComment}
         />
       </div>
     </div>

@@ -1,6 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { blockMember, unblockMember, viewerBlocked } from "~/models/members/block.server";
+import { BLOCK_MESSAGES, blockMember, unblockMember, viewerBlocked, viewerBlockedBy } from "~/models/members/block.server";
 import { followUser, unfollowUser } from "~/models/members/follow.server";
 import { listFeed } from "~/models/feeds/feed.server";
 import { getProfile, updateAvatar, updateProfile } from "~/models/members/profile.server";
@@ -38,6 +38,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         viewerId: actor?.id ?? null,
         isOwner: actor?.id === profile.id,
         blocked: await viewerBlocked(actor, profile.id),
+        // They blocked the viewer: no Follow that cannot work, and why (ux-3 U3).
+        cannotFollow: (await viewerBlockedBy(actor, profile.id)) ? BLOCK_MESSAGES.followBlocker : null,
         posts: page.posts,
         nextCursor: page.nextCursor,
         firstPage: !cursor,

@@ -1,6 +1,6 @@
 import type { MetaFunction } from "@remix-run/node";
 import { ReportLink } from "~/components/moderation/report";
-import { Form, Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";
@@ -48,7 +48,10 @@ export const clientAction = keepPageOnFailure({
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
 
 export default function ProfilePage() {
-  const { profile, isOwner, viewerId, posts, nextCursor, firstPage, blocked } = useLoaderData<typeof loader>();
+  const { profile, isOwner, viewerId, posts, nextCursor, firstPage, blocked, cannotFollow } = useLoaderData<typeof loader>();
+  // Without JavaScript a refused Follow (the member blocked the viewer since the page opened) comes
+  // back as this page with the reason; with it, the button's toast says it.
+  const refused = useActionData<typeof action>();
   const location = useLocation();
   const base = `/profile/${profile.username}`;
   const olderHref = nextCursor ? `${base}?${new URLSearchParams({ cursor: nextCursor })}` : null;
@@ -71,10 +74,19 @@ export default function ProfilePage() {
               ) : viewerId === null ? (
                 // The same form: its action answers a visitor with sign-in and the "Sign in required" notice.
                 <FollowButton username={profile.username} following={false} visitor />
-              ) : blocked ? null : (
+              ) : blocked ? null : cannotFollow ? (
+                <p className="text-sm text-stone-600" data-testid="blocked-by-note">
+                  {cannotFollow}
+                </p>
+              ) : (
                 <FollowButton username={profile.username} following={profile.isFollowing} />
               )}
             </div>
+            {refused && "error" in refused ? (
+              <p role="alert" className="mt-2 text-sm text-red-700">
+                {refused.error}
+              </p>
+            ) : null}
             <StaffLink username={profile.username} />
             {isOwner ? null : (
               <ReportLink type="user" id={profile.id} className="tap mt-1 inline-block text-sm text-stone-500 hover:underline" />
