@@ -25,6 +25,7 @@ import { startOutbox } from "~/offline/outbox-client";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";
 import type { loader } from "./root-data.server";
+import { FeedLink } from "~/components/ui/feed-link";
 
 export { loader } from "./root-data.server";
 
@@ -42,7 +43,25 @@ export const shouldRevalidate = keepAfterUnsent;
  * Routes set `handle = { hideAuthActions: true }` to hide the top bar's auth actions, and
  * `plainForVisitors: true` to send visitors the page without the app's scripts (docs/decisions/0047).
  */
-export type RouteHandle = { hideAuthActions?: boolean; plainForVisitors?: boolean };
+export type RouteHandle = {
+  hideAuthActions?: boolean;
+  plainForVisitors?: boolean;
+  /**
+   * The page's Atom feed, from its loader data (null: none), shown as a visible link at the page's
+   * foot (ux-3 U4: a phone shows nothing for the head's `<link rel="alternate">`). Drawn here, in the
+   * shell, so no page loads a file more for it.
+   */
+  feed?: (data: unknown) => string | null;
+};
+
+/** The feed of the deepest page that names one. */
+function pageFeed(matches: { handle?: unknown; data?: unknown }[]): string | null {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const feed = (matches[i]!.handle as RouteHandle | undefined)?.feed?.(matches[i]!.data);
+    if (feed) return feed;
+  }
+  return null;
+}
 
 export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
@@ -57,6 +76,7 @@ export function Layout({ children }: { children: ReactNode }) {
     typeof document === "undefined" && !data?.user && matches.some((m) => (m.handle as RouteHandle | undefined)?.plainForVisitors);
   const build = useBuildVersion();
   const unread = useUnreadCount(data?.user?.unread);
+  const feed = pageFeed(matches);
   return (
     <html lang="en-US" data-scripts={plain ? "none" : undefined}>
       <head>
@@ -85,6 +105,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <OutboxNote />
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
           {children}
+          {feed ? (
+            <p className="mt-8 text-center">
+              <FeedLink href={feed} />
+            </p>
+          ) : null}
         </main>
         {plain ? (
           // Registers the service worker; only the server draws this (a visitor's first load).

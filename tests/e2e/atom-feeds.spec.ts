@@ -1,4 +1,4 @@
-import { apiClub, expect, test, uniqueName } from "./fixtures";
+import { apiClub, expect, expectNoAxeViolations, test, uniqueName } from "./fixtures";
 
 /**
  * Atom feeds (issue 26, CONTRACT.md §7 "Feeds") as a feed reader meets them: a page names its feed
@@ -57,4 +57,49 @@ test("a member's profile names their feed; a private club's feed is a 404 withou
   await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveCount(0);
   expect((await page.request.get(`/feeds/clubs/${club.id}.atom`)).status()).toBe(404);
   expect((await page.request.get(`/feeds/clubs/${club.id}.atom?token=${"x".repeat(43)}`)).status()).toBe(404);
+});
+
+test("a phone finds each feed: a visible link on home, a tag, a profile and a public club; private addresses to copy (ux-3 U4)", async ({
+  page,
+  js,
+  open,
+  signUp,
+  createPost,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const me = await signUp();
+  const tag = uniqueName("tg").replace(/[^a-z0-9]/g, "");
+  await createPost({ title: `Tagged ${tag}`, tags: [tag] });
+  const feedLink = page.getByRole("link", { name: /Follow in a feed reader/ });
+
+  await open("/");
+  await expect(feedLink).toHaveAttribute("href", "/feeds/home.atom");
+  await open(`/?search=${encodeURIComponent(`#${tag}`)}`);
+  await expect(feedLink).toHaveAttribute("href", `/feeds/tags/${tag}.atom`);
+  await open(`/profile/${me.username}`);
+  await expect(feedLink).toHaveAttribute("href", `/feeds/members/${me.username}.atom`);
+  const club = await apiClub(page, baseURL!, { isPrivate: false });
+  await open(`/clubs/${club.id}`);
+  await expect(feedLink).toHaveAttribute("href", `/feeds/clubs/${club.id}.atom`);
+  const feed = await page.request.get((await feedLink.getAttribute("href"))!);
+  expect(feed.status()).toBe(200);
+
+  // Settings: each private club's own address, no "{club id}" template; Copy with JavaScript.
+  const hidden = await apiClub(page, baseURL!, { isPrivate: true });
+  await open("/settings?tab=notifications");
+  const box = page.getByTestId("feed-token-settings");
+  await box.getByRole("button", { name: "Create feed token" }).click();
+  const address = box.getByRole("textbox", { name: hidden.name });
+  await expect(address).toHaveValue(new RegExp(`/feeds/clubs/${hidden.id}\\.atom\\?token=`));
+  await expect(box).not.toContainText("{club id}");
+  if (js) {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await box.getByRole("button", { name: `Copy the feed address of ${hidden.name}` }).click();
+    await expect(page.getByTestId("toast")).toContainText("Address copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await address.inputValue());
+    await expectNoAxeViolations(page);
+  } else {
+    await expect(box.getByRole("button", { name: /^Copy/ })).toHaveCount(0);
+  }
 });

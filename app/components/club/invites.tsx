@@ -1,11 +1,10 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { Form, Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
-import { showToast } from "~/components/layout/toaster";
+import { CopyButton } from "~/components/ui/copy-button";
 import { lazyPagePart } from "~/components/ui/lazy-page-part";
 import { PageFormUnavailable } from "~/components/ui/page-form-unavailable";
 import { APP_NAME } from "~/utils/brand";
-import { useHydrated } from "~/utils/hydrated";
 import { InviteTerms } from "./invite-terms";
 import type { ClubInvite } from "~/schemas/shapes";
 import { importAgain } from "~/utils/import-again";
@@ -67,19 +66,10 @@ export function InviteList({ club, invites, origin }: { club: ClubRef; invites: 
  * share sheet, falling back to a link that starts a social post. 'Generate New' resets the view.
  */
 export function GeneratedInvite({ club, invite, origin }: { club: ClubRef; invite: ClubInvite; origin: string }) {
-  const hydrated = useHydrated();
   const link = `${origin}/join/${invite.inviteCode}`;
   const text = `Join ${club.name} on ${APP_NAME}`;
   const socialHref = `https://twitter.com/intent/tweet?${new URLSearchParams({ text, url: link })}`;
 
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(link);
-      showToast({ title: "Link copied", description: "The invite link is on your clipboard.", type: "success" });
-    } catch {
-      showToast({ title: "Failed to copy", description: "Could not copy link to clipboard", type: "error" });
-    }
-  };
   const share = (event: MouseEvent<HTMLAnchorElement>) => {
     if (typeof navigator.share !== "function") return; // the social-post link opens instead
     event.preventDefault();
@@ -97,11 +87,7 @@ export function GeneratedInvite({ club, invite, origin }: { club: ClubRef; invit
         </label>
         <div className="flex gap-2">
           <input id="invite-link" readOnly value={link} className="input font-mono" onFocus={(e) => e.currentTarget.select()} />
-          {hydrated ? (
-            <button type="button" className="btn-secondary" onClick={copy}>
-              Copy
-            </button>
-          ) : null}
+          <CopyButton text={link} copied={{ title: "Link copied", description: "The invite link is on your clipboard." }} />
         </div>
         <p className="mt-1 text-xs text-stone-500">
           <InviteTerms invite={invite} />

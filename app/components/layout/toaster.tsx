@@ -21,7 +21,11 @@ const ToastCard = lazyPart<CardProps>(() => loadToastCard().then((m) => m.ToastC
 
 function PlainToastCard({ toast, onDismiss }: CardProps) {
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4" data-testid="toast-region">
+    <section
+      aria-label="Message"
+      className="pointer-events-none fixed inset-x-0 bottom-4 z-50 flex justify-center px-4"
+      data-testid="toast-region"
+    >
       <div
         role={toast.type === "error" ? "alert" : "status"}
         data-testid="toast"
@@ -42,7 +46,7 @@ function PlainToastCard({ toast, onDismiss }: CardProps) {
           </button>
         ) : null}
       </div>
-    </div>
+    </section>
   );
 }
 

@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { CopyButton } from "~/components/ui/copy-button";
 import { useIsPending } from "~/utils/remix";
 
 /** Where the piece's form posts (app/routes/settings_.feed-token.ts). */
@@ -8,7 +9,7 @@ export const FEED_TOKEN_ACTION = "/settings/feed-token";
 export type FeedTokenPanelProps = { origin: string; token: string | null; clubs: { id: number; name: string }[] };
 
 /** A private club's feed address with a token. */
-export const privateFeedUrl = (origin: string, clubId: number | string, token: string) =>
+export const privateFeedUrl = (origin: string, clubId: number, token: string) =>
   `${origin}/feeds/clubs/${clubId}.atom?token=${encodeURIComponent(token)}`;
 
 /**
@@ -25,8 +26,8 @@ export function FeedTokenSettings({ origin, token, clubs }: FeedTokenPanelProps)
         Private club feeds
       </h3>
       <p className="text-sm text-stone-600">
-        Public feeds need nothing: look for the feed link on the home page, a tag, a profile or a club. A private club&apos;s feed opens
-        only with your personal feed token, so keep these addresses to yourself.
+        Public feeds need nothing: look for &ldquo;Follow in a feed reader&rdquo; on the home page, a tag, a profile or a club. A private
+        club&apos;s feed opens only with your personal feed token, so keep these addresses to yourself.
       </p>
       {token ? (
         <>
@@ -37,21 +38,26 @@ export function FeedTokenSettings({ origin, token, clubs }: FeedTokenPanelProps)
                   <label className="block text-sm font-medium text-stone-800" htmlFor={`club-feed-${club.id}`}>
                     {club.name}
                   </label>
-                  <input
-                    id={`club-feed-${club.id}`}
-                    className="input w-full font-mono text-xs"
-                    readOnly
-                    value={privateFeedUrl(origin, club.id, token)}
-                  />
+                  <div className="flex gap-2">
+                    <input
+                      id={`club-feed-${club.id}`}
+                      className="input w-full font-mono text-xs"
+                      readOnly
+                      value={privateFeedUrl(origin, club.id, token)}
+                      onFocus={(e) => e.currentTarget.select()}
+                    />
+                    <CopyButton
+                      text={privateFeedUrl(origin, club.id, token)}
+                      label={`Copy the feed address of ${club.name}`}
+                      copied={{ title: "Address copied", description: `Paste it into your feed reader to follow ${club.name}.` }}
+                    />
+                  </div>
                 </li>
               ))}
             </ul>
           ) : (
             <p className="text-sm text-stone-600">You are not in any private club yet.</p>
           )}
-          <p className="break-all text-xs text-stone-500" data-testid="feed-token-pattern">
-            Any private club you belong to: {privateFeedUrl(origin, "{club id}", token)}
-          </p>
         </>
       ) : (
         <p className="text-sm text-stone-600" data-testid="feed-token-none">

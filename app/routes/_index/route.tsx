@@ -20,7 +20,14 @@ import type { RouteHandle } from "~/root";
 export { shouldRevalidate } from "~/offline/client-action";
 
 /** A visitor's home is sent without the app's scripts (docs/decisions/0047). */
-export const handle: RouteHandle = { plainForVisitors: true };
+export const handle: RouteHandle = {
+  plainForVisitors: true,
+  // The feed the head names (meta below): a #tag search's, else the site's.
+  feed: (data) => {
+    const tag = feedTag(data as HomeData | undefined);
+    return tag ? tagFeedPath(tag) : HOME_FEED_PATH;
+  },
+};
 
 export async function loader(args: LoaderFunctionArgs) {
   return loadHomeFeed(args);
@@ -219,8 +226,14 @@ function OlderPosts({ filters, cursor, onOlder }: { filters: FeedFilters; cursor
  * search with posts, the tag's. Written out here rather than through app/utils/feed-links.ts, whose
  * shared chunk would cost a member's first load of home a request and 0.3 KB more.
  */
+const HOME_FEED_PATH = "/feeds/home.atom";
+const tagFeedPath = (tag: string) => `/feeds/tags/${encodeURIComponent(tag)}.atom`;
+/** The tag of a `#tag` search with posts: it has a feed of its own. */
+const feedTag = (data: { posts: unknown[]; filters: { search?: string | null } } | undefined) =>
+  /^#([^\s#]+)$/.exec(data?.posts.length ? (data.filters.search ?? "") : "")?.[1];
+
 export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
-  const tag = /^#([^\s#]+)$/.exec(data?.posts.length ? (data.filters.search ?? "") : "")?.[1];
+  const tag = feedTag(data);
   const feed = (href: string, title: string) => ({
     tagName: "link",
     rel: "alternate",
@@ -230,8 +243,8 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
   });
   return [
     ...matches.flatMap((match) => (match.id === "root" ? match.meta : [])),
-    ...(tag ? [feed(`/feeds/tags/${encodeURIComponent(tag)}.atom`, `#${tag} on ${APP_NAME}`)] : []),
-    feed("/feeds/home.atom", `${APP_NAME}: newest posts`),
+    ...(tag ? [feed(tagFeedPath(tag), `#${tag} on ${APP_NAME}`)] : []),
+    feed(HOME_FEED_PATH, `${APP_NAME}: newest posts`),
   ];
 };
 

@@ -12,6 +12,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { CLUB_NOT_FOUND, type ClubTab } from "~/schemas/club-options";
 import { pageMeta } from "~/utils/brand";
 import { atomAlternate, clubFeedPath } from "~/utils/feed-links";
+import type { RouteHandle } from "~/root";
 import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/offline/client-action";
 import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
@@ -172,6 +173,14 @@ export default function ClubLayout() {
  * A public club names its Atom feed (issue 26). A private club's feed needs a member's personal
  * token, which stays in Settings › Notifications rather than in every page's HTML.
  */
+/** A public club's feed, shown at the page's foot (root's RouteHandle); a private one's is each member's own, in Settings. */
+export const handle: RouteHandle = {
+  feed: (data) => {
+    const club = (data as { club?: { id: number; isPrivate: boolean } } | undefined)?.club;
+    return club && !club.isPrivate ? clubFeedPath(club.id) : null;
+  },
+};
+
 export const meta: MetaFunction<typeof loader> = ({ data }) => {
   if (!data) return pageMeta(CLUB_NOT_FOUND);
   const page = pageMeta(data.club.name, data.club.description);

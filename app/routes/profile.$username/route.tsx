@@ -14,6 +14,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { atomAlternate, memberFeedPath } from "~/utils/feed-links";
+import type { RouteHandle } from "~/root";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { ignoreSearchParams } from "~/utils/remix";
 import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
@@ -46,6 +47,14 @@ export const clientAction = keepPageOnFailure({
 });
 
 export const shouldRevalidate = ignoreSearchParams(["edit"]);
+
+/** The member's feed, shown at the page's foot (root's RouteHandle). */
+export const handle: RouteHandle = {
+  feed: (data) => {
+    const profile = (data as { profile?: { username: string } } | undefined)?.profile;
+    return profile ? memberFeedPath(profile.username) : null;
+  },
+};
 
 export default function ProfilePage() {
   const { profile, isOwner, viewerId, posts, nextCursor, firstPage, blocked, cannotFollow } = useLoaderData<typeof loader>();
