@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isJsonContentType } from "./api.server";
+import { isJsonContentType, jsonResponse } from "./api.server";
 
 describe("isJsonContentType", () => {
   it.each(["application/json", "application/json; charset=utf-8", "Application/JSON;charset=UTF-8", 'application/json; charset="utf-8"'])(
@@ -23,5 +23,21 @@ describe("isJsonContentType", () => {
     null,
   ])("refuses %j", (type) => {
     expect(isJsonContentType(type)).toBe(false);
+  });
+});
+
+describe("jsonResponse", () => {
+  it("answers what Remix's json() did: the body as JSON, UTF-8 named, status and headers kept", async () => {
+    const answer = jsonResponse({ error: "No" }, { status: 405, headers: { Allow: "POST" } });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+    expect(answer.headers.get("Allow")).toBe("POST");
+    expect(await answer.text()).toBe('{"error":"No"}');
+  });
+
+  it("keeps a Content-Type the caller names", () => {
+    expect(jsonResponse([], { headers: { "Content-Type": "application/problem+json" } }).headers.get("Content-Type")).toBe(
+      "application/problem+json",
+    );
   });
 });

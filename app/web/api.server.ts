@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { safeParse, type $ZodType, type output } from "zod/v4/core";
 import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
 import { applyCacheControl } from "./cache-control.server";
@@ -10,6 +10,18 @@ import { zodFieldErrors } from "~/utils/validation";
 import { headerKey, idempotent } from "./idempotency.server";
 import { getSessionUser } from "./session.server";
 
+/**
+ * A real HTTP JSON answer, for `/api/*` and whatever else must be a `Response`: the body as JSON with
+ * `Content-Type: application/json; charset=utf-8` unless `init` names another (what Remix's `json()`
+ * answered, which React Router 7 removes; the web's `Response.json` alone says no charset). Page
+ * loaders and actions answer `data()` instead.
+ */
+export function jsonResponse<T>(body: T, init: ResponseInit = {}): Response {
+  const headers = new Headers(init.headers);
+  if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json; charset=utf-8");
+  return Response.json(body, { ...init, headers });
+}
+
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
 export function errorResponse(error: unknown): Response {
   if (error instanceof Response) return error;
@@ -20,10 +32,10 @@ export function errorResponse(error: unknown): Response {
     if (known.retryAfter) headers.set("Retry-After", String(known.retryAfter));
     const body: { error: string; fieldErrors?: Record<string, string[]> } = { error: known.message };
     if (known.fieldErrors) body.fieldErrors = known.fieldErrors;
-    return json(body, { status: known.status, headers });
+    return jsonResponse(body, { status: known.status, headers });
   }
   logServerError(error);
-  return json({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
+  return jsonResponse({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
 }
 
 type Handler<Args> = (args: Args) => Promise<Response> | Response;
@@ -56,7 +68,7 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
       assertSameOrigin(args.request);
       const handler = handlers[args.request.method.toUpperCase() as keyof typeof handlers];
       if (!handler) {
-        return json(
+        return jsonResponse(
           { error: `Method ${args.request.method} is not allowed here` },
           { status: 405, headers: { Allow: Object.keys(handlers).join(", ") } },
         );
@@ -113,8 +125,8 @@ export function listPageResponse<T>(url: URL, items: T[], nextCursor: string | n
     next.searchParams.set("cursor", nextCursor);
     headers.set("Link", `<${next.toString()}>; rel="next"`);
   }
-  return json(items, { headers });
+  return jsonResponse(items, { headers });
 }
 
 /** For `/api/*` URLs that take no GET: `export const loader = methodNotAllowed;`. */
-export const methodNotAllowed = () => json({ error: "Method GET is not allowed here" }, { status: 405 });
+export const methodNotAllowed = () => jsonResponse({ error: "Method GET is not allowed here" }, { status: 405 });
