@@ -8,19 +8,11 @@ import { databaseUnavailableError } from "~/utils/db.server";
 import { logServerError } from "~/utils/logger.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { headerKey, idempotent } from "./idempotency.server";
+import { jsonResponse } from "./json-response.server";
 import { getSessionUser } from "./session.server";
 
-/**
- * A real HTTP JSON answer, for `/api/*` and whatever else must be a `Response`: the body as JSON with
- * `Content-Type: application/json; charset=utf-8` unless `init` names another (what Remix's `json()`
- * answered, which React Router 7 removes; the web's `Response.json` alone says no charset). Page
- * loaders and actions answer `data()` instead.
- */
-export function jsonResponse<T>(body: T, init: ResponseInit = {}): Response {
-  const headers = new Headers(init.headers);
-  if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json; charset=utf-8");
-  return Response.json(body, { ...init, headers });
-}
+/** `/api/*` answers JSON with this (json-response.server.ts). */
+export { jsonResponse };
 
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
 export function errorResponse(error: unknown): Response {
