@@ -1,11 +1,12 @@
 // npm start: the site's own HTTP server (app/server/node-server.server.ts, ADR 0073) on a production
 // build. `node server.js [path/to/server-build.js]`; the build defaults to build/server/index.js (Vite).
-// It runs on Node's own fetch, Request, Response and FormData, as React Router 7 does (no installGlobals).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { installGlobals } from "@remix-run/node";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/server/index.js");
 // The build parses the environment, opens and migrates the database and starts the jobs on import.
 const build = await import(pathToFileURL(buildPath).href);
+installGlobals({ nativeFetch: build.future.v3_singleFetch });
 build.entry.module.startServer(build);

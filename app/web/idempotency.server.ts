@@ -110,7 +110,7 @@ function keptHeaders(headers: Headers): [string, string][] {
   return kept;
 }
 
-/** Each Set-Cookie apart (Node's Headers; `getAll` where a fetch polyfill has no `getSetCookie`). */
+/** Each Set-Cookie apart (Node's Headers, or the fetch polyfill server.js installs). */
 function setCookies(headers: Headers): string[] {
   if (typeof headers.getSetCookie === "function") return headers.getSetCookie();
   return (headers as unknown as { getAll?: (name: string) => string[] }).getAll?.("Set-Cookie") ?? [];
