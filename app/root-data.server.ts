@@ -1,4 +1,4 @@
-import { json, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "@remix-run/node";
 import { isSiteStaff, staffedClubIds } from "~/models/moderation/moderation-access.server";
 import { unreadCount } from "~/models/notifications/notification.server";
 import { dataSaverFor } from "~/web/data-saver.server";
@@ -17,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   // A cookie whose session has ended or expired: the browser is told to drop it.
   const out = new Headers(headers ?? undefined);
   if (dropCookie) out.append("Set-Cookie", dropCookie);
-  return json(
+  return data(
     {
       // The site role shows staff their moderation links (CONTRACT.md §8).
       // `moderates`: the menu's Moderation link, for site staff and the staff of a club (§8 "Pages").

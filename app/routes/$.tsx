@@ -1,4 +1,4 @@
-import { json, type MetaFunction } from "@remix-run/node";
+import { data, type MetaFunction } from "@remix-run/node";
 import { NotFoundPage } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 
@@ -6,11 +6,11 @@ const PAGE_NOT_FOUND = "Page Not Found";
 
 /** Any path no other route claims: SPEC.md's 'Page Not Found' with status 404. */
 export async function loader() {
-  throw json({ message: PAGE_NOT_FOUND }, { status: 404 });
+  throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
 }
 
 export async function action() {
-  throw json({ message: PAGE_NOT_FOUND }, { status: 404 });
+  throw data({ message: PAGE_NOT_FOUND }, { status: 404 });
 }
 
 /** The document title says it too, like the other error pages' ("Post Not Found · Whitetail Pulse"; audit ux-2 N8). */

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { signIn } from "~/models/members/auth.server";
 import { toSelfUser } from "~/models/members/user.server";
 import { loginSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientAddress } from "~/web/params.server";
 import { commitUserSession } from "~/web/session.server";
 
@@ -11,7 +10,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const input = await readJson(request, loginSchema);
     const user = await signIn(input, clientAddress(request));
-    return json(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user, request) } });
+    return jsonResponse(toSelfUser(user), { headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });
 

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { updateProfile } from "~/models/members/profile.server";
 import { settingsProfileSchema } from "~/schemas/profile";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";
 
 /**
@@ -14,7 +13,7 @@ export const action = apiAction({
   PUT: async ({ request }) => {
     const actor = await requireActor(request);
     const input = await readJson(request, settingsProfileSchema);
-    return json(await updateProfile(actor, actor.username, input));
+    return jsonResponse(await updateProfile(actor, actor.username, input));
   },
 });
 

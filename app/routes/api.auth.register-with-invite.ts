@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { signUpWithInvite } from "~/models/members/auth.server";
 import { toSelfUser } from "~/models/members/user.server";
 import { registerSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientAddress } from "~/web/params.server";
 import { invalid } from "~/utils/errors";
 import { commitUserSession } from "~/web/session.server";
@@ -19,7 +18,10 @@ export const action = apiAction({
     const code = input.inviteCode;
     if (!code) throw invalid({ inviteCode: ["Invite code is required"] }, "Invite code is required");
     const { user, clubId } = await signUpWithInvite(input, clientAddress(request), code);
-    return json({ ...toSelfUser(user), clubId }, { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
+    return jsonResponse(
+      { ...toSelfUser(user), clubId },
+      { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } },
+    );
   },
 });
 

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { signUp } from "~/models/members/auth.server";
 import { toSelfUser } from "~/models/members/user.server";
 import { registerSchema } from "~/schemas/auth";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { clientAddress } from "~/web/params.server";
 import { commitUserSession } from "~/web/session.server";
 
@@ -11,7 +10,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const input = await readJson(request, registerSchema);
     const user = await signUp(input, clientAddress(request));
-    return json(toSelfUser(user), { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
+    return jsonResponse(toSelfUser(user), { status: 201, headers: { "Set-Cookie": await commitUserSession(user, request) } });
   },
 });
 

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { CLUB_NOT_FOUND, inviteSchema } from "~/schemas/club";
 import { createInvite, listInvites } from "~/models/clubs/invite.server";
-import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, readJson } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
@@ -10,7 +9,7 @@ import { requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await requireActor(request);
-  return json(await listInvites(actor, id), NO_STORE);
+  return jsonResponse(await listInvites(actor, id), NO_STORE);
 });
 
 /** POST /api/clubs/{id}/invites {usesRemaining?, expiresIn? (hours)} → 201 {inviteCode, usesRemaining, expiresAt, …}. */
@@ -19,6 +18,6 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, inviteSchema);
-    return json(await createInvite(actor, id, input), { status: 201 });
+    return jsonResponse(await createInvite(actor, id, input), { status: 201 });
   },
 });

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { joinClub } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND, joinSchema } from "~/schemas/club";
 import { acceptInvite } from "~/models/clubs/invite.server";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
@@ -18,10 +17,10 @@ export const action = apiAction({
     const input = await readJson(request, joinSchema);
     if (input.inviteCode) {
       await acceptInvite(actor, input.inviteCode, id);
-      return json({ status: "joined" }, { status: 200 });
+      return jsonResponse({ status: "joined" }, { status: 200 });
     }
     const result = await joinClub(actor, id, { message: input.message });
-    return json(result, { status: result.status === "joined" ? 200 : 201 });
+    return jsonResponse(result, { status: result.status === "joined" ? 200 : 201 });
   },
 });
 

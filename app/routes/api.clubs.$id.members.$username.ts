@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import * as z from "zod/mini";
 import { removeClubMember, setClubMemberRole } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 
@@ -18,7 +17,7 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await getSessionUser(request);
     const body = await readJson(request, anyObject);
-    return json(await setClubMemberRole(actor, id, params.username ?? "", body));
+    return jsonResponse(await setClubMemberRole(actor, id, params.username ?? "", body));
   },
   DELETE: async ({ request, params }) => {
     const id = idParam(params.id, CLUB_NOT_FOUND);

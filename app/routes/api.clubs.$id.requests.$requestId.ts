@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { decideJoinRequest } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND, requestDecisionSchema } from "~/schemas/club";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
@@ -12,7 +11,7 @@ export const action = apiAction({
     const requestId = idParam(params.requestId, "Join request not found");
     const actor = await requireActor(request);
     const { action } = await readJson(request, requestDecisionSchema);
-    return json(await decideJoinRequest(actor, id, requestId, action));
+    return jsonResponse(await decideJoinRequest(actor, id, requestId, action));
   },
 });
 

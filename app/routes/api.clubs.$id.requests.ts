@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { listJoinRequests } from "~/models/clubs/club-membership.server";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
-import { apiLoader } from "~/web/api.server";
+import { apiLoader, jsonResponse } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
@@ -9,5 +8,5 @@ import { requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await requireActor(request);
-  return json(await listJoinRequests(actor, id), { headers: { "Cache-Control": "private, no-store" } });
+  return jsonResponse(await listJoinRequests(actor, id), { headers: { "Cache-Control": "private, no-store" } });
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { deleteClub, getClub, updateClub } from "~/models/clubs/club.server";
 import { CLUB_NOT_FOUND, editClubSchema } from "~/schemas/club";
-import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
@@ -9,7 +8,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, CLUB_NOT_FOUND);
   const actor = await getSessionUser(request);
-  return json(await getClub(actor, id));
+  return jsonResponse(await getClub(actor, id));
 });
 
 export const action = apiAction({
@@ -18,7 +17,7 @@ export const action = apiAction({
     const id = idParam(params.id, CLUB_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, editClubSchema);
-    return json(await updateClub(actor, id, input));
+    return jsonResponse(await updateClub(actor, id, input));
   },
   /** DELETE /api/clubs/{id} → 204 (owner); members, requests, invites and posts go with it. */
   DELETE: async ({ request, params }) => {

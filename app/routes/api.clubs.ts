@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { createClub, listClubs } from "~/models/clubs/club.server";
 import { createClubSchema, parseClubListQuery } from "~/schemas/club";
-import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, listPageResponse, readJson } from "~/web/api.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
 /**
@@ -22,6 +21,6 @@ export const action = apiAction({
     const actor = await requireActor(request);
     const input = await readJson(request, createClubSchema);
     const club = await createClub(actor, input);
-    return json(club, { status: 201, headers: { Location: `/api/clubs/${club.id}` } });
+    return jsonResponse(club, { status: 201, headers: { Location: `/api/clubs/${club.id}` } });
   },
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { COMMENT_NOT_FOUND, deleteComment, updateComment } from "~/models/posts/comment.server";
 import { commentSchema } from "~/schemas/post";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
@@ -11,7 +10,7 @@ export const action = apiAction({
     const id = idParam(params.id, COMMENT_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, commentSchema);
-    return json(await updateComment(actor, id, input));
+    return jsonResponse(await updateComment(actor, id, input));
   },
   DELETE: async ({ request, params }) => {
     const id = idParam(params.id, COMMENT_NOT_FOUND);

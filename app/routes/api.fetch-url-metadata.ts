@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { linkPreviewRequestSchema } from "~/schemas/media";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { getLinkMetadata } from "~/utils/link-metadata.server";
 import { consumeLimit } from "~/utils/rate-limit.server";
 import { clientAddress } from "~/web/params.server";
@@ -25,7 +24,7 @@ export const action = apiAction({
       ? () => consumeLimit("linkPreviewsPerUser", String(member.id))
       : () => consumeLimit("linkPreviewsPerIp", clientAddress(request).ip);
     const metadata = await getLinkMetadata(url, {}, { beforeFetch: count });
-    return json(metadata, { headers: { "Cache-Control": "private, no-store" } });
+    return jsonResponse(metadata, { headers: { "Cache-Control": "private, no-store" } });
   },
 });
 

@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { moderationLogPage } from "~/models/moderation/moderation-log.server";
-import { apiLoader } from "~/web/api.server";
+import { apiLoader, jsonResponse } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 
 /**
@@ -9,5 +8,5 @@ import { getSessionUser } from "~/web/session.server";
  */
 export const loader = apiLoader(async ({ request }) => {
   const cursor = new URL(request.url).searchParams.get("cursor");
-  return json(await moderationLogPage(await getSessionUser(request), cursor));
+  return jsonResponse(await moderationLogPage(await getSessionUser(request), cursor));
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { CASE_NOT_FOUND, decideCase } from "~/models/moderation/report.server";
 import { decisionSchema } from "~/schemas/report";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { requireActor } from "~/web/session.server";
 
@@ -16,7 +15,7 @@ export const action = apiAction({
     const actor = await requireActor(request);
     const input = await readJson(request, decisionSchema);
     const { status } = await decideCase(actor, id, input);
-    return json({ id, status });
+    return jsonResponse({ id, status });
   },
 });
 

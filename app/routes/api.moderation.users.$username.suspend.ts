@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import * as z from "zod/mini";
 import { suspendMember } from "~/models/moderation/suspension.server";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 
 /** Any JSON object: suspendMember checks who asks before it checks what they sent. */
@@ -15,7 +14,7 @@ export const action = apiAction({
   POST: async ({ request, params }) => {
     const actor = await getSessionUser(request);
     const body = await readJson(request, anyObject);
-    return json(await suspendMember(actor, params.username ?? "", body));
+    return jsonResponse(await suspendMember(actor, params.username ?? "", body));
   },
 });
 

@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { unreadCount } from "~/models/notifications/notification.server";
-import { apiLoader } from "~/web/api.server";
+import { apiLoader, jsonResponse } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { requireActor } from "~/web/session.server";
 
@@ -10,5 +9,5 @@ import { requireActor } from "~/web/session.server";
  */
 export const loader = apiLoader(async ({ request }) => {
   const member = await requireActor(request);
-  return json({ unread: await unreadCount(member.id) }, NO_STORE);
+  return jsonResponse({ unread: await unreadCount(member.id) }, NO_STORE);
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { notificationSettingsOf, updateNotificationSettings } from "~/models/notifications/notification-settings.server";
 import { notificationSettingsSchema } from "~/schemas/notification-settings";
-import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, readJson } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { requireActor } from "~/web/session.server";
 
@@ -11,13 +10,13 @@ import { requireActor } from "~/web/session.server";
  */
 export const loader = apiLoader(async ({ request }) => {
   const member = await requireActor(request);
-  return json(await notificationSettingsOf(member.id), NO_STORE);
+  return jsonResponse(await notificationSettingsOf(member.id), NO_STORE);
 });
 
 export const action = apiAction({
   PUT: async ({ request }) => {
     const member = await requireActor(request);
     const change = await readJson(request, notificationSettingsSchema);
-    return json(await updateNotificationSettings(member, change), NO_STORE);
+    return jsonResponse(await updateNotificationSettings(member, change), NO_STORE);
   },
 });

@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { listNotifications } from "~/models/notifications/notification.server";
-import { apiLoader } from "~/web/api.server";
+import { apiLoader, jsonResponse } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { requireActor } from "~/web/session.server";
 
@@ -13,5 +12,5 @@ export const loader = apiLoader(async ({ request }) => {
   const params = new URL(request.url).searchParams;
   const limit = params.get("limit");
   const page = await listNotifications(member, { limit: limit ? Number(limit) : undefined, cursor: params.get("cursor") });
-  return json(page, NO_STORE);
+  return jsonResponse(page, NO_STORE);
 });

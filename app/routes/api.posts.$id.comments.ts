@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { addComment, listCommentPage, listComments } from "~/models/posts/comment.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { commentSchema } from "~/schemas/post";
-import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, listPageResponse, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
@@ -18,7 +17,7 @@ export const loader = apiLoader(async ({ request, params }) => {
   const url = new URL(request.url);
   const cursor = url.searchParams.get("cursor");
   const limit = url.searchParams.get("limit");
-  if (cursor === null && limit === null) return json(await listComments(actor, id));
+  if (cursor === null && limit === null) return jsonResponse(await listComments(actor, id));
   const page = await listCommentPage(actor, id, { cursor, limit: limit === null ? undefined : Number(limit) });
   return listPageResponse(url, page.comments, page.nextCursor);
 });
@@ -29,6 +28,6 @@ export const action = apiAction({
     const id = idParam(params.id, POST_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, commentSchema);
-    return json(await addComment(actor, id, input), { status: 201 });
+    return jsonResponse(await addComment(actor, id, input), { status: 201 });
   },
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { sharePost } from "~/models/posts/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
-import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser } from "~/web/session.server";
 
@@ -9,7 +8,7 @@ import { getSessionUser } from "~/web/session.server";
 export const action = apiAction({
   POST: async ({ request, params }) => {
     const id = idParam(params.id, POST_NOT_FOUND);
-    return json(await sharePost(await getSessionUser(request), id));
+    return jsonResponse(await sharePost(await getSessionUser(request), id));
   },
 });
 

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { deletePost, getPost, updatePost } from "~/models/posts/post.server";
 import { POST_NOT_FOUND } from "~/schemas/messages";
 import { postUpdateSchema } from "~/schemas/post";
-import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, readJson } from "~/web/api.server";
 import { idParam } from "~/web/params.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
@@ -10,7 +9,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const id = idParam(params.id, POST_NOT_FOUND);
   const actor = await getSessionUser(request);
-  return json(await getPost(actor, id));
+  return jsonResponse(await getPost(actor, id));
 });
 
 /** PUT → 200 the post; DELETE → 204. Author only (401 / 403 / 404). */
@@ -19,7 +18,7 @@ export const action = apiAction({
     const id = idParam(params.id, POST_NOT_FOUND);
     const actor = await requireActor(request);
     const input = await readJson(request, postUpdateSchema);
-    return json(await updatePost(actor, id, input));
+    return jsonResponse(await updatePost(actor, id, input));
   },
   DELETE: async ({ request, params }) => {
     const id = idParam(params.id, POST_NOT_FOUND);

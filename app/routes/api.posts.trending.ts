@@ -1,10 +1,9 @@
-import { json } from "@remix-run/node";
 import { listTrending } from "~/models/feeds/feed.server";
-import { apiLoader } from "~/web/api.server";
+import { apiLoader, jsonResponse } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 
 /** GET /api/posts/trending → up to 5 posts ranked by likes, comments and shares decayed by age. */
 export const loader = apiLoader(async ({ request }) => {
   const actor = await getSessionUser(request);
-  return json(await listTrending(actor));
+  return jsonResponse(await listTrending(actor));
 });

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { listFeed } from "~/models/feeds/feed.server";
 import { createPost } from "~/models/posts/post.server";
 import { parseFeedQuery, postInputSchema } from "~/schemas/post";
-import { apiAction, apiLoader, listPageResponse, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, listPageResponse, readJson } from "~/web/api.server";
 import { getSessionUser, requireActor } from "~/web/session.server";
 
 /**
@@ -23,6 +22,6 @@ export const action = apiAction({
     const actor = await requireActor(request);
     const input = await readJson(request, postInputSchema);
     const post = await createPost(actor, input);
-    return json(post, { status: 201, headers: { Location: `/api/posts/${post.id}` } });
+    return jsonResponse(post, { status: 201, headers: { Location: `/api/posts/${post.id}` } });
   },
 });

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { subscribe, unsubscribe } from "~/models/notifications/push.server";
 import { pushEndpointSchema, pushSubscriptionSchema } from "~/schemas/push";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { getSignedIn, requireActor } from "~/web/session.server";
 
 /**
@@ -17,7 +16,7 @@ export const action = apiAction({
     const body = await readJson(request, pushSubscriptionSchema);
     // Tied to this browser's session: signing out here (or ending the session anywhere) drops it (issue 26).
     const sessionId = (await getSignedIn(request))?.sessionId ?? null;
-    return json(await subscribe(member, body, sessionId), { status: 201 });
+    return jsonResponse(await subscribe(member, body, sessionId), { status: 201 });
   },
   DELETE: async ({ request }) => {
     const member = await requireActor(request, "Please sign in to turn off push notifications");

@@ -1,7 +1,6 @@
-import { json } from "@remix-run/node";
 import { reportTarget } from "~/models/moderation/report.server";
 import { reportSchema } from "~/schemas/report";
-import { apiAction, methodNotAllowed, readJson } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed, readJson } from "~/web/api.server";
 import { requireActor } from "~/web/session.server";
 
 /**
@@ -13,7 +12,7 @@ export const action = apiAction({
   POST: async ({ request }) => {
     const actor = await requireActor(request);
     const input = await readJson(request, reportSchema);
-    return json(await reportTarget(actor, input), { status: 201 });
+    return jsonResponse(await reportTarget(actor, input), { status: 201 });
   },
 });
 

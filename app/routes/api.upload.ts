@@ -1,5 +1,4 @@
-import { json } from "@remix-run/node";
-import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed } from "~/web/api.server";
 import { invalid } from "~/utils/errors";
 import { assertDeclaredSize, parseMultipartUploads } from "~/web/multipart.server";
 import { requireActor } from "~/web/session.server";
@@ -18,7 +17,7 @@ export const action = apiAction({
     const file = uploads[0];
     if (!file) throw invalid({ file: ["Choose a file to upload"] }, "Choose a file to upload");
     const { id: _id, ...body } = file;
-    return json(body, { status: 201, headers: { "Cache-Control": "no-store" } });
+    return jsonResponse(body, { status: 201, headers: { "Cache-Control": "no-store" } });
   },
 });
 

@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { blockMember, unblockMember } from "~/models/members/block.server";
-import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 
 /**
@@ -8,8 +7,8 @@ import { getSessionUser } from "~/web/session.server";
  * Idempotent; blocking oneself is 400; an unknown member 404; signed out 401. No body is read.
  */
 export const action = apiAction({
-  POST: async ({ request, params }) => json(await blockMember(await getSessionUser(request), params.username ?? "")),
-  DELETE: async ({ request, params }) => json(await unblockMember(await getSessionUser(request), params.username ?? "")),
+  POST: async ({ request, params }) => jsonResponse(await blockMember(await getSessionUser(request), params.username ?? "")),
+  DELETE: async ({ request, params }) => jsonResponse(await unblockMember(await getSessionUser(request), params.username ?? "")),
 });
 
 export const loader = methodNotAllowed;

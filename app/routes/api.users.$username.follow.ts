@@ -1,6 +1,5 @@
-import { json } from "@remix-run/node";
 import { followUser, unfollowUser } from "~/models/members/follow.server";
-import { apiAction, methodNotAllowed } from "~/web/api.server";
+import { apiAction, jsonResponse, methodNotAllowed } from "~/web/api.server";
 import { getSessionUser } from "~/web/session.server";
 
 /**
@@ -8,8 +7,8 @@ import { getSessionUser } from "~/web/session.server";
  * Idempotent; following oneself is 400; signed out is 401. No body is read.
  */
 export const action = apiAction({
-  POST: async ({ request, params }) => json(await followUser(await getSessionUser(request), params.username ?? "")),
-  DELETE: async ({ request, params }) => json(await unfollowUser(await getSessionUser(request), params.username ?? "")),
+  POST: async ({ request, params }) => jsonResponse(await followUser(await getSessionUser(request), params.username ?? "")),
+  DELETE: async ({ request, params }) => jsonResponse(await unfollowUser(await getSessionUser(request), params.username ?? "")),
 });
 
 export const loader = methodNotAllowed;

@@ -1,8 +1,7 @@
-import { json } from "@remix-run/node";
 import { getProfile, requireSelf, updateProfile } from "~/models/members/profile.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { profilePatchSchema } from "~/schemas/profile";
-import { apiAction, apiLoader, readJson } from "~/web/api.server";
+import { apiAction, apiLoader, jsonResponse, readJson } from "~/web/api.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { notFound } from "~/utils/errors";
 import { getSessionUser, requireActor } from "~/web/session.server";
@@ -17,7 +16,7 @@ import { getSessionUser, requireActor } from "~/web/session.server";
 export const loader = apiLoader(async ({ request, params }) => {
   const actor = await getSessionUser(request);
   const profile = await getProfile(actor, params.username ?? "");
-  return json(profile, "email" in profile ? NO_STORE : undefined);
+  return jsonResponse(profile, "email" in profile ? NO_STORE : undefined);
 });
 
 export const action = apiAction({
@@ -26,6 +25,6 @@ export const action = apiAction({
     const username = params.username ?? "";
     if (!username) throw notFound(PROFILE_NOT_FOUND);
     await requireSelf(actor, username); // someone else's profile is 403 whatever the body says
-    return json(await updateProfile(actor, username, await readJson(request, profilePatchSchema)));
+    return jsonResponse(await updateProfile(actor, username, await readJson(request, profilePatchSchema)));
   },
 });

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { safeParse, type $ZodType, type output } from "zod/v4/core";
 import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
 import { applyCacheControl } from "./cache-control.server";
@@ -8,7 +8,11 @@ import { databaseUnavailableError } from "~/utils/db.server";
 import { logServerError } from "~/utils/logger.server";
 import { zodFieldErrors } from "~/utils/validation";
 import { headerKey, idempotent } from "./idempotency.server";
+import { jsonResponse } from "./json-response.server";
 import { getSessionUser } from "./session.server";
+
+/** `/api/*` answers JSON with this (json-response.server.ts). */
+export { jsonResponse };
 
 /** CONTRACT.md §2: every error answer is `{ error, fieldErrors? }` with the family's status. */
 export function errorResponse(error: unknown): Response {
@@ -20,10 +24,10 @@ export function errorResponse(error: unknown): Response {
     if (known.retryAfter) headers.set("Retry-After", String(known.retryAfter));
     const body: { error: string; fieldErrors?: Record<string, string[]> } = { error: known.message };
     if (known.fieldErrors) body.fieldErrors = known.fieldErrors;
-    return json(body, { status: known.status, headers });
+    return jsonResponse(body, { status: known.status, headers });
   }
   logServerError(error);
-  return json({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
+  return jsonResponse({ error: "Something went wrong on our side. Please try again." }, { status: 500 });
 }
 
 type Handler<Args> = (args: Args) => Promise<Response> | Response;
@@ -56,7 +60,7 @@ export function apiAction(handlers: Partial<Record<"POST" | "PUT" | "PATCH" | "D
       assertSameOrigin(args.request);
       const handler = handlers[args.request.method.toUpperCase() as keyof typeof handlers];
       if (!handler) {
-        return json(
+        return jsonResponse(
           { error: `Method ${args.request.method} is not allowed here` },
           { status: 405, headers: { Allow: Object.keys(handlers).join(", ") } },
         );
@@ -113,8 +117,8 @@ export function listPageResponse<T>(url: URL, items: T[], nextCursor: string | n
     next.searchParams.set("cursor", nextCursor);
     headers.set("Link", `<${next.toString()}>; rel="next"`);
   }
-  return json(items, { headers });
+  return jsonResponse(items, { headers });
 }
 
 /** For `/api/*` URLs that take no GET: `export const loader = methodNotAllowed;`. */
-export const methodNotAllowed = () => json({ error: "Method GET is not allowed here" }, { status: 405 });
+export const methodNotAllowed = () => jsonResponse({ error: "Method GET is not allowed here" }, { status: 405 });

@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { listFollowers, listFollowing } from "~/models/members/follow.server";
 import { getProfile } from "~/models/members/profile.server";
 import { NO_STORE } from "./cache-control.server";
@@ -20,6 +20,6 @@ export async function loadFollowList({ request, params }: LoaderFunctionArgs, wh
     const cursor = url.searchParams.get("cursor");
     const list = which === "followers" ? listFollowers : listFollowing;
     const page = await list(actor, profile.username, { cursor });
-    return json({ profile, ...page, firstPage: !cursor }, "email" in profile ? NO_STORE : undefined);
+    return data({ profile, ...page, firstPage: !cursor }, "email" in profile ? NO_STORE : undefined);
   });
 }

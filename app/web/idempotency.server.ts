@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { claimKey, recordAnswer, releaseKey, type StoredAnswer } from "~/models/idempotency.server";
 import { AppError, badRequest, conflict, tooMany } from "~/utils/errors";
 import { IDEMPOTENCY_FIELD } from "~/utils/idempotency";
+import { asResponse } from "./json-response.server";
 import { BODY_LIMITS, bodyType, readBodyBytes } from "./request-body.server";
 
 /**
@@ -132,8 +133,11 @@ function replay({ status, reply }: StoredAnswer): Response {
  * The fingerprint is the method, the path (not the query: a form post and its `?_data=` twin, the
  * same form sent by script, are the same request) and a digest of the body: an API call's bytes, or
  * a form's fields (`formDigest`).
+ * The answer is an API call's `Response`, or a page action's `data()` or redirect: what is kept is
+ * the HTTP JSON answer it stands for (`asResponse`), and a repeat gets that as a `Response`, which
+ * the page's action data is read from as `json()`'s was.
  */
-export async function idempotent<R extends Response>(
+export async function idempotent<R>(
   request: Request,
   memberId: number | null | undefined,
   keyOrForm: string | FormKey | null,
@@ -170,13 +174,14 @@ export async function idempotent<R extends Response>(
     await releaseKey(memberId, key);
     throw error;
   }
-  if (response.status >= 400) {
+  const answer = asResponse(response);
+  if (answer.status >= 400) {
     await releaseKey(memberId, key);
     return response;
   }
-  const { body, omitted } = keptBody(response.status === 204 ? "" : await response.clone().text());
-  const headers = keptHeaders(response.headers);
+  const { body, omitted } = keptBody(answer.status === 204 ? "" : await answer.clone().text());
+  const headers = keptHeaders(answer.headers);
   if (omitted.length) headers.push(["Idempotent-Omitted", omitted.join(", ").slice(0, 512)]);
-  await recordAnswer(memberId, key, { status: response.status, reply: { headers, body } });
+  await recordAnswer(memberId, key, { status: answer.status, reply: { headers, body } });
   return response;
 }

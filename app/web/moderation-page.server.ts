@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import {
   COMMENT_GONE,
   removeContent,
@@ -58,7 +58,7 @@ export async function moderationPageLoader({ request, params }: LoaderFunctionAr
       const as = await moderatesAs(actor, post.clubId);
       if (!as) throw notFound(POST_NOT_FOUND);
       const hidden = target.type === "post" ? (post.hidden ?? null) : null;
-      return json<ModerationFormData>({ postId, target, label: place.label, hidden, as });
+      return data<ModerationFormData>({ postId, target, label: place.label, hidden, as });
     },
     { notFound: POST_NOT_FOUND, hideForbidden: true },
   );
@@ -83,7 +83,7 @@ export async function moderationPageAction(args: ActionFunctionArgs) {
     } catch (error) {
       // A reason left out or too long: back on the form with what was typed.
       if (isAppError(error) && error.status === 400) {
-        return json<ModerationFormFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {}, reason }, { status: 400 });
+        return data<ModerationFormFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {}, reason }, { status: 400 });
       }
       throw error;
     }

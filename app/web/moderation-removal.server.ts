@@ -1,4 +1,3 @@
-import { json } from "@remix-run/node";
 import * as z from "zod/mini";
 import {
   COMMENT_GONE,
@@ -7,7 +6,7 @@ import {
   restoreContent,
   type ModeratedTarget,
 } from "~/models/moderation/moderation-removal.server";
-import { readJson } from "./api.server";
+import { jsonResponse, readJson } from "./api.server";
 import { idParam } from "./params.server";
 import { requireActor } from "./session.server";
 
@@ -33,11 +32,11 @@ export async function removeByApi(type: ModeratedTarget["type"], request: Reques
   const body = await readJson(request, removalBody);
   await removeContent(actor, target, body.reason as string);
   const reason = typeof body.reason === "string" ? body.reason.trim() : "";
-  return json({ id: target.id, hidden: true, removalReason: reason } satisfies RemovalAnswer);
+  return jsonResponse({ id: target.id, hidden: true, removalReason: reason } satisfies RemovalAnswer);
 }
 
 export async function restoreByApi(type: ModeratedTarget["type"], request: Request, id: string | undefined): Promise<Response> {
   const target = targetOf(type, id);
   await restoreContent(await requireActor(request), target);
-  return json({ id: target.id, hidden: false, removalReason: null } satisfies RemovalAnswer);
+  return jsonResponse({ id: target.id, hidden: false, removalReason: null } satisfies RemovalAnswer);
 }

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { json, redirect, type ActionFunctionArgs, type TypedResponse } from "@remix-run/node";
+import { type ActionFunctionArgs, data, redirect } from "@remix-run/node";
 import { isAppError, isRefusal, type FieldErrors } from "~/utils/errors";
 import { signInHref } from "~/utils/urls";
 import { assertSameOrigin } from "./origin.server";
@@ -24,10 +24,10 @@ export type PageFailure = { error: string; fieldErrors: FieldErrors };
  * Cross-site posts are refused (403) before the handler runs. The handler's own answers keep their
  * types, so `useActionData<typeof action>()` sees them, plus `PageFailure`.
  */
-export async function withPageErrors<R extends Response>(
+export async function withPageErrors<R>(
   args: ActionFunctionArgs,
   handler: (args: ActionFunctionArgs) => Promise<R> | R,
-): Promise<R | TypedResponse<PageFailure>> {
+): Promise<R | ReturnType<typeof data<PageFailure>>> {
   try {
     assertSameOrigin(args.request);
     return await handler(args);
@@ -35,7 +35,7 @@ export async function withPageErrors<R extends Response>(
     if (error instanceof Response || !isAppError(error)) throw error;
     if (error.status === 401) throw await signInRedirect(args.request, error.message);
     if (isRefusal(error)) throw refusalResponse(error.status, error.message);
-    return json<PageFailure>(
+    return data<PageFailure>(
       { error: error.message, fieldErrors: error.fieldErrors ?? {} },
       { status: error.status, headers: retryHeaders(error) },
     );
@@ -61,7 +61,7 @@ export async function loaderError(
 
 /**
  * Wrap a loader's body: its domain errors answer as `loaderError` says; redirects and other
- * responses it throws pass through. `return withLoaderErrors(request, async () => json(…), { notFound })`.
+ * responses it throws pass through. `return withLoaderErrors(request, async () => data(…), { notFound })`.
  */
 export async function withLoaderErrors<T>(
   request: Request,
@@ -109,10 +109,10 @@ type FailureOptions = { error?: unknown; hideFields?: readonly string[]; signInF
  */
 export function formReply<const D extends Record<string, unknown> = Record<never, never>>(
   submission: Replyable,
-  { data, ...options }: FailureOptions & { data?: D } = {},
-): TypedResponse<D & { result: SubmissionResult<string[]> }> {
+  { data: fields, ...options }: FailureOptions & { data?: D } = {},
+): ReturnType<typeof data<D & { result: SubmissionResult<string[]> }>> {
   const { result, init } = submissionFailure(submission, options);
-  return json({ ...(data as D), result }, init);
+  return data({ ...(fields as D), result }, init);
 }
 
 async function signInRedirect(request: Request, reason: string): Promise<Response> {
@@ -121,8 +121,8 @@ async function signInRedirect(request: Request, reason: string): Promise<Respons
   });
 }
 
-function refusalResponse(status: number, message: string): Response {
-  return json({ message }, { status });
+function refusalResponse(status: number, message: string) {
+  return data({ message }, { status });
 }
 
 function retryHeaders(error: { retryAfter?: number }): Headers {

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { requireMayPostIn } from "~/models/access.server";
 import { discardUploads, ownPendingUploads } from "~/models/media/media.server";
 import { createPost } from "~/models/posts/post.server";
@@ -17,7 +17,7 @@ import { requireActor, requireUser } from "./session.server";
 /** /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. */
 export async function postEditorLoader({ request }: LoaderFunctionArgs) {
   await requireUser(request);
-  return json({});
+  return data({});
 }
 
 /**
@@ -87,7 +87,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     if (options.clubId !== undefined) error.formData.set("clubId", String(options.clubId));
     const submission = parseWithZod(error.formData, { schema: postInputSchema });
     const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
-    return json(
+    return data(
       {
         ...submission.reply({ formErrors: [`Failed to upload ${error.fileName ?? "a file"}: ${error.message}`] }),
         uploads: await pendingUploads(actor, error.formData),
@@ -103,7 +103,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
 async function createFromForm(actor: Actor, formData: FormData, stored: string[]) {
   const submission = parseWithZod(formData, { schema: postInputSchema });
   if (submission.status !== "success") {
-    return json({ ...submission.reply(), uploads: await pendingUploads(actor, formData) }, { status: 400 });
+    return data({ ...submission.reply(), uploads: await pendingUploads(actor, formData) }, { status: 400 });
   }
   // The form has no preview field: whatever arrives as `urlMetadata` is not ours, so it is left out
   // and createPost fetches the media URL's preview on the server (cards then show it without
@@ -118,7 +118,7 @@ async function createFromForm(actor: Actor, formData: FormData, stored: string[]
     // form keeps them, shown again ticked, so the member need not upload them twice.
     if (isRefusal(error)) await discardUploads(actor, stored, undefined, { refund: true });
     const { result, init } = submissionFailure(submission, { error });
-    return json({ ...result, uploads: await pendingUploads(actor, formData) }, init);
+    return data({ ...result, uploads: await pendingUploads(actor, formData) }, init);
   }
   return redirectWithToast(post.clubId ? `/clubs/${post.clubId}` : `/post/${post.id}`, {
     title: "Post created!",

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createCookieSessionStorage, json, redirect } from "@remix-run/node";
+import { createCookieSessionStorage, data, redirect } from "@remix-run/node";
 import { z } from "zod";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import type { Toast } from "~/utils/toast";
@@ -55,8 +55,8 @@ export async function redirectWithToast(url: string, toast: Toast, init: Respons
   return redirect(url, { ...init, headers });
 }
 
-export async function jsonWithToast<T>(data: T, toast: Toast, init: ResponseInit = {}) {
+export async function jsonWithToast<T>(value: T, toast: Toast, init: ResponseInit = {}) {
   const headers = new Headers(init.headers);
   headers.append("Set-Cookie", await toastCookie(toast));
-  return json(data, { ...init, headers });
+  return data(value, { ...init, headers });
 }

@@ -1,5 +1,4 @@
 import { ReadableStream as NodeReadableStream } from "node:stream/web";
-import { json } from "@remix-run/node";
 import { Server, type Locker, type Upload } from "@tus/server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { isAppError } from "~/utils/errors";
@@ -16,7 +15,7 @@ import {
   resumableResult,
 } from "~/models/media/resumable-upload.server";
 import type { Actor } from "~/models/members/user.server";
-import { errorResponse } from "./api.server";
+import { errorResponse, jsonResponse } from "./api.server";
 import { assertSameOrigin } from "./origin.server";
 import { getSessionUser } from "./session.server";
 
@@ -137,12 +136,12 @@ export async function handleTus(request: Request, locker: Locker = uploadLocker)
     const id = uploadId(request);
     if (id === null) {
       if (method !== "POST" && method !== "OPTIONS") {
-        return json({ error: `Method ${method} is not allowed here` }, { status: 405, headers: { Allow: "POST" } });
+        return jsonResponse({ error: `Method ${method} is not allowed here` }, { status: 405, headers: { Allow: "POST" } });
       }
       if (method === "POST") await mayStartResumable(actor);
     } else {
-      if (method === "POST") return json({ error: "Method POST is not allowed here" }, { status: 405 });
-      if (method === "GET") return json(await resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
+      if (method === "POST") return jsonResponse({ error: "Method POST is not allowed here" }, { status: 405 });
+      if (method === "GET") return jsonResponse(await resumableResult(actor, id), { headers: { "Cache-Control": "no-store" } });
       if (method !== "OPTIONS") await requireOwnResumable(actor, id);
     }
     const response = await serverFor(actor, id, locker).handleWeb(tusRequest(request) as unknown as Request);

@@ -1,5 +1,4 @@
 import http from "node:http";
-import { json } from "@remix-run/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { createStaff } from "#tests/fixtures/moderation";
 import { handleDataRequest } from "~/entry.server";
@@ -45,8 +44,7 @@ async function answer(request: Request): Promise<Response> {
   const route = ROUTES.map((r) => ({ r, m: r.path.exec(url.pathname) })).find(({ m }) => m);
   let response: Response = new Response("Not found", { status: 404 });
   if (route) {
-    const result = await call(route.r.loader, request, route.r.params(route.m!));
-    response = result instanceof Response ? result : json(result);
+    response = await call(route.r.loader, request, route.r.params(route.m!));
   }
   return handleDataRequest(response, { request, params: {}, context: {} });
 }

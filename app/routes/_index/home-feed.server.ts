@@ -1,4 +1,4 @@
-import { json, redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { listFeed, listTrendingItems } from "~/models/feeds/feed.server";
 import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters } from "~/schemas/post";
 import { withPreview } from "~/utils/preview";
@@ -35,7 +35,7 @@ export async function loadHomeFeed({ request }: LoaderFunctionArgs) {
   // A cursor that is junk or made for another sort is ignored by listFeed (the first page).
   const feed = await listFeed(actor, { ...filters, cursor: query.cursor, limit: FEED_PAGE_SIZE });
 
-  return json({
+  return data({
     viewerId: user?.id ?? null,
     filters,
     cursor: query.cursor ?? null,

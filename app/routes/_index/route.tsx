@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction, SerializeFrom } from "@remix-run/node";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
@@ -33,7 +33,7 @@ export async function loader(args: LoaderFunctionArgs) {
   return loadHomeFeed(args);
 }
 
-type HomeData = SerializeFrom<typeof loader>;
+type HomeData = ReturnType<typeof useLoaderData<typeof loader>>;
 
 export default function Home() {
   const data = useLoaderData<typeof loader>();

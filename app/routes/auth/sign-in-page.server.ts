@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { signUpWithInvite } from "~/models/members/auth.server";
 import { getClub } from "~/models/clubs/club.server";
 import { CLUB_FULL } from "~/models/clubs/club-membership.server";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (await getSessionUser(request)) throw redirect(safeRedirect(url.searchParams.get("redirectTo")));
   const inviteCode = url.searchParams.get("inviteCode") ?? "";
-  return json({
+  return data({
     mode: modeOf(url.searchParams.get("mode")),
     redirectTo: safeRedirect(url.searchParams.get("redirectTo"), ""),
     inviteCode,
@@ -102,7 +102,8 @@ async function registerAction(request: Request, formData: FormData, redirectTo: 
   });
 }
 
-function noStore<R extends Response>(response: R): R {
-  response.headers.set("Cache-Control", "no-store");
-  return response;
+function noStore<D>(answer: ReturnType<typeof data<D>>) {
+  const headers = new Headers(answer.init?.headers);
+  headers.set("Cache-Control", "no-store");
+  return data(answer.data, { ...answer.init, headers });
 }

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type TypedResponse } from "@remix-run/node";
+import { type ActionFunctionArgs, data } from "@remix-run/node";
 import { decideJoinRequest, joinClub, leaveClub, removeClubMember, setClubMemberRole } from "~/models/clubs/club-membership.server";
 import { deleteClub, getClub, updateClub } from "~/models/clubs/club.server";
 import { createInvite, revokeInvite } from "~/models/clubs/invite.server";
@@ -54,7 +54,7 @@ async function runIntent(ctx: Ctx) {
     case "remove-member":
       return removeMemberAction(ctx);
     default:
-      throw json({ message: `Invalid intent "${String(intent)}"` }, { status: 400 });
+      throw data({ message: `Invalid intent "${String(intent)}"` }, { status: 400 });
   }
 }
 
@@ -69,7 +69,7 @@ const clubPath = (clubId: number, tab?: "requests" | "invites" | "members") => (
 async function orToast<T>(
   back: string,
   run: () => T | Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; response: TypedResponse<never> }> {
+): Promise<{ ok: true; value: T } | { ok: false; response: Awaited<ReturnType<typeof redirectWithToast>> }> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {

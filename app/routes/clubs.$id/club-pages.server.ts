@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { listFeed } from "~/models/feeds/feed.server";
 import { countPendingRequests, listJoinRequests, listMembers } from "~/models/clubs/club-membership.server";
 import { getClub } from "~/models/clubs/club.server";
@@ -39,7 +39,7 @@ export async function clubLayoutLoader({ request, params }: LoaderFunctionArgs) 
     if (club.rules) tabs.push("rules");
     if (pendingCount > 0) tabs.push("requests");
     if (club.isMember) tabs.push("invites");
-    return json({ club, tabs, pendingCount, viewerId: user?.id ?? null });
+    return data({ club, tabs, pendingCount, viewerId: user?.id ?? null });
   } catch (error) {
     return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }
@@ -66,10 +66,10 @@ export async function clubPostsLoader(args: LoaderFunctionArgs) {
   return clubTabLoader(args, async ({ clubId, user, url }) => {
     try {
       const page = await listFeed(user, { clubId, cursor: url.searchParams.get("cursor") ?? undefined });
-      return json({ canSeePosts: true, posts: page.posts, nextCursor: page.nextCursor });
+      return data({ canSeePosts: true, posts: page.posts, nextCursor: page.nextCursor });
     } catch (error) {
       if (!isAppError(error) || error.status !== 403) throw error;
-      return json({ canSeePosts: false, posts: [], nextCursor: null });
+      return data({ canSeePosts: false, posts: [], nextCursor: null });
     }
   });
 }
@@ -85,7 +85,7 @@ export async function clubMembersLoader(args: LoaderFunctionArgs) {
     const viewerRole = user ? (members.find((m) => m.id === user.id)?.role ?? null) : null;
     const removing = viewerRole === "owner" || viewerRole === "admin" ? url.searchParams.get("remove") : null;
     const confirmRemove = removing ? (members.find((m) => m.username.toLowerCase() === removing.toLowerCase()) ?? null) : null;
-    return json({ clubId, members, viewerId: user?.id ?? null, viewerRole, confirmRemove });
+    return data({ clubId, members, viewerId: user?.id ?? null, viewerRole, confirmRemove });
   });
 }
 
@@ -94,13 +94,13 @@ export async function clubRulesLoader(args: LoaderFunctionArgs) {
   return clubTabLoader(args, async ({ clubId, user }) => {
     const { rules } = await getClub(user, clubId);
     if (!rules) throw redirect(`/clubs/${clubId}`);
-    return json({ rules });
+    return data({ rules });
   });
 }
 
 /** /clubs/{id}/requests: pending join requests for the owner and admins (anyone else sees the club's posts). */
 export async function clubRequestsLoader(args: LoaderFunctionArgs) {
-  return clubTabLoader(args, async ({ clubId, user }) => json({ clubId, requests: await listJoinRequests(user, clubId) }));
+  return clubTabLoader(args, async ({ clubId, user }) => data({ clubId, requests: await listJoinRequests(user, clubId) }));
 }
 
 /**
@@ -113,7 +113,7 @@ export async function clubInvitesLoader(args: LoaderFunctionArgs) {
     const { id, name } = await getClub(user, clubId);
     const code = url.searchParams.get("generated");
     const generated = code ? (invites.find((i) => i.inviteCode === code) ?? null) : null;
-    return json({ club: { id, name }, invites, generated, origin: publicOrigin(request) }, NO_STORE);
+    return data({ club: { id, name }, invites, generated, origin: publicOrigin(request) }, NO_STORE);
   });
 }
 
@@ -126,7 +126,7 @@ export async function clubEditorLoader({ request, params }: LoaderFunctionArgs) 
   try {
     const club = await getClub(user, idParam(params.id, CLUB_NOT_FOUND));
     if (!club.isMember) throw forbidden("Only members of this club can post in it.");
-    return json({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
+    return data({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
   } catch (error) {
     return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }

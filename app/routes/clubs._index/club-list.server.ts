@@ -1,4 +1,4 @@
-import { json } from "@remix-run/node";
+import { data } from "@remix-run/node";
 import { listClubs } from "~/models/clubs/club.server";
 import { parseClubListQuery } from "~/schemas/club";
 import { getSessionUser } from "~/web/session.server";
@@ -21,5 +21,5 @@ export async function loadClubList(request: Request) {
     onlyPublic: tab === "public",
     onlyMine: tab === "mine",
   });
-  return json({ clubs: page.clubs, nextCursor: page.nextCursor, tab, search: query.search ?? "", signedIn: Boolean(user) });
+  return data({ clubs: page.clubs, nextCursor: page.nextCursor, tab, search: query.search ?? "", signedIn: Boolean(user) });
 }

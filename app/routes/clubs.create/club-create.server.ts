@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { createClub } from "~/models/clubs/club.server";
 import { createClubSchema } from "~/schemas/forms.server";
 import { submissionFailure, withPageErrors } from "~/web/page-errors.server";
@@ -14,7 +14,7 @@ import { unauthorized } from "~/utils/errors";
 /** SPEC.md §2 Create club: visitors see 'Sign In Required' (with a way to sign in and come back). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getSessionUser(request);
-  return json({ signedIn: Boolean(user) });
+  return data({ signedIn: Boolean(user) });
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -32,13 +32,13 @@ async function createClubFromForm(actor: { id: number }, form: FormData) {
   // The bare Conform reply: this page has one form. createClub's one fixable refusal is its daily
   // limit (429): the form comes back with the message and what was typed; refusals go on to
   // withPageErrors.
-  if (submission.status !== "success") return json(submission.reply(), { status: 400 });
+  if (submission.status !== "success") return data(submission.reply(), { status: 400 });
   let club;
   try {
     club = await createClub(actor, submission.value);
   } catch (error) {
     const { result, init } = submissionFailure(submission, { error });
-    return json(result, init);
+    return data(result, init);
   }
   return redirectWithToast(`/clubs/${club.id}`, {
     title: "Club created!",

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { requestPasswordReset, resetByMail } from "~/models/members/password-reset.server";
 import { forgotPasswordSchema } from "~/schemas/forms.server";
 import { formReply, withPageErrors } from "~/web/page-errors.server";
@@ -9,7 +9,7 @@ import { readFormData } from "~/web/request-body.server";
 /** /forgot-password's server side: asking for a reset link (route.tsx re-exports it, docs/decisions/0045). */
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  return json({ byMail: resetByMail(), sent: new URL(request.url).searchParams.get("sent") === "1" });
+  return data({ byMail: resetByMail(), sent: new URL(request.url).searchParams.get("sent") === "1" });
 }
 
 export async function action(args: ActionFunctionArgs) {

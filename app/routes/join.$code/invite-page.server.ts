@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { getMembership } from "~/models/access.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/clubs/invite.server";
 import { NO_STORE } from "~/web/cache-control.server";
@@ -30,7 +30,7 @@ async function findInvite(code: string): Promise<Invite | null> {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const code = params.code ?? "";
   const invite = await findInvite(code);
-  if (!invite) return json({ invite: null, code, viewer: "signed-out" as Viewer, full: false }, { status: 404, ...NO_STORE });
+  if (!invite) return data({ invite: null, code, viewer: "signed-out" as Viewer, full: false }, { status: 404, ...NO_STORE });
   const user = await getSessionUser(request);
   let viewer: Viewer = "signed-out";
   if (user) {
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     viewer = "can-join"; // a pending requester too: the invite admits them (issue 14)
   }
   const { memberLimit, memberCount } = invite.club;
-  return json({ invite, code, viewer, full: memberLimit !== null && memberCount >= memberLimit }, NO_STORE);
+  return data({ invite, code, viewer, full: memberLimit !== null && memberCount >= memberLimit }, NO_STORE);
 }
 
 /** Accept the invite: the club page with a welcome, or the answer SPEC.md §4 gives for each refusal. */

@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { moderationLogPage } from "~/models/moderation/moderation-log.server";
 import { requireModerationScope } from "~/models/moderation/moderation-access.server";
 import { decideCase, moderationQueue } from "~/models/moderation/report.server";
@@ -25,10 +25,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const tab = tabOf(url);
   const cursor = url.searchParams.get("cursor");
   return withLoaderErrors(request, async () => {
-    if (tab === "log") return json({ tab, cases: null, log: await moderationLogPage(actor, cursor), siteStaff: false });
+    if (tab === "log") return data({ tab, cases: null, log: await moderationLogPage(actor, cursor), siteStaff: false });
     const cases = await moderationQueue(actor, { status: tab, cursor });
     // Site staff get each case's member page (suspend, remove recent posts, dismiss their reports).
-    return json({ tab, cases, log: null, siteStaff: (await requireModerationScope(actor)).site });
+    return data({ tab, cases, log: null, siteStaff: (await requireModerationScope(actor)).site });
   });
 }
 
@@ -47,7 +47,7 @@ export async function action(args: ActionFunctionArgs) {
       await decideCase(actor, caseId, { action: decision, reason });
     } catch (error) {
       if (!isAppError(error) || isRefusal(error)) throw error;
-      return json<DecisionFailure>(
+      return data<DecisionFailure>(
         { caseId, error: error.message, fieldErrors: error.fieldErrors ?? {}, values: { reason } },
         { status: error.status },
       );

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { memberForStaff, suspendMember, unsuspendMember } from "~/models/moderation/suspension.server";
 import { dismissReportsBy, purgeMember } from "~/models/moderation/waves.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
@@ -20,7 +20,7 @@ import { redirectWithToast } from "~/web/toast.server";
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireUser(request);
   try {
-    return json(await memberForStaff(user, params.username ?? ""), NO_STORE);
+    return data(await memberForStaff(user, params.username ?? ""), NO_STORE);
   } catch (error) {
     return loaderError(request, error, { notFound: PROFILE_NOT_FOUND });
   }
@@ -41,7 +41,7 @@ async function orFormFailure<T>(intent: FormFailure["intent"], values: FormFailu
   } catch (error) {
     if (!isAppError(error) || isRefusal(error)) throw error;
     return {
-      failed: json<FormFailure>({ intent, values, error: error.message, fieldErrors: error.fieldErrors ?? {} }, { status: error.status }),
+      failed: data<FormFailure>({ intent, values, error: error.message, fieldErrors: error.fieldErrors ?? {} }, { status: error.status }),
     };
   }
 }

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { listNotifications, markRead } from "~/models/notifications/notification.server";
 import { markReadSchema } from "~/schemas/notifications";
 import { badRequest, invalid } from "~/utils/errors";
@@ -13,9 +13,9 @@ import { redirectWithToast } from "~/web/toast.server";
 /** Signed out: the page's sign-in notice (401), as Settings does. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const member = await getSessionUser(request);
-  if (!member) return json({ signedIn: false as const, page: null, cursor: null }, { status: 401 });
+  if (!member) return data({ signedIn: false as const, page: null, cursor: null }, { status: 401 });
   const cursor = new URL(request.url).searchParams.get("cursor");
-  return json({ signedIn: true as const, page: await listNotifications(member, { cursor }), cursor });
+  return data({ signedIn: true as const, page: await listNotifications(member, { cursor }), cursor });
 }
 
 /**

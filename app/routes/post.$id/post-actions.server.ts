@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/posts/comment.server";
 import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/posts/post.server";
 import type { Actor } from "~/models/members/user.server";
@@ -42,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         viewerBlocked(actor, post.author.id),
         viewerBlockedBy(actor, post.author.id),
       ]);
-      return json({
+      return data({
         post,
         blockedAuthor,
         // The author blocked the viewer: no comment box that cannot work, and why (ux-3 U3).
@@ -138,7 +138,7 @@ export async function postAction({ request, params }: ActionFunctionArgs) {
     // A fetcher stays in place and shows a toast; a plain form post goes on to withPageErrors
     // (401: to sign in and back; 403/404: the error page with its status; others: JSON).
     if (post.script)
-      return json<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
+      return data<PostActionData>({ intent, ok: false, error: failure.message, status: failure.status }, { status: failure.status });
     throw failure;
   }
 }
@@ -167,13 +167,13 @@ async function runIntent(intent: string, post: PostRequest) {
 
 async function likeAction({ id, actor, form, script }: PostRequest, intent: "like" | "unlike") {
   const result = intent === "like" ? await likePost(actor, id) : await unlikePost(actor, id);
-  if (script) return json<PostActionData>({ intent, ok: true, ...result });
+  if (script) return data<PostActionData>({ intent, ok: true, ...result });
   return redirect(safeRedirect(form.get("redirectTo"), `/post/${id}`));
 }
 
 async function shareAction({ id, actor, script }: PostRequest) {
   const result = await sharePost(actor, id);
-  if (script) return json<PostActionData>({ intent: "share", ok: true, shares: result.shares });
+  if (script) return data<PostActionData>({ intent: "share", ok: true, shares: result.shares });
   // Without JavaScript nothing can reach the clipboard: the post page shows the link to copy.
   return redirectWithToast(`/post/${id}?shared=1`, {
     title: "Post shared!",
@@ -192,7 +192,7 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
   const parsed = commentSchema.safeParse({ content: raw });
   if (!parsed.success) {
     const message = zodFieldErrors(parsed.error).content?.[0] ?? "Comment cannot be empty";
-    return json<PostActionData>(
+    return data<PostActionData>(
       { intent: "comment", ok: false, error: message, status: 400, content: typeof raw === "string" ? raw : "" },
       { status: 400 },
     );
@@ -205,7 +205,7 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
     // what was typed, with JavaScript or without. Refusals (401/403/404) go on as before.
     if (!isAppError(error) || isRefusal(error)) throw error;
     const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
-    return json<PostActionData>(
+    return data<PostActionData>(
       {
         intent: "comment",
         ok: false,
@@ -216,7 +216,7 @@ async function commentAction({ id, actor, form, script }: PostRequest) {
       { status: error.status, headers },
     );
   }
-  if (script) return json<PostActionData>({ intent: "comment", ok: true, commentId: comment.id, comment });
+  if (script) return data<PostActionData>({ intent: "comment", ok: true, commentId: comment.id, comment });
   // Without JavaScript the page that ends with the new comment, scrolled to it.
   const page = await pageEndingWith(id, comment.id);
   const to = page ? `/post/${id}?comments=${page}#comment-${comment.id}` : `/post/${id}#comments`;
@@ -241,7 +241,7 @@ async function updateCommentAction({ id, actor, form }: PostRequest) {
   if (!parsed.success) {
     const error = zodFieldErrors(parsed.error).content?.[0] ?? "Comment cannot be empty";
     const content = typeof raw === "string" ? raw : "";
-    return json<PostActionData>({ intent: "update-comment", ok: false, error, status: 400, content, commentId }, { status: 400 });
+    return data<PostActionData>({ intent: "update-comment", ok: false, error, status: 400, content, commentId }, { status: 400 });
   }
   try {
     await updateComment(actor, commentId, parsed.data);
@@ -250,7 +250,7 @@ async function updateCommentAction({ id, actor, form }: PostRequest) {
     if (!isAppError(error) || isRefusal(error)) throw error;
     const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
     const content = typeof raw === "string" ? raw : parsed.data.content;
-    return json<PostActionData>(
+    return data<PostActionData>(
       { intent: "update-comment", ok: false, error: error.message, status: error.status, content, commentId },
       { status: error.status, headers },
     );
@@ -261,7 +261,7 @@ async function updateCommentAction({ id, actor, form }: PostRequest) {
 async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
   const commentId = commentIdOf(form);
   await deleteComment(actor, commentId);
-  if (script) return json<PostActionData>({ intent: "delete-comment", ok: true });
+  if (script) return data<PostActionData>({ intent: "delete-comment", ok: true });
   return redirectWithToast(`/post/${id}#comments`, { title: "Comment deleted", type: "success" });
 }
 

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import { BLOCK_MESSAGES, blockMember, unblockMember, viewerBlocked, viewerBlockedBy } from "~/models/members/block.server";
 import { followUser, unfollowUser } from "~/models/members/follow.server";
 import { listFeed } from "~/models/feeds/feed.server";
@@ -32,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     }
     const cursor = url.searchParams.get("cursor") ?? undefined;
     const page = await listFeed(actor, { authorId: profile.id, cursor, limit: PAGE_SIZE });
-    return json(
+    return data(
       {
         profile,
         viewerId: actor?.id ?? null,
@@ -81,7 +81,7 @@ const profilePath = (username: string) => `/profile/${encodeURIComponent(usernam
 
 async function followAction(request: Request, actor: Actor, username: string, intent: "follow" | "unfollow") {
   const state = intent === "follow" ? await followUser(actor, username) : await unfollowUser(actor, username);
-  if (isScriptRequest(request)) return json({ intent, ...state });
+  if (isScriptRequest(request)) return data({ intent, ...state });
   const { displayName } = await getProfile(actor, username);
   return redirectWithToast(
     profilePath(username),

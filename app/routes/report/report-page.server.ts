@@ -1,4 +1,4 @@
-import { json, redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
 import type { ReportFailure } from "~/components/moderation/report-form";
 import { reportableTarget, reportTarget } from "~/models/moderation/report.server";
 import { REPORT_THANKS } from "~/schemas/report";
@@ -24,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   return withLoaderErrors(request, async () => {
     const target = await reportableTarget(actor, targetOf(url));
-    return json({ target, back: backTo(url, target.href) });
+    return data({ target, back: backTo(url, target.href) });
   });
 }
 
@@ -39,7 +39,7 @@ export async function action(args: ActionFunctionArgs) {
       await reportTarget(actor, { targetType: target.targetType, targetId: target.targetId, ...values });
     } catch (error) {
       if (!isAppError(error) || isRefusal(error)) throw error;
-      return json<ReportFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {}, values }, { status: error.status });
+      return data<ReportFailure>({ error: error.message, fieldErrors: error.fieldErrors ?? {}, values }, { status: error.status });
     }
     return redirectWithToast(backTo(url, target.href), { title: REPORT_THANKS, type: "success" });
   });

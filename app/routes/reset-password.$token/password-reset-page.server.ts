@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { resetLinkOwner, resetPassword } from "~/models/members/password-reset.server";
 import { passwordResetSchema } from "~/schemas/forms.server";
 import { NO_STORE } from "~/web/cache-control.server";
@@ -12,7 +12,7 @@ import { isAppError } from "~/utils/errors";
 
 export async function loader({ params }: LoaderFunctionArgs) {
   const owner = await resetLinkOwner(params.token ?? "");
-  return json({ username: owner?.username ?? null }, { status: owner ? 200 : 404, ...NO_STORE });
+  return data({ username: owner?.username ?? null }, { status: owner ? 200 : 404, ...NO_STORE });
 }
 
 const PASSWORD_FIELDS = ["newPassword", "confirmPassword"];
@@ -25,7 +25,7 @@ export async function action(args: ActionFunctionArgs) {
     try {
       user = await resetPassword(params.token ?? "", submission.value.newPassword);
     } catch (error) {
-      if (isAppError(error) && error.status === 404) return json({ invalid: true } as const, { status: 404 });
+      if (isAppError(error) && error.status === 404) return data({ invalid: true } as const, { status: 404 });
       throw error;
     }
     return redirectSignedIn(user, request, "/", {

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { changePassword, updateProfile } from "~/models/members/profile.server";
 import { setDataSaver } from "~/models/members/data-saver.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/members/session.server";
@@ -38,14 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const signedIn = await getSignedIn(request);
   const tab = tabOf(new URL(request.url).searchParams.get("tab"));
   // The member's email is on the page (cache-control.server.ts).
-  if (!signedIn) return json({ user: null, tab }, { status: 401, ...NO_STORE });
+  if (!signedIn) return data({ user: null, tab }, { status: 401, ...NO_STORE });
   const { user, sessionId } = signedIn;
   const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
   const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
   const notifications = tab === "notifications" ? await notificationsTab(request, user) : null;
-  return json({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
+  return data({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {

@@ -1,4 +1,4 @@
-import { json, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
 import { unsubscribeTarget, unsubscribeWithToken } from "~/models/notifications/notification-mail.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { withLoaderErrors } from "~/web/page-errors.server";
@@ -18,7 +18,7 @@ import { redirectWithToast } from "~/web/toast.server";
  */
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  return withLoaderErrors(request, async () => json(await unsubscribeTarget(params.token ?? ""), NO_STORE));
+  return withLoaderErrors(request, async () => data(await unsubscribeTarget(params.token ?? ""), NO_STORE));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -26,7 +26,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const token = params.token ?? "";
     const form = await readFormData(request);
     const { username } = await unsubscribeWithToken(token);
-    if (form.get("List-Unsubscribe") === "One-Click") return json({ unsubscribed: username }, NO_STORE);
+    if (form.get("List-Unsubscribe") === "One-Click") return data({ unsubscribed: username }, NO_STORE);
     return redirectWithToast(`/unsubscribe/${token}`, {
       title: "Notification emails are off",
       description: "You can turn them back on in Settings › Notifications.",
