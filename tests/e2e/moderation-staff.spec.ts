@@ -56,9 +56,12 @@ test.describe("moderation staff", () => {
     await form.getByLabel("Username").fill(member.username);
     await form.getByLabel("Password").fill(member.password);
     await form.getByRole("button", { name: "Sign In" }).click();
-    // The one failure message is the toast (SPEC §8; audit ux-2 N5 removed the second copy above the form).
-    await expect(memberPage.getByTestId("toast")).toContainText("Login failed");
-    await expect(memberPage.getByTestId("toast")).toContainText(`Your account is suspended until ${until}: ${reason}`);
+    // Not a 6-second "Login failed" toast (ux-3 U7): a notice above the form that stays, JavaScript
+    // off and on, as the one message of the failure.
+    const notice = memberPage.getByTestId("suspension-notice");
+    await expect(notice).toContainText("Account suspended");
+    await expect(notice).toContainText(`Your account is suspended until ${until}: ${reason}`);
+    await expect(memberPage.getByTestId("toast")).toHaveCount(0);
     expect(await signedIn(memberPage)).toBe(401);
 
     // Lifted, they are back in.

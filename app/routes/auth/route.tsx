@@ -6,7 +6,7 @@ import { LinkTabs } from "~/components/ui/link-tabs";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { PageToast } from "~/components/layout/toaster";
-import { FieldErrors, Field } from "~/components/ui/field";
+import { FieldErrors, Field, FormAlert } from "~/components/ui/field";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
@@ -132,8 +132,16 @@ function useBlockedSubmits(onSubmit: (event: FormEvent<HTMLFormElement>) => void
   return { submit, blocked: { count, errors } };
 }
 
+/** The sign-in's refusal was a suspension: its reason and end, said where it stays (ux-3 U7). */
+function useSuspension(result: SubmissionResult<string[]> | undefined): string | null {
+  const data = useActionData<typeof action>();
+  const suspended = Boolean(data && "suspended" in data && data.suspended);
+  return suspended ? (result?.error?.[""]?.[0] ?? null) : null;
+}
+
 function LoginForm({ redirectTo }: { redirectTo: string }) {
   const lastResult = useResult("login");
+  const suspension = useSuspension(lastResult);
   const busy = useIsPending({ intent: "login" });
   const password = useClearedOnResult(lastResult);
   const [form, fields] = useForm({
@@ -148,8 +156,13 @@ function LoginForm({ redirectTo }: { redirectTo: string }) {
   const { submit, blocked } = useBlockedSubmits(onSubmit, form.allErrors);
   return (
     <>
-      <FailureToast title="Login failed" result={lastResult} blocked={blocked} />
+      <FailureToast title="Login failed" result={suspension ? undefined : lastResult} blocked={blocked} />
       <Form method="post" {...formProps} aria-describedby={undefined} onSubmit={submit} className="space-y-4">
+        {suspension ? (
+          <div data-testid="suspension-notice">
+            <FormAlert id="login-suspension" title="Account suspended" errors={[suspension]} />
+          </div>
+        ) : null}
         <input type="hidden" name="redirectTo" value={redirectTo} />
         <Field id={fields.username.id} label="Username" errors={fields.username.errors}>
           <input {...getInputProps(fields.username, { type: "text" })} autoComplete="username" autoCapitalize="none" className="input" />

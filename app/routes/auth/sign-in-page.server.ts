@@ -66,7 +66,9 @@ async function loginAction(request: Request, formData: FormData, redirectTo: str
   try {
     user = await authenticateForm(request, formData);
   } catch (error) {
-    return formReply(submission, { ...reply, error, signInFailure: true });
+    // A suspension (403) is said as a notice that stays above the form, not a passing toast (ux-3 U7).
+    const suspended = isAppError(error) && error.status === 403;
+    return formReply(submission, { ...reply, data: { intent: "login", suspended }, error, signInFailure: true });
   }
   return redirectSignedIn(user, request, redirectTo, { title: "Welcome back!", description: "You've been successfully logged in." });
 }
