@@ -1,6 +1,7 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useActionData, useLoaderData } from "@remix-run/react";
-import { HiddenNotice, ModerationForms } from "~/components/moderation/removal";
+import { hiddenNoticeText } from "~/schemas/messages";
+import { ModerationForms } from "~/components/moderation/removal";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 import type { moderationPageAction, moderationPageLoader } from "~/web/moderation-page.server";
@@ -27,7 +28,12 @@ export default function ModeratePage() {
           {target.type === "post" ? "Moderate this post" : "Moderate this comment"}
         </h1>
         <p className="whitespace-pre-line text-stone-700 wrap-anywhere">{label}</p>
-        {hidden ? <HiddenNotice hidden={hidden} what={target.type} /> : null}
+        {/* The author's notice, in the staff's words for the decision at hand (not the card's part: that would split the feed's files). */}
+        {hidden ? (
+          <p className="hidden-notice" data-testid={`${target.type}-hidden-notice`}>
+            Now: {hiddenNoticeText(hidden)}
+          </p>
+        ) : null}
         <ModerationForms
           postId={postId}
           commentId={target.type === "comment" ? target.id : undefined}

@@ -1,3 +1,4 @@
+import type { HiddenNotice } from "./shapes";
 /**
  * SPEC.md §8's sign-in notices, in one place: the domain throws them, pages and cards show them.
  * Browser-safe.
@@ -50,3 +51,14 @@ export const RESET_LINK_INVALID = "This reset link has expired or has already be
 
 /** /join/{code} for an invite that does not exist, has expired or is used up. */
 export const INVITE_INVALID = "This invite link is invalid or has expired.";
+
+export const REMOVED_BY_MODERATOR = "Removed by a moderator";
+/** A club's owner or admin removed it (CONTRACT.md §12), not the site's moderators (ux-3 U10). */
+export const REMOVED_BY_CLUB_STAFF = "Removed by the club's staff";
+export const HIDDEN_AFTER_REPORTS = "Hidden after reports while a moderator looks at it";
+
+/** What the author (and the staff) read on hidden content (CONTRACT.md §8). */
+export function hiddenNoticeText(hidden: HiddenNotice): string {
+  if (hidden.reason === null) return HIDDEN_AFTER_REPORTS;
+  return `${hidden.by === "club" ? REMOVED_BY_CLUB_STAFF : REMOVED_BY_MODERATOR}: ${hidden.reason}`;
+}

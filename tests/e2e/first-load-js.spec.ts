@@ -39,7 +39,11 @@ const CEILING_KB: Record<string, number> = {
   // /settings at 120.18, over every page's budget of 120.
   // The Vite compiler with the app shell in one file (ADR 0077): 112.7 → 106.2, 31 files → 13. The
   // ceiling follows the measure down, so the shell's one file does not quietly fill up again.
-  "routes/_index": 106.5,
+  // Plus 0.5 for issue 42 (measured 106.37 at 7be3f77 → 106.88, the same 14 files): the feed link
+  // every page with a feed shows at its foot and the hidden-content wording, both in the shell
+  // (+0.34), and the notice on a hidden post's card (+0.14). A first try that gave the notice a
+  // module of its own cost the home a 15th file (+0.40) and went over this ceiling.
+  "routes/_index": 106.9,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -2,14 +2,11 @@ import { Form } from "@remix-run/react";
 import type { HiddenNotice as Hidden } from "~/schemas/shapes";
 
 /**
- * Removal as its author and the staff see it (CONTRACT.md §8): the notice on a hidden post or
- * comment, and the staff's small Remove (with a reason) and Restore forms. Plain forms posting to
+ * Removal as the staff handle it (CONTRACT.md §8): the staff's small Remove (with a reason) and
+ * Restore forms (the notice the author reads is hidden-notice.tsx). Plain forms posting to
  * /post/{id}/moderate, which goes back to the post: they work the same with JavaScript off and on.
  */
 
-export const REMOVED_BY_MODERATOR = "Removed by a moderator";
-/** A club's owner or admin removed it (CONTRACT.md §12), not the site's moderators (ux-3 U10). */
-export const REMOVED_BY_CLUB_STAFF = "Removed by the club's staff";
 export const SITE_REMOVAL_NOTE = "Removed by a site moderator: only the site's moderators can restore it.";
 
 /**
@@ -19,26 +16,6 @@ export const SITE_REMOVAL_NOTE = "Removed by a site moderator: only the site's m
  */
 export function showsModeration(as: "site" | "club" | null, authorId: number, viewerId: number | null): boolean {
   return as === "site" || (as === "club" && authorId !== viewerId);
-}
-export const HIDDEN_AFTER_REPORTS = "Hidden after reports while a moderator looks at it";
-
-/** What the author (and the staff) read on hidden content. */
-export function hiddenNoticeText(hidden: Hidden): string {
-  if (hidden.reason === null) return HIDDEN_AFTER_REPORTS;
-  return `${hidden.by === "club" ? REMOVED_BY_CLUB_STAFF : REMOVED_BY_MODERATOR}: ${hidden.reason}`;
-}
-
-export function HiddenNotice({ hidden, what }: { hidden: Hidden; what: "post" | "comment" }) {
-  return (
-    <p
-      role="note"
-      className="rounded-md border border-amber-300 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-      data-testid={`${what}-hidden-notice`}
-    >
-      <span className="font-semibold">{hiddenNoticeText(hidden)}</span>
-      <span className="block text-amber-800">Hidden from everyone but its author and the moderators.</span>
-    </p>
-  );
 }
 
 /**

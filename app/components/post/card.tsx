@@ -9,7 +9,8 @@ import { PostMedia } from "./media";
 import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
-import { HiddenNotice } from "~/components/moderation/removal";
+import { hiddenNoticeText } from "~/schemas/messages";
+import type { HiddenNotice as Hidden } from "~/schemas/shapes";
 import { ReportLink } from "~/components/moderation/report";
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
@@ -113,5 +114,19 @@ export function PostAttachments({
         <TagList tags={post.tags} max={variant === "card" ? 3 : undefined} />
       </div>
     </>
+  );
+}
+
+/**
+ * Hidden content as its author and the staff read it (CONTRACT.md §8): on the post page, a comment,
+ * and a hidden post's card in its author's lists (ux-3 U8). Here, with the cards every feed loads, so
+ * that it costs no file of its own.
+ */
+export function HiddenNotice({ hidden, what }: { hidden: Hidden; what: "post" | "comment" }) {
+  return (
+    <p role="note" className="hidden-notice" data-testid={`${what}-hidden-notice`}>
+      <span className="font-semibold">{hiddenNoticeText(hidden)}</span>
+      <span className="block text-amber-800">Hidden from everyone but its author and the moderators.</span>
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
 import { ReportLink } from "~/components/moderation/report";
-import { HiddenNotice, ModerationForms, showsModeration } from "~/components/moderation/removal";
+import { ModerationForms, showsModeration } from "~/components/moderation/removal";
+import { HiddenNotice } from "./card";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";

@@ -1,10 +1,10 @@
 import type { MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useState, type ComponentType } from "react";
-import { HiddenNotice, ModerationForms, showsModeration } from "~/components/moderation/removal";
+import { ModerationForms, showsModeration } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
-import { PostAttachments, PostHeader } from "~/components/post/card";
+import { HiddenNotice, PostAttachments, PostHeader } from "~/components/post/card";
 import { DialogsFormPage } from "~/components/post/owner-menu";
 import { MentionText } from "~/components/post/mention-text";
 import type PostDialogsPart from "~/components/post/dialogs";
