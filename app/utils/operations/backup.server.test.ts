@@ -280,15 +280,16 @@ describe.skipIf(!pgAdminUrl)(`backups on PostgreSQL${pgAdminUrl ? "" : ` (skippe
       expect(await relationCount(target)).toBe(0);
     }
     // Damaged in the table data: the tables are made before pg_restore reaches it, and the one transaction takes them back.
-    // Where the 64 bad bytes land decides pg_restore's words: inside a compressed block "could not
-    // uncompress data"; across a block's length, a length it cannot allocate, "out of memory" (the
-    // dump's bytes differ run to run: a CI run under load met the second).
+    // Where the 64 bad bytes land decides pg_restore's words, and the dump's bytes differ run to run:
+    // inside a compressed block "could not uncompress data"; on a block's length "out of memory" or
+    // "could not read from input file: end of file" (both met in clean-clone runs). Any of them is the
+    // failure under test; what matters is that it was rolled back and nothing is left.
     const damaged = path.join(tmp(), "damaged.dump");
     const broken = Buffer.from(bytes);
     broken.fill(0xff, Math.floor(broken.length * 0.7), Math.floor(broken.length * 0.7) + 64);
     fs.writeFileSync(damaged, broken);
     await expect(restorePostgresBackup(damaged, target)).rejects.toThrow(
-      /The restore into 127\.0\.0\.1:\d+\/\S+ failed and was rolled back, nothing restored: pg_restore exited with 1: .*(could not uncompress data|out of memory)/,
+      /The restore into 127\.0\.0\.1:\d+\/\S+ failed and was rolled back, nothing restored: pg_restore exited with 1: \S.*/,
     );
     expect(await relationCount(target)).toBe(0);
     const restored = await restorePostgresBackup(good, target);
