@@ -2,11 +2,9 @@
 // build. `node server.js [path/to/server-build.js]`; the build defaults to build/server/index.js (Vite).
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { installGlobals } from "@remix-run/node";
 
 process.env.NODE_ENV = process.env.NODE_ENV ?? "production";
 const buildPath = path.resolve(process.argv[2] ?? "build/server/index.js");
 // The build parses the environment, opens and migrates the database and starts the jobs on import.
 const build = await import(pathToFileURL(buildPath).href);
-installGlobals({ nativeFetch: build.future.v3_singleFetch });
 build.entry.module.startServer(build);

@@ -1,9 +1,7 @@
 import { fileURLToPath } from "node:url";
-import { vitePlugin as remix } from "@remix-run/dev";
+import { reactRouter } from "@react-router/dev/vite";
 import type { GetManualChunk, PreRenderedChunk } from "rollup";
 import { defineConfig } from "vite";
-import { CLUB_ROUTES_FOLDER, clubRoutes, type ClubRoute } from "./app/routes/clubs.$id/club-routes";
-import { BUILD_DIR } from "./scripts/build-dirs";
 
 /** Vite's default browsers ("modules"), named for the stylesheet of both builds. */
 const BROWSERS = ["es2020", "edge88", "firefox78", "chrome87", "safari14"];
@@ -54,28 +52,9 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
 
-/**
- * Routes the file names do not give: the club's pages, one folder with its tabs inside
- * (app/routes/clubs.$id/club-routes.ts), with the ids their old flat files had. Everything else is
- * a flat route.
- */
-type DefineRoute = (path: string | undefined, file: string, options: { id: string; index?: boolean }, children?: () => void) => void;
-function defineEach(route: DefineRoute, routes: ClubRoute[]): void {
-  for (const { id, path, index, file, children } of routes) {
-    route(path, file, { id, index }, children && (() => defineEach(route, children)));
-  }
-}
-
-// Single fetch (issue 40, step 2; docs/decisions/0079): loaders' and actions' data reach the page as
-// turbo-stream `.data` answers, and their types are inferred as such (a Date stays a Date).
-declare module "@remix-run/server-runtime" {
-  interface Future {
-    v3_singleFetch: true;
-  }
-}
-
-// The Vite compiler (issue 40, step 1 of ADR 0059's path): the same routes and future flags the
-// classic compiler had. Tailwind and autoprefixer run through Vite's CSS (postcss.config.js).
+// React Router's Vite plugin (docs/decisions/0082-react-router-7.md; its settings in
+// react-router.config.ts, the routes in app/routes.ts). Tailwind and autoprefixer run through Vite's
+// CSS (postcss.config.js).
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: {
     alias: {
@@ -91,19 +70,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
       { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
     : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk } } },
-  plugins: [
-    remix({
-      buildDirectory: BUILD_DIR,
-      ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}", CLUB_ROUTES_FOLDER],
-      routes: (defineRoutes) => defineRoutes((route) => defineEach(route, clubRoutes)),
-      serverModuleFormat: "esm",
-      future: {
-        v3_fetcherPersist: true,
-        v3_relativeSplatPath: true,
-        v3_throwAbortReason: true,
-        v3_lazyRouteDiscovery: true,
-        v3_singleFetch: true,
-      },
-    }),
-  ],
+  plugins: [reactRouter()],
 }));

@@ -1,5 +1,5 @@
-import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "@remix-run/node";
-import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
+import type { AppLoadContext, EntryContext, HandleDataRequestFunction } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { applyCacheControl, declaredCacheControl } from "~/web/cache-control.server";
 import { VIEWER_HEADER } from "~/offline/saved-pages";
 import { inlineScriptHashes, securityHeaders } from "~/web/security-headers.server";
@@ -43,11 +43,11 @@ export default async function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
-  remixContext: EntryContext,
+  routerContext: EntryContext,
   _loadContext: AppLoadContext,
 ) {
-  const context = await withHandoffRead(remixContext);
-  const drawn = await drawDocument(<RemixServer context={context} url={request.url} />, (error) =>
+  const context = await withHandoffRead(routerContext);
+  const drawn = await drawDocument(<ServerRouter context={context} url={request.url} />, (error) =>
     logServerError(error, { method: request.method, path: loggedPath(new URL(request.url).pathname) }),
   );
   // Without a doctype the browser draws the page in quirks mode (forms get a bottom margin, line
@@ -56,7 +56,7 @@ export default async function handleRequest(
   const retryAfter = unavailable.get(request);
   const status = drawn.failed ? 500 : retryAfter !== undefined ? 503 : responseStatusCode;
   for (const [name, value] of Object.entries(securityHeaders(inlineScriptHashes(body)))) responseHeaders.set(name, value);
-  await applyCacheControl(request, responseHeaders, declaredCacheControl(remixContext.staticHandlerContext), status);
+  await applyCacheControl(request, responseHeaders, declaredCacheControl(routerContext.staticHandlerContext), status);
   // Whose page it is needs the session, which the database holds: not while it is away.
   if (retryAfter !== undefined) responseHeaders.set("Retry-After", String(retryAfter));
   else responseHeaders.set(VIEWER_HEADER, await viewerTag(request));
@@ -84,23 +84,9 @@ export const handleDataRequest: HandleDataRequestFunction = async (answer, { req
   return response;
 };
 
-/**
- * What Remix reports (through `handleError`) for every `?_data=` request once single fetch is on: a
- * page of the build before it, still open until its service worker reloads it, asks for its data
- * that way, and is answered as before (docs/decisions/0079-single-fetch.md). A note, not an error.
- */
-const OLDER_DATA_REQUEST = /should not be making \?_data requests/;
-
 export function handleError(error: unknown, { request }: { request: Request }) {
   // An answer the app chose (a 4xx such as a bad route id) is in the request line, not an error.
   if (request.signal.aborted || (isRouteErrorResponse(error) && error.status < 500)) return;
-  if (error instanceof Error && OLDER_DATA_REQUEST.test(error.message)) {
-    logger.warn(
-      { method: request.method, path: loggedPath(new URL(request.url).pathname) },
-      "a ?_data= request, from a page of an older build",
-    );
-    return;
-  }
   // Logged once per outage by the data layer, not once per request.
   const lost = databaseUnavailableError(error);
   if (lost) {

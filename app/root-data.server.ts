@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs } from "@remix-run/node";
+import { data, type LoaderFunctionArgs } from "react-router";
 import { isSiteStaff, staffedClubIds } from "~/models/moderation/moderation-access.server";
 import { unreadCount } from "~/models/notifications/notification.server";
 import { dataSaverFor } from "~/web/data-saver.server";

@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/node";
+import type { LinksFunction, MetaFunction } from "react-router";
 import {
   Links,
   Meta,
@@ -9,7 +9,7 @@ import {
   useLocation,
   useRouteLoaderData,
   useSearchParams,
-} from "@remix-run/react";
+} from "react-router";
 import { useEffect, type ReactNode } from "react";
 import { SavedCopyNote } from "~/components/layout/saved-copy-note";
 import { OutboxNote, OutboxRevalidator } from "~/components/ui/outbox-note";

@@ -1,4 +1,4 @@
-import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "@remix-run/react";
+import type { ClientActionFunctionArgs, ShouldRevalidateFunction } from "react-router";
 import { SEND_FAILED } from "~/schemas/messages";
 import { markKeyUsed } from "~/utils/idempotency";
 import { forgetSentKey, queueSend, WAITING_TEXT, type OutboxRoute } from "./outbox-client";

@@ -40,14 +40,14 @@ const loadWire = (): Promise<Wire> =>
  * service worker's Background Sync (app/sw/outbox.ts), which tells the page when it sent something.
  */
 
-/** How the page reloads its data: Remix's `useRevalidator`, handed in by `<OutboxRevalidator />` in the root. */
+/** How the page reloads its data: React Router's `useRevalidator`, handed in by `<OutboxRevalidator />` in the root. */
 type Revalidate = () => void;
 let revalidator: Revalidate | null = null;
 let pendingReload = false;
 let revalidateTimer: ReturnType<typeof setTimeout> | undefined;
 
 /**
- * The root's `useRevalidator().revalidate` (ADR 0057: Remix's public API, not `window.__remixRouter`).
+ * The root's `useRevalidator().revalidate` (ADR 0057: React Router's public API, not `window.__reactRouterDataRouter`).
  * A reload asked for before the root rendered runs once it does.
  */
 export function setOutboxRevalidator(next: Revalidate | null): void {

@@ -3,7 +3,7 @@ import { DATA_PART, DOCUMENT_PART, oldestSaved, type SavedCopyMessage, type Save
 
 declare global {
   interface Window {
-    __remixManifest?: { version?: string };
+    __reactRouterManifest?: { version?: string };
   }
 }
 
@@ -16,7 +16,7 @@ declare global {
  */
 export function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
-  const version = window.__remixManifest?.version ?? "dev";
+  const version = window.__reactRouterManifest?.version ?? "dev";
   let reloading = false;
   // The first page of a visit loads before any worker controls it, so the worker never saw it:
   // once one takes control, it is asked to save this page too (one more request, once).

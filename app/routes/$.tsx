@@ -1,4 +1,4 @@
-import { data, type MetaFunction } from "@remix-run/node";
+import { data, type MetaFunction } from "react-router";
 import { NotFoundPage } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 

@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { useActionData } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { useActionData } from "react-router";
 import { PostEditorPart } from "~/components/post/editor-part";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { isPrivateClubMedia } from "~/models/media/media.server";
 import { getStorage, isValidKey, type ByteRange } from "~/utils/media/storage.server";
 

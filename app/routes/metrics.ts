@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { metricsText } from "~/utils/metrics.server";
 import { mayReadMetrics } from "~/web/metrics-access.server";
 

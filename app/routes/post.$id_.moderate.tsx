@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Link, useActionData, useLoaderData } from "react-router";
 import { hiddenNoticeText } from "~/schemas/messages";
 import { ModerationForms } from "~/components/moderation/removal";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";

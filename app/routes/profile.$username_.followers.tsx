@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "react-router";
+import { useLoaderData } from "react-router";
 import { FollowList, FollowListErrorBoundary } from "~/components/profile/follow-list";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";

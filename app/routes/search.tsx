@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/react";
-import { Form } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Form } from "react-router";
 import { useSearchSubmit } from "~/components/layout/top-bar";
 import { PopularTopics } from "~/components/post/feed-sidebar";
 import { APP_NAME, pageMeta } from "~/utils/brand";

@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "react-router";
 import { replaceFeedToken, storedFeedToken } from "~/models/feeds/feed-token.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { requireUser } from "~/web/session.server";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { matchRoutes, type RouteObject } from "react-router-dom";
+import { matchRoutes, type RouteObject } from "react-router";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
 import { httpDuration } from "~/utils/metrics.server";
 import { ASSETS_PATH } from "~/utils/assets-path";
@@ -49,9 +49,9 @@ let routeTree: RouteObject[] | null = null;
 const routeIds = new Set<string>();
 
 /** The app's routes, from the server build, so /metrics can name each request's route (startup.server.ts). */
-export function learnRoutes(routes: Record<string, ManifestRoute>) {
+export function learnRoutes(routes: Record<string, ManifestRoute | undefined>) {
   const children = new Map<string | undefined, ManifestRoute[]>();
-  for (const route of Object.values(routes)) children.set(route.parentId, [...(children.get(route.parentId) ?? []), route]);
+  for (const route of Object.values(routes)) if (route) children.set(route.parentId, [...(children.get(route.parentId) ?? []), route]);
   const tree = (parent: string | undefined): RouteObject[] =>
     (children.get(parent) ?? []).map((route) =>
       route.index ? { id: route.id, path: route.path, index: true } : { id: route.id, path: route.path, children: tree(route.id) },

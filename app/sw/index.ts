@@ -177,7 +177,7 @@ registerRoute(
 function unreachableRouteModule(): Response {
   const body = [
     // Loading a page's own modules (hydration, or a fetcher): fail as before, the page as sent stays.
-    "const router = window.__remixRouter;",
+    "const router = window.__reactRouterDataRouter;",
     'if (!router || router.state.navigation.state === "idle") throw new Error("This page was not saved on this device");',
     "export default function Unreachable() { return null; }",
     "setTimeout(() => location.reload(), 2000);",

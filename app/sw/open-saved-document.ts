@@ -18,13 +18,13 @@ export type DiscoveredRoute = { id: string; parentId?: string; module: string; i
  */
 export function buildVersionOf(html: string): string | null {
   if (/<html[^>]*\sdata-scripts="none"/.test(html)) return null;
-  const inline = /window\.__remixManifest\s*=\s*\{[\s\S]*?"version":\s*"([0-9a-f]+)"/.exec(html)?.[1];
+  const inline = /window\.__reactRouterManifest\s*=\s*\{[\s\S]*?"version":\s*"([0-9a-f]+)"/.exec(html)?.[1];
   return inline ?? /\/assets\/manifest-([0-9A-Fa-f]+)\.js/.exec(html)?.[1]?.toLowerCase() ?? null;
 }
 
-/** The routes and version of a build's manifest file (`window.__remixManifest={…};`), or null. */
+/** The routes and version of a build's manifest file (`window.__reactRouterManifest={…};`), or null. */
 export function parseBuildManifest(text: string): { version: string; routes: Record<string, DiscoveredRoute> } | null {
-  const json = /^\s*window\.__remixManifest\s*=\s*(\{[\s\S]*\})\s*;?\s*$/.exec(text)?.[1];
+  const json = /^\s*window\.__reactRouterManifest\s*=\s*(\{[\s\S]*\})\s*;?\s*$/.exec(text)?.[1];
   try {
     const manifest = json ? (JSON.parse(json) as { version?: unknown; routes?: unknown }) : null;
     if (typeof manifest?.version !== "string" || typeof manifest.routes !== "object" || !manifest.routes) return null;
@@ -87,14 +87,14 @@ export function openSavedScript(from: string): string {
   const started = Date.now();
   const ready = () => {
     const main = document.querySelector("main");
-    return window.__remixRouter && main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
+    return window.__reactRouterDataRouter && main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
   };
   const wait = setInterval(() => {
     if (!ready()) { if (Date.now() - started > 8000) clearInterval(wait); return; }
     clearInterval(wait);
     // A frame after hydration, so the app listens to the router before it moves.
     requestAnimationFrame(() => setTimeout(() => {
-      const router = window.__remixRouter;
+      const router = window.__reactRouterDataRouter;
       const stop = router.subscribe((state) => { if (state.navigation.state === "idle") { stop(); show(); } });
       router.navigate(target, { replace: true });
     }, 50));

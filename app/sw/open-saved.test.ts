@@ -54,7 +54,7 @@ describe("routesToOpen", () => {
 describe("buildVersionOf", () => {
   it("reads the inline route manifest's version (route discovery on)", () => {
     const html =
-      '<html lang="en"><body><script>window.__remixManifest = {\n  "entry": {},\n  "version": "69ac56fb"\n};</script></body></html>';
+      '<html lang="en"><body><script>window.__reactRouterManifest = {\n  "entry": {},\n  "version": "69ac56fb"\n};</script></body></html>';
     expect(buildVersionOf(html)).toBe("69ac56fb");
   });
 
@@ -63,14 +63,16 @@ describe("buildVersionOf", () => {
   });
 
   it("is null for a page sent without scripts, or with none found", () => {
-    expect(buildVersionOf('<html lang="en" data-scripts="none"><body>window.__remixManifest = {"version": "1"}</body></html>')).toBeNull();
+    expect(
+      buildVersionOf('<html lang="en" data-scripts="none"><body>window.__reactRouterManifest = {"version": "1"}</body></html>'),
+    ).toBeNull();
     expect(buildVersionOf("<html><body></body></html>")).toBeNull();
   });
 });
 
 describe("parseBuildManifest", () => {
   it("reads the routes and version of a build's manifest file", () => {
-    const text = `window.__remixManifest={"entry":{},"routes":{"root":{"id":"root","module":"/assets/root.js","hasLoader":true}},"version":"ab12","url":"/assets/manifest-ab12.js"};`;
+    const text = `window.__reactRouterManifest={"entry":{},"routes":{"root":{"id":"root","module":"/assets/root.js","hasLoader":true}},"version":"ab12","url":"/assets/manifest-ab12.js"};`;
     expect(parseBuildManifest(text)).toEqual({
       version: "ab12",
       routes: { root: { id: "root", module: "/assets/root.js", hasLoader: true } },
@@ -78,8 +80,8 @@ describe("parseBuildManifest", () => {
   });
 
   it("is null for anything else", () => {
-    expect(parseBuildManifest("window.__remixManifest={broken")).toBeNull();
-    expect(parseBuildManifest('window.__remixManifest={"routes":{}};')).toBeNull();
+    expect(parseBuildManifest("window.__reactRouterManifest={broken")).toBeNull();
+    expect(parseBuildManifest('window.__reactRouterManifest={"routes":{}};')).toBeNull();
     expect(parseBuildManifest("alert(1)")).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { UNSAFE_RemixContext, type MetaDescriptor } from "@remix-run/react";
+import { UNSAFE_FrameworkContext, type MetaDescriptor } from "react-router";
 import { createElement, useContext, useMemo, type Context, type ContextType, type ReactNode } from "react";
 import {
   UNSAFE_DataRouterContext,
@@ -8,7 +8,7 @@ import {
   UNSAFE_NavigationContext,
   UNSAFE_RouteContext,
   UNSAFE_ViewTransitionContext,
-} from "react-router-dom";
+} from "react-router";
 
 /**
  * The one module that reads Remix's and React Router's `UNSAFE_` exports (docs/decisions/0059-remix-v2-
@@ -19,7 +19,7 @@ import {
 
 /** The client manifest's version (the build), for the document's `data-build`. "dev" when there is none. */
 export function useBuildVersion(): string {
-  return useContext(UNSAFE_RemixContext)?.manifest.version ?? "dev";
+  return useContext(UNSAFE_FrameworkContext)?.manifest.version ?? "dev";
 }
 
 /**
@@ -28,7 +28,7 @@ export function useBuildVersion(): string {
  * provides again around a part it draws on its own.
  */
 export const FRAMEWORK_CONTEXTS: Array<Context<unknown>> = [
-  UNSAFE_RemixContext,
+  UNSAFE_FrameworkContext,
   UNSAFE_DataRouterContext,
   UNSAFE_DataRouterStateContext,
   UNSAFE_FetchersContext,
@@ -38,7 +38,7 @@ export const FRAMEWORK_CONTEXTS: Array<Context<unknown>> = [
   UNSAFE_RouteContext,
 ] as Array<Context<unknown>>;
 
-type RemixContextValue = NonNullable<ContextType<typeof UNSAFE_RemixContext>>;
+type RemixContextValue = NonNullable<ContextType<typeof UNSAFE_FrameworkContext>>;
 type Meta = MetaDescriptor[] | undefined | null;
 
 /**
@@ -47,7 +47,7 @@ type Meta = MetaDescriptor[] | undefined | null;
  * `meta` through a wrapper, so no route's meta has to know. An empty prefix changes nothing.
  */
 export function TitlePrefix({ prefix, children }: { prefix: string; children: ReactNode }) {
-  const remix = useContext(UNSAFE_RemixContext);
+  const remix = useContext(UNSAFE_FrameworkContext);
   const value = useMemo((): RemixContextValue | undefined => {
     if (!prefix || !remix) return remix;
     const withPrefix = (meta: Meta): Meta =>
@@ -62,5 +62,5 @@ export function TitlePrefix({ prefix, children }: { prefix: string; children: Re
     });
     return { ...remix, routeModules };
   }, [remix, prefix]);
-  return createElement(UNSAFE_RemixContext.Provider, { value }, children);
+  return createElement(UNSAFE_FrameworkContext.Provider, { value }, children);
 }

@@ -1,4 +1,4 @@
-import { useNavigation, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useNavigation, type ShouldRevalidateFunction } from "react-router";
 import { isUnsent, outboxRevalidating } from "./revalidation";
 
 /**

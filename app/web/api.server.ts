@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "react-router";
 import { safeParse, type $ZodType, type output } from "zod/v4/core";
 import { badRequest, invalid, isAppError, unsupportedMedia } from "~/utils/errors";
 import { applyCacheControl } from "./cache-control.server";

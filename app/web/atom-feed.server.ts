@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { LoaderFunctionArgs } from "@remix-run/node";
+import type { LoaderFunctionArgs } from "react-router";
 import { Feed } from "feed";
 import type { FeedSource } from "~/models/feeds/atom-feed.server";
 import { feedTokenSettings, type FeedTokenSettings } from "~/models/feeds/feed-token.server";

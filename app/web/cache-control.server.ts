@@ -1,4 +1,4 @@
-import type { HeadersFunction } from "@remix-run/node";
+import type { HeadersFunction } from "react-router";
 import { pagePath } from "~/utils/data-path";
 import { sentSessionToken } from "./session.server";
 

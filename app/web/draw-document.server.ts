@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import type { EntryContext } from "@remix-run/node";
+import type { EntryContext } from "react-router";
 import type { ReactElement } from "react";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
 

@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, redirect } from "react-router";
 import { listFollowers, listFollowing } from "~/models/members/follow.server";
 import { getProfile } from "~/models/members/profile.server";
 import { NO_STORE } from "./cache-control.server";

@@ -1,9 +1,11 @@
-import { unstable_parseMultipartFormData, type UploadHandlerPart } from "@remix-run/node";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import busboy from "busboy";
 import { discardUploads, storeUpload, type StoredMedia } from "~/models/media/media.server";
 import type { Actor } from "~/models/members/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
-import { escapePartHeaders, multipartBoundary, unescapePartHeader } from "./multipart-headers.server";
+import { escapePartHeaders, FORM_TOO_LARGE, multipartBoundary, unescapePartHeader } from "./multipart-headers.server";
 import { BODY_LIMITS, declaredLimit, readFormData } from "./request-body.server";
 
 /**
@@ -53,18 +55,70 @@ async function drain(data: AsyncIterable<Uint8Array>, maxBytes = MAX_DRAIN_BYTES
   }
 }
 
-/** A text field, counted against what the form's text fields may take together (`budget.left`). */
-async function readText(data: AsyncIterable<Uint8Array>, budget: { left: number }): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  const it = data[Symbol.asyncIterator]();
-  for (;;) {
-    const { value, done } = await it.next();
-    if (done) break;
-    budget.left -= value.byteLength;
-    if (budget.left < 0) throw tooLarge("The form is too large.");
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+/** One part of a multipart form as the handler sees it: a file's bytes arrive as they stream in. */
+type FilePart = { name: string; filename: string; contentType: string; data: AsyncIterable<Uint8Array> };
+
+/**
+ * The multipart body of `request`, parsed as it streams (busboy, docs/decisions/0082-react-router-
+ * 7.md): text fields go into the form as they are, each counted against `textBytes` together;
+ * each file part goes to `onFile`, one at a time in the body's order, and what it returns (a URL)
+ * takes the file's place, or nothing when it returns undefined. Fails with the first error met
+ * (the body's own, such as a 413 from the byte count, or `onFile`'s), after which nothing more is read.
+ * Names come escaped (withEscapedPartHeaders below); the form and `onFile` get them back as sent.
+ */
+function parseMultipart(request: Request, textBytes: number, onFile: (part: FilePart) => Promise<string | undefined>): Promise<FormData> {
+  return new Promise((resolve, reject) => {
+    const entries: Array<[string, string | undefined]> = [];
+    let pending = Promise.resolve();
+    let failed = false;
+    let textLeft = textBytes;
+    const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
+    const fail = (error: unknown) => {
+      if (failed) return;
+      failed = true;
+      source.destroy();
+      parser.destroy(error instanceof Error ? error : undefined);
+      reject(error);
+    };
+    const parser = busboy({
+      headers: Object.fromEntries(request.headers),
+      defParamCharset: "utf8",
+      limits: { fieldSize: textBytes, fieldNameSize: textBytes },
+    });
+    parser.on("field", (name: string, value: string, info: busboy.FieldInfo) => {
+      textLeft -= Buffer.byteLength(name) + Buffer.byteLength(value);
+      if (info.valueTruncated || info.nameTruncated || textLeft < 0) return fail(tooLarge(FORM_TOO_LARGE));
+      entries.push([unescapePartHeader(name), value]);
+    });
+    parser.on("file", (name: string, stream: Readable, info: busboy.FileInfo) => {
+      const entry: [string, string | undefined] = [unescapePartHeader(name), undefined];
+      entries.push(entry);
+      // Its reader gets its errors; once the form has failed, nobody reads it any more.
+      stream.on("error", () => {});
+      // Parts are handled in turn: the next one's bytes wait (busboy holds them) while this one streams.
+      pending = pending.then(async () => {
+        if (failed) return void stream.resume();
+        entry[1] = await onFile({
+          name: entry[0],
+          filename: unescapePartHeader(info.filename ?? ""),
+          contentType: info.mimeType,
+          data: stream,
+        });
+      });
+      pending.catch(fail);
+    });
+    parser.on("error", fail);
+    parser.on("close", () => {
+      pending.then(() => {
+        if (failed) return;
+        const formData = new FormData();
+        for (const [name, value] of entries) if (value !== undefined) formData.append(name, value);
+        resolve(formData);
+      }, fail);
+    });
+    source.on("error", fail);
+    source.pipe(parser);
+  });
 }
 
 /**
@@ -86,23 +140,19 @@ export async function parseMultipartUploads(
   const uploads: StoredMedia[] = [];
   let refusal: { error: AppError; fileName: string | null } | null = null;
   const maxFiles = options.maxFiles ?? Infinity;
-  const textBudget = { left: BODY_LIMITS.form };
+  const textBudget = BODY_LIMITS.form;
 
-  const handler = async (part: UploadHandlerPart): Promise<string | undefined> => {
-    // Names come escaped (multipart-headers.server.ts); the form gets them back as sent.
-    part.name = unescapePartHeader(part.name);
-    if (part.filename) part.filename = unescapePartHeader(part.filename);
-    // A part without a filename is a text field.
-    if (part.filename === undefined) return readText(part.data, textBudget);
+  const onFile = async (part: FilePart): Promise<string | undefined> => {
+    const { name, filename } = part;
     // An empty file input still sends a part (filename=""); so do fields we do not take files for.
-    if (!part.filename || !options.fileFields.includes(part.name) || refusal || uploads.length >= maxFiles) {
-      if (!(await drain(part.data))) throw tooLarge("The form is too large.");
+    if (!filename || !options.fileFields.includes(name) || refusal || uploads.length >= maxFiles) {
+      if (!(await drain(part.data))) throw tooLarge(FORM_TOO_LARGE);
       return undefined;
     }
     try {
       const stored = await storeUpload(
         actor,
-        { filename: part.filename, contentType: part.contentType, data: part.data },
+        { filename, contentType: part.contentType, data: part.data },
         { purpose: options.purpose, signal: request.signal },
       );
       uploads.push(stored);
@@ -111,7 +161,7 @@ export async function parseMultipartUploads(
       // Signed out, or a server fault: stop here. A refusal of this file: read on to the end of
       // the form so the page keeps what the member typed.
       if (!isAppError(error) || error.status === 401) throw error;
-      refusal = { error, fileName: part.filename };
+      refusal = { error, fileName: filename };
       if (!(await drain(part.data))) throw error;
       return undefined;
     }
@@ -119,7 +169,7 @@ export async function parseMultipartUploads(
 
   let formData: FormData;
   try {
-    formData = await unstable_parseMultipartFormData(withEscapedPartHeaders(request, multipartLimit(maxFiles)), handler);
+    formData = await parseMultipart(withEscapedPartHeaders(request, multipartLimit(maxFiles)), textBudget, onFile);
   } catch (error) {
     await discardUploads(
       actor,

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { type ActionFunctionArgs, data, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, redirect } from "react-router";
 import { isAppError, isRefusal, type FieldErrors } from "~/utils/errors";
 import { signInHref } from "~/utils/urls";
 import { assertSameOrigin } from "./origin.server";

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { requireMayPostIn } from "~/models/access.server";
 import { discardUploads, ownPendingUploads } from "~/models/media/media.server";
 import { createPost } from "~/models/posts/post.server";

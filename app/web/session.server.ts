@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { createCookie, redirect } from "@remix-run/node";
+import { createCookie, redirect } from "react-router";
 import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/members/session.server";
 import { toSelfUser } from "~/models/members/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { createCookieSessionStorage, data, redirect } from "@remix-run/node";
+import { createCookieSessionStorage, data, redirect } from "react-router";
 import { z } from "zod";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import type { Toast } from "~/utils/toast";

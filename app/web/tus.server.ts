@@ -25,11 +25,9 @@ import { getSessionUser } from "./session.server";
  * (resumable-upload.server.ts: a member starts, only that member continues). GET on an upload is
  * ours: the stored file it became, for a client whose finishing reply was lost.
  *
- * server.js installs Remix's fetch polyfills whose request bodies are not Node's ReadableStream, which tus
- * reads with `Readable.fromWeb`. The request tus gets is therefore rebuilt around a native stream
- * that pulls from the polyfilled body, chunk by chunk (nothing is buffered). A body cut off by a
- * dropped connection ends there instead of failing, so every byte the server received is kept, on
- * either store (docs/decisions/0056-upload-chunks-and-resume.md).
+ * The request tus gets is rebuilt around a stream that pulls from the request's body, chunk by chunk
+ * (nothing is buffered), so that a body cut off by a dropped connection ends there instead of
+ * failing: every byte the server received is kept, on either store (docs/decisions/0056-upload-chunks-and-resume.md).
  */
 
 export const TUS_PATH = "/api/uploads";

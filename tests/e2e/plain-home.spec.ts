@@ -65,7 +65,7 @@ test.describe("the service worker from a plain home", () => {
     // The build the scripted pages run (their manifest names it).
     const other = await context.newPage();
     await other.goto("/clubs");
-    expect(registered).toBe(await other.evaluate(() => window.__remixManifest?.version));
+    expect(registered).toBe(await other.evaluate(() => window.__reactRouterManifest?.version));
     await other.close();
     // A new build's worker takes over: nothing on a page without scripts needs a reload.
     await page.evaluate(() => void navigator.serviceWorker.register("/sw.js?v=next-build", { scope: "/" }));

@@ -38,7 +38,7 @@ test.describe("service worker", () => {
       const registration = await navigator.serviceWorker.ready;
       return new URL(registration.active!.scriptURL).searchParams.get("v");
     });
-    expect(version).toBe(await page.evaluate(() => window.__remixManifest?.version));
+    expect(version).toBe(await page.evaluate(() => window.__reactRouterManifest?.version));
     expect(await page.evaluate(() => "navigation" in window)).toBe(true);
     // The first install takes control without reloading the page: once the controller has changed
     // (every controllerchange listener, the app's included, has run), this is still the first

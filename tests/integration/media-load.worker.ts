@@ -16,7 +16,7 @@ import { action as uploadAction } from "~/routes/api.upload";
 import { loader as trendingLoader } from "~/routes/api.posts.trending";
 import { env } from "~/utils/env.server";
 import { imageQueue, IMAGE_QUEUE } from "~/utils/media/media-processing.server";
-import { createMember } from "#tests/fixtures/members";
+import { createMember, routeArgs } from "#tests/fixtures/members";
 
 /** Test controls: `POST /test/hold` takes every running place of the image queue until `POST /test/release`. */
 let release: (() => void) | null = null;
@@ -53,7 +53,7 @@ async function handle(req: http.IncomingMessage, res: http.ServerResponse) {
       signal: controller.signal,
     } as RequestInit);
     const handler = req.url === "/api/upload" ? uploadAction : trendingLoader;
-    const response = (await handler({ request, params: {}, context: {} })) as Response;
+    const response = (await handler(routeArgs(request))) as Response;
     const retryAfter = response.headers.get("Retry-After");
     res.writeHead(response.status, {
       "Content-Type": response.headers.get("Content-Type") ?? "text/plain",

@@ -1,7 +1,7 @@
 import type { ReactElement } from "react";
 import { renderToString } from "react-dom/server";
-import { Outlet, type RouteObject } from "react-router-dom";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { Outlet, type RouteObject } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { PostCard } from "~/components/post/card";
 import { MentionText } from "~/components/post/mention-text";

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { comments, posts, users } from "#db/schema";
-import { call, createMember, makeRequest } from "#tests/fixtures/members";
+import { call, createMember, makeRequest, routeArgs } from "#tests/fixtures/members";
 import { count, failure, makeClub, postInput } from "#tests/fixtures/posts";
 import { action as commentsApi } from "~/routes/api.posts.$id.comments";
 import { action as postsApi } from "~/routes/api.posts";
@@ -121,9 +121,7 @@ describe("a new account's posts", () => {
     const member = await memberAged(23.5);
     for (let i = 0; i < NEW_ACCOUNT_LIMITS.posts; i++) await createPost(member, postInput({ title: `Post ${i}` }));
     const res = await postsApi({
-      request: makeRequest("/api/posts", { json: postInput({ title: "Over" }), cookie: member.cookie }),
-      params: {},
-      context: {},
+      ...routeArgs(makeRequest("/api/posts", { json: postInput({ title: "Over" }), cookie: member.cookie })),
     });
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toBe(String(30 * 60));
@@ -232,9 +230,7 @@ describe("a new account's comments", () => {
     const member = await memberAged(12);
     const send = (content: string) =>
       commentsApi({
-        request: makeRequest(`/api/posts/${post.id}/comments`, { json: { content }, cookie: member.cookie }),
-        params: { id: String(post.id) },
-        context: {},
+        ...routeArgs(makeRequest(`/api/posts/${post.id}/comments`, { json: { content }, cookie: member.cookie }), { id: String(post.id) }),
       });
     expect((await send("@aaa_1 @bbb_2 see https://x.example.org and y.example.org")).status).toBe(201);
     const links = await send("https://x.example.org y.example.org z.example.org");

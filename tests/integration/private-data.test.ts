@@ -16,7 +16,7 @@ import * as profilePage from "~/routes/profile.$username/route";
 import * as settingsPage from "~/routes/settings/route";
 import { cacheControlFor, declaredCacheControl, VISITOR_PUBLIC_VALUE } from "~/web/cache-control.server";
 import { png } from "../fixtures/media";
-import { call, createMember, makeRequest } from "../fixtures/members";
+import { call, createMember, makeRequest, routeArgs } from "../fixtures/members";
 import { addMember, count, makeClub } from "../fixtures/posts";
 
 /**
@@ -72,8 +72,7 @@ describe("Cache-Control of JSON answers", () => {
   });
 
   it("?_data= loader JSON follows the same rule (entry.server handleDataRequest)", async () => {
-    const data = async (request: Request, response: Response) =>
-      cc(await handleDataRequest(response, { request, params: {}, context: {} }));
+    const data = async (request: Request, response: Response) => cc(await handleDataRequest(response, routeArgs(request)));
     const clubAs = (cookie?: string) => makeRequest(`/clubs/${clubId}?_data=routes/clubs.$id`, { cookie });
     expect(await data(clubAs(member.cookie), await call(clubPage.loader, clubAs(member.cookie), { id: String(clubId) }))).toBe(
       "private, no-cache",

@@ -2,8 +2,8 @@
 import { act } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
-import { createMemoryRouter, Outlet, RouterProvider, useLoaderData, type RouteObject } from "react-router-dom";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom/server";
+import { createMemoryRouter, Outlet, RouterProvider, useLoaderData, type RouteObject } from "react-router";
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { RenderCached, setRenderCacheStore } from "~/components/ui/render-cache";
 import { PostCard, useCardInputs } from "~/components/post/card";

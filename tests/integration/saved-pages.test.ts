@@ -5,7 +5,7 @@ import { action as logoutApi } from "~/routes/api.auth.logout";
 import { action as logoutPage } from "~/routes/logout/route";
 import { VIEWER_HEADER, VISITOR } from "~/offline/saved-pages";
 import { viewerTag } from "~/web/session.server";
-import { call, cookiesFrom, createMember, makeRequest } from "../fixtures/members";
+import { call, cookiesFrom, createMember, makeRequest, routeArgs } from "../fixtures/members";
 
 /**
  * Issue 12, "Reading offline": what the server tells the service worker and the browser so a
@@ -33,7 +33,7 @@ describe("whose page an answer is (X-Pulse-Viewer)", () => {
   it("is on loader data answers", async () => {
     const member = await createMember();
     const request = makeRequest("/?index&_data=routes%2F_index", { cookie: member.cookie });
-    const response = await handleDataRequest(new Response("{}"), { request, params: {}, context: {} });
+    const response = await handleDataRequest(new Response("{}"), routeArgs(request));
     expect(response.headers.get(VIEWER_HEADER)).toBe(await viewerTag(request));
   });
 });

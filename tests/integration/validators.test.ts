@@ -14,7 +14,7 @@ import { serveSite } from "../fixtures/site";
 import { clearVisitorCache } from "~/server/visitor-cache.server";
 import { getToast, toastCookie } from "~/web/toast.server";
 import { raceProcesses } from "#tests/fixtures/processes";
-import { call, createMember, makeRequest } from "../fixtures/members";
+import { call, createMember, makeRequest, routeArgs } from "../fixtures/members";
 
 /**
  * Issue 13, "Conditional requests everywhere" and "Visitor pages a shared cache can hold" (CONTRACT.md
@@ -173,7 +173,7 @@ describe("who may keep which answer", () => {
     expect(asMember.headers.get("Cache-Control")).toBe(MEMBER_VALUE);
 
     const request = makeRequest("/?_data=routes/_index");
-    const data = await handleDataRequest(await call(homePage.loader, request), { request, params: {}, context: {} });
+    const data = await handleDataRequest(await call(homePage.loader, request), routeArgs(request));
     expect(data.headers.get("Cache-Control")).toBe(VISITOR_PUBLIC_VALUE);
     expect(data.headers.get("Vary")).toContain("Cookie");
   });

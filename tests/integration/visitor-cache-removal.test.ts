@@ -11,7 +11,7 @@ import * as profilePage from "~/routes/profile.$username/route";
 import { serveSite } from "../fixtures/site";
 import { clearVisitorCache, visitorCacheSize } from "~/server/visitor-cache.server";
 import { writeTransaction } from "~/utils/db.server";
-import { call, createMember } from "../fixtures/members";
+import { call, createMember, routeArgs } from "../fixtures/members";
 
 /**
  * Issue 27: removed or auto-hidden content is gone for everyone else, the visitor cache included
@@ -46,7 +46,7 @@ async function answer(request: Request): Promise<Response> {
   if (route) {
     response = await call(route.r.loader, request, route.r.params(route.m!));
   }
-  return handleDataRequest(response, { request, params: {}, context: {} });
+  return handleDataRequest(response, routeArgs(request));
 }
 
 type Got = { status: number; text: string; cacheControl: string | undefined };

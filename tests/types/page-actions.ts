@@ -4,7 +4,7 @@
  * `Response` (as `export const action = pageAction(...)` did) infers `any`, and this file stops
  * compiling.
  */
-import type { SerializeFrom } from "@remix-run/node";
+import type { useActionData } from "react-router";
 import type * as auth from "~/routes/auth/route";
 import type * as clubInvites from "~/routes/clubs.$id/tabs/invites";
 import type * as clubRequests from "~/routes/clubs.$id/tabs/requests";
@@ -18,7 +18,7 @@ import type * as profile from "~/routes/profile.$username/route";
 import type * as settings from "~/routes/settings/route";
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
-type Typed<Action> = IsAny<SerializeFrom<Action>> extends false ? true : never;
+type Typed<Action> = IsAny<NonNullable<ReturnType<typeof useActionData<Action>>>> extends false ? true : never;
 
 export const everyPageActionIsTyped: [
   Typed<typeof auth.action>,

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { PeopleIcon, PinIcon, PrivacyIcon } from "~/components/ui/icons";
 import { useIsPending } from "~/utils/remix";

@@ -1,4 +1,4 @@
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { ReportLink } from "~/components/moderation/report";
 import { RelativeTime } from "~/components/ui/relative-time";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";

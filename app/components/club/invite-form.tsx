@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { Field, FieldErrors } from "~/components/ui/field";
 import { useBrowserValidation } from "~/utils/browser-validation";

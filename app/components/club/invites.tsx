@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import type { MouseEvent } from "react";
 import { CopyButton } from "~/components/ui/copy-button";
 import { lazyPagePart } from "~/components/ui/lazy-page-part";

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { ErrorPanel } from "~/components/ui/error-boundary";
 import { CLUB_NOT_FOUND } from "~/schemas/club-options";
 

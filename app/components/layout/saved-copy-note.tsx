@@ -1,4 +1,4 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation } from "react-router";
 import { useSyncExternalStore } from "react";
 import { SAVED_COPY_BADGE_CLASS, savedCopyText } from "~/offline/saved-pages";
 import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/offline/service-worker";

@@ -1,4 +1,4 @@
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate } from "react-router";
 import { useEffect, useRef, type FormEvent } from "react";
 import { APP_NAME } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
@@ -96,7 +96,7 @@ export function useSearchSubmit() {
   return (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const text = String(new FormData(event.currentTarget).get("search") ?? "").trim();
-    if (text) navigate(`/?${new URLSearchParams({ search: text })}`);
+    if (text) void navigate(`/?${new URLSearchParams({ search: text })}`);
   };
 }
 

@@ -1,4 +1,4 @@
-import { Link, useLocation, useNavigate, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLocation, useNavigate, useRouteLoaderData } from "react-router";
 import { Suspense, useEffect, type ReactNode } from "react";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { lazyPart } from "~/components/ui/lazy-part";
@@ -18,7 +18,9 @@ export const reportHref = (type: ReportTarget, id: number, from: string) =>
 /** Where the dialog's code did not arrive (no signal, a deploy that replaced it): the report page. */
 function GoToReportPage({ action }: ReportDialogProps) {
   const navigate = useNavigate();
-  useEffect(() => navigate(action), [action, navigate]);
+  useEffect(() => {
+    void navigate(action);
+  }, [action, navigate]);
   return null;
 }
 

@@ -1,4 +1,4 @@
-import { Link, useFetcher } from "@remix-run/react";
+import { Link, useFetcher } from "react-router";
 import { useEffect, type FormEvent, type MouseEvent } from "react";
 import { SIGN_IN } from "~/schemas/messages";
 import { isFailure, type PostActionData } from "~/schemas/post-intents";
@@ -116,7 +116,7 @@ function ShareButton({ post, redirectTo, signedIn }: Props) {
       showToast(SHARED);
       return;
     }
-    fetcher.submit({ intent: "share", redirectTo }, { method: "post", action: `/post/${post.id}`, preventScrollReset: true });
+    void fetcher.submit({ intent: "share", redirectTo }, { method: "post", action: `/post/${post.id}`, preventScrollReset: true });
   };
 
   // The name holds the visible count (WCAG label-in-name), as the like button's does.

@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "react-router";
 import { RenderCached } from "~/components/ui/render-cache";
 import { renderCacheKeys } from "~/utils/render-cache-keys";
 import { useDataSaver } from "~/components/ui/data-saver";
@@ -10,9 +10,8 @@ import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
 import { hiddenNoticeText } from "~/schemas/messages";
-import type { HiddenNotice as Hidden } from "~/schemas/shapes";
+import type { HiddenNotice as Hidden, Post } from "~/schemas/shapes";
 import { ReportLink } from "~/components/moderation/report";
-import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 
 /**

@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useFetcher, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
 import { ReportLink } from "~/components/moderation/report";
 import { ModerationForms, showsModeration } from "~/components/moderation/removal";
 import { HiddenNotice } from "./card";
@@ -141,7 +141,7 @@ function useMorePages(postId: number, page: CommentsPage) {
   const loading = fetcher.state !== "idle";
   const load = (event: MouseEvent<HTMLAnchorElement>) => {
     event.preventDefault();
-    if (!loading && next) fetcher.load(`/post/${postId}?comments=${next}`);
+    if (!loading && next) void fetcher.load(`/post/${postId}?comments=${next}`);
   };
   return { comments: loaded?.comments ?? [], next, loading, load };
 }

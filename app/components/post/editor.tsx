@@ -1,7 +1,7 @@
 import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useBrowserValidation } from "~/utils/browser-validation";
-import { Form, Link } from "@remix-run/react";
+import { Form, Link } from "react-router";
 import { Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";

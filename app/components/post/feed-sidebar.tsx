@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { TrendingItem } from "~/schemas/post";
 import { POPULAR_TOPICS, topicHashtag } from "~/schemas/post-options";
 import { HeartIcon } from "~/components/ui/icons";

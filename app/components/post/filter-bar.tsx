@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "react-router";
 import type { ReactNode } from "react";
 import type { FeedFilters } from "~/schemas/post";
 import { FEED_TYPES, POST_TYPE_LABELS, SORT_LABELS, SORT_OPTIONS, type FeedType } from "~/schemas/post-options";

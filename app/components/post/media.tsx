@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
 import type { UploadedFile } from "~/schemas/media-options";
 import { imageSources, SIZES } from "~/utils/media/image-sources";

@@ -1,4 +1,4 @@
-import { Link, useLocation } from "@remix-run/react";
+import { Link, useLocation } from "react-router";
 import { POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";

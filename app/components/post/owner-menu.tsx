@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import { Suspense, useEffect, useRef, type MouseEvent } from "react";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { DotsIcon } from "~/components/ui/icons";

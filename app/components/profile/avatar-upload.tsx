@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher } from "react-router";
 import { useEffect, useId, useRef } from "react";
 import { useHydrated } from "~/utils/hydrated";
 
@@ -25,7 +25,7 @@ export function AvatarUpload({
   const busy = fetcher.state !== "idle";
   const input = useRef<HTMLInputElement>(null);
   const upload = (field: HTMLInputElement | null) => {
-    if (field?.files?.length) fetcher.submit(field.form);
+    if (field?.files?.length) void fetcher.submit(field.form);
   };
   // A photo chosen in the plain form before this part's code arrived is sent now: the input is the
   // same element in both forms, so the choice is still in it.

@@ -1,4 +1,4 @@
-import { Link } from "@remix-run/react";
+import { Link } from "react-router";
 import type { ReactNode } from "react";
 import { ErrorPanel } from "~/components/ui/error-boundary";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";

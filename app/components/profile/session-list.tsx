@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher } from "react-router";
 import { RelativeTime } from "~/components/ui/relative-time";
 import type { ActiveSession } from "~/schemas/shapes";
 

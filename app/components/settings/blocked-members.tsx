@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useNavigation } from "react-router";
 import { Avatar } from "~/components/ui/avatar";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { TitledSection } from "~/components/ui/titled-section";

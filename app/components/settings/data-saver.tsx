@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { TitledSection } from "~/components/ui/titled-section";
 import { useIsPending } from "~/utils/remix";
 

@@ -1,4 +1,4 @@
-import { Form } from "@remix-run/react";
+import { Form } from "react-router";
 import { CopyButton } from "~/components/ui/copy-button";
 import { useIsPending } from "~/utils/remix";
 

@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "react-router";
 import { useEffect } from "react";
 import { Field, FormAlert } from "~/components/ui/field";
 import { TitledSection } from "~/components/ui/titled-section";

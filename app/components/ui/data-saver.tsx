@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { useRouteLoaderData } from "react-router";
 import { useState } from "react";
 import { formatBytes, smallestImage, type ImageLike } from "~/utils/media/image-sources";
 

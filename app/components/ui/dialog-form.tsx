@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useFetcher, useLocation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLocation, useSearchParams } from "react-router";
 import { Suspense, useEffect, useId, useRef, type ComponentProps, type ReactNode } from "react";
 import type { ModalDialog as RadixDialog } from "./dialog";
 import { loadDialog, type DialogFormState } from "./dialog-form-state";

@@ -1,4 +1,4 @@
-import { isRouteErrorResponse, Link, useParams, useRouteError, type ErrorResponse } from "@remix-run/react";
+import { isRouteErrorResponse, Link, useParams, useRouteError, type ErrorResponse } from "react-router";
 import type { ReactNode } from "react";
 
 type Params = ReturnType<typeof useParams>;

@@ -1,4 +1,4 @@
-import { Link, useNavigate } from "@remix-run/react";
+import { Link, useNavigate } from "react-router";
 import type { KeyboardEvent, ReactNode } from "react";
 
 export type LinkTab<V extends string> = { value: V; label: string; href: string };
@@ -38,7 +38,7 @@ export function LinkTabs<V extends string>({
     event.preventDefault();
     const tab = tabs[(next + tabs.length) % tabs.length]!;
     document.getElementById(tabId(tab.value))?.focus();
-    if (tab.value !== value) navigate(tab.href, { replace: true, preventScrollReset: true });
+    if (tab.value !== value) void navigate(tab.href, { replace: true, preventScrollReset: true });
   };
   return (
     <>

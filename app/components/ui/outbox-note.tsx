@@ -1,4 +1,4 @@
-import { Link, useLocation, useRevalidator } from "@remix-run/react";
+import { Link, useLocation, useRevalidator } from "react-router";
 import { useEffect, useSyncExternalStore } from "react";
 import { itemText, type StoredOutboxItem as OutboxItem } from "~/offline/outbox";
 import {
@@ -79,7 +79,7 @@ function ItemStatus({ item }: { item: OutboxItem }) {
 export function OutboxRevalidator() {
   const { revalidate, state } = useRevalidator();
   useEffect(() => {
-    setOutboxRevalidator(revalidate);
+    setOutboxRevalidator(() => void revalidate());
     return () => setOutboxRevalidator(null);
   }, [revalidate]);
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useLocation } from "@remix-run/react";
+import { useLocation } from "react-router";
 
 /**
  * What a page shows in place of its main form when the form's code did not arrive on a visit made in

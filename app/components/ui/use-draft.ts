@@ -1,4 +1,4 @@
-import { useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useNavigation, useRouteLoaderData } from "react-router";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { DRAFT_SENT_EVENT } from "~/offline/outbox-client";
 import {

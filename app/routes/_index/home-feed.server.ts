@@ -1,4 +1,4 @@
-import { data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, redirect } from "react-router";
 import { listFeed, listTrendingItems } from "~/models/feeds/feed.server";
 import { FEED_PAGE_SIZE, parseFeedQuery, type FeedFilters } from "~/schemas/post";
 import { withPreview } from "~/utils/preview";

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "react-router";
+import { Link, useFetcher, useLoaderData, useLocation, useNavigation } from "react-router";
 import { useEffect, useState, type MouseEvent } from "react";
 import { HotTracks, PopularTopics } from "~/components/post/feed-sidebar";
 import { FilterBar, feedHref } from "~/components/post/filter-bar";
@@ -191,7 +191,7 @@ function MorePosts({
   const href = feedHref(filters, { cursor }).replace(/^\/\??/, "/?index&");
   const { load } = fetcher;
   useEffect(() => {
-    load(href);
+    void load(href);
   }, [load, href]);
 
   if (!fetcher.data) return <PostSkeletonList count={3} />;

@@ -1,9 +1,9 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { getFormProps, getInputProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import { LinkTabs } from "~/components/ui/link-tabs";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { PageToast } from "~/components/layout/toaster";
 import { FieldErrors, Field, FormAlert } from "~/components/ui/field";

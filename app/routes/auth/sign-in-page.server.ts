@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { signUpWithInvite } from "~/models/members/auth.server";
 import { getClub } from "~/models/clubs/club.server";
 import { CLUB_FULL } from "~/models/clubs/club-membership.server";

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data } from "@remix-run/node";
+import { type ActionFunctionArgs, data } from "react-router";
 import { decideJoinRequest, joinClub, leaveClub, removeClubMember, setClubMemberRole } from "~/models/clubs/club-membership.server";
 import { deleteClub, getClub, updateClub } from "~/models/clubs/club.server";
 import { createInvite, revokeInvite } from "~/models/clubs/invite.server";

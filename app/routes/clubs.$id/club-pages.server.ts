@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { listFeed } from "~/models/feeds/feed.server";
 import { countPendingRequests, listJoinRequests, listMembers } from "~/models/clubs/club-membership.server";
 import { getClub } from "~/models/clubs/club.server";

@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Link, useActionData, useLoaderData } from "react-router";
 import { ClubImage } from "~/components/club/image";
 import { ClubNotFound } from "~/components/club/not-found";
 import { PostEditorPart } from "~/components/post/editor-part";

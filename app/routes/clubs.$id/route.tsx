@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link, NavLink, Outlet, useLoaderData, useSearchParams, type useActionData } from "@remix-run/react";
+import type { MetaFunction, useActionData } from "react-router";
+import { Link, NavLink, Outlet, useLoaderData, useSearchParams } from "react-router";
 import { Suspense, useEffect } from "react";
 import { DELETE_CLUB_TEXT, DELETE_CLUB_TITLE, leaveClubText, leaveClubTitle } from "~/components/club/confirm-texts";
 import { ClubJoinDialog } from "~/components/club/join-dialog";

@@ -1,4 +1,4 @@
-import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
+import { redirect, type LoaderFunctionArgs } from "react-router";
 import { CLUB_NOT_FOUND } from "~/schemas/club";
 import { isAppError } from "~/utils/errors";
 import { loaderError } from "~/web/page-errors.server";

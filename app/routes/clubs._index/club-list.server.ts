@@ -1,4 +1,4 @@
-import { data } from "@remix-run/node";
+import { data } from "react-router";
 import { listClubs } from "~/models/clubs/club.server";
 import { parseClubListQuery } from "~/schemas/club";
 import { getSessionUser } from "~/web/session.server";

@@ -1,5 +1,5 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "react-router";
+import { Form, Link, useLoaderData, useLocation, useNavigation } from "react-router";
 import { ClubCard, ClubCardSkeleton } from "~/components/club/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";

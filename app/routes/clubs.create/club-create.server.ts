@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { createClub } from "~/models/clubs/club.server";
 import { createClubSchema } from "~/schemas/forms.server";
 import { submissionFailure, withPageErrors } from "~/web/page-errors.server";

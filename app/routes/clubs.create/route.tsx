@@ -1,8 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { getFormProps, useForm } from "@conform-to/react";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useBrowserValidation } from "~/utils/browser-validation";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { CLUB_DRAFT_FIELDS, ClubFields } from "~/components/club/fields";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";

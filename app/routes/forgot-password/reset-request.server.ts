@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { requestPasswordReset, resetByMail } from "~/models/members/password-reset.server";
 import { forgotPasswordSchema } from "~/schemas/forms.server";
 import { formReply, withPageErrors } from "~/web/page-errors.server";

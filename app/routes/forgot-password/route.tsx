@@ -1,8 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
 import { APP_NAME, pageMeta } from "~/utils/brand";

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { getMembership } from "~/models/access.server";
 import { acceptInvite, getInvite, type Invite } from "~/models/clubs/invite.server";
 import { NO_STORE } from "~/web/cache-control.server";

@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useSubmit } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Form, Link, useActionData, useLoaderData, useSubmit } from "react-router";
 import { useEffect, useRef } from "react";
 import { InviteTerms } from "~/components/club/invite-terms";
 import { Avatar } from "~/components/ui/avatar";
@@ -123,7 +123,7 @@ function JoinNow() {
   useEffect(() => {
     if (started.current || error) return;
     started.current = true;
-    submit({ intent: "join" }, { method: "post" });
+    void submit({ intent: "join" }, { method: "post" });
   }, [error, submit]);
 
   return (

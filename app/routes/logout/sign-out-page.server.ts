@@ -1,4 +1,4 @@
-import { redirect, type ActionFunctionArgs } from "@remix-run/node";
+import { redirect, type ActionFunctionArgs } from "react-router";
 import { signOutHeaders } from "~/web/sign-out.server";
 import { withPageErrors } from "~/web/page-errors.server";
 import { toastCookie } from "~/web/toast.server";

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { moderationLogPage } from "~/models/moderation/moderation-log.server";
 import { requireModerationScope } from "~/models/moderation/moderation-access.server";
 import { decideCase, moderationQueue } from "~/models/moderation/report.server";

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { memberForStaff, suspendMember, unsuspendMember } from "~/models/moderation/suspension.server";
 import { dismissReportsBy, purgeMember } from "~/models/moderation/waves.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";

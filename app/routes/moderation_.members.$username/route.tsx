@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
 import { RelativeTime } from "~/components/ui/relative-time";

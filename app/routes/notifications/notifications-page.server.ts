@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { listNotifications, markRead } from "~/models/notifications/notification.server";
 import { markReadSchema } from "~/schemas/notifications";
 import { badRequest, invalid } from "~/utils/errors";

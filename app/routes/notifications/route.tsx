@@ -1,4 +1,4 @@
-import { Link, useFetcher, useFetchers, useLoaderData, useLocation, type MetaFunction } from "@remix-run/react";
+import { Link, useFetcher, useFetchers, useLoaderData, useLocation, type MetaFunction } from "react-router";
 import type { NotificationItem } from "~/models/notifications/notification.server";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";

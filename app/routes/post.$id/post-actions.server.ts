@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { addComment, deleteComment, listCommentPage, pageEndingWith, updateComment } from "~/models/posts/comment.server";
 import { deletePost, getPost, likePost, moderatesAs, sharePost, unlikePost, updatePost } from "~/models/posts/post.server";
 import type { Actor } from "~/models/members/user.server";

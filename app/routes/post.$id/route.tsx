@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Link, useLoaderData, useSearchParams } from "react-router";
 import { useState, type ComponentType } from "react";
 import { ModerationForms, showsModeration } from "~/components/moderation/removal";
 import { Comments } from "~/components/post/comments";

@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { BLOCK_MESSAGES, blockMember, unblockMember, viewerBlocked, viewerBlockedBy } from "~/models/members/block.server";
 import { followUser, unfollowUser } from "~/models/members/follow.server";
 import { listFeed } from "~/models/feeds/feed.server";

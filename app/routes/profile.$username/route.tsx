@@ -1,6 +1,6 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { ReportLink } from "~/components/moderation/report";
-import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData } from "react-router";
 import { Suspense, useEffect } from "react";
 import { showToast } from "~/components/layout/toaster";
 import { PostCard } from "~/components/post/card";

@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import type { ReportFailure } from "~/components/moderation/report-form";
 import { reportableTarget, reportTarget } from "~/models/moderation/report.server";
 import { REPORT_THANKS } from "~/schemas/report";

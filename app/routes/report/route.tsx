@@ -1,4 +1,4 @@
-import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation, type MetaFunction } from "react-router";
 import { ReportForm, type ReportFailure } from "~/components/moderation/report-form";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { REPORT_TARGET_NAMES } from "~/schemas/report";

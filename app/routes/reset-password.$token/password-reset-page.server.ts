@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { resetLinkOwner, resetPassword } from "~/models/members/password-reset.server";
 import { passwordResetSchema } from "~/schemas/forms.server";
 import { NO_STORE } from "~/web/cache-control.server";

@@ -1,8 +1,8 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { NewPasswordFields } from "~/components/profile/fields";
 import { FormAlert } from "~/components/ui/field";

@@ -1,9 +1,9 @@
-import type { MetaFunction } from "@remix-run/node";
+import type { MetaFunction } from "react-router";
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
 import { useState } from "react";
-import { Form, Link, useActionData, useLoaderData, useLocation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/profile/fields";
 import { Avatar } from "~/components/ui/avatar";

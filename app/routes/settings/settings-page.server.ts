@@ -1,5 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { changePassword, updateProfile } from "~/models/members/profile.server";
 import { setDataSaver } from "~/models/members/data-saver.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/members/session.server";

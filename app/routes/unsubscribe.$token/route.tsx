@@ -1,5 +1,5 @@
-import type { MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import type { MetaFunction } from "react-router";
+import { Form, Link, useLoaderData } from "react-router";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";

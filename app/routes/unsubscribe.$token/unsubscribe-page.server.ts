@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "@remix-run/node";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { unsubscribeTarget, unsubscribeWithToken } from "~/models/notifications/notification-mail.server";
 import { NO_STORE } from "~/web/cache-control.server";
 import { withLoaderErrors } from "~/web/page-errors.server";

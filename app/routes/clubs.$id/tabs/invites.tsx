@@ -1,4 +1,4 @@
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "react-router";
 import { GeneratedInvite, InviteForm, InviteList } from "~/components/club/invites";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { failedToast, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";

@@ -1,4 +1,4 @@
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Link, useLoaderData, useRouteLoaderData } from "react-router";
 import { PostCard } from "~/components/post/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { loader as clubLoader } from "../route";

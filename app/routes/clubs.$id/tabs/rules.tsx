@@ -1,4 +1,4 @@
-import { useLoaderData } from "@remix-run/react";
+import { useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { clubRulesLoader as loader } from "../club-pages.server";
 
