@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
-import { createReadableStreamFromReadable, writeReadableStreamToWritable } from "@react-router/node";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import { createRequestHandler, type ServerBuild } from "react-router";
 import compression from "compression";
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from "express";
@@ -155,6 +155,69 @@ async function answer(req: IncomingMessage, res: ServerResponse, handle: FetchHa
   else res.end();
 }
 
+/** How much of a body is read ahead of its reader before the socket is paused. */
+const BODY_READ_AHEAD = 64 * 1024;
+
+/**
+ * A request's body as a Fetch stream that gives its reader every byte that arrived, in order, and
+ * only then the error of a connection cut mid-body. A stream that errors at once drops what it
+ * had queued (the Streams standard: `controller.error` empties the queue); for a resumable upload
+ * cut at half that was up to 64 KB the client had sent and would have to send again (resumable-
+ * uploads.spec). Nothing is queued in the Fetch stream itself (a high-water mark of 0): chunks wait
+ * here, at most BODY_READ_AHEAD before the socket is paused, and go out one per read.
+ */
+export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let queued = 0;
+  let ended = false;
+  let failure: unknown = null;
+  let wake: (() => void) | null = null;
+  const notify = () => {
+    const next = wake;
+    wake = null;
+    next?.();
+  };
+  req.on("data", (chunk: Buffer) => {
+    chunks.push(chunk);
+    queued += chunk.byteLength;
+    if (queued >= BODY_READ_AHEAD) req.pause();
+    notify();
+  });
+  req.once("end", () => {
+    ended = true;
+    notify();
+  });
+  req.once("error", (error) => {
+    failure = error;
+    notify();
+  });
+  req.once("close", () => {
+    // Closed before its end without an error of its own: the client went away mid-body.
+    if (!ended && !failure) failure = new Error("The request's body was cut off");
+    notify();
+  });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        while (chunks.length === 0 && !ended && !failure) {
+          req.resume();
+          await new Promise<void>((resolve) => (wake = resolve));
+        }
+        const chunk = chunks.shift();
+        if (chunk) {
+          queued -= chunk.byteLength;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        } else if (failure) controller.error(failure);
+        else controller.close();
+      },
+      cancel(reason) {
+        req.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 /**
  * The Fetch request the app sees. Its URL is the Host and the path as sent (the edge refused any
  * other target); its signal aborts when the client goes before the answer is sent. The socket's
@@ -178,7 +241,7 @@ export function fetchRequest(req: IncomingMessage, res: ServerResponse): Request
   const method = req.method ?? "GET";
   const init: RequestInit & { duplex?: "half" } = { method, headers, signal: controller.signal };
   if (method !== "GET" && method !== "HEAD") {
-    init.body = createReadableStreamFromReadable(req);
+    init.body = requestBody(req);
     init.duplex = "half";
   }
   return new Request(`http://${req.headers.host}${req.url}`, init);
