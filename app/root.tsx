@@ -18,10 +18,12 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
 import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
-import { TitlePrefix, useBuildVersion } from "~/utils/framework-internals";
-import { unreadText, useUnreadCount } from "~/components/layout/notifications-link";
+import { useBuildVersion } from "~/utils/framework-internals";
+import { useUnreadCount } from "~/components/layout/notifications-link";
+import { unreadTitleOf, withUnreadTitle } from "~/utils/unread-title";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
+import { useOpenSavedTarget } from "~/offline/open-saved-target";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";
 import type { loader } from "./root-data.server";
@@ -76,6 +78,11 @@ export function Layout({ children }: { children: ReactNode }) {
     typeof document === "undefined" && !data?.user && matches.some((m) => (m.handle as RouteHandle | undefined)?.plainForVisitors);
   const build = useBuildVersion();
   const unread = useUnreadCount(data?.user?.unread);
+  // The routes' titles carry the count their data had (utils/unread-title.ts); one the page
+  // fetched since then (on coming back to the tab) goes into the title the same way.
+  useEffect(() => {
+    document.title = unreadTitleOf(document.title, unread);
+  }, [unread, location.key]);
   const feed = pageFeed(matches);
   return (
     <html lang="en-US" data-scripts={plain ? "none" : undefined}>
@@ -83,9 +90,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#2a1f14" />
-        <TitlePrefix prefix={unread > 0 ? `(${unreadText(unread)}) ` : ""}>
-          <Meta />
-        </TitlePrefix>
+        <Meta />
         <Links />
       </head>
       <body className="min-h-screen">
@@ -130,6 +135,8 @@ export default function App() {
   useEffect(() => notePageViewer(memberId !== null), [memberId]);
   // Every page load sends what waits in the outbox, for this member only (ADR 0034).
   useEffect(() => void startOutbox(memberId), [memberId]);
+  // A page opened offline from its saved data, on another page's saved document.
+  useOpenSavedTarget();
   return (
     <>
       <OutboxRevalidator />
@@ -138,7 +145,7 @@ export default function App() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: APP_NAME }, { name: "description", content: SITE_DESCRIPTION }];
+export const meta: MetaFunction = withUnreadTitle(() => [{ title: APP_NAME }, { name: "description", content: SITE_DESCRIPTION }]);
 
 /** Never a stack trace: a known status gets its message, anything else a plain apology. */
 export function ErrorBoundary() {

@@ -57,6 +57,14 @@ export const DATA_PART = "data";
 export const ROUTES_PARAM = "_routes";
 
 /**
+ * Where the worker's opening script (sw/open-saved-document.ts) leaves, on another page's saved
+ * document, the address to open there from its saved data: a property of `window` (not of the
+ * document, which React draws anew when the saved copy does not hydrate as it is). The app reads
+ * it once it has started (offline/open-saved-target.ts) and navigates with React Router's own API.
+ */
+export const OPEN_SAVED_TARGET = "__pulseOpenSaved";
+
+/**
  * The page a request belongs to, as the address bar shows it, and which part of it the request is: a
  * data request (`/post/3.data`, `/_root.data?_routes=root`; docs/decisions/0079-single-fetch.md)
  * without its `.data`, Remix's `_routes` and a bare `index`.

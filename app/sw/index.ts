@@ -21,7 +21,7 @@ import {
   type SavePageMessage,
 } from "../offline/saved-pages";
 import { forgetPages, heardViewer, PAGES_CACHE, pageCachePlugins, pagesGeneration, savedCopy, sessionEnded } from "./saved-pages";
-import { OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
+import { asksOnlyFor, manifestPaths, OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 import { reloadDocumentAnswer } from "./single-fetch";
@@ -185,7 +185,7 @@ function unreachableRouteModule(): Response {
   return new Response(body, { headers: { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" } });
 }
 
-// Remix's route discovery (`/__manifest?p=…&version=…`): the same for everyone, and needed for an
+// React Router's route discovery (`/__manifest?paths=…&version=…`): the same for everyone, and needed for an
 // in-app link to a seen page to work offline. A miss offline asks Remix to load the page as a
 // document (which then gets its saved copy or the offline page), except for the page's own path
 // and a page being opened from its saved data (./open-saved.ts).
@@ -199,7 +199,7 @@ registerRoute(
   async (options) =>
     (await routeManifest.handle(options).catch(() => undefined)) ??
     // Before the own-page answer: the worker may still see the opening page under the address it asked for.
-    routesForOpening((options.event as FetchEvent).clientId, options.url.searchParams.getAll("p")) ??
+    routesForOpening((options.event as FetchEvent).clientId, manifestPaths(options.url)) ??
     (await nothingNewForOwnPage(options)) ??
     reloadDocument("/"),
 );
@@ -223,8 +223,8 @@ registerRoute(
  */
 async function nothingNewForOwnPage({ url, event }: RouteHandlerCallbackOptions): Promise<Response | undefined> {
   const client = await self.clients.get((event as FetchEvent).clientId);
-  const paths = url.searchParams.getAll("p");
-  if (!client || paths.length === 0 || paths.some((path) => path !== new URL(client.url).pathname)) return undefined;
+  const paths = manifestPaths(url);
+  if (!client || !asksOnlyFor(paths, new URL(client.url).pathname)) return undefined;
   return new Response("{}", { headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
 }
 

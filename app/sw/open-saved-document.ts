@@ -1,3 +1,5 @@
+import { OPEN_SAVED_TARGET } from "../offline/saved-pages";
+
 /**
  * The parts of opening a page from its saved loader data (./open-saved.ts) that need no worker:
  * reading saved documents and route manifests, deciding, and the script.
@@ -5,8 +7,25 @@
 
 /** The worker's own script, named by the saved document it opens on (same origin: the CSP's 'self'). */
 export const OPEN_SAVED_SCRIPT = "/__pulse/open-saved.js";
-/** Remix's route discovery answers (`/__manifest?p=…&version=…`), kept by the worker. */
+/** React Router's route discovery answers (`/__manifest?paths=…&version=…`), kept by the worker. */
 export const ROUTE_MANIFEST_CACHE = "route-manifest";
+
+/**
+ * The paths a route discovery request asks about: React Router 7 sends them sorted and joined by
+ * commas (`?paths=/a,/b`); a page of a Remix 2 build, one `p` each (`?p=/a&p=/b`).
+ */
+export function manifestPaths(url: URL): string[] {
+  const joined = url.searchParams.get("paths");
+  return joined ? joined.split(",").filter(Boolean) : url.searchParams.getAll("p");
+}
+
+/**
+ * Whether a route discovery request asks about `pathname` alone: React Router 7 adds each ancestor
+ * of a path it discovers (`/post` with `/post/3`), which need nothing the page's own routes lack.
+ */
+export function asksOnlyFor(paths: string[], pathname: string): boolean {
+  return paths.includes(pathname) && paths.every((path) => path === pathname || path === "/" || pathname.startsWith(`${path}/`));
+}
 
 /** What a route discovery answer says of a route (the fields used here). */
 export type DiscoveredRoute = { id: string; parentId?: string; module: string; imports?: string[]; hasLoader: boolean };
@@ -71,34 +90,18 @@ export function withOpenScript(html: string, from: string): string | null {
 
 /**
  * The script: run before the app's, on the saved document of `from`. The app checks that the
- * address is the one its document was drawn for, so `from` goes back in the address bar first; once
- * the app has hydrated, it navigates to the address asked for, replacing that history entry. The
- * page stays hidden meanwhile (at most 8 s: then whatever is drawn is shown).
+ * address is the one its document was drawn for, so `from` goes back in the address bar first; the
+ * address asked for is left in `window[OPEN_SAVED_TARGET]` for the app, which navigates there once it has hydrated
+ * (offline/open-saved-target.ts) and shows the page when that is done. The page stays hidden
+ * meanwhile (at most 8 s: then whatever is drawn is shown).
  */
 export function openSavedScript(from: string): string {
   return `(() => {
-  const target = location.pathname + location.search + location.hash;
   const root = document.documentElement;
+  window[${JSON.stringify(OPEN_SAVED_TARGET)}] = location.pathname + location.search + location.hash;
   history.replaceState(history.state, "", ${JSON.stringify(from)});
   root.style.visibility = "hidden";
-  let shown = false;
-  const show = () => { if (!shown) { shown = true; root.style.visibility = ""; } };
-  setTimeout(show, 8000);
-  const started = Date.now();
-  const ready = () => {
-    const main = document.querySelector("main");
-    return window.__reactRouterDataRouter && main && Object.keys(main).some((key) => key.startsWith("__reactFiber"));
-  };
-  const wait = setInterval(() => {
-    if (!ready()) { if (Date.now() - started > 8000) clearInterval(wait); return; }
-    clearInterval(wait);
-    // A frame after hydration, so the app listens to the router before it moves.
-    requestAnimationFrame(() => setTimeout(() => {
-      const router = window.__reactRouterDataRouter;
-      const stop = router.subscribe((state) => { if (state.navigation.state === "idle") { stop(); show(); } });
-      router.navigate(target, { replace: true });
-    }, 50));
-  }, 25);
+  setTimeout(() => { root.style.visibility = ""; }, 8000);
 })();
 `;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
+  asksOnlyFor,
   buildVersionOf,
+  manifestPaths,
   OPEN_SAVED_SCRIPT,
   openedFrom,
   parseBuildManifest,
@@ -105,5 +107,28 @@ describe("openedFrom", () => {
     expect(openedFrom("/clubs?q=ridge")).toBe("/clubs?q=ridge");
     for (const bad of [null, "", "//evil.example/", "https://evil.example/", "javascript:alert(1)", "/\\evil.example"])
       expect(openedFrom(bad)).toBeNull();
+  });
+});
+
+describe("manifestPaths", () => {
+  it("reads React Router 7's comma-joined paths, and a Remix 2 page's one p each", () => {
+    expect(manifestPaths(new URL("http://x.test/__manifest?paths=%2Fpost%2F3,%2Fprofile%2Fann&version=abc"))).toEqual([
+      "/post/3",
+      "/profile/ann",
+    ]);
+    expect(manifestPaths(new URL("http://x.test/__manifest?p=/post/3&p=/clubs&version=abc"))).toEqual(["/post/3", "/clubs"]);
+    expect(manifestPaths(new URL("http://x.test/__manifest?version=abc"))).toEqual([]);
+  });
+});
+
+describe("asksOnlyFor", () => {
+  it("is the page's own path with its ancestors, as React Router 7 asks, and nothing else", () => {
+    expect(asksOnlyFor(["/post", "/post/3"], "/post/3")).toBe(true);
+    expect(asksOnlyFor(["/post/3"], "/post/3")).toBe(true);
+    expect(asksOnlyFor(["/", "/clubs", "/clubs/4", "/clubs/4/members"], "/clubs/4/members")).toBe(true);
+    expect(asksOnlyFor(["/post"], "/post/3")).toBe(false);
+    expect(asksOnlyFor(["/post/3", "/profile/ann"], "/post/3")).toBe(false);
+    expect(asksOnlyFor(["/po", "/post/3"], "/post/3")).toBe(false);
+    expect(asksOnlyFor([], "/post/3")).toBe(false);
   });
 });

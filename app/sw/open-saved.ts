@@ -2,6 +2,7 @@ import { matchPrecache } from "workbox-precaching";
 import { DATA_PART, DOCUMENT_PART, pageOf, SAVED_AT_HEADER } from "../offline/saved-pages";
 import { PAGES_CACHE, savedCopy } from "./saved-pages";
 import { routesOfData } from "./single-fetch";
+import { asksOnlyFor } from "./open-saved-document";
 import {
   buildVersionOf,
   parseBuildManifest,
@@ -118,7 +119,7 @@ export async function openFromSavedData(
  */
 export function routesForOpening(clientId: string, paths: string[]): Response | undefined {
   const open = opening.get(clientId);
-  if (!open || paths.length !== 1 || paths[0] !== new URL(open.page, "http://x").pathname) return undefined;
+  if (!open || !asksOnlyFor(paths, new URL(open.page, "http://x").pathname)) return undefined;
   return new Response(JSON.stringify(Object.fromEntries(open.routes.map((route) => [route.id, route]))), {
     headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
   });
