@@ -1,6 +1,7 @@
 import { data, type MetaFunction } from "react-router";
 import { NotFoundPage } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 const PAGE_NOT_FOUND = "Page Not Found";
 
@@ -14,7 +15,7 @@ export async function action() {
 }
 
 /** The document title says it too, like the other error pages' ("Post Not Found · Whitetail Pulse"; audit ux-2 N8). */
-export const meta: MetaFunction = () => pageMeta(PAGE_NOT_FOUND);
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta(PAGE_NOT_FOUND));
 
 export default function CatchAll() {
   return <NotFoundPage />;

@@ -7,6 +7,7 @@ import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { publishFromEditor as action } from "~/web/post-form.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** SPEC.md §2 Create post. */
 export { postEditorLoader as loader, publishFromEditor as action } from "~/web/post-form.server";
@@ -37,7 +38,9 @@ export default function CreatePostPage() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Create Post", "Share a story, a tip, a video or a podcast with the whitetail community.");
+export const meta: MetaFunction = withUnreadTitle(() =>
+  pageMeta("Create Post", "Share a story, a tip, a video or a podcast with the whitetail community."),
+);
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

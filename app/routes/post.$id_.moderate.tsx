@@ -5,6 +5,7 @@ import { ModerationForms } from "~/components/moderation/removal";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 import type { moderationPageAction, moderationPageLoader } from "~/web/moderation-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /**
  * /post/{id}/moderate (?comment={id}): remove a post or comment with a reason, or restore it, as a
@@ -47,6 +48,6 @@ export default function ModeratePage() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Moderate");
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta("Moderate"));
 
 export const ErrorBoundary = GeneralErrorBoundary;

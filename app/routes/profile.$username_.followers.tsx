@@ -4,6 +4,7 @@ import { FollowList, FollowListErrorBoundary } from "~/components/profile/follow
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { loadFollowList } from "~/web/follow-list.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** /profile/{username}/followers (outside the profile page's layout: the file name ends the segment with _). */
 export async function loader(args: LoaderFunctionArgs) {
@@ -17,9 +18,10 @@ export default function FollowersPage() {
   return <FollowList profile={profile} which="followers" users={users} nextCursor={nextCursor} firstPage={firstPage} />;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
   data
     ? pageMeta(`Followers · ${data.profile.displayName}`, `Hunters who follow ${data.profile.displayName}.`)
-    : pageMeta(PROFILE_NOT_FOUND);
+    : pageMeta(PROFILE_NOT_FOUND),
+);
 
 export const ErrorBoundary = FollowListErrorBoundary;

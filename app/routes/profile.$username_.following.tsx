@@ -4,6 +4,7 @@ import { FollowList, FollowListErrorBoundary } from "~/components/profile/follow
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { loadFollowList } from "~/web/follow-list.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** /profile/{username}/following (outside the profile page's layout: the file name ends the segment with _). */
 export async function loader(args: LoaderFunctionArgs) {
@@ -17,7 +18,8 @@ export default function FollowingPage() {
   return <FollowList profile={profile} which="following" users={users} nextCursor={nextCursor} firstPage={firstPage} />;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? pageMeta(`Following · ${data.profile.displayName}`, `Hunters ${data.profile.displayName} follows.`) : pageMeta(PROFILE_NOT_FOUND);
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
+  data ? pageMeta(`Following · ${data.profile.displayName}`, `Hunters ${data.profile.displayName} follows.`) : pageMeta(PROFILE_NOT_FOUND),
+);
 
 export const ErrorBoundary = FollowListErrorBoundary;

@@ -3,6 +3,7 @@ import { Form } from "react-router";
 import { useSearchSubmit } from "~/components/layout/top-bar";
 import { PopularTopics } from "~/components/post/feed-sidebar";
 import { APP_NAME, pageMeta } from "~/utils/brand";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /**
  * /search: text search where the top bar has no room for its box (phones) and the 404 page's
@@ -41,4 +42,4 @@ export default function SearchPage() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Search", `Search ${APP_NAME} posts by word or #hashtag.`);
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta("Search", `Search ${APP_NAME} posts by word or #hashtag.`));

@@ -1,3 +1,4 @@
+import { unreadText } from "~/utils/unread-title";
 import { Link } from "react-router";
 import { useEffect, useState } from "react";
 
@@ -6,9 +7,6 @@ import { useEffect, useState } from "react";
  * ("Notifications, 3 unread"; just "Notifications" at 0; "99+" at the model's cap of 100), drawn by
  * the server, so it needs no JavaScript. The document title's "(3) " is root.tsx's.
  */
-
-/** The unread count as shown: "99+" from the cap (UNREAD_CAP, notification.server.ts) on. */
-export const unreadText = (count: number) => (count >= 100 ? "99+" : String(count));
 
 export function NotificationsLink({ unread }: { unread: number }) {
   return (

@@ -15,6 +15,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 import type { RouteHandle } from "~/root";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** Home (SPEC.md §2): see loadHomeFeed for what the page shows. */
 export { shouldRevalidate } from "~/offline/client-action";
@@ -232,7 +233,7 @@ const tagFeedPath = (tag: string) => `/feeds/tags/${encodeURIComponent(tag)}.ato
 const feedTag = (data: { posts: unknown[]; filters: { search?: string | null } } | undefined) =>
   /^#([^\s#]+)$/.exec(data?.posts.length ? (data.filters.search ?? "") : "")?.[1];
 
-export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data, matches }) => {
   const tag = feedTag(data);
   const feed = (href: string, title: string) => ({
     tagName: "link",
@@ -246,7 +247,7 @@ export const meta: MetaFunction<typeof loader> = ({ data, matches }) => {
     ...(tag ? [feed(tagFeedPath(tag), `#${tag} on ${APP_NAME}`)] : []),
     feed(HOME_FEED_PATH, `${APP_NAME}: newest posts`),
   ];
-};
+});
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

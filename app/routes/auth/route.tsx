@@ -12,6 +12,7 @@ import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import type { loader, action, Mode } from "./sign-in-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./sign-in-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -284,10 +285,11 @@ function useStoredInvite() {
   return stored;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
   data?.mode === "register"
     ? pageMeta("Join", `Create your ${APP_NAME} account: post, comment, follow hunters and join clubs.`)
-    : pageMeta("Sign in", `Sign in to ${APP_NAME}.`);
+    : pageMeta("Sign in", `Sign in to ${APP_NAME}.`),
+);
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

@@ -10,6 +10,7 @@ import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/of
 import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import type { clubEditorLoader as loader, clubPostAction as action } from "./club-pages.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { clubEditorLoader as loader, clubPostAction as action } from "./club-pages.server";
 
@@ -57,8 +58,9 @@ export default function CreateClubPostPage() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data ? pageMeta(`Post in ${data.club.name}`, `Write a post for the members of ${data.club.name}.`) : pageMeta("Create Post");
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
+  data ? pageMeta(`Post in ${data.club.name}`, `Write a post for the members of ${data.club.name}.`) : pageMeta("Create Post"),
+);
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClubNotFound /> }} />;

@@ -17,6 +17,7 @@ import { ignoreSearchParams } from "~/utils/remix";
 import { failedToast, keepPageOnFailure } from "~/offline/client-action";
 import type { clubLayoutLoader as loader, clubPageAction as action } from "./club-pages.server";
 import { importAgain } from "~/utils/import-again";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /**
  * /clubs/{id}: the club's header, its buttons and dialogs, and the tab links; each tab is a nested
@@ -181,11 +182,11 @@ export const handle: RouteHandle = {
   },
 };
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) => {
   if (!data) return pageMeta(CLUB_NOT_FOUND);
   const page = pageMeta(data.club.name, data.club.description);
   return data.club.isPrivate ? page : [...page, atomAlternate(clubFeedPath(data.club.id), `Posts in ${data.club.name}`)];
-};
+});
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary statusHandlers={{ 404: () => <ClubNotFound /> }} />;

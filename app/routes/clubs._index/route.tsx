@@ -4,6 +4,7 @@ import { ClubCard, ClubCardSkeleton } from "~/components/club/card";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 import { loadClubList, type ClubListTab as Tab } from "./club-list.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 const TABS: Array<{ id: Tab; label: string }> = [
   { id: "all", label: "All Clubs" },
@@ -127,6 +128,8 @@ export default function ClubsPage() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Clubs", "Hunting clubs, leases and camps: find one near you, join it or start your own.");
+export const meta: MetaFunction = withUnreadTitle(() =>
+  pageMeta("Clubs", "Hunting clubs, leases and camps: find one near you, join it or start your own."),
+);
 
 export const ErrorBoundary = GeneralErrorBoundary;

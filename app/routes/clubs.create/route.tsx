@@ -14,6 +14,7 @@ import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/of
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import type { loader, action } from "./club-create.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./club-create.server";
 
@@ -90,7 +91,8 @@ function CreateClubForm({ draft }: { draft: DraftBag }) {
   );
 }
 
-export const meta: MetaFunction = () =>
-  pageMeta("Create Club", "Start a hunting club: a lease, a camp or a crew, public or private, with its own rules and posts.");
+export const meta: MetaFunction = withUnreadTitle(() =>
+  pageMeta("Create Club", "Start a hunting club: a lease, a camp or a crew, public or private, with its own rules and posts."),
+);
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -8,6 +8,7 @@ import { Field, FormAlert } from "~/components/ui/field";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import type { loader, action } from "./reset-request.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./reset-request.server";
 
@@ -77,7 +78,7 @@ function AskOperator() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Forgot password", `Get a link to choose a new ${APP_NAME} password.`);
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta("Forgot password", `Get a link to choose a new ${APP_NAME} password.`));
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

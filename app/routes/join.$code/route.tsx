@@ -9,6 +9,7 @@ import { INVITE_INVALID } from "~/schemas/messages";
 import { useIsPending } from "~/utils/remix";
 import { signInHref } from "~/utils/urls";
 import type { loader, action } from "./invite-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./invite-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -142,7 +143,8 @@ function JoinNow() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
-  data?.invite ? pageMeta(`Join ${data.invite.club.name}`, `You are invited to join ${data.invite.club.name}.`) : pageMeta(INVALID_TITLE);
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
+  data?.invite ? pageMeta(`Join ${data.invite.club.name}`, `You are invited to join ${data.invite.club.name}.`) : pageMeta(INVALID_TITLE),
+);
 
 export const ErrorBoundary = GeneralErrorBoundary;

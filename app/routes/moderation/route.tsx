@@ -5,6 +5,7 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { REPORT_REASON_LABELS, REPORT_TARGET_NAMES, type QueueEntry } from "~/schemas/report";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import type { DecisionFailure, ModerationTab, loader } from "./moderation-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./moderation-page.server";
 
@@ -207,6 +208,6 @@ function LogList({ entries, nextCursor }: { entries: ModerationLogEntry[]; nextC
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Moderation | Whitetail Pulse" }];
+export const meta: MetaFunction = withUnreadTitle(() => [{ title: "Moderation | Whitetail Pulse" }]);
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -5,6 +5,7 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { PURGE_DAYS_MAX, SUSPENSION_DAYS_MAX, SUSPENSION_REASON_MAX, suspensionEndDate } from "~/schemas/moderation-staff";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import type { action, loader } from "./member-staff.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { action, loader } from "./member-staff.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -225,9 +226,9 @@ function ReasonAndDays({
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => [
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) => [
   { title: data ? `${data.member.displayName} · Moderation` : "Moderation" },
   { name: "robots", content: "noindex" },
-];
+]);
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -6,6 +6,7 @@ import { RelativeTime } from "~/components/ui/relative-time";
 import { pageMeta } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import type { loader } from "./notifications-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./notifications-page.server";
 
@@ -133,7 +134,9 @@ function SignInNotice() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Notifications", "What happened while you were away: comments, likes, follows and clubs.");
+export const meta: MetaFunction = withUnreadTitle(() =>
+  pageMeta("Notifications", "What happened while you were away: comments, likes, follows and clubs."),
+);
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

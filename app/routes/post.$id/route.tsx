@@ -18,6 +18,7 @@ import { keepPageOnFailure } from "~/offline/client-action";
 import { postSendFailed } from "./send-failed";
 import type { loader } from "./post-actions.server";
 import { importAgain } from "~/utils/import-again";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** /post/{id}: the post, its comments, and every post mutation (see post-actions.server.ts). */
 export { loader, action } from "./post-actions.server";
@@ -190,7 +191,7 @@ function BlockedAuthorNote({ name, postId }: { name: string; postId: number }) {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) => {
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) => {
   if (!data) return pageMeta(POST_NOT_FOUND);
   const description = data.post.content.slice(0, 160);
   return [
@@ -198,7 +199,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => {
     { property: "og:title", content: data.post.title },
     { property: "og:description", content: description },
   ];
-};
+});
 
 export function ErrorBoundary() {
   return (

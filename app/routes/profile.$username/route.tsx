@@ -21,6 +21,7 @@ import { useWaiting, WAITING_TEXT } from "~/components/ui/outbox-note";
 import { failedToast, keepPageOnFailure } from "~/offline/client-action";
 import type { loader, action } from "./profile-actions.server";
 import { importAgain } from "~/utils/import-again";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 /** The edit form (Conform, the avatar upload) is fetched when it is shown (docs/decisions/0044); if it cannot be, the dialog says so (0045). */
 const EditProfileForm = lazyPart(
@@ -310,7 +311,7 @@ function EditProfile() {
   );
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data }) =>
+export const meta: MetaFunction<typeof loader> = withUnreadTitle<typeof loader>(({ data }) =>
   data
     ? [
         ...pageMeta(
@@ -320,7 +321,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) =>
         // The member's Atom feed (issue 26).
         atomAlternate(memberFeedPath(data.profile.username), `Posts by ${data.profile.displayName}`),
       ]
-    : pageMeta(PROFILE_NOT_FOUND);
+    : pageMeta(PROFILE_NOT_FOUND),
+);
 
 export function ErrorBoundary() {
   return (

@@ -4,6 +4,7 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { REPORT_TARGET_NAMES } from "~/schemas/report";
 import { useIsPending } from "~/utils/remix";
 import type { loader } from "./report-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./report-page.server";
 
@@ -47,6 +48,6 @@ export default function ReportPage() {
   );
 }
 
-export const meta: MetaFunction = () => [{ title: "Report | Whitetail Pulse" }];
+export const meta: MetaFunction = withUnreadTitle(() => [{ title: "Report | Whitetail Pulse" }]);
 
 export const ErrorBoundary = GeneralErrorBoundary;

@@ -10,6 +10,7 @@ import { RESET_LINK_INVALID } from "~/schemas/messages";
 import { APP_NAME, pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import type { loader, action } from "./password-reset-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./password-reset-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -76,7 +77,7 @@ function NewPasswordForm({ username, result }: { username: string; result?: Subm
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Choose a new password", `Set a new ${APP_NAME} password.`);
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta("Choose a new password", `Set a new ${APP_NAME} password.`));
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

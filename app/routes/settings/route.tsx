@@ -22,6 +22,7 @@ import { FeedTokenSettings } from "~/components/settings/feed-token";
 import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
 import type { loader, action } from "./settings-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./settings-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -210,7 +211,7 @@ function SecuritySettings() {
   );
 }
 
-export const meta: MetaFunction = () => pageMeta("Settings", "Your profile, password and signed-in devices.");
+export const meta: MetaFunction = withUnreadTitle(() => pageMeta("Settings", "Your profile, password and signed-in devices."));
 
 export function ErrorBoundary() {
   return <GeneralErrorBoundary />;

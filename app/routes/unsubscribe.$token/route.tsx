@@ -4,6 +4,7 @@ import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary
 import { pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
 import type { loader } from "./unsubscribe-page.server";
+import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./unsubscribe-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
@@ -46,10 +47,10 @@ export default function UnsubscribePage() {
   );
 }
 
-export const meta: MetaFunction = () => [
+export const meta: MetaFunction = withUnreadTitle(() => [
   ...pageMeta("Notification emails", "Stop or change the notification emails you get."),
   { name: "robots", content: "noindex" },
-];
+]);
 
 export function ErrorBoundary() {
   return (
