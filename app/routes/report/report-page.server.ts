@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import type { ReportFailure } from "~/components/moderation/report-form";
 import { reportableTarget, reportTarget } from "~/models/moderation/report.server";
+import { safeRedirect } from "~/schemas/forms.server";
 import { REPORT_THANKS } from "~/schemas/report";
 import { isAppError, isRefusal } from "~/utils/errors";
 import { withLoaderErrors, withPageErrors } from "~/web/page-errors.server";
@@ -12,8 +13,7 @@ import { redirectWithToast } from "~/web/toast.server";
 
 /** Where to go back to: a path on this site, else where the reported thing is. */
 function backTo(url: URL, fallback: string): string {
-  const from = url.searchParams.get("from") ?? "";
-  return from.startsWith("/") && !from.startsWith("//") && !from.startsWith("/\\") ? from : fallback;
+  return safeRedirect(url.searchParams.get("from"), fallback);
 }
 
 const targetOf = (url: URL) => ({ targetType: url.searchParams.get("type"), targetId: url.searchParams.get("id") });
