@@ -43,7 +43,11 @@ const CEILING_KB: Record<string, number> = {
   // every page with a feed shows at its foot and the hidden-content wording, both in the shell
   // (+0.34), and the notice on a hidden post's card (+0.14). A first try that gave the notice a
   // module of its own cost the home a 15th file (+0.40) and went over this ceiling.
-  "routes/_index": 106.9,
+  // Plus 5.0 for React Router 7.18 (issue 40, ADR 0082; measured 106.88 → 111.86, the same 14
+  // files): its one framework file is 84.67 → 89.80 KB gz (the router's middleware, instrumentation
+  // and RSC-ready data layer, which no route can leave out). Every page pays the same 4.97; the
+  // heaviest, /settings, is at 119.10 of the 120 budget. Issue 40 wants this back below 100 KB.
+  "routes/_index": 111.9,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
