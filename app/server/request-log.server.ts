@@ -57,6 +57,7 @@ export function learnRoutes(routes: Record<string, ManifestRoute | undefined>) {
       route.index ? { id: route.id, path: route.path, index: true } : { id: route.id, path: route.path, children: tree(route.id) },
     );
   routeTree = tree(undefined);
+  labels.clear();
   routeIds.clear();
   for (const id of Object.keys(routes)) routeIds.add(id);
 }
@@ -78,12 +79,26 @@ export function routeLabel(url: string | undefined): string {
   }
   if (path.startsWith(ASSETS_PATH)) return "static";
   if (!routeTree) return "unmatched";
-  try {
-    return matchRoutes(routeTree, path)?.at(-1)?.route.id ?? "unmatched";
-  } catch {
-    return "unmatched";
+  let label = labels.get(path);
+  if (label === undefined) {
+    try {
+      label = matchRoutes(routeTree, path)?.at(-1)?.route.id ?? "unmatched";
+    } catch {
+      label = "unmatched";
+    }
+    if (labels.size >= MAX_LABELS) labels.clear();
+    labels.set(path, label);
   }
+  return label;
 }
+
+/**
+ * Each path's route, once: React Router's public `matchRoutes` flattens and ranks the whole route
+ * tree on every call (about 1 ms here; its request handler keeps its own ranked branches), which
+ * was a third of a visitor-cache hit's cost (ADR 0082). At most MAX_LABELS paths are kept.
+ */
+const labels = new Map<string, string>();
+const MAX_LABELS = 1000;
 
 type Tracked = { inFlight: number; draining: boolean; idle: Set<() => void>; servers: Set<Server> };
 const state: Tracked = { inFlight: 0, draining: false, idle: new Set(), servers: new Set() };
