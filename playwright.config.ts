@@ -63,7 +63,7 @@ export default defineConfig({
   ...shared,
   use: { ...shared.use, baseURL: `http://localhost:${PORT}` },
   webServer: {
-    // The service worker is bundled here too, so a build made with `remix build` alone has one.
+    // The service worker is bundled here too, so a build made with `react-router build` alone has one.
     command: `rm -rf ${DATA_DIR} && mkdir -p ${DATA_DIR} && node_modules/.bin/tsx scripts/build-sw.ts && node server.js ${SERVER_BUILD}`,
     url: `http://localhost:${PORT}/`,
     reuseExistingServer: false,

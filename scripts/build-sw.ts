@@ -1,5 +1,5 @@
 /**
- * Bundles the service worker (app/sw/, Workbox) after `remix vite:build`: `npm run build` runs it,
+ * Bundles the service worker (app/sw/, Workbox) after `react-router build`: `npm run build` runs it,
  * and so does the e2e server's start (playwright.config.ts), so a build made with Vite alone still
  * gets its worker. docs/decisions/0033-service-worker-saved-pages.md.
  *

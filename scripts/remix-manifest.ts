@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 
-/** The browser manifest Remix writes into the assets build directory (`manifest-<version>.js`). */
+/** The browser manifest React Router (as Remix before it) writes into the assets build directory (`manifest-<version>.js`). */
 export type RemixManifest = {
   version: string;
   url: string;
