@@ -43,11 +43,12 @@ const CEILING_KB: Record<string, number> = {
   // every page with a feed shows at its foot and the hidden-content wording, both in the shell
   // (+0.34), and the notice on a hidden post's card (+0.14). A first try that gave the notice a
   // module of its own cost the home a 15th file (+0.40) and went over this ceiling.
-  // Plus 5.0 for React Router 7.18 (issue 40, ADR 0082; measured 106.88 → 111.86, the same 14
-  // files): its one framework file is 84.67 → 89.80 KB gz (the router's middleware, instrumentation
-  // and RSC-ready data layer, which no route can leave out). Every page pays the same 4.97; the
-  // heaviest, /settings, is at 119.10 of the 120 budget. Issue 40 wants this back below 100 KB.
-  "routes/_index": 111.9,
+  // Plus 5.1 for React Router 7.18 (issue 40, ADR 0082; measured 106.88 → 111.94, the same 14
+  // files): its one framework file is +4.93 (the router's middleware, instrumentation and
+  // RSC-ready data layer, which no route can leave out), the shell +0.12 (each route's title wrapper
+  // and the saved-page opener in, the title Proxy out). Every page pays about the same; the
+  // heaviest, /settings, is at 119.18 of the 120 budget. Issue 40 wants this back below 100 KB.
+  "routes/_index": 112.0,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
