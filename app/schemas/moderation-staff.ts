@@ -49,7 +49,7 @@ export const purgeSchema = z.object({
 });
 export type PurgeInput = z.infer<typeof purgeSchema>;
 
-/** PUT /api/clubs/{id}/members/{username} and the Members tab's Make admin / Make member. */
+/** PUT /api/clubs/{id}/members/{username} and the Members tab's Make admin / Remove admin role. */
 export const clubRoleSchema = z.object({
   role: z.enum(["admin", "member"], { error: 'Role must be "admin" or "member"' }),
 });

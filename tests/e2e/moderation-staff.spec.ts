@@ -125,7 +125,7 @@ test.describe("moderation staff", () => {
     await expect(page.getByTestId("toast")).toContainText("Admin added");
     const adminRow = page.getByTestId("club-member").filter({ hasText: `@${admin.username}` });
     await expect(adminRow.getByText("Admin", { exact: true })).toBeVisible();
-    await expect(page.getByRole("button", { name: `Make member: ${admin.displayName}` })).toBeVisible();
+    await expect(page.getByRole("button", { name: `Remove admin role: ${admin.displayName}` })).toBeVisible();
 
     await open(`/clubs/${id}/members`, adminPage);
     // An admin may not change roles, nor remove the owner.

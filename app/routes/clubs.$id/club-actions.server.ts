@@ -151,7 +151,7 @@ async function revokeAction({ clubId, actor, formData }: Ctx) {
   return done(back, { title: "Invite revoked" });
 }
 
-/** Make admin / Make member on the Members tab (the owner only). */
+/** Make admin / Remove admin role on the Members tab (the owner only). */
 async function setRoleAction({ clubId, actor, formData }: Ctx) {
   const username = String(formData.get("username") ?? "");
   const back = clubPath(clubId, "members");

@@ -168,7 +168,9 @@ function FollowCounts() {
   if (pending === "unfollow" && profile.isFollowing) followers = Math.max(0, followers - 1);
   const base = `/profile/${profile.username}`;
   return (
-    <ul className="mt-4 flex gap-6 text-sm" aria-label="Counts">
+    // One baseline for the three, and a space inside each link on a phone too, where `tap` makes
+    // it a flex box that drops the space between the number and its word (ux-3 U14: "0Followers").
+    <ul className="mt-4 flex items-baseline gap-6 text-sm" aria-label="Counts">
       <li>
         <strong className="font-semibold text-bark-900" data-testid="posts-count">
           {profile.postsCount}
@@ -176,7 +178,7 @@ function FollowCounts() {
         <span className="text-stone-500">Posts</span>
       </li>
       <li>
-        <Link to={`${base}/followers`} className="tap hover:underline">
+        <Link to={`${base}/followers`} className="tap gap-1 hover:underline">
           <strong className="font-semibold text-bark-900" data-testid="followers-count">
             {followers}
           </strong>{" "}
@@ -184,7 +186,7 @@ function FollowCounts() {
         </Link>
       </li>
       <li>
-        <Link to={`${base}/following`} className="tap hover:underline">
+        <Link to={`${base}/following`} className="tap gap-1 hover:underline">
           <strong className="font-semibold text-bark-900" data-testid="following-count">
             {profile.followingCount}
           </strong>{" "}

@@ -47,7 +47,9 @@ export default function ClubMembersTab() {
                 </div>
               </div>
               {can.setRole || can.remove ? (
-                <div className="flex flex-wrap gap-2">
+                // One layout for every row: on a phone the actions stack (a longer label wrapped one
+                // row's Remove under its role button and left another's beside it, ux-3 U16).
+                <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
                   {can.setRole ? (
                     <Form method="post" action={`/clubs/${clubId}/members`} preventScrollReset>
                       <input type="hidden" name="username" value={m.username} />
@@ -58,9 +60,9 @@ export default function ClubMembersTab() {
                         value="set-role"
                         className="btn-secondary"
                         disabled={busy}
-                        aria-label={`${m.role === "admin" ? "Make member" : "Make admin"}: ${m.displayName}`}
+                        aria-label={`${m.role === "admin" ? "Remove admin role" : "Make admin"}: ${m.displayName}`}
                       >
-                        {m.role === "admin" ? "Make member" : "Make admin"}
+                        {m.role === "admin" ? "Remove admin role" : "Make admin"}
                       </button>
                     </Form>
                   ) : null}
