@@ -63,7 +63,6 @@ function savePageMessage(): SavePageMessage {
  */
 const savedParts = new Map<string, Map<string, number | null>>();
 const listeners = new Set<() => void>();
-let version = 0;
 
 function noteSavedCopy({ page, part, savedAt }: SavedCopyMessage) {
   const parts = savedParts.get(page) ?? new Map<string, number | null>();
@@ -71,7 +70,6 @@ function noteSavedCopy({ page, part, savedAt }: SavedCopyMessage) {
   if (part === DATA_PART) for (const other of parts.keys()) if (other !== DOCUMENT_PART) parts.delete(other);
   parts.set(part, savedAt);
   savedParts.set(page, parts);
-  version += 1;
   for (const listener of listeners) listener();
 }
 
@@ -79,11 +77,6 @@ function noteSavedCopy({ page, part, savedAt }: SavedCopyMessage) {
 export function subscribeSavedCopies(listener: () => void) {
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-/** Changes whenever what the worker said changes (useSyncExternalStore's snapshot). */
-export function savedCopiesVersion() {
-  return version;
 }
 
 /** When the oldest saved part of `page` (path and query) was saved, or null if it is all fresh. */

@@ -1,9 +1,9 @@
 import { useLocation } from "react-router";
 import { useSyncExternalStore } from "react";
 import { SAVED_COPY_BADGE_CLASS, savedCopyText } from "~/offline/saved-pages";
-import { savedCopiesVersion, savedCopyOf, subscribeSavedCopies } from "~/offline/service-worker";
+import { savedCopyOf, subscribeSavedCopies } from "~/offline/service-worker";
 
-const noVersion = () => 0;
+const notSaved = () => null;
 
 /**
  * "Saved copy from 5 minutes ago": shown when the page on screen came from the service worker's
@@ -14,8 +14,10 @@ const noVersion = () => 0;
  */
 export function SavedCopyNote() {
   const location = useLocation();
-  useSyncExternalStore(subscribeSavedCopies, savedCopiesVersion, noVersion);
-  const savedAt = savedCopyOf(location.pathname + location.search);
+  const page = location.pathname + location.search;
+  // Hydration draws what the server drew (no note: React's "server snapshot"), then the note; read
+  // during hydration, it made a saved copy not hydrate as sent (ux-3 U18, React #418).
+  const savedAt = useSyncExternalStore(subscribeSavedCopies, () => savedCopyOf(page), notSaved);
   return (
     <p role="status" data-testid="saved-copy-note" className="pointer-events-none fixed bottom-2 left-2 z-40 m-0 max-w-[calc(100%-1rem)]">
       {savedAt !== null ? <span className={SAVED_COPY_BADGE_CLASS}>{savedCopyText(savedAt, Date.now())}</span> : null}
