@@ -39,8 +39,24 @@ export function routesOfData(text: string): string[] | null {
  * not an error in place of the page they were reading.
  */
 export function reloadDocumentAnswer(page: string): Response {
-  const redirect = { redirect: page, status: 302, revalidate: false, reload: true, replace: false };
-  // Item 1 is the redirect's object; each of its keys `_N` names the field's name at N and its value at N + 1.
+  const list = singleFetchRedirect({ redirect: page, status: 302, revalidate: false, reload: true, replace: false });
+  return new Response(`${JSON.stringify(list)}\n`, {
+    status: 202,
+    headers: { "Content-Type": DATA_CONTENT_TYPE, "Cache-Control": "no-store" },
+  });
+}
+
+/**
+ * A single-fetch redirect as React Router's server writes it (turbo-stream, flattened): item 0 the
+ * type, item 1 the redirect's object, whose keys `_N` name the field's name at N and its value at N + 1.
+ */
+export function singleFetchRedirect(redirect: {
+  redirect: string;
+  status: number;
+  revalidate: boolean;
+  reload: boolean;
+  replace: boolean;
+}): unknown[] {
   const list: unknown[] = [["SingleFetchRedirect", 1], {}];
   const fields: Record<string, number> = {};
   for (const [name, value] of Object.entries(redirect)) {
@@ -48,8 +64,5 @@ export function reloadDocumentAnswer(page: string): Response {
     list.push(name, value);
   }
   list[1] = fields;
-  return new Response(`${JSON.stringify(list)}\n`, {
-    status: 202,
-    headers: { "Content-Type": DATA_CONTENT_TYPE, "Cache-Control": "no-store" },
-  });
+  return list;
 }

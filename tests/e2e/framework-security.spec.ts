@@ -1,4 +1,5 @@
 import type { Page, Request } from "@playwright/test";
+import { singleFetchRedirect } from "~/sw/single-fetch";
 import { expect, test } from "./fixtures";
 
 /**
@@ -139,15 +140,8 @@ test.describe("a data answer tampered with on its way", () => {
       const offSite = await fenceOffSite(page, baseURL!);
       await memberHome(page, open, signUp);
 
-      // What the server writes for a redirect from a loader (app/sw/single-fetch.ts writes the same).
-      const redirect = { redirect: target, status: 302, revalidate: false, reload: false, replace: false };
-      const list: unknown[] = [["SingleFetchRedirect", 1], {}];
-      const fields: Record<string, number> = {};
-      for (const [name, value] of Object.entries(redirect)) {
-        fields[`_${list.length}`] = list.length + 1;
-        list.push(name, value);
-      }
-      list[1] = fields;
+      // What the server writes for a redirect from a loader.
+      const list = singleFetchRedirect({ redirect: target, status: 302, revalidate: false, reload: false, replace: false });
       const answered = answerNextData(page, dataAnswer(list, 202));
       await page.getByRole("navigation").getByRole("link", { name: "Clubs", exact: true }).click();
       await answered;
