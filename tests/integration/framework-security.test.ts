@@ -1,6 +1,5 @@
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import * as entry from "~/entry.server";
 import * as root from "~/root";
 import * as home from "~/routes/_index/route";
 import * as notFound from "~/routes/$";
@@ -13,6 +12,7 @@ import { clearVisitorCache, visitorCacheSize } from "~/server/visitor-cache.serv
 import { MEMBER_VALUE } from "~/web/cache-control.server";
 import { createMember, makeRequest } from "../fixtures/members";
 import { serveSite } from "../fixtures/site";
+import { handMadeBuild, type BuildRoute } from "#tests/fixtures/server-build";
 
 /**
  * Issue 40 item 5, CONTRACT.md §13: the framework's own requests under the site, through React
@@ -20,8 +20,7 @@ import { serveSite } from "../fixtures/site";
  * single-fetch.test.ts). The browser's side (crafted data answers) is tests/e2e/framework-security.spec.ts.
  */
 
-type Route = { id: string; parentId?: string; path?: string; index?: boolean; module: object };
-const routes: Route[] = [
+const routes: BuildRoute[] = [
   { id: "root", path: "", module: root },
   { id: "routes/_index", parentId: "root", index: true, module: home },
   { id: "routes/auth", parentId: "root", path: "auth", module: signIn },
@@ -32,35 +31,7 @@ const routes: Route[] = [
 ];
 
 const VERSION = "test";
-const build = {
-  mode: "production",
-  entry: { module: entry },
-  routes: Object.fromEntries(routes.map((route) => [route.id, route])),
-  assets: {
-    entry: { module: "/assets/entry.js", imports: [] },
-    routes: Object.fromEntries(
-      routes.map(({ module, ...route }) => [
-        route.id,
-        {
-          ...route,
-          module: `/assets/${route.id}.js`,
-          hasLoader: "loader" in module,
-          hasAction: "action" in module,
-          hasErrorBoundary: true,
-        },
-      ]),
-    ),
-    url: "/assets/manifest.js",
-    version: VERSION,
-  },
-  future: {},
-  ssr: true,
-  prerender: [],
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  isSpaMode: false,
-} as unknown as ServerBuild;
+const build = handMadeBuild(routes, VERSION);
 const handle = createRequestHandler(build, "production");
 
 type Member = Awaited<ReturnType<typeof createMember>>;

@@ -1,6 +1,5 @@
-import { createRequestHandler, type ServerBuild } from "react-router";
+import { createRequestHandler } from "react-router";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as entry from "~/entry.server";
 import * as root from "~/root";
 import * as home from "~/routes/_index/route";
 import * as clubPage from "~/routes/clubs.$id/route";
@@ -18,6 +17,7 @@ import { reloadDocumentAnswer, routesOfData } from "~/sw/single-fetch";
 import { captureLog } from "../fixtures/log";
 import { createMember, makeRequest } from "../fixtures/members";
 import { makeClub } from "../fixtures/posts";
+import { handMadeBuild, type BuildRoute } from "#tests/fixtures/server-build";
 
 /**
  * Single fetch (issue 40 step 2, docs/decisions/0079-single-fetch.md): with JavaScript, a page's
@@ -26,8 +26,7 @@ import { makeClub } from "../fixtures/posts";
  * runs the real routes and entry.server: who may keep each answer (CONTRACT.md §6, §13).
  */
 
-type Route = { id: string; parentId?: string; path?: string; index?: boolean; module: object };
-const routes: Route[] = [
+const routes: BuildRoute[] = [
   { id: "root", path: "", module: root },
   { id: "routes/_index", parentId: "root", index: true, module: home },
   { id: "routes/settings", parentId: "root", path: "settings", module: settingsPage },
@@ -40,36 +39,7 @@ const routes: Route[] = [
   { id: "routes/unsubscribe.$token", parentId: "root", path: "unsubscribe/:token", module: unsubscribePage },
 ];
 
-const build = {
-  mode: "production",
-  entry: { module: entry },
-  routes: Object.fromEntries(routes.map((route) => [route.id, route])),
-  // The browser's manifest, for a document's <Scripts>.
-  assets: {
-    entry: { module: "/assets/entry.js", imports: [] },
-    routes: Object.fromEntries(
-      routes.map(({ module, ...route }) => [
-        route.id,
-        {
-          ...route,
-          module: `/assets/${route.id}.js`,
-          hasLoader: "loader" in module,
-          hasAction: "action" in module,
-          hasErrorBoundary: true,
-        },
-      ]),
-    ),
-    url: "/assets/manifest.js",
-    version: "test",
-  },
-  future: {},
-  ssr: true,
-  prerender: [],
-  routeDiscovery: { mode: "lazy", manifestPath: "/__manifest" },
-  publicPath: "/",
-  assetsBuildDirectory: "build/client",
-  isSpaMode: false,
-} as unknown as ServerBuild;
+const build = handMadeBuild(routes);
 const handle = createRequestHandler(build, "production");
 
 type Member = Awaited<ReturnType<typeof createMember>>;
