@@ -7,6 +7,7 @@ import compression from "compression";
 import express, { type NextFunction, type Request as ExpressRequest, type Response as ExpressResponse } from "express";
 import { databaseUnavailableError } from "~/utils/db.server";
 import { ASSETS_PATH } from "~/utils/assets-path";
+import { precompressedAssets } from "./precompressed.server";
 import { env, listenAddress } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
@@ -26,8 +27,9 @@ import { answerFromVisitorCache, keepsVisitorAnswers, keepVisitorAnswer } from "
  * 2. the HTTP edge's refusals and headers (http-edge.server.ts);
  * 3. for a GET or HEAD the validator covers: a 304 (conditional.server.ts), or a visitor's page
  *    from the visitor cache (visitor-cache.server.ts), before anything else is done for it;
- * 4. compression, and the build's assets and public files (`express.static`);
- * 5. the app (Remix's request handler) on a Fetch `Request` made here, with the peer address in
+ * 4. compression, and the build's assets (their brotli or gzip copy made at build time when the
+ *    browser takes it: precompressed.server.ts) and public files (`express.static`);
+ * 5. the app (React Router's request handler) on a Fetch `Request` made here, with the peer address in
  *    `PEER_ADDRESS_HEADER` (whatever a client sent under that name is never passed on);
  * 6. the answer's head completed (its validator) and, for a visitor's cacheable page, kept.
  *
@@ -57,7 +59,7 @@ export function createSite({ handle, assets, publicDir }: SiteOptions): express.
     answerFromValidator(req, res).then((answered) => answered || next(), next);
   });
   site.use(compression());
-  if (assets) site.use(assets.publicPath, express.static(assets.dir, { immutable: true, maxAge: "1y" }));
+  if (assets) site.use(assets.publicPath, precompressedAssets(assets.dir), express.static(assets.dir, { immutable: true, maxAge: "1y" }));
   if (publicDir) site.use(express.static(publicDir, { maxAge: "1h" }));
   site.all("*", (req: ExpressRequest, res: ExpressResponse, next: NextFunction) => {
     answer(req, res, handle).catch(next);
