@@ -257,3 +257,35 @@ test("a password change signs out the member's other browser", async ({ page, si
   await phone.goto("/settings");
   await expect(phone.getByRole("heading", { name: "Access Denied" })).toBeVisible();
 });
+
+test.describe("the password form after a refusal, when the page's data reloads", () => {
+  test.use({ serviceWorkers: "block" });
+  test.skip(({ js }) => !js, "JavaScript only: without it the refusal is a whole new page");
+
+  test("what is typed after the refusal stays when another send reloads the page's data", async ({ page, signUp, open }) => {
+    await signUp();
+    await open("/settings?tab=security");
+    const form = page.locator("form#change-password");
+    await form.getByLabel("Current password").fill("not-my-password");
+    await form.getByLabel("New password", { exact: true }).fill("brandnew1");
+    await form.getByLabel("Confirm new password").fill("brandnew1");
+    await form.getByRole("button", { name: "Update Password" }).click();
+    await expect(form.getByText("Current password is incorrect")).toBeVisible();
+
+    await form.getByLabel("Current password").fill("typed-after");
+    await form.getByLabel("New password", { exact: true }).fill("brandnew3");
+    await form.getByLabel("Confirm new password").fill("brandnew3");
+    // What any fetcher's send (a like, the outbox, another tab's toggle) does when it lands: the
+    // router reloads every loader of the page. Counted, so the test knows it happened.
+    const reload = page.waitForResponse((r) => new URL(r.url()).pathname === "/settings.data" && r.request().method() === "GET");
+    await page.evaluate(() =>
+      (window as unknown as { __reactRouterDataRouter: { revalidate: () => Promise<void> } }).__reactRouterDataRouter.revalidate(),
+    );
+    await reload;
+    // The revalidation has ended (its promise above); let React draw what it set.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    await expect(form.getByLabel("Current password")).toHaveValue("typed-after");
+    await expect(form.getByLabel("New password", { exact: true })).toHaveValue("brandnew3");
+    await expect(form.getByLabel("Confirm new password")).toHaveValue("brandnew3");
+  });
+});

@@ -107,15 +107,20 @@ function AccessDenied() {
 
 /**
  * A key for the password form that starts it afresh on a new page (the redirect after "Password
- * updated"), with JavaScript too, but not while a refusal is shown: the refusal arrives before the
- * page's data is reloaded, and a key that moved when that reload ended drew the form anew under the
- * member's fingers, wiping what they had typed since (the profiles.spec flake).
+ * updated"), with JavaScript too, but not for a refusal, nor for the page's data reloading after one
+ * (any fetcher's send, the outbox's, reloads it, and that reload drops the refusal): a key that moved
+ * then drew the form anew under the member's fingers, wiping what they had typed since (the
+ * profiles.spec flake; with React Router 7 a reload after the refusal wiped all three fields).
  */
 function useKeyKeptThroughRefusals(refused: boolean): string {
   const { key } = useLocation();
-  const [kept, setKept] = useState(key);
-  if (!refused && kept !== key) setKept(key);
-  return refused ? kept : key;
+  // `form`: the form's key; `at`: the address (its history key) the form was last drawn at.
+  const [kept, setKept] = useState({ form: key, at: key });
+  if (kept.at === key) return kept.form;
+  // Another address: the refusal's own (keep the form), or a new page (a fresh form).
+  const next = refused ? { form: kept.form, at: key } : { form: key, at: key };
+  setKept(next);
+  return next.form;
 }
 
 function useResult(intent: "update-profile" | "change-password" | "delete-account") {
