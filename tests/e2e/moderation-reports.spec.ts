@@ -19,7 +19,7 @@ test.describe("reports and the moderation queue", () => {
     test.setTimeout(90_000);
     // The club's owner (staff), a member who posts in it, and the member who reports.
     const ownerPage = await newPage();
-    await signUp(ownerPage, "own");
+    const owner = await signUp(ownerPage, "own");
     const club = await apiClub(ownerPage, baseURL!, { isPrivate: false });
     const authorPage = await newPage();
     const authorMember = await signUp(authorPage, "auth");
@@ -72,6 +72,14 @@ test.describe("reports and the moderation queue", () => {
     await expect(card).toBeVisible();
     await expect(card.getByTestId("case-reports")).toContainText("Baiting is illegal in this county");
     await expect(ownerPage.locator("#main")).not.toContainText(reporter.username);
+    // ux-3 U13: the way to the post says so and is a phone's tap tall; text unchanged since the
+    // report is shown once ("As reported, unchanged"), not as "As reported" and "Now".
+    await ownerPage.setViewportSize({ width: 390, height: 844 });
+    const view = card.getByRole("link", { name: "View post ›" });
+    await expect(view).toHaveAttribute("href", `/post/${post.id}`);
+    expect((await view.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await expect(card.getByRole("heading", { name: "As reported, unchanged" })).toBeVisible();
+    await expect(card.getByRole("heading", { name: "Now", exact: true })).toHaveCount(0);
 
     // Remove without a reason: the form says why; then with one.
     await card.getByRole("button", { name: "Remove" }).click();
@@ -84,8 +92,14 @@ test.describe("reports and the moderation queue", () => {
     await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: post.title })).toContainText(
       "Removed: Baiting is not allowed here",
     );
+    await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: post.title }).getByTestId("case-closed")).toContainText(
+      "Closed",
+    );
     await open("/moderation?tab=log", ownerPage);
-    await expect(ownerPage.getByTestId("log-entry").first()).toContainText("Baiting is not allowed here");
+    // In the past tense, naming what was decided (ux-3 U13: it read "remove post").
+    await expect(ownerPage.getByTestId("log-entry").first()).toContainText(
+      `${owner.username} removed post “${post.title}”: Baiting is not allowed here`,
+    );
 
     // Its author reads who removed it (the club's staff, not a site moderator: ux-3 U10), on the
     // post and on the post's card in their own profile (ux-3 U8).

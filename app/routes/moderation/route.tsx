@@ -1,4 +1,5 @@
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "react-router";
+import { ModerationLogLine } from "~/components/moderation/log-line";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { LinkTabs } from "~/components/ui/link-tabs";
 import { RelativeTime } from "~/components/ui/relative-time";
@@ -88,41 +89,59 @@ function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean 
     <li className="card p-4" data-testid="moderation-case" aria-labelledby={`case-${entry.id}-title`}>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 id={`case-${entry.id}-title`} className="font-semibold text-bark-900">
-          Reported {name}{" "}
-          {entry.href ? (
-            <Link to={entry.href} className="text-sm font-normal text-stone-600 hover:underline">
-              (open)
-            </Link>
-          ) : null}
+          Reported {name}
         </h2>
-        <p className="text-sm text-stone-500">
-          {STATE_LABELS[entry.state]} · {entry.reports.length} {entry.reports.length === 1 ? "report" : "reports"} ·{" "}
-          <RelativeTime iso={entry.createdAt} />
-          {siteStaff && entry.subject ? (
-            <>
-              {" · "}
-              <Link to={`/moderation/members/${entry.subject}`} className="underline" data-testid="case-member">
-                @{entry.subject}: suspend or remove recent posts
-              </Link>
-            </>
-          ) : null}
-        </p>
+        {entry.href ? (
+          // Where to see it, named as a link (ux-3 U13: "(open)" read like the case's status), tappable.
+          <Link to={entry.href} className="tap text-sm font-semibold text-bark-700 underline" data-testid="case-view">
+            View {name} ›
+          </Link>
+        ) : null}
       </div>
-      <div className="mt-3 grid gap-3 sm:grid-cols-2">
-        <div>
-          <h3 className="text-xs font-semibold uppercase text-stone-500">As reported</h3>
+      <p className="text-sm text-stone-500">
+        {STATE_LABELS[entry.state]} · {entry.reports.length} {entry.reports.length === 1 ? "report" : "reports"} ·{" "}
+        <RelativeTime iso={entry.createdAt} />
+        {siteStaff && entry.subject ? (
+          <>
+            {" · "}
+            <Link to={`/moderation/members/${entry.subject}`} className="underline" data-testid="case-member">
+              @{entry.subject}: suspend or remove recent posts
+            </Link>
+          </>
+        ) : null}
+      </p>
+      {entry.current === entry.snapshot ? (
+        // Unchanged since the first report: the text once, not twice (ux-3 U13).
+        <div className="mt-3">
+          <h3 className="text-xs font-semibold uppercase text-stone-500">As reported, unchanged</h3>
           <p className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800" data-testid="case-snapshot">
             {entry.snapshot}
           </p>
-        </div>
-        <div>
-          <h3 className="text-xs font-semibold uppercase text-stone-500">Now</h3>
-          <p className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800" data-testid="case-current">
-            {entry.current ?? "Deleted by its author."}
-          </p>
           {entry.removalReason ? <p className="mt-1 text-sm text-red-800">Removed: {entry.removalReason}</p> : null}
         </div>
-      </div>
+      ) : (
+        <div className="mt-3 grid gap-3 sm:grid-cols-2">
+          <div>
+            <h3 className="text-xs font-semibold uppercase text-stone-500">As reported</h3>
+            <p
+              className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800"
+              data-testid="case-snapshot"
+            >
+              {entry.snapshot}
+            </p>
+          </div>
+          <div>
+            <h3 className="text-xs font-semibold uppercase text-stone-500">Now</h3>
+            <p
+              className="mt-1 whitespace-pre-line break-words rounded-md bg-stone-50 p-2 text-sm text-stone-800"
+              data-testid="case-current"
+            >
+              {entry.current ?? "Deleted by its author."}
+            </p>
+            {entry.removalReason ? <p className="mt-1 text-sm text-red-800">Removed: {entry.removalReason}</p> : null}
+          </div>
+        </div>
+      )}
       <h3 className="mt-3 text-xs font-semibold uppercase text-stone-500">Reports</h3>
       <ul className="mt-1 space-y-1 text-sm" data-testid="case-reports">
         {entry.reports.map((report, i) => (
@@ -132,7 +151,13 @@ function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean 
           </li>
         ))}
       </ul>
-      {entry.status === "open" ? <DecisionForm entry={entry} /> : <p className="mt-3 text-sm text-stone-500">Decided.</p>}
+      {entry.status === "open" ? (
+        <DecisionForm entry={entry} />
+      ) : (
+        <p className="mt-3 text-sm text-stone-500" data-testid="case-closed">
+          Closed {entry.closedAt ? <RelativeTime iso={entry.closedAt} /> : null}: the Log tab says who decided what.
+        </p>
+      )}
     </li>
   );
 }
@@ -194,8 +219,7 @@ function LogList({ entries, nextCursor }: { entries: ModerationLogEntry[]; nextC
       <ul className="card divide-y divide-stone-100" aria-label="Moderation log">
         {entries.map((e) => (
           <li key={e.id} className="p-3 text-sm" data-testid="log-entry">
-            <span className="font-semibold">{e.actor}</span> {e.action.replace("_", " ")} {e.targetType} “{e.targetLabel}”
-            {e.reason ? <span className="text-stone-600"> — {e.reason}</span> : null} · <RelativeTime iso={e.createdAt} />
+            <ModerationLogLine entry={e} />
           </li>
         ))}
       </ul>

@@ -1,28 +1,14 @@
 import { Form, Link, useActionData, useLoaderData, useNavigation, type MetaFunction } from "react-router";
+import { ModerationLogLine } from "~/components/moderation/log-line";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { Field, FormAlert } from "~/components/ui/field";
-import { RelativeTime } from "~/components/ui/relative-time";
 import { PURGE_DAYS_MAX, SUSPENSION_DAYS_MAX, SUSPENSION_REASON_MAX, suspensionEndDate } from "~/schemas/moderation-staff";
-import type { ModerationLogEntry } from "~/schemas/shapes";
 import type { action, loader } from "./member-staff.server";
 import { withUnreadTitle } from "~/utils/unread-title";
 
 export { action, loader } from "./member-staff.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
-
-const ACTION_WORDS: Record<ModerationLogEntry["action"], string> = {
-  remove: "removed",
-  restore: "restored",
-  hide: "hid",
-  dismiss: "dismissed reports on",
-  suspend: "suspended",
-  unsuspend: "lifted the suspension of",
-  set_role: "changed the role of",
-  remove_member: "removed from a club",
-  purge: "removed the recent posts and comments of",
-  dismiss_reports: "dismissed the open reports by",
-};
 
 /** /moderation/members/{username}: one member as site staff see them, with suspend and lift. */
 export default function StaffMemberPage() {
@@ -150,8 +136,7 @@ export default function StaffMemberPage() {
           <ul className="mt-2 divide-y divide-stone-100" aria-label="Recent decisions">
             {log.map((entry) => (
               <li key={entry.id} className="py-2 text-sm" data-testid="member-log-entry">
-                <span className="font-semibold">{entry.actor}</span> {ACTION_WORDS[entry.action]} {entry.targetLabel}
-                {entry.reason ? `: ${entry.reason}` : ""} · <RelativeTime iso={entry.createdAt} />
+                <ModerationLogLine entry={entry} named={false} />
               </li>
             ))}
           </ul>
