@@ -56,6 +56,50 @@ test("a comment shows in the top bar and the title, links to the post, and Mark 
   await expect(item.getByRole("link", { name: /^Unread/ })).toHaveCount(0);
 });
 
+test("a row's Mark read needs no toast with JavaScript; opening one marks its comment and the bell follows (ux-3 U11)", async ({
+  page,
+  js,
+  open,
+  signUp,
+  createPost,
+  newPage,
+  baseURL,
+}) => {
+  await signUp();
+  const other = await newPage();
+  await signUp(other, "nb");
+  const post = await createPost({ title: "Opened from the list" });
+  await comment(other, baseURL!, post, "First comment on it");
+  await comment(other, baseURL!, post, "Second comment on it");
+
+  await open("/notifications");
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 2 unread");
+  const items = page.getByTestId("notification");
+  await items
+    .first()
+    .getByRole("button", { name: /^Mark read/ })
+    .click();
+  await expect(items.first()).toHaveAttribute("data-read", "true");
+  // The bell shows the page's data reloaded after the send, toast and all: with JavaScript the row
+  // says it, and a toast could follow the member to the next page; without it the page is new.
+  await expect(bell(page)).toHaveAccessibleName("Notifications, 1 unread");
+  if (js) await expect(page.getByTestId("toast")).toHaveCount(0);
+  else await expect(page.getByTestId("toast")).toContainText("Marked read");
+
+  await items
+    .nth(1)
+    .getByRole("link", { name: /^Unread: / })
+    .click();
+  await expect(page).toHaveURL(new RegExp(`/post/${post.id}#comment-\\d+$`));
+  const target = page.locator(new URL(page.url()).hash);
+  await expect(target).toContainText("First comment on it");
+  // Marked: by :target without JavaScript, by data-targeted with it (a client navigation leaves :target).
+  await expect(target).toHaveCSS("background-color", "rgb(255, 251, 235)");
+  await expect(page.getByTestId("comment").filter({ hasText: "Second comment on it" })).toHaveCSS("background-color", "rgb(255, 255, 255)");
+  // Opening it marked it read on the way (a POST, with JavaScript): the bell follows at once.
+  if (js) await expect(bell(page)).toHaveAccessibleName("Notifications");
+});
+
 test("Mark read marks one; more than 30 page with Older; signed out gets the sign-in notice", async ({
   page,
   open,

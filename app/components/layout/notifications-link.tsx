@@ -33,9 +33,17 @@ export function NotificationsLink({ unread }: { unread: number }) {
 }
 
 /**
- * The member's unread count: the server's (root data) until the tab comes back into view, when it
- * is asked again (GET /api/notifications/count). No polling: a hidden tab asks nothing. A newer
- * server count (after an action or a navigation that reloads root data) replaces what was fetched.
+ * Sent on `window` when this tab has marked notifications read by itself (opening one from the list
+ * marks it on the way): the bell asks for its count again instead of showing the old one until the
+ * next full load (ux-3 U11).
+ */
+export const UNREAD_CHANGED = "pulse:unread-changed";
+
+/**
+ * The member's unread count: the server's (root data) until the tab comes back into view or this tab
+ * marks some read (`UNREAD_CHANGED`), when it is asked again (GET /api/notifications/count). No
+ * polling: a hidden tab asks nothing. A newer server count (after an action or a navigation that
+ * reloads root data) replaces what was fetched.
  */
 export function useUnreadCount(server: number | undefined): number {
   const [fresh, setFresh] = useState<number[]>([]);
@@ -49,8 +57,14 @@ export function useUnreadCount(server: number | undefined): number {
             () => {},
           );
     };
-    if (server !== undefined) addEventListener("visibilitychange", refresh);
-    return () => removeEventListener("visibilitychange", refresh);
+    if (server !== undefined) {
+      addEventListener("visibilitychange", refresh);
+      addEventListener(UNREAD_CHANGED, refresh);
+    }
+    return () => {
+      removeEventListener("visibilitychange", refresh);
+      removeEventListener(UNREAD_CHANGED, refresh);
+    };
   }, [server]);
   return fresh[0] === server && typeof fresh[1] === "number" ? fresh[1] : (server ?? 0);
 }

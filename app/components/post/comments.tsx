@@ -13,6 +13,7 @@ import { Avatar } from "~/components/ui/avatar";
 import { FieldErrors } from "~/components/ui/field";
 import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft } from "~/components/ui/use-draft";
+import { useTargeted } from "~/components/ui/use-targeted";
 import { DeleteConfirmForm, DialogForm } from "~/components/ui/dialog-form";
 import { useDialogForm } from "~/components/ui/dialog-form-state";
 import { useIsPending } from "~/utils/remix";
@@ -159,11 +160,13 @@ function CommentItem({
 }) {
   const [params] = useSearchParams();
   const editing = isOwn && params.get("edit-comment") === String(comment.id);
+  const targeted = useTargeted(`comment-${comment.id}`);
   return (
     <li
       id={`comment-${comment.id}`}
-      className="flex scroll-mt-20 gap-3 rounded-lg bg-white p-3 ring-1 ring-stone-200"
+      className="comment-card flex scroll-mt-20 gap-3 rounded-lg bg-white p-3 ring-1 ring-stone-200"
       data-testid="comment"
+      data-targeted={targeted ? "" : undefined}
     >
       <Avatar src={comment.author.avatar} name={comment.author.displayName} size={32} />
       <div className="min-w-0 flex-1">

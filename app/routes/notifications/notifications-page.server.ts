@@ -1,4 +1,4 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
+import { type ActionFunctionArgs, data, type LoaderFunctionArgs, redirect } from "react-router";
 import { listNotifications, markRead } from "~/models/notifications/notification.server";
 import { markReadSchema } from "~/schemas/notifications";
 import { badRequest, invalid } from "~/utils/errors";
@@ -33,9 +33,9 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "read" && !parsed.data.ids?.length) throw badRequest("Choose notifications to mark read");
     await markRead(member, parsed.data.ids);
     const back = new URL(request.url).searchParams.get("cursor");
-    return redirectWithToast(`/notifications${back ? `?cursor=${encodeURIComponent(back)}` : ""}`, {
-      title: intent === "read" ? "Marked read" : "All marked read",
-      type: "success",
-    });
+    const to = `/notifications${back ? `?cursor=${encodeURIComponent(back)}` : ""}`;
+    // A row's Mark read sent by the page's script (`quiet`): the row shows it, no toast.
+    if (form.get("quiet") === "1") return redirect(to);
+    return redirectWithToast(to, { title: intent === "read" ? "Marked read" : "All marked read", type: "success" });
   });
 }

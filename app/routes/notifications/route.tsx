@@ -1,9 +1,11 @@
 import { Link, useFetcher, useFetchers, useLoaderData, useLocation, type MetaFunction } from "react-router";
 import type { NotificationItem } from "~/models/notifications/notification.server";
+import { UNREAD_CHANGED } from "~/components/layout/notifications-link";
 import { Avatar } from "~/components/ui/avatar";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { RelativeTime } from "~/components/ui/relative-time";
 import { pageMeta } from "~/utils/brand";
+import { useHydrated } from "~/utils/hydrated";
 import { signInHref } from "~/utils/urls";
 import type { loader } from "./notifications-page.server";
 import { withUnreadTitle } from "~/utils/unread-title";
@@ -86,6 +88,7 @@ function MarkAllRead({ action }: { action: string }) {
 
 function NotificationRow({ item, action }: { item: NotificationItem; action: string }) {
   const fetcher = useFetcher();
+  const hydrated = useHydrated();
   const actor = item.actors[0];
   // With JavaScript, opening an unread one marks it read on the way (a POST, never the GET itself).
   const markOnOpen = () => {
@@ -95,10 +98,13 @@ function NotificationRow({ item, action }: { item: NotificationItem; action: str
       keepalive: true,
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({ ids: [item.id] }),
-    }).catch(() => {});
+    }).then(
+      () => dispatchEvent(new Event(UNREAD_CHANGED)),
+      () => {},
+    );
   };
   return (
-    <li className={`flex items-start gap-3 p-3 ${item.read ? "" : "bg-blaze-50"}`} data-testid="notification" data-read={item.read}>
+    <li className={`flex items-start gap-3 p-3 ${item.read ? "" : "bg-amber-50"}`} data-testid="notification" data-read={item.read}>
       <span className="mt-1 w-2 shrink-0" aria-hidden="true">
         {item.read ? null : <span className="block h-2 w-2 rounded-full bg-blaze-600" />}
       </span>
@@ -113,6 +119,9 @@ function NotificationRow({ item, action }: { item: NotificationItem; action: str
       {item.read ? null : (
         <fetcher.Form method="post" action={action} className="shrink-0">
           <input type="hidden" name="id" value={item.id} />
+          {/* With JavaScript the row itself shows it read: no "Marked read" toast, which could
+              follow the member to the page they open next (ux-3 U11). */}
+          {hydrated ? <input type="hidden" name="quiet" value="1" /> : null}
           <button type="submit" name="intent" value="read" className="btn-secondary min-h-11 text-sm">
             Mark read<span className="sr-only">: {item.text}</span>
           </button>
