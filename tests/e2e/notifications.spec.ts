@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, test, type ApiPost } from "./fixtures";
+import { expect, setSiteRole, test, type ApiPost } from "./fixtures";
 
 /**
  * /notifications and the top bar's count (issue 26, CONTRACT.md §7 "Pages"), JavaScript off (plain
@@ -98,6 +98,45 @@ test("a row's Mark read needs no toast with JavaScript; opening one marks its co
   await expect(page.getByTestId("comment").filter({ hasText: "Second comment on it" })).toHaveCSS("background-color", "rgb(255, 255, 255)");
   // Opening it marked it read on the way (a POST, with JavaScript): the bell follows at once.
   if (js) await expect(bell(page)).toHaveAccessibleName("Notifications");
+});
+
+test("on a phone a row's text has the width, Mark read is a 44 px ✓, and the site's own notice shows its badge, not a '?' (ux-3 U12)", async ({
+  page,
+  open,
+  signUp,
+  createPost,
+  newPage,
+  baseURL,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUp();
+  const other = await newPage();
+  await signUp(other, "nb");
+  const post = await createPost({ title: "A title long enough that a phone wraps it over lines" });
+  await comment(other, baseURL!, post, "Where was this?");
+  // A moderator removes another post: its author hears of it from the site, with no member's face.
+  // (A removed post's own notifications leave the list with it.)
+  const removedPost = await createPost({ title: "Tags for sale" });
+  const modPage = await newPage();
+  const moderator = await signUp(modPage, "mod");
+  setSiteRole(moderator.username, "moderator");
+  const removed = await modPage.request.post(`/api/moderation/posts/${removedPost.id}/remove`, {
+    data: { reason: "Testing the notice" },
+    headers: { Origin: baseURL! },
+  });
+  expect(removed.status(), await removed.text()).toBe(200);
+
+  await open("/notifications");
+  const rows = page.getByTestId("notification");
+  await expect(rows).toHaveCount(2);
+  await expect(rows.filter({ has: page.getByTestId("site-avatar") })).toHaveCount(1);
+  for (const row of await rows.all()) {
+    const mark = (await row.getByRole("button", { name: /^Mark read/ }).boundingBox())!;
+    expect(mark.width).toBeLessThanOrEqual(48);
+    expect(mark.height).toBeGreaterThanOrEqual(44);
+    const text = (await row.getByRole("link").boundingBox())!;
+    expect(text.width).toBeGreaterThan(0.55 * (await row.boundingBox())!.width);
+  }
 });
 
 test("Mark read marks one; more than 30 page with Older; signed out gets the sign-in notice", async ({

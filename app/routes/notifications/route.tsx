@@ -108,7 +108,7 @@ function NotificationRow({ item, action }: { item: NotificationItem; action: str
       <span className="mt-1 w-2 shrink-0" aria-hidden="true">
         {item.read ? null : <span className="block h-2 w-2 rounded-full bg-blaze-600" />}
       </span>
-      <Avatar src={actor?.avatar ?? null} name={actor?.displayName ?? "?"} size={40} />
+      {actor ? <Avatar src={actor.avatar} name={actor.displayName} size={40} /> : <SiteAvatar />}
       <div className="min-w-0 flex-1">
         <Link to={item.href} onClick={markOnOpen} className="flex min-h-11 flex-col justify-center hover:underline">
           {item.read ? null : <span className="sr-only">Unread: </span>}
@@ -122,12 +122,57 @@ function NotificationRow({ item, action }: { item: NotificationItem; action: str
           {/* With JavaScript the row itself shows it read: no "Marked read" toast, which could
               follow the member to the page they open next (ux-3 U11). */}
           {hydrated ? <input type="hidden" name="quiet" value="1" /> : null}
-          <button type="submit" name="intent" value="read" className="btn-secondary min-h-11 text-sm">
-            Mark read<span className="sr-only">: {item.text}</span>
+          {/* A 44 px ✓, not a 130 px "Mark read" that left the text 3–4 words a line on a phone (ux-3 U12). */}
+          <button
+            type="submit"
+            name="intent"
+            value="read"
+            className="btn-secondary h-11 w-11 p-0"
+            title="Mark read"
+            aria-label={`Mark read: ${item.text}`}
+            data-testid="mark-read"
+          >
+            <CheckIcon />
           </button>
         </fetcher.Form>
       )}
     </li>
+  );
+}
+
+/** A notice from the site itself (moderation: no member's face to show), not a "?" (ux-3 U12). */
+function SiteAvatar() {
+  return (
+    <span className="flex h-10 w-10 shrink-0 items-center justify-center rounded-full bg-bark-100 text-bark-700" data-testid="site-avatar">
+      <svg
+        viewBox="0 0 24 24"
+        className="h-5 w-5"
+        aria-hidden="true"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinejoin="round"
+      >
+        <path d="M12 3 5 6v5c0 4.6 3 8.4 7 10 4-1.6 7-5.4 7-10V6l-7-3z" />
+      </svg>
+    </span>
+  );
+}
+
+function CheckIcon() {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      className="mx-auto h-5 w-5"
+      aria-hidden="true"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2.5"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d="m5 12.5 4.5 4.5L19 7.5" />
+    </svg>
   );
 }
 
