@@ -96,12 +96,18 @@ function limitMessage(name: LimitName, retryAfter: number): string | undefined {
   return limit.message?.(tryAgainIn(retryAfter));
 }
 
-/** "in 40 seconds", "in 1 minute", "in 12 minutes", "in 5 hours". */
+/**
+ * "in 40 seconds", "in 1 minute", "in 12 minutes", "in 5 hours", "in 23 hours 10 minutes": never
+ * sooner than the truth, and past two hours not rounded up to the next hour (ux-3 U15: 23 h 10 min
+ * read "in 24 hours").
+ */
 export function tryAgainIn(seconds: number): string {
-  const plural = (n: number, unit: string) => `in ${n} ${unit}${n === 1 ? "" : "s"}`;
-  if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), "second");
+  const count = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"}`;
+  if (seconds < 60) return `in ${count(Math.max(1, Math.ceil(seconds)), "second")}`;
   const minutes = Math.ceil(seconds / 60);
-  return minutes < 120 ? plural(minutes, "minute") : plural(Math.ceil(minutes / 60), "hour");
+  if (minutes < 120) return `in ${count(minutes, "minute")}`;
+  const rest = minutes % 60;
+  return `in ${count(Math.floor(minutes / 60), "hour")}${rest ? ` ${count(rest, "minute")}` : ""}`;
 }
 
 /** Counts one use for `key`. */
