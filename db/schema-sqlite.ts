@@ -534,6 +534,9 @@ export const moderationCases = sqliteTable(
     status: text("status", { enum: CASE_STATUSES }).notNull().default("open"),
     createdAt: createdAt(),
     closedAt: integer("closed_at", { mode: "timestamp_ms" }),
+    /** How a closed case was decided (the log's action), and by whom (the log's actor name); null before 2026-11-29. */
+    decision: text("decision", { enum: MODERATION_ACTIONS }),
+    decidedBy: text("decided_by"),
   },
   (t) => [
     uniqueIndex("moderation_cases_open_target")

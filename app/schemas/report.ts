@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import type { ModerationAction } from "#db/schema";
 import type { QueueReport } from "./shapes";
 import { preprocess, text } from "./text";
 import { CHOOSE_REASON, DETAILS_TOO_LONG, REPORT_DETAILS_MAX, REPORT_REASONS, REPORT_TARGETS, type ReportTarget } from "./report-options";
@@ -72,6 +73,8 @@ export type QueueEntry = {
   status: QueueStatus;
   createdAt: string;
   closedAt: string | null;
+  /** How a closed case was decided and by whom (the log's action and actor); null while open, and for cases closed before it was kept. */
+  decision: { action: ModerationAction; by: string } | null;
 };
 
 export type QueuePage = { entries: QueueEntry[]; nextCursor: string | null };

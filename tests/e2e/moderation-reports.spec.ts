@@ -93,7 +93,7 @@ test.describe("reports and the moderation queue", () => {
       "Removed: Baiting is not allowed here",
     );
     await expect(ownerPage.getByTestId("moderation-case").filter({ hasText: post.title }).getByTestId("case-closed")).toContainText(
-      "Closed",
+      `Removed by ${owner.username}`,
     );
     await open("/moderation?tab=log", ownerPage);
     // In the past tense, naming what was decided (ux-3 U13: it read "remove post").

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { forgetNotificationsAbout, notify } from "~/models/notifications/notification.server";
-import { comments, moderationCases, posts, users, type Remover } from "#db/schema";
+import { comments, moderationCases, posts, users, type ModerationAction, type Remover } from "#db/schema";
 import { afterCommit, db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { forbidden, invalid, notFound } from "~/utils/errors";
 import type { HiddenNotice } from "~/schemas/shapes";
@@ -162,11 +162,14 @@ export async function setHidden(
   }
 }
 
+/** How a case was closed, as the queue's Closed tab tells it: the log's action and actor name. */
+export type CaseDecision = { action: ModerationAction; by: string };
+
 /** The target's open moderation case, if any, is decided. */
-export async function closeCase(tx: Queryable, target: ModeratedTarget, at: Date): Promise<void> {
+export async function closeCase(tx: Queryable, target: ModeratedTarget, at: Date, decision: CaseDecision): Promise<void> {
   await tx
     .update(moderationCases)
-    .set({ status: "closed", closedAt: at })
+    .set({ status: "closed", closedAt: at, decision: decision.action, decidedBy: decision.by })
     .where(and(eq(moderationCases.targetType, target.type), eq(moderationCases.targetId, target.id), eq(moderationCases.status, "open")));
 }
 
@@ -196,7 +199,7 @@ export async function removeContent(actor: Actor, target: ModeratedTarget, reaso
       reason: text,
       at,
     });
-    await closeCase(q, target, at);
+    await closeCase(q, target, at, { action: "remove", by: me.username });
     await forgetNotificationsAbout(q, target);
     await tellAuthor(q, me, target, row, { detail: "removed", reason: text });
   };
@@ -226,7 +229,7 @@ export async function restoreContent(actor: Actor, target: ModeratedTarget, tx?:
       });
       await tellAuthor(q, me, target, row, { detail: "restored" });
     }
-    await closeCase(q, target, at);
+    await closeCase(q, target, at, { action: "restore", by: me.username });
   };
   if (tx) await run(tx);
   else await writeTransaction(run);

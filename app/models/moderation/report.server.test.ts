@@ -363,6 +363,8 @@ describe("the queue and decisions (CONTRACT.md §8 Queue)", () => {
     const closed = await moderationQueue(moderator, { status: "closed" });
     expect(closed.entries[0]).toMatchObject({ id: caseRow.id, status: "closed", state: "visible" });
     expect(closed.entries[0]!.closedAt).not.toBeNull();
+    // The case says how it was decided, and by whom (ux-3 U13).
+    expect(closed.entries[0]!.decision).toEqual({ action: "dismiss", by: moderator.username });
     const log = await db
       .select()
       .from(moderationLog)
@@ -389,6 +391,7 @@ describe("the queue and decisions (CONTRACT.md §8 Queue)", () => {
     expect(row.hiddenAt).not.toBeNull();
     expect((await getCase(t.owner, postCase.id)).status).toBe("closed");
     expect((await getCase(t.owner, postCase.id)).state).toBe("removed");
+    expect((await getCase(t.owner, postCase.id)).decision).toEqual({ action: "remove", by: t.clubAdmin.username });
 
     const userCase = (await openCase("user", t.author.id))!;
     await expectRefused(() => decideCase(t.moderator, userCase.id, { action: "remove", reason: "Threats" }), 400);

@@ -359,6 +359,7 @@ async function toEntries(rows: CaseRow[]): Promise<QueueEntry[]> {
       status: row.status,
       createdAt: row.createdAt.toISOString(),
       closedAt: row.closedAt?.toISOString() ?? null,
+      decision: row.decision && row.decidedBy ? { action: row.decision, by: row.decidedBy } : null,
     });
   }
   return entries;
@@ -435,7 +436,10 @@ export async function decideCase(actor: Actor, caseId: number, input: DecisionIn
     }
 
     const at = new Date();
-    await tx.update(moderationCases).set({ status: "closed", closedAt: at }).where(eq(moderationCases.id, caseId));
+    await tx
+      .update(moderationCases)
+      .set({ status: "closed", closedAt: at, decision: "dismiss", decidedBy: scope.moderator.username })
+      .where(eq(moderationCases.id, caseId));
     if (target) await unhideDismissed(tx, target);
     const subject = await loadSubject(tx, row.targetType, row.targetId);
     await logDecision(tx, {

@@ -64,7 +64,7 @@ describe("purge: a member's last days removed in one decision", () => {
     expect(await postRow(s.old.id)).toMatchObject({ hiddenAt: null, removalReason: null });
     expect(await commentRow(s.oldComment.id)).toMatchObject({ hiddenAt: null });
     const cases = await db.select().from(moderationCases).where(eq(moderationCases.targetId, s.recent[0]!.id));
-    expect(cases.map((c) => c.status)).toEqual(["closed"]);
+    expect(cases.map((c) => [c.status, c.decision, c.decidedBy])).toEqual([["closed", "purge", moderator.username]]);
     expect(await logOf(s.spam.id)).toEqual([["purge", "Scope spam (2 posts, 1 comment of the last 2 days)"]]);
     expect(await counterMismatches()).toBe(0);
   });
@@ -117,6 +117,8 @@ describe("dismiss every open report by a member: a false brigade cleared in one 
     expect(open.map((c) => c.targetId)).toContain(realSpam.id);
     expect(open.map((c) => c.targetId)).not.toContain(targeted.id);
     expect(open.map((c) => c.targetId)).not.toContain(alsoTargeted.id);
+    const dismissed = await db.select().from(moderationCases).where(eq(moderationCases.targetId, targeted.id));
+    expect(dismissed.map((c) => [c.status, c.decision, c.decidedBy])).toEqual([["closed", "dismiss_reports", moderator.username]]);
     expect(await logOf(brigadeA.id)).toEqual([["dismiss_reports", "2 open cases this member reported"]]);
     expect((await memberForStaff(moderator, brigadeA.username)).openReports).toBe(0);
     expect((await memberForStaff(moderator, brigadeB.username)).openReports).toBe(0);

@@ -55,7 +55,7 @@ export function purgeMember(actor: Actor, username: string, input: PurgeInput | 
       const row = await loadTarget(tx, item);
       if (!row) continue;
       await setHidden(tx, item, row, { hiddenAt: row.hiddenAt ?? now, removalReason: reason, removedBy: "site" });
-      await closeCase(tx, item, now);
+      await closeCase(tx, item, now, { action: "purge", by: me.username });
       await forgetNotificationsAbout(tx, item);
     }
     const counted = `${postIds.length} post${postIds.length === 1 ? "" : "s"}, ${commentIds.length} comment${commentIds.length === 1 ? "" : "s"}`;
@@ -90,7 +90,10 @@ export function dismissReportsBy(actor: Actor, username: string, now = new Date(
       .innerJoin(moderationCases, eq(moderationCases.id, reports.caseId))
       .where(and(eq(reports.reporterId, reporter.id), eq(moderationCases.status, "open")));
     for (const entry of open) {
-      await tx.update(moderationCases).set({ status: "closed", closedAt: now }).where(eq(moderationCases.id, entry.id));
+      await tx
+        .update(moderationCases)
+        .set({ status: "closed", closedAt: now, decision: "dismiss_reports", decidedBy: me.username })
+        .where(eq(moderationCases.id, entry.id));
       const target = moderated(entry.targetType, entry.targetId);
       if (target) await unhideDismissed(tx, target);
     }

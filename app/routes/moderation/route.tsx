@@ -83,6 +83,15 @@ const STATE_LABELS: Record<QueueEntry["state"], string> = {
   deleted: "Deleted",
 };
 
+/** How a closed case was decided, said of the case (ux-3 U13: it said only "Decided."). */
+const CLOSED_AS: Partial<Record<NonNullable<QueueEntry["decision"]>["action"], string>> = {
+  dismiss: "Dismissed",
+  remove: "Removed",
+  restore: "Restored",
+  purge: "Removed with the member's recent posts",
+  dismiss_reports: "Dismissed with the reporter's other reports",
+};
+
 function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean }) {
   const name = REPORT_TARGET_NAMES[entry.targetType];
   return (
@@ -155,7 +164,13 @@ function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean 
         <DecisionForm entry={entry} />
       ) : (
         <p className="mt-3 text-sm text-stone-500" data-testid="case-closed">
-          Closed {entry.closedAt ? <RelativeTime iso={entry.closedAt} /> : null}: the Log tab says who decided what.
+          {entry.decision ? `${CLOSED_AS[entry.decision.action] ?? "Closed"} by ${entry.decision.by}` : "Closed"}
+          {entry.closedAt ? (
+            <>
+              {" "}
+              <RelativeTime iso={entry.closedAt} />
+            </>
+          ) : null}
         </p>
       )}
     </li>

@@ -1,0 +1,2 @@
+ALTER TABLE "moderation_cases" ADD COLUMN "decision" text;--> statement-breakpoint
+ALTER TABLE "moderation_cases" ADD COLUMN "decided_by" text;
