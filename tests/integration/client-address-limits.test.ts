@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import * as loginApi from "~/routes/api.auth.login";
 import * as authPage from "~/routes/auth/route";
 import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
+import { startLimitsClock } from "../fixtures/limits-clock";
 import { call, makeRequest } from "../fixtures/members";
 
 /**
@@ -12,7 +13,11 @@ import { call, makeRequest } from "../fixtures/members";
  * "untrusted" and skip the limit: 14 × 401, never 429.
  */
 
-afterEach(() => setRateLimitsEnabled(false));
+beforeEach(startLimitsClock);
+afterEach(() => {
+  vi.useRealTimers();
+  setRateLimitsEnabled(false);
+});
 
 const attempt = (i: number, peer: string) => ({
   [PEER_ADDRESS_HEADER]: peer,

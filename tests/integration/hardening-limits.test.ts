@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { decideJoinRequest, joinClub, listJoinRequests } from "~/models/clubs/club-membership.server";
 import { createInvite, REJECTED_NEEDS_OWNER } from "~/models/clubs/invite.server";
 import * as loginApi from "~/routes/api.auth.login";
@@ -13,6 +13,7 @@ import { env } from "~/utils/env.server";
 import { LIMITS, recordHit, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 import { newClub } from "../fixtures/clubs";
+import { startLimitsClock } from "../fixtures/limits-clock";
 import { call, createMember, makeRequest } from "../fixtures/members";
 
 /**
@@ -23,8 +24,12 @@ import { call, createMember, makeRequest } from "../fixtures/members";
  * address (http-edge.server.test.ts shows it over a real connection).
  */
 
-beforeEach(() => setRateLimitsEnabled(true));
+beforeEach(() => {
+  setRateLimitsEnabled(true);
+  startLimitsClock();
+});
 afterEach(() => {
+  vi.useRealTimers();
   setRateLimitsEnabled(false);
   env.TRUST_PROXY = 0;
 });
