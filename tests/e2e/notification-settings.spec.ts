@@ -46,3 +46,20 @@ test("the member's choices are saved and shown again, and a kind turned off stay
   if (js) await expect(state).not.toHaveText(/need JavaScript/);
   else await expect(state).toHaveText(/Push notifications need JavaScript/);
 });
+
+test("a browser with no push service is told so once, not asked to try again (ux-3 U17)", async ({ page, js, open, signUp, context }) => {
+  test.skip(!js, "this device's push switch is JavaScript only");
+  await signUp();
+  await context.grantPermissions(["notifications"]);
+  // As Chromium built without Google's services answers every subscription (Debian's does here).
+  await page.addInitScript(() => {
+    PushManager.prototype.subscribe = () =>
+      Promise.reject(new DOMException("Registration failed - push service not available", "AbortError"));
+  });
+  await open("/settings?tab=notifications");
+  const state = page.getByTestId("push-device-state");
+  await page.getByRole("button", { name: "Turn on push on this device" }).click();
+  await expect(state).toHaveText(/This browser has no push service/);
+  await expect(page.getByRole("button", { name: "Turn on push on this device" })).toHaveCount(0);
+  await expect(page.getByTestId("push-toggle").getByRole("alert")).toHaveCount(0);
+});

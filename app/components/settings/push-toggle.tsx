@@ -12,7 +12,16 @@ import { useHydrated } from "~/utils/hydrated";
  * says push needs it (the preference itself still saves).
  */
 
-type DeviceState = "checking" | "unsupported" | "blocked" | "off" | "on";
+type DeviceState = "checking" | "unsupported" | "no-service" | "blocked" | "off" | "on";
+
+/**
+ * The browser has the push API but no push service behind it: Chromium built without Google's
+ * services (Debian's, for one) rejects every subscription with "AbortError: Registration failed -
+ * push service not available". Trying again cannot help, so the page says so (ux-3 U17).
+ */
+function noPushService(error: unknown): boolean {
+  return error instanceof DOMException && (error.name === "AbortError" || /push service/i.test(error.message));
+}
 
 const READY_TIMEOUT_MS = 10_000;
 
@@ -89,7 +98,8 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
         return setMessage(await errorOf(saved, "Push could not be turned on. Please try again."));
       }
       setState("on");
-    } catch {
+    } catch (error) {
+      if (noPushService(error)) return setState("no-service");
       setMessage("Push could not be turned on on this device. Please try again.");
     } finally {
       setBusy(false);
@@ -128,6 +138,8 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
           <p className="text-sm font-medium text-stone-800" role="status" data-testid="push-device-state">
             {state === "checking" && "Checking this device…"}
             {state === "unsupported" && "This browser cannot receive push notifications."}
+            {state === "no-service" &&
+              "This browser has no push service to deliver notifications (some builds of Chromium have none). The bell and email still tell you; another browser, such as Chrome or Firefox, can receive push."}
             {state === "blocked" &&
               "Notifications are blocked for this site in your browser. Allow them in the browser's site settings, then come back here."}
             {state === "off" && "Push is off on this device."}
