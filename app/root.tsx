@@ -17,7 +17,7 @@ import { Toaster } from "~/components/layout/toaster";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { IconSprite } from "~/components/ui/icons";
 import { TopBar } from "~/components/layout/top-bar";
-import { APP_NAME, SITE_DESCRIPTION } from "~/utils/brand";
+import { APP_NAME, SITE_DESCRIPTION, SITE_ICON_PATH } from "~/utils/brand";
 import { useBuildVersion } from "~/utils/framework-internals";
 import { useUnreadCount } from "~/components/layout/notifications-link";
 import { unreadTitleOf, withUnreadTitle } from "~/utils/unread-title";
@@ -34,7 +34,7 @@ export { loader } from "./root-data.server";
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "manifest", href: "/manifest.webmanifest" },
-  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+  { rel: "icon", href: SITE_ICON_PATH, type: "image/svg+xml" },
 ];
 
 export type RootData = typeof loader;

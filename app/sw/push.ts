@@ -1,4 +1,4 @@
-import { APP_NAME } from "../utils/brand";
+import { APP_NAME, SITE_ICON_PATH } from "../utils/brand";
 
 /**
  * The worker's half of web push (issue 26, CONTRACT.md §7; the server's half is
@@ -11,7 +11,7 @@ declare const self: ServiceWorkerGlobalScope;
 
 export type PushPayload = { title: string; body: string; url: string; tag: string };
 
-export const PUSH_ICON = "/favicon.svg";
+export const PUSH_ICON = SITE_ICON_PATH;
 const FALLBACK: PushPayload = { title: APP_NAME, body: "You have new notifications", url: "/notifications", tag: "notifications" };
 
 const text = (value: unknown, max: number): string | null =>

@@ -1,6 +1,9 @@
 /** The product's name: one constant (CONTRACT.md). */
 export const APP_NAME = "Whitetail Pulse";
 
+/** The site's icon (the tab's, a push's, a feed's `<icon>`), in public/. */
+export const SITE_ICON_PATH = "/favicon.svg";
+
 /** What the site is, for pages that have nothing more particular to say about themselves. */
 export const SITE_DESCRIPTION = "The hunter's pulse of whitetail intelligence: stories, tips and clubs.";
 

@@ -7,6 +7,7 @@ import { apiClub, expect, expectNoAxeViolations, test, uniqueName } from "./fixt
  */
 
 test("the home page names the site feed, which answers Atom with the newest post and a 304 when unchanged", async ({
+  js,
   open,
   signUp,
   createPost,
@@ -30,6 +31,15 @@ test("the home page names the site feed, which answers Atom with the newest post
   const escaped = post.title.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
   expect(xml).toContain(`<title type="html"><![CDATA[${escaped}]]></title>`);
   expect(xml).toMatch(new RegExp(`<id>http://localhost:\\d+/post/${post.id}</id>`));
+  if (js) {
+    // A browser's own XML parser takes it whole (the feed is written by our code, ADR 0087).
+    const parsed = await visitor.evaluate((text) => {
+      const doc = new DOMParser().parseFromString(text, "application/xml");
+      return { errors: doc.getElementsByTagName("parsererror").length, entries: doc.getElementsByTagName("entry").length };
+    }, xml);
+    expect(parsed.errors).toBe(0);
+    expect(parsed.entries).toBeGreaterThan(0);
+  }
 
   const again = await request.get(href!, { headers: { "If-None-Match": feed.headers()["etag"]! } });
   expect(again.status()).toBe(304);

@@ -2,11 +2,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { clubMembers, users } from "#db/schema";
 import { newClub } from "#tests/fixtures/clubs";
+import { mp3Head, png } from "#tests/fixtures/media";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
 import { postInput, setPostStats } from "#tests/fixtures/posts";
 import { feedToken, memberByFeedToken, replaceFeedToken, storedFeedToken } from "~/models/feeds/feed-token.server";
 import { removeContent } from "~/models/moderation/moderation-removal.server";
+import { storeUpload } from "~/models/media/media.server";
 import { createPost } from "~/models/posts/post.server";
 import * as clubFeed from "~/routes/feeds.clubs.$id";
 import * as homeFeed from "~/routes/feeds.home[.]atom";
@@ -120,6 +122,70 @@ describe("the site feed", () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get("ETag")).not.toBe(etag);
     expect(await changed.text()).toContain("Fresh one");
+  });
+});
+
+describe("what a reader plays and shows (ux-3 U22)", () => {
+  const upload = (who: { id: number }, filename: string, data: Buffer) =>
+    storeUpload(who, {
+      filename,
+      data: (async function* () {
+        yield new Uint8Array(data);
+      })(),
+    });
+  /** One entry's XML, by its post. */
+  const entryOf = (xml: string, postId: number) =>
+    [...xml.matchAll(/<entry>([\s\S]*?)<\/entry>/g)].map(([, body]) => body!).find((body) => body.includes(`/post/${postId}</id>`))!;
+
+  it("a podcast's sound is an enclosure with its type and length, tags are categories, pictures and links are in the content", async () => {
+    const host = await createMember({ displayName: "Scrape Line" });
+    const sound = await upload(host, "ep42.mp3", mp3Head());
+    const episode = await createPost(
+      host,
+      postInput({ title: "Ep. 42: nocturnal bucks", type: "podcast", tags: ["podcast", "rut"], uploadedFiles: [sound.url] }),
+      noPreview,
+    );
+    const linked = await createPost(
+      host,
+      postInput({ title: "Ep. 43", type: "podcast", mediaUrl: "https://cdn.example.com/shows/ep43.MP3?dl=1" }),
+      noPreview,
+    );
+    const video = await createPost(
+      host,
+      postInput({ title: "Camera tour", type: "video", mediaUrl: "https://video.example.com/watch?v=abc" }),
+      noPreview,
+    );
+    const picture = await upload(host, "stand.png", await png(1600, 1200));
+    const photo = await createPost(host, postInput({ title: "New stand", uploadedFiles: [picture.url] }), noPreview);
+
+    const res = await get(memberFeed.loader, `/feeds/members/${host.username}.atom`, { username: `${host.username}.atom` });
+    const xml = await res.text();
+    expectWellFormed(xml);
+    expect(xml).toContain("<icon>http://localhost:3000/favicon.svg</icon>");
+
+    const ep42 = entryOf(xml, episode.id);
+    expect(ep42).toContain(
+      `<link rel="enclosure" href="http://localhost:3000${sound.url}" type="audio/mpeg" length="${mp3Head().length}" title="ep42.mp3"/>`,
+    );
+    expect(ep42).toContain('<category term="podcast" label="#podcast"/>');
+    expect(ep42).toContain('<category term="rut" label="#rut"/>');
+    // A media URL that is a sound file is enclosed too (no length known); one that is a page is related.
+    expect(entryOf(xml, linked.id)).toContain(
+      '<link rel="enclosure" href="https://cdn.example.com/shows/ep43.MP3?dl=1" type="audio/mpeg"/>',
+    );
+    const tour = entryOf(xml, video.id);
+    expect(tour).toContain('<link rel="related" href="https://video.example.com/watch?v=abc"/>');
+    expect(tour).not.toContain('rel="enclosure"');
+    expect(tour).toContain('<a href="https://video.example.com/watch?v=abc">');
+    // A picture is drawn in the content at a phone's width, not enclosed (a podcast app would download it).
+    const stand = entryOf(xml, photo.id);
+    expect(stand).not.toContain('rel="enclosure"');
+    const img = /<img src="([^"]+)" alt="stand.png" width="(\d+)"/.exec(stand);
+    expect(img?.[1]).toMatch(/^http:\/\/localhost:3000\/media\//);
+    expect(Number(img?.[2])).toBeGreaterThanOrEqual(640);
+    expect(Number(img?.[2])).toBeLessThan(1600);
+    // The whole text is the content; the summary is its start.
+    expect(stand).toMatch(/<content type="html"><!\[CDATA\[<p>/);
   });
 });
 
