@@ -1,10 +1,10 @@
 import { createHmac } from "node:crypto";
-import { expect, test } from "./fixtures";
+import { expect, expectNoAxeViolations, test } from "./fixtures";
 
 /**
  * The unsubscribe link at the foot of notification mails (CONTRACT.md §7 "Email"), signed out, with
  * JavaScript off and on: GET asks and changes nothing, the button turns the mail off and the page
- * says so with the way back to Settings › Notifications; a mail client's one-click POST (RFC 8058)
+ * says so and turns it back on from the same link (ux-3 U25) or Settings › Notifications; a mail client's one-click POST (RFC 8058)
  * from another origin gets through the HTTP edge; a forged link is a 404 page that says why.
  */
 
@@ -14,7 +14,7 @@ const SESSION_SECRET = "e2e-session-secret-0123456789abcdef";
 const tokenFor = (userId: number) =>
   `${userId}-${createHmac("sha256", SESSION_SECRET).update(`notification-email-unsubscribe:${userId}`).digest("base64url").slice(0, 32)}`;
 
-test("a member turns notification emails off from the link, signed out", async ({ page, baseURL, signUp, newPage, open }) => {
+test("a member turns notification emails off from the link, signed out", async ({ page, js, baseURL, signUp, newPage, open }) => {
   const member = await signUp();
   const me = (await (await page.request.get("/api/auth/user")).json()) as { id: number };
   const token = tokenFor(me.id);
@@ -31,7 +31,21 @@ test("a member turns notification emails off from the link, signed out", async (
     "href",
     "/settings?tab=notifications",
   );
+  await expect(visitor).toHaveURL(`${baseURL}/unsubscribe/${token}?was=daily`);
+
+  // Changed their mind (ux-3 U25): back on from the same page, signed out, as often as they choose.
+  await visitor.setViewportSize({ width: 390, height: 844 });
+  const backOn = visitor.getByRole("group", { name: "Changed your mind? Turn them back on" });
+  await expect(backOn.getByRole("radio", { name: /Daily digest/ })).toBeChecked();
+  if (js) await expectNoAxeViolations(visitor);
+  await backOn.getByRole("radio", { name: /Weekly digest/ }).check();
+  await visitor.getByRole("button", { name: "Turn emails back on" }).click();
+  await expect(visitor.getByRole("heading", { name: `Stop notification emails for @${member.username}?` })).toBeVisible();
+  await expect(visitor.getByTestId("toast")).toContainText("Notification emails are on");
   await expect(visitor).toHaveURL(`${baseURL}/unsubscribe/${token}`);
+  // Signed in, Settings says the same.
+  await open("/settings?tab=notifications");
+  await expect(page.getByRole("radio", { name: /Weekly digest/ })).toBeChecked();
 
   // A forged link: a 404 page that says what to do instead.
   const forged = await visitor.goto(`/unsubscribe/${me.id}-${"A".repeat(32)}`);

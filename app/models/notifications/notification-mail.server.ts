@@ -1,10 +1,18 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { and, asc, eq, exists, gt, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { notificationDigests, notifications, notificationSettings, users, type EmailMode, type NotificationKind } from "#db/schema";
+import {
+  EMAIL_MODES,
+  notificationDigests,
+  notifications,
+  notificationSettings,
+  users,
+  type EmailMode,
+  type NotificationKind,
+} from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
 import { countWhere, db, first, writeTransaction } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
-import { notFound } from "~/utils/errors";
+import { badRequest, notFound } from "~/utils/errors";
 import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
@@ -71,21 +79,44 @@ export function memberOfUnsubscribeToken(token: string): number | null {
 }
 
 /** Who an unsubscribe link is for, and whether their notification mail is on (404 for a bad link). */
-export async function unsubscribeTarget(token: string): Promise<{ username: string; emailOn: boolean }> {
+/** The member a link is for; 404 for anything forged or cut short, or a member who is gone. */
+async function memberOfLink(token: string): Promise<{ userId: number; username: string }> {
   const userId = memberOfUnsubscribeToken(token);
   const user = userId === null ? undefined : first(await db.select({ username: users.username }).from(users).where(eq(users.id, userId)));
   if (userId === null || !user) throw notFound(UNSUBSCRIBE_LINK_INVALID);
-  const row = await settingsRow(userId);
-  return { username: user.username, emailOn: row.email !== "off" };
+  return { userId, username: user.username };
 }
 
-/** The link's member gets no more notification mail (404 for a bad link). Repeating it is harmless. */
-export async function unsubscribeWithToken(token: string): Promise<{ username: string }> {
-  const userId = memberOfUnsubscribeToken(token);
-  const user = userId === null ? undefined : first(await db.select({ username: users.username }).from(users).where(eq(users.id, userId)));
-  if (userId === null || !user) throw notFound(UNSUBSCRIBE_LINK_INVALID);
+export async function unsubscribeTarget(token: string): Promise<{ username: string; emailOn: boolean }> {
+  const { userId, username } = await memberOfLink(token);
+  const row = await settingsRow(userId);
+  return { username, emailOn: row.email !== "off" };
+}
+
+/**
+ * The link's member gets no more notification mail (404 for a bad link). Repeating it is harmless.
+ * `was` is how often mail came before, for the page's "Turn them back on" (off if it already was).
+ */
+export async function unsubscribeWithToken(token: string): Promise<{ username: string; was: EmailMode }> {
+  const { userId, username } = await memberOfLink(token);
+  const was = (await settingsRow(userId)).email;
   await setEmailMode(userId, "off");
-  return { username: user.username };
+  return { username, was };
+}
+
+export const RESUBSCRIBE_CHOICE_MISSING = "Choose how often emails come: instant, a daily digest or a weekly digest.";
+
+/**
+ * The undo of the link (ux-3 U25): notification mail on again, as often as the member chooses, from
+ * the same signed link, signed out. The token already allows the mail choice to change; mail only
+ * ever goes to the member's own address, whose every mail carries the link again.
+ */
+export async function resubscribeWithToken(token: string, email: unknown): Promise<{ username: string; email: EmailMode }> {
+  const { userId, username } = await memberOfLink(token);
+  const mode = EMAIL_MODES.find((m) => m !== "off" && m === email);
+  if (!mode) throw badRequest(RESUBSCRIBE_CHOICE_MISSING);
+  await setEmailMode(userId, mode);
+  return { username, email: mode };
 }
 
 // ---------------------------------------------------------------------------------------------

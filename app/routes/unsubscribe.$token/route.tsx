@@ -1,9 +1,11 @@
 import type { MetaFunction } from "react-router";
-import { Form, Link, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
+import { Choice } from "~/components/ui/choice";
 import { ErrorPanel, GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { FormRefusal } from "~/components/ui/field";
 import { pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
-import type { loader } from "./unsubscribe-page.server";
+import type { action, loader } from "./unsubscribe-page.server";
 import { withUnreadTitle } from "~/utils/unread-title";
 
 export { loader, action } from "./unsubscribe-page.server";
@@ -12,13 +14,15 @@ export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /**
  * The unsubscribe link of notification mails (CONTRACT.md §7 "Email"): works signed out. GET asks,
- * the button's POST turns notification emails off; then the page says they are off and where to
- * turn them back on.
+ * the button's POST turns notification emails off; then the page says they are off and turns them
+ * back on from the same link, as often as the member chooses (ux-3 U25), or in Settings.
  */
 const SETTINGS = "/settings?tab=notifications";
 
 export default function UnsubscribePage() {
-  const { username, emailOn } = useLoaderData<typeof loader>();
+  const { username, emailOn, backOn } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const refusal = reply && "refusal" in reply ? reply.refusal : null;
   const busy = useIsPending();
   return (
     <section className="card mx-auto my-4 max-w-md space-y-4 p-6">
@@ -38,9 +42,34 @@ export default function UnsubscribePage() {
         <div data-testid="unsubscribed" className="space-y-3">
           <h1 className="text-2xl font-bold">Notification emails are off</h1>
           <p className="text-sm text-stone-700">You will get no more notification emails for @{username}.</p>
-          <Link to={SETTINGS} className="btn-secondary inline-block">
-            Settings › Notifications
-          </Link>
+          <Form method="post" className="space-y-3" aria-describedby={refusal ? "back-on-refusal" : undefined}>
+            <fieldset className="space-y-1">
+              <legend className="text-base font-semibold text-bark-900">Changed your mind? Turn them back on</legend>
+              <FormRefusal id="back-on-refusal" errors={refusal ? [refusal] : null} reply={reply} />
+              {backOn.map((choice) => (
+                <Choice
+                  key={choice.value}
+                  type="radio"
+                  name="email"
+                  value={choice.value}
+                  defaultChecked={choice.checked}
+                  hint={choice.hint}
+                >
+                  {choice.label}
+                </Choice>
+              ))}
+            </fieldset>
+            <button type="submit" name="intent" value="resubscribe" className="btn-primary w-full" disabled={busy}>
+              {busy ? "Turning on..." : "Turn emails back on"}
+            </button>
+          </Form>
+          <p className="text-sm text-stone-700">
+            Or choose what notifies you in{" "}
+            <Link to={SETTINGS} className="font-medium text-field-700 underline">
+              Settings › Notifications
+            </Link>
+            .
+          </p>
         </div>
       )}
     </section>
