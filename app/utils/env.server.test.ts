@@ -64,6 +64,13 @@ describe("parseEnv", () => {
     expect(() => parseEnv({ PUBLIC_URL: "ftp://pulse.example.org" })).toThrow(/PUBLIC_URL/);
     expect(parseEnv({ PUBLIC_URL: "http://localhost:3000" }).SMTP_URL).toBeUndefined();
   });
+  it("reads INSTANT_MAIL_DELAY_SECONDS, how long an instant mail waits: 2 minutes by default, 0 to 10 minutes (ADR 0085)", () => {
+    expect(parseEnv({}).INSTANT_MAIL_DELAY_SECONDS).toBe(120);
+    expect(parseEnv({ INSTANT_MAIL_DELAY_SECONDS: "0" }).INSTANT_MAIL_DELAY_SECONDS).toBe(0);
+    expect(parseEnv({ INSTANT_MAIL_DELAY_SECONDS: "600" }).INSTANT_MAIL_DELAY_SECONDS).toBe(600);
+    for (const bad of ["-1", "601", "1.5", "soon"])
+      expect(() => parseEnv({ INSTANT_MAIL_DELAY_SECONDS: bad })).toThrow(/INSTANT_MAIL_DELAY_SECONDS/);
+  });
   it("reads the operator's settings: LOG_LEVEL, BACKUP_DIR, BACKUP_INTERVAL_HOURS, BACKUP_KEEP (ADR 0040)", () => {
     expect(parseEnv({})).toMatchObject({ LOG_LEVEL: "info", BACKUP_DIR: "./data/backups", BACKUP_INTERVAL_HOURS: 0, BACKUP_KEEP: 7 });
     expect(parseEnv({ LOG_LEVEL: "warn", BACKUP_INTERVAL_HOURS: "6", BACKUP_KEEP: "14" })).toMatchObject({

@@ -69,6 +69,12 @@ const schema = z
     /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: password-reset mail. */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be smtp://user:pass@host:port or smtps://…" }).optional(),
     MAIL_FROM: z.string().optional(),
+    /**
+     * ux-3 U21 (docs/decisions/0085): an instant notification mail waits this long after the
+     * notification, so that a removal, an auto-hide after reports or reading it on the site meanwhile
+     * stops it; 0 sends at once. At most 10 minutes: past that it is not instant any more.
+     */
+    INSTANT_MAIL_DELAY_SECONDS: z.coerce.number().int().min(0).max(600).default(120),
     /** Tests only (CONTRACT.md §7): web-push endpoints may be http or on a private address (a local push server). */
     PUSH_ALLOW_PRIVATE: flag,
     /** Operators (docs/decisions/0040-health-logs-backups-shutdown.md). */

@@ -26,6 +26,8 @@ import { browserKeys, startPushService } from "#tests/fixtures/push-service";
  */
 vi.hoisted(() => {
   process.env.PUSH_ALLOW_PRIVATE = "1";
+  // Mailed as soon as a run takes them (the worker inherits it): the crash is the subject here.
+  process.env.INSTANT_MAIL_DELAY_SECONDS = "0";
 });
 
 const root = path.resolve(__dirname, "../..");

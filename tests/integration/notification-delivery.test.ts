@@ -22,6 +22,9 @@ import { postInput } from "#tests/fixtures/posts";
  */
 vi.hoisted(() => {
   process.env.PUSH_ALLOW_PRIVATE = "1";
+  // Mailed as soon as a run takes them: the wait before an instant mail has its own file
+  // (instant-mail-delay.test.ts).
+  process.env.INSTANT_MAIL_DELAY_SECONDS = "0";
 });
 
 const ORIGIN = "http://localhost:3000";

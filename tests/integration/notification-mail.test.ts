@@ -1,11 +1,13 @@
 import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
-import { desc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { notificationDigests, notifications, users, type NotificationKind } from "#db/schema";
 import {
   digestQueue,
+  excerpt,
+  EXCERPT_CHARS,
   mailInstant,
   scheduleDigests,
   sendDueDigests,
@@ -13,25 +15,32 @@ import {
   UNSUBSCRIBE_LINK_INVALID,
   type MailRecipient,
 } from "~/models/notifications/notification-mail.server";
-import { notificationItems } from "~/models/notifications/notification.server";
+import { markRead, notificationItems } from "~/models/notifications/notification.server";
+import { blockMember } from "~/models/members/block.server";
+import { reportTarget } from "~/models/moderation/report.server";
+import { addComment } from "~/models/posts/comment.server";
 import { setEmailMode, settingsRow, upsertSettings } from "~/models/notifications/notification-settings.server";
 import { createPost } from "~/models/posts/post.server";
 import * as unsubscribePage from "~/routes/unsubscribe.$token/route";
 import { edgeRefusal, isTokenPost } from "~/server/http-edge.server";
 import { loggedPath } from "~/server/request-log.server";
 import { dataVersion, db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { backoffMs, LEASE_MS, MAX_ATTEMPTS } from "~/utils/jobs.server";
 import { escapeHtml, setMailSettings } from "~/utils/mail.server";
 import { parseMail, type ParsedMail } from "../fixtures/mail-parts";
 import { startMailSink, type ReceivedMail } from "../fixtures/mail-sink";
 import { call, createMember, makeRequest } from "../fixtures/members";
+import { ageAccount } from "../fixtures/new-accounts";
+import { addMember, makeClub } from "../fixtures/posts";
 
 /**
  * Notification email (CONTRACT.md §7 "Email", issue 26) through a real SMTP conversation with the
  * local sink: an instant mail as a member reads it (text, HTML, the RFC 8058 headers), digests of
  * what is unread since the last one and nothing when there is nothing new, the unsubscribe link
  * signed out (its button and a mail client's one-click POST; forged links refused), and
- * `npm run digest`.
+ * `npm run digest`. Each line quotes what it is about, while the member may still read it (ux-3
+ * U21); the wait before an instant mail is in instant-mail-delay.test.ts.
  */
 
 const ORIGIN = "http://localhost:3000";
@@ -69,6 +78,20 @@ async function seed(userId: number, kind: NotificationKind, values: Partial<type
   return row!.id;
 }
 const followedBy = (userId: number, actor: Member, createdAt?: Date) => seed(userId, "follow", { actorId: actor.id, createdAt });
+/** The notification a comment left its post's author (addComment writes it). */
+async function commentNotice(authorId: number, commentId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(and(eq(notifications.userId, authorId), eq(notifications.commentId, commentId), eq(notifications.kind, "comment")));
+  return row!.id;
+}
+/** A member past NEW_ACCOUNT_HOURS, whose reports count toward auto-hide. */
+async function established() {
+  const member = await createMember();
+  await ageAccount(member.id);
+  return member;
+}
 
 /** The mails the sink holds now, by recipient (a run is over once its promise settles). */
 function takeMails(): Map<string, ParsedMail[]> {
@@ -95,7 +118,8 @@ describe("instant mail", () => {
       { id: author.id },
       { title: "Opening day <buck> & doe", content: "Sat the ridge all morning.", type: "article" },
     );
-    const id = await seed(author.id, "comment", { actorId: commenter.id, postId: post.id });
+    const comment = await addComment(commenter, post.id, { content: 'Fresh <rubs> & "scrapes"\n\nalong the creek.' });
+    const id = await commentNotice(author.id, comment.id);
 
     expect(await mailInstant(recipientOf(author), await notificationItems([id]))).toBe(true);
     const received: ReceivedMail = await sink.next();
@@ -108,17 +132,23 @@ describe("instant mail", () => {
     expect(mail.header("list-unsubscribe-post")).toBe("List-Unsubscribe=One-Click");
     expect(mail.header("auto-submitted")).toBe("auto-generated");
 
-    expect(mail.text).toContain(`Hi Sam Tracker,\n\n${sentence}\n\nRead the comment: ${ORIGIN}/post/${post.id}\n`);
+    // The comment itself, on one line, so the member reads it without opening the site (ux-3 U21).
+    const quote = '“Fresh <rubs> & "scrapes" along the creek.”';
+    const link = `${ORIGIN}/post/${post.id}#comment-${comment.id}`;
+    expect(mail.text).toContain(`Hi Sam Tracker,\n\n${sentence}\n\n${quote}\n\nRead the comment: ${link}\n`);
     expect(mail.text).toContain(`${ORIGIN}/settings?tab=notifications`);
     expect(mail.text).toContain(`Stop notification emails:\n${unsubscribeUrl(author.id)}`);
 
     // Member-typed text is escaped; one column for a phone; the links are absolute and big.
     expect(mail.html).toContain(escapeHtml(sentence));
+    expect(mail.html).toContain(`${escapeHtml(quote)}</div>`);
     expect(mail.html).not.toContain("<b>Rivers</b>");
     expect(mail.html).not.toContain("<buck>");
+    expect(mail.html).not.toContain("<rubs>");
     expect(mail.html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
     expect(mail.html).toContain("max-width:560px");
-    expect(mail.html).toContain(`<a href="${ORIGIN}/post/${post.id}" style="display:block;`);
+    // The line looks like the link it is: underlined and coloured (inline styles, as mail needs).
+    expect(mail.html).toContain(`<a href="${escapeHtml(link)}" style="display:block;color:#92400e;text-decoration:underline;`);
     expect(mail.html).toContain(`<a href="${unsubscribeUrl(author.id)}"`);
     expect(mail.html).not.toMatch(/href="\//);
   });
@@ -133,6 +163,99 @@ describe("instant mail", () => {
     expect([...mail.subject]).toHaveLength(150);
     expect(mail.subject).toMatch(/^Lee commented on “Twelve hours on stand and still waiting .*…$/);
     expect(mail.text).toContain(`Lee commented on “${title}”`);
+
+    // With more lines, the first is cut so that "and 1 more" fits.
+    const other = await followedBy(author.id, await createMember({ displayName: "Flo" }));
+    await mailInstant(recipientOf(author), await notificationItems([id, other]));
+    const two = parseMail((await sink.next()).raw);
+    expect([...two.subject]).toHaveLength(150);
+    expect(two.subject).toMatch(/^Lee commented on “Twelve hours on stand and still waiting .*… and 1 more$/);
+  });
+
+  it("quotes a long comment up to 300 characters, cut after a whole word", async () => {
+    const author = await createMember();
+    const post = await createPost({ id: author.id }, { title: "Rub lines", content: "Where are the rub lines?", type: "article" });
+    const words = Array.from({ length: 90 }, (_, i) => `word${i}`).join(" ");
+    const comment = await addComment(await createMember({ displayName: "Long Talker" }), post.id, { content: words });
+    await mailInstant(recipientOf(author), await notificationItems([await commentNotice(author.id, comment.id)]));
+    const mail = parseMail((await sink.next()).raw);
+    const quote = /^“(.*)”$/m.exec(mail.text)![1]!;
+    expect(quote).toMatch(/^word0 word1 word2 .* word\d+…$/);
+    expect([...quote].length).toBeLessThanOrEqual(EXCERPT_CHARS + 1);
+    expect([...quote].length).toBeGreaterThan(EXCERPT_CHARS - 10);
+    expect(words.startsWith(`${quote.slice(0, -1)} `)).toBe(true);
+    expect(mail.html).toContain(`“${quote}”`);
+  });
+
+  it("a club post and a mention in a post quote the post's opening; a mention in a comment quotes the comment", async () => {
+    const reader = await createMember({ displayName: "Rae" });
+    const writer = await createMember({ displayName: "Wes" });
+    const clubId = await makeClub(writer.id, { name: "Ridge Club" });
+    await addMember(clubId, reader.id);
+    const clubPost = await createPost(writer, {
+      title: "Doe day",
+      content: "Antlerless tags are in.\nPick yours up Friday.",
+      type: "article",
+      clubId,
+    });
+    const mentioning = await createPost(writer, { title: "Who is out?", content: "Rae is on the south stand.", type: "article" });
+    const comment = await addComment(writer, mentioning.id, { content: "Bring the grunt call, Rae." });
+    const ids = [
+      await seed(reader.id, "club_post", { actorId: writer.id, postId: clubPost.id, clubId }),
+      await seed(reader.id, "mention", { actorId: writer.id, postId: mentioning.id }),
+      await seed(reader.id, "mention", { actorId: writer.id, postId: mentioning.id, commentId: comment.id }),
+      await followedBy(reader.id, writer),
+    ];
+    await mailInstant(recipientOf(reader), await notificationItems(ids));
+    const mail = parseMail((await sink.next()).raw);
+    expect(mail.subject).toBe("Wes posted “Doe day” in Ridge Club and 3 more");
+    expect(mail.text).toContain(
+      `• Wes posted “Doe day” in Ridge Club\n  “Antlerless tags are in. Pick yours up Friday.”\n  ${ORIGIN}/post/${clubPost.id}\n`,
+    );
+    expect(mail.text).toContain(
+      `• Wes mentioned you in “Who is out?”\n  “Rae is on the south stand.”\n  ${ORIGIN}/post/${mentioning.id}\n`,
+    );
+    expect(mail.text).toContain(
+      `• Wes mentioned you in a comment on “Who is out?”\n  “Bring the grunt call, Rae.”\n  ${ORIGIN}/post/${mentioning.id}#comment-${comment.id}\n`,
+    );
+    // A follow has nothing to quote.
+    expect(mail.text).toContain(`• Wes started following you\n  ${ORIGIN}/profile/${writer.username}\n`);
+  });
+
+  it("leaves out lines read meanwhile, about a comment hidden after reports, or across a block; nothing left, no mail", async () => {
+    const author = await createMember();
+    const post = await createPost({ id: author.id }, { title: "Creek crossing", content: "Tracks everywhere.", type: "article" });
+    const [spammer, friend, rude, kind] = [
+      await createMember({ displayName: "Spam Seller" }),
+      await createMember({ displayName: "Friend" }),
+      await createMember({ displayName: "Rude One" }),
+      await createMember({ displayName: "Kind One" }),
+    ];
+    const spam = await addComment(spammer, post.id, { content: "Cheap scopes, click here" });
+    const read = await addComment(friend, post.id, { content: "Read on the site already" });
+    const blocked = await addComment(rude, post.id, { content: "Something rude" });
+    const fine = await addComment(kind, post.id, { content: "Great crossing" });
+    const ids = [spam, read, blocked, fine].map((c) => c.id);
+    const notices = await Promise.all(ids.map((commentId) => commentNotice(author.id, commentId)));
+    // Hidden after reports; read on the site.
+    for (let i = 0; i < env.AUTO_HIDE_REPORTS; i++)
+      await reportTarget(await established(), { targetType: "comment", targetId: spam.id, reason: "spam" });
+    await markRead(author, [notices[1]!]);
+    // What the delivery read a moment ago; the block comes in between.
+    const items = await notificationItems(notices);
+    await blockMember(author, rude.username);
+
+    expect(await mailInstant(recipientOf(author), items)).toBe(true);
+    const mail = parseMail((await sink.next()).raw);
+    expect(mail.subject).toBe("Kind One commented on “Creek crossing”");
+    expect(mail.text).toContain("“Great crossing”");
+    for (const gone of ["Spam Seller", "Cheap scopes", "Friend", "Read on the site", "Rude One", "Something rude"]) {
+      expect(mail.text).not.toContain(gone);
+      expect(mail.html).not.toContain(gone);
+    }
+    // Without the one line left: no mail at all.
+    expect(await mailInstant(recipientOf(author), items.slice(0, 3))).toBe(false);
+    expect(sink.received).toEqual([]);
   });
 
   it("several notifications at once are one mail listing each with its page", async () => {
@@ -142,11 +265,15 @@ describe("instant mail", () => {
 
     expect(await mailInstant(recipientOf(member), await notificationItems(ids))).toBe(true);
     const mail = parseMail((await sink.next()).raw);
-    expect(mail.subject).toBe("2 new notifications on Whitetail Pulse");
+    // The first line names it, and says how many more.
+    expect(mail.subject).toBe("Ann Doe started following you and 1 more");
     expect(mail.text).toContain(`• Ann Doe started following you\n  ${ORIGIN}/profile/${a.username}\n`);
     expect(mail.text).toContain(`• Ben Buck started following you\n  ${ORIGIN}/profile/${b.username}\n`);
     expect(mail.text).toContain(`See your notifications: ${ORIGIN}/notifications`);
-    expect(mail.html).toContain(`href="${ORIGIN}/profile/${b.username}"`);
+    for (const m of [a, b])
+      expect(mail.html).toContain(
+        `<a href="${ORIGIN}/profile/${m.username}" style="display:block;color:#92400e;text-decoration:underline;`,
+      );
     expect(sink.received).toEqual([]);
   });
 
@@ -169,6 +296,18 @@ describe("instant mail", () => {
       .where(eq(users.id, member.id));
     expect(await mailInstant(recipientOf(member), items)).toBe(true);
     expect((await sink.next()).to).toEqual([member.email]);
+  });
+});
+
+describe("a line's quote", () => {
+  it("keeps a short text whole on one line; cuts a long one after its last whole word, without hanging punctuation", () => {
+    expect(excerpt("Fresh rubs\n\n  along the creek. ", 300)).toBe("Fresh rubs along the creek.");
+    expect(excerpt("one two three four", 9)).toBe("one two…");
+    expect(excerpt("abcd efgh ijkl", 9)).toBe("abcd efgh…");
+    expect(excerpt("Wait, then. Go on", 11)).toBe("Wait, then…");
+    // One word longer than half of it is cut where it must be; characters are code points.
+    expect(excerpt(`a ${"x".repeat(20)}`, 10)).toBe(`a ${"x".repeat(8)}…`);
+    expect(excerpt("🦌".repeat(5), 3)).toBe("🦌🦌🦌…");
   });
 });
 
@@ -195,9 +334,11 @@ describe("digests", () => {
     expect(await sendDueDigests(t0)).toEqual({ due: 1, sent: 1, empty: 0, failed: 0, skipped: 0 });
     const first = takeMails().get(reader.email)!;
     expect(first).toHaveLength(1);
-    expect(first[0]!.subject).toBe("2 new notifications on Whitetail Pulse");
+    expect(first[0]!.subject).toBe("Ben started following you and 1 more");
     expect(first[0]!.header("list-unsubscribe")).toBe(`<${unsubscribeUrl(reader.id)}>`);
-    expect(first[0]!.text).toContain("Still unread since your last digest (2 new notifications):");
+    // There was no last digest to speak of: the first names its period.
+    expect(first[0]!.text).toContain("Still unread from the past day (2 new notifications):");
+    expect(first[0]!.text).not.toContain("last digest");
     expect(first[0]!.text).toContain(`• Ben started following you\n  ${ORIGIN}/profile/${b.username}`);
     expect(first[0]!.text).toContain(`• Ann started following you\n  ${ORIGIN}/profile/${a.username}`);
     expect(first[0]!.text).not.toContain("Cy started following you");
@@ -216,10 +357,31 @@ describe("digests", () => {
     expect(await sendDueDigests(new Date(start + DAY))).toEqual({ due: 1, sent: 1, empty: 0, failed: 0, skipped: 0 });
     const second = takeMails().get(reader.email)!;
     expect(second).toHaveLength(1);
-    expect(second[0]!.subject).toBe("1 new notification on Whitetail Pulse");
+    expect(second[0]!.subject).toBe("Cy commented on “Rattling in fog”");
+    expect(second[0]!.text).toContain("Still unread since your last digest (1 new notification):");
     expect(second[0]!.text).toContain(`• Cy commented on “Rattling in fog”\n  ${ORIGIN}/post/${post.id}`);
     expect(second[0]!.text).not.toContain("Ann started following you");
     expect((await digestAtOf(reader.id))?.getTime()).toBe(start + DAY);
+  });
+
+  it("quotes each comment and leaves out one hidden before the digest goes; a weekly member's first names the week", async () => {
+    const now = Date.now();
+    const member = await createMember();
+    await upsertSettings(db, member.id, { email: "weekly" });
+    const post = await createPost({ id: member.id }, { title: "Late season", content: "Cold and still.", type: "article" });
+    const kept = await addComment(await createMember({ displayName: "Kim" }), post.id, { content: "Sit the food plot at dusk." });
+    const hidden = await addComment(await createMember({ displayName: "Spam Seller" }), post.id, { content: "Cheap scopes" });
+    for (let i = 0; i < env.AUTO_HIDE_REPORTS; i++)
+      await reportTarget(await established(), { targetType: "comment", targetId: hidden.id, reason: "spam" });
+    expect(await sendDueDigests(new Date(now + 1000))).toMatchObject({ sent: 1 });
+    const [mail] = takeMails().get(member.email)!;
+    expect(mail!.subject).toBe("Kim commented on “Late season”");
+    expect(mail!.text).toContain("Still unread from the past week (1 new notification):");
+    expect(mail!.text).toContain(
+      `• Kim commented on “Late season”\n  “Sit the food plot at dusk.”\n  ${ORIGIN}/post/${post.id}#comment-${kept.id}\n`,
+    );
+    expect(mail!.text).not.toContain("Spam Seller");
+    expect(mail!.html).not.toContain("Cheap scopes");
   });
 
   it("weekly members wait a week; members with email off or instant, and suspended members, get no digest", async () => {
@@ -367,7 +529,8 @@ describe("digests", () => {
     for (let i = 0; i < 23; i++) await followedBy(member.id, actor, new Date(now - 1000 - i));
     await sendDueDigests(new Date(now));
     const [mail] = takeMails().get(member.email)!;
-    expect(mail!.subject).toBe("23 new notifications on Whitetail Pulse");
+    expect(mail!.subject).toBe("Many Follows started following you and 22 more");
+    expect(mail!.text).toContain("Still unread from the past day (23 new notifications):");
     expect(mail!.text.match(/• Many Follows started following you/g)).toHaveLength(20);
     expect(mail!.text).toContain("…and 3 more");
   });

@@ -1,6 +1,7 @@
 import { and, eq, gt, inArray, isNotNull, isNull, lt, type SQL } from "drizzle-orm";
 import { notifications, users } from "#db/schema";
 import { countWhere, db } from "~/utils/db.server";
+import { env } from "~/utils/env.server";
 import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { leaseDue } from "./job-lease.server";
@@ -19,6 +20,10 @@ import { pushToMember, type PushSendOptions } from "./push.server";
  *   its mark repeats that one message (the same push tag, the same Message-ID), never loses it;
  * - a refused mail is **tried again with capped exponential backoff** (`attempts`,
  *   `nextAttemptAt`), without pushing again; past MAX_ATTEMPTS the row is `failedAt` and counted;
+ * - an instant **mail waits** INSTANT_MAIL_DELAY_SECONDS (2 minutes) after the notification (ux-3
+ *   U21, ADR 0085): the push goes at once, and the row is given back with `nextAttemptAt` at its
+ *   mail's time, so a restart keeps the wait and nothing is held in memory. As the mail goes,
+ *   `mailInstant` leaves out what was read, removed, hidden or blocked meanwhile;
  * - `sentAt` is set once every channel the member wants is settled.
  * Works off the request: notify() only nudges it after its commit, and the schedule picks up what a
  * restart or a refusal left.
@@ -27,7 +32,11 @@ export const DELIVERY_BATCH = 200;
 /** Read notifications older than this are pruned (the table stays a working set, not an archive). */
 export const KEEP_READ_MS = 90 * 24 * 3600_000;
 
-type Claimed = { id: number; userId: number; pushedAt: Date | null; mailedAt: Date | null; attempts: number };
+/** How long an instant mail waits after its notification (INSTANT_MAIL_DELAY_SECONDS). */
+export const INSTANT_MAIL_DELAY_MS = env.INSTANT_MAIL_DELAY_SECONDS * 1000;
+
+type Claimed = { id: number; userId: number; pushedAt: Date | null; mailedAt: Date | null; attempts: number; createdAt: Date };
+const mailTime = (row: Claimed) => new Date(row.createdAt.getTime() + INSTANT_MAIL_DELAY_MS);
 
 export async function deliverPending(
   batch = DELIVERY_BATCH,
@@ -55,7 +64,11 @@ export async function deliverPending(
       await pushToMember(member.id, itemsOf(toPush), push);
       await mark(toPush, { pushedAt: now() });
     }
-    const toMail = settings.email === "instant" ? rows.filter((r) => !r.mailedAt) : [];
+    const wantMail = settings.email === "instant" ? rows.filter((r) => !r.mailedAt) : [];
+    // Not yet their time: they wait (the push went), and the rest are mailed now.
+    const at = now();
+    const waiting = wantMail.filter((r) => mailTime(r) > at);
+    const toMail = wantMail.filter((r) => !waiting.includes(r));
     if (itemsOf(toMail).length) {
       try {
         await mailInstant(member, itemsOf(toMail));
@@ -64,14 +77,19 @@ export async function deliverPending(
         // The mail server refused: these rows are tried again later; the push already went.
         logServerError(error, { path: "job:notification-delivery" });
         await retryLater(toMail, now());
+        await waitForMail(waiting);
         await settle(
-          rows.filter((r) => !toMail.includes(r)),
+          rows.filter((r) => !wantMail.includes(r)),
           now(),
         );
         continue;
       }
     }
-    await settle(rows, now());
+    await waitForMail(waiting);
+    await settle(
+      rows.filter((r) => !waiting.includes(r)),
+      now(),
+    );
   }
   return claimed.length;
 }
@@ -98,6 +116,15 @@ async function settle(rows: Claimed[], at: Date) {
       .where(inArray(notifications.id, ids(rows)));
 }
 
+/** Rows whose instant mail is not due yet leave the run, to be taken again at its time. */
+async function waitForMail(rows: Claimed[]) {
+  for (const row of rows)
+    await db
+      .update(notifications)
+      .set({ nextAttemptAt: mailTime(row), claimedUntil: null })
+      .where(eq(notifications.id, row.id));
+}
+
 /** A refused mail: tried again after the backoff, or given up (counted) past MAX_ATTEMPTS. */
 async function retryLater(rows: Claimed[], at: Date) {
   for (const row of rows) {
@@ -110,12 +137,19 @@ async function retryLater(rows: Claimed[], at: Date) {
   }
 }
 
-/** The queue as an operator sees it (`npm run jobs`, /metrics): owed, waiting on a retry, leased, given up. */
-export async function deliveryQueue(at = new Date()): Promise<{ owed: number; retrying: number; leased: number; failed: number }> {
+/**
+ * The queue as an operator sees it (`npm run jobs`, /metrics): owed, waiting out the instant mail's
+ * delay, waiting on a retry, leased, given up.
+ */
+export async function deliveryQueue(
+  at = new Date(),
+): Promise<{ owed: number; waiting: number; retrying: number; leased: number; failed: number }> {
   const count = (where: SQL | undefined) => countWhere(notifications, where);
+  const later = and(isNull(notifications.sentAt), gt(notifications.nextAttemptAt, at));
   return {
     owed: await count(isNull(notifications.sentAt)),
-    retrying: await count(and(isNull(notifications.sentAt), gt(notifications.nextAttemptAt, at))),
+    waiting: await count(and(later, eq(notifications.attempts, 0))),
+    retrying: await count(and(later, gt(notifications.attempts, 0))),
     leased: await count(and(isNull(notifications.sentAt), gt(notifications.claimedUntil, at))),
     failed: await count(isNotNull(notifications.failedAt)),
   };

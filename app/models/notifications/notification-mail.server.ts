@@ -10,12 +10,14 @@ import {
   type NotificationKind,
 } from "#db/schema";
 import { APP_NAME } from "~/utils/brand";
-import { countWhere, db, first, writeTransaction } from "~/utils/db.server";
+import { countWhere, db, first, queryRows, writeTransaction } from "~/utils/db.server";
 import { sessionSecret } from "~/utils/env.server";
 import { badRequest, notFound } from "~/utils/errors";
 import { afterFailedTry, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { escapeHtml, mailSettings, sendMail, type Mail } from "~/utils/mail.server";
+import { clubReadableSql, visiblePostSql } from "~/models/access.server";
+import { notBlockedEitherWaySql } from "~/models/members/block.server";
 import { leaseDue } from "./job-lease.server";
 import { unreadForDigest, type NotificationItem } from "./notification.server";
 import { setEmailMode, settingsRow } from "./notification-settings.server";
@@ -25,6 +27,12 @@ import { setEmailMode, settingsRow } from "./notification-settings.server";
  * worker calls `mailInstant` for members whose email is "instant"), and daily or weekly digests of
  * what is still unread (`sendDueDigests`, run by the server every 15 minutes and by `npm run digest`).
  * Only where SMTP is configured (`mailSettings()`); suspended members get nothing.
+ *
+ * Each line carries what it is about (ux-3 U21, ADR 0085): a comment's or a mention's text, a club
+ * post's opening, cut at a word (`withContent`), and only while the member may still read it: a
+ * hidden or deleted comment, a post they may no longer see, or either side of a block drops the
+ * line, looked at again as the mail goes. Instant mails wait INSTANT_MAIL_DELAY_SECONDS first
+ * (notification-delivery.server.ts), so a removal or an auto-hide in that time stops them.
  *
  * Every mail carries a one-click unsubscribe: `/unsubscribe/{token}`, where the token is the member's
  * id and an HMAC of it under the session secret (no row to keep; it works signed out), and the
@@ -123,9 +131,11 @@ export async function resubscribeWithToken(token: string, email: unknown): Promi
 // Sending
 
 /**
- * One mail for notifications that just happened (several → one mail listing them). Returns false,
- * sending nothing, when mail is not configured, there is nothing to say or the member is suspended;
- * throws when the mail server refuses (the caller decides whether to try again).
+ * One mail for notifications that just happened (several → one mail listing them), each line with
+ * its content. Returns false, sending nothing, when mail is not configured, the member is
+ * suspended, or nothing is left to say: lines read on the site meanwhile, or about something the
+ * member may no longer read (`withContent`), are dropped. Throws when the mail server refuses (the
+ * caller decides whether to try again).
  */
 export async function mailInstant(recipient: MailRecipient, items: NotificationItem[]): Promise<boolean> {
   const settings = mailSettings();
@@ -137,11 +147,91 @@ export async function mailInstant(recipient: MailRecipient, items: NotificationI
       .where(and(eq(users.id, recipient.id), notSuspended(Date.now()))),
   );
   if (!row) return false;
+  const lines = await withContent(
+    recipient.id,
+    items.filter((item) => !item.read),
+  );
+  if (lines.length === 0) return false;
   await sendMail({
-    ...instantMail(recipient, items, settings.publicUrl),
-    messageId: instantMessageId(recipient, items, settings.publicUrl),
+    ...instantMail(recipient, lines, settings.publicUrl),
+    messageId: instantMessageId(recipient, lines, settings.publicUrl),
   });
   return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// What each line is about
+
+/** A mail's line: the notification and, for a comment, a mention or a club post, the start of its text. */
+export type MailItem = NotificationItem & { excerpt?: string | null };
+
+/** Characters of a comment's or a post's text a line quotes (cut at a word). */
+export const EXCERPT_CHARS = 300;
+
+/**
+ * `text` on one line: whole when it has at most `max` characters (code points); otherwise its first
+ * `max` characters cut back to the last whole word (a word longer than half of them is cut where it
+ * must be), without the space or punctuation left hanging, and an ellipsis.
+ */
+export function excerpt(text: string, max = EXCERPT_CHARS): string {
+  const flat = oneLine(text);
+  const chars = [...flat];
+  if (chars.length <= max) return flat;
+  const head = chars.slice(0, max).join("");
+  // The cut falls between two words, or inside one, which is then left out.
+  const wordStart = /\s/.test(chars[max]!) ? head.length : head.search(/\s+\S*$/);
+  const kept = wordStart >= head.length / 2 ? head.slice(0, wordStart) : head;
+  return `${kept.replace(/[\s,;:.!?\-–—]+$/u, "")}…`;
+}
+
+/** What a line quotes: the comment (a comment, a mention in one), or the post (a mention in it, a club post). */
+function quoteSource(item: NotificationItem): { comment: number } | { post: number } | null {
+  if ((item.kind === "comment" || item.kind === "mention") && item.commentId) return { comment: item.commentId };
+  if ((item.kind === "mention" || item.kind === "club_post") && !item.commentId && item.post) return { post: item.post.id };
+  return null;
+}
+
+type TextRow = { id: number; content: string };
+
+/**
+ * `items` that `userId` may still read, as mail lines with the text they are about. The item's
+ * post was checked as the item was read (`notificationItems`, `unreadForDigest`: not hidden from
+ * them, in a club they may read); here, as the mail goes: a comment must still be there and not
+ * hidden (removed, or hidden after reports), and neither the member nor the text's author may have
+ * blocked the other. A line whose text fails is dropped, not sent without it.
+ */
+export async function withContent(userId: number, items: NotificationItem[]): Promise<MailItem[]> {
+  const sources = items.map(quoteSource);
+  const commentIds = sources.flatMap((source) => (source && "comment" in source ? [source.comment] : []));
+  const postIds = sources.flatMap((source) => (source && "post" in source ? [source.post] : []));
+  // Ids are our own integers, written into the SQL; the member is a parameter.
+  const list = (ids: number[]) => [...new Set(ids.filter((id) => Number.isSafeInteger(id)))].join(", ");
+  const comments = commentIds.length
+    ? await queryRows<TextRow>(
+        `SELECT cm.id AS id, cm.content AS content FROM comments cm
+          WHERE cm.id IN (${list(commentIds)}) AND cm.hidden_at IS NULL AND ${notBlockedEitherWaySql("@viewer", "cm.author_id")}`,
+        { viewer: userId },
+      )
+    : [];
+  const posts = postIds.length
+    ? await queryRows<TextRow>(
+        `SELECT p.id AS id, p.content AS content FROM posts p
+          WHERE p.id IN (${list(postIds)}) AND ${visiblePostSql("p", "@viewer")}
+            AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "@viewer")})
+            AND ${notBlockedEitherWaySql("@viewer", "p.author_id")}`,
+        { viewer: userId },
+      )
+    : [];
+  const commentText = new Map(comments.map((row) => [Number(row.id), row.content]));
+  const postText = new Map(posts.map((row) => [Number(row.id), row.content]));
+  return items.flatMap((item, i): MailItem[] => {
+    const source = sources[i];
+    if (!source) return [item];
+    const text = "comment" in source ? commentText.get(source.comment) : postText.get(source.post);
+    if (text === undefined) return [];
+    const quote = excerpt(text);
+    return [{ ...item, excerpt: quote || null }];
+  });
 }
 
 /**
@@ -332,14 +422,30 @@ async function sendDigest(digest: Digest, now: Date, publicUrl: string): Promise
     const stillWanted = member && isDigestMode((await settingsRow(member.id)).email);
     const items =
       member && stillWanted
-        ? (await unreadForDigest(member.id, digest.since, DIGEST_FETCHED)).filter((i) => Date.parse(i.createdAt) <= digest.until.getTime())
+        ? await withContent(
+            member.id,
+            (await unreadForDigest(member.id, digest.since, DIGEST_FETCHED)).filter(
+              (i) => Date.parse(i.createdAt) <= digest.until.getTime(),
+            ),
+          )
         : [];
     if (!member || items.length === 0) {
       await settle({ sentAt: now });
       return "empty";
     }
+    // The period began where an earlier digest ended, or (a first digest, or the first after
+    // instant mail or none) a day or a week back: the intro says which.
+    const afterLastDigest = Boolean(
+      first(
+        await db
+          .select({ id: notificationDigests.id })
+          .from(notificationDigests)
+          .where(and(eq(notificationDigests.userId, member.id), eq(notificationDigests.until, digest.since)))
+          .limit(1),
+      ),
+    );
     await sendMail({
-      ...digestMail(member, items, digest.mode, publicUrl),
+      ...digestMail(member, items, digest.mode, publicUrl, { since: digest.since, until: digest.until, afterLastDigest }),
       messageId: messageIdOf(`digest.${member.id}.${digest.until.getTime()}`, publicUrl),
     });
     await settle({ sentAt: now });
@@ -391,10 +497,23 @@ function plural(n: number, word: string): string {
   return `${n} new ${word}${n === 1 ? "" : "s"}`;
 }
 
+const SUBJECT_CHARS = 150;
+
+/**
+ * A subject that says what happened: the line itself, or the first line and how many more
+ * ("Hank Mercer commented on “Reading rub lines” and 2 more"), cut to SUBJECT_CHARS in all.
+ */
+function subjectOf(items: NotificationItem[], more = String(items.length - 1)): string {
+  const firstLine = oneLine(items[0]!.text);
+  if (items.length === 1) return clip(firstLine, SUBJECT_CHARS);
+  const tail = ` and ${more} more`;
+  return `${clip(firstLine, SUBJECT_CHARS - [...tail].length)}${tail}`;
+}
+
 /** The mail for notifications that just happened. */
-export function instantMail(recipient: MailRecipient, items: NotificationItem[], publicUrl: string): Mail {
+export function instantMail(recipient: MailRecipient, items: MailItem[], publicUrl: string): Mail {
   const single = items.length === 1 ? items[0]! : null;
-  const subject = single ? clip(oneLine(single.text), 150) : `${plural(items.length, "notification")} on ${APP_NAME}`;
+  const subject = subjectOf(items);
   const button: Link = single
     ? { label: BUTTON_LABEL[single.kind] ?? "Open it", href: itemUrl(single, publicUrl) }
     : { label: "See your notifications", href: `${publicUrl}/notifications` };
@@ -408,29 +527,49 @@ export function instantMail(recipient: MailRecipient, items: NotificationItem[],
   });
 }
 
-/** The digest: what is still unread since the last one, newest first. */
-export function digestMail(recipient: MailRecipient, items: NotificationItem[], mode: DigestMode, publicUrl: string): Mail {
-  const more = items.length >= DIGEST_FETCHED ? `${items.length - DIGEST_SHOWN}+` : String(items.length - DIGEST_SHOWN);
+/** How long a period was, as the intro says it: "day", "week", "3 days". */
+function spanOf(ms: number): string {
+  const days = Math.max(1, Math.round(ms / (24 * HOUR_MS)));
+  return days === 1 ? "day" : days === 7 ? "week" : `${days} days`;
+}
+
+/**
+ * The digest: what is still unread from its period, newest first. `period.afterLastDigest`: the
+ * period began where an earlier digest ended ("since your last digest"); otherwise there was none
+ * to speak of (the member's first, or their first after instant mail or none) and the intro names
+ * the period's length instead.
+ */
+export function digestMail(
+  recipient: MailRecipient,
+  items: MailItem[],
+  mode: DigestMode,
+  publicUrl: string,
+  period: { since: Date; until: Date; afterLastDigest: boolean },
+): Mail {
+  const capped = items.length >= DIGEST_FETCHED;
+  const more = capped ? `${items.length - DIGEST_SHOWN}+` : String(items.length - DIGEST_SHOWN);
   const shown = items.slice(0, DIGEST_SHOWN);
-  const count = items.length >= DIGEST_FETCHED ? `${DIGEST_FETCHED}+` : String(items.length);
+  const count = capped ? `${DIGEST_FETCHED}+` : String(items.length);
   const noun = items.length === 1 ? "notification" : "notifications";
-  const subject = `${count} new ${noun} on ${APP_NAME}`;
-  const period = mode === "daily" ? "day" : "week";
-  const intro = `Still unread since your last digest (${count} new ${noun}):`;
+  const subject = subjectOf(items, capped ? `${DIGEST_FETCHED - 1}+` : String(items.length - 1));
+  const every = mode === "daily" ? "day" : "week";
+  const intro = period.afterLastDigest
+    ? `Still unread since your last digest (${count} new ${noun}):`
+    : `Still unread from the past ${spanOf(period.until.getTime() - period.since.getTime())} (${count} new ${noun}):`;
   return composeMail(recipient, publicUrl, {
     subject,
     intro,
     items: shown,
     more: items.length > DIGEST_SHOWN ? `…and ${more} more` : null,
     button: { label: "See all notifications", href: `${publicUrl}/notifications` },
-    why: `You get a digest of unread notifications at most once a ${period}.`,
+    why: `You get a digest of unread notifications at most once a ${every}.`,
   });
 }
 
 type MailParts = {
   subject: string;
   intro: string | null;
-  items: NotificationItem[];
+  items: MailItem[];
   more?: string | null;
   button: Link;
   why: string;
@@ -440,15 +579,21 @@ function composeMail(recipient: MailRecipient, publicUrl: string, parts: MailPar
   const unsubscribeUrl = `${publicUrl}/unsubscribe/${unsubscribeToken(recipient.id)}`;
   const settingsUrl = `${publicUrl}${SETTINGS_PATH}`;
   const name = oneLine(recipient.displayName) || recipient.username;
-  // An item's text is the site's sentence (a removal's reason included).
-  const lines = parts.items.map((item) => ({ text: oneLine(item.text), url: itemUrl(item, publicUrl) }));
+  // An item's text is the site's sentence (a removal's reason included); its quote, what was written.
+  const lines = parts.items.map((item) => ({
+    text: oneLine(item.text),
+    quote: item.excerpt ? `“${item.excerpt}”` : null,
+    url: itemUrl(item, publicUrl),
+  }));
 
   const text = [
     `Hi ${name},`,
     "",
     ...(parts.intro ? [parts.intro, ""] : []),
     // A list gives each item its link; a single item's link is the button's line below.
-    ...(parts.intro ? lines.flatMap((l) => [`• ${l.text}`, `  ${l.url}`, ""]) : lines.flatMap((l) => [l.text, ""])),
+    ...(parts.intro
+      ? lines.flatMap((l) => [`• ${l.text}`, ...(l.quote ? [`  ${l.quote}`] : []), `  ${l.url}`, ""])
+      : lines.flatMap((l) => [l.text, "", ...(l.quote ? [l.quote, ""] : [])])),
     ...(parts.more ? [parts.more, ""] : []),
     `${parts.button.label}: ${parts.button.href}`,
     "",
@@ -466,7 +611,11 @@ function composeMail(recipient: MailRecipient, publicUrl: string, parts: MailPar
     .map(
       (l) =>
         `<div style="padding:14px 0;border-top:1px solid #e7e5e4;">` +
-        `<a href="${escapeHtml(l.url)}" style="display:block;color:#1c1917;text-decoration:none;font-size:17px;">${escapeHtml(l.text)}</a>` +
+        // Looks like a link in every client: underlined, in the site's brown (6.5:1 on the page's grey).
+        `<a href="${escapeHtml(l.url)}" style="display:block;color:#92400e;text-decoration:underline;font-size:17px;">${escapeHtml(l.text)}</a>` +
+        (l.quote
+          ? `<div style="margin:8px 0 0;padding:2px 0 2px 12px;border-left:3px solid #d6d3d1;color:#44403c;">${escapeHtml(l.quote)}</div>`
+          : "") +
         `</div>`,
     )
     .join("");
