@@ -248,12 +248,15 @@ describe("list query plans", () => {
     }
   });
 
+  // PostgreSQL reads the open cases through moderation_cases_open_target (the partial index of open
+  // cases) or moderation_cases_status, plainly or as a bitmap: ANALYZE samples, and at ~120 open cases
+  // either wins by a hair (one run went each way). Both read only open cases' entries, under the Limit.
   it("moderation: the open-case count reads moderation_cases_status or _club up to its cap; a member's history and reports drawn read their subject indexes (ux-3 U23)", async () => {
     const counts: Array<[string, RegExp, RegExp]> = [
       [
         openCasesSql(null),
         /USING COVERING INDEX moderation_cases_status \(status=\?\)/,
-        /Index Only Scan using moderation_cases_(status|open_target)/,
+        /(Bitmap Index|Index Only|Index) Scan using moderation_cases_(status|open_target)/,
       ],
       [
         openCasesSql([1, 2, 3]),
