@@ -1,5 +1,5 @@
 import { data, type LoaderFunctionArgs } from "react-router";
-import { isSiteStaff, staffedClubIds } from "~/models/moderation/moderation-access.server";
+import { moderationBadge } from "~/models/moderation/report-notice.server";
 import { unreadCount } from "~/models/notifications/notification.server";
 import { dataSaverFor } from "~/web/data-saver.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
@@ -14,6 +14,8 @@ import { getToast } from "~/web/toast.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ signedIn, dropCookie }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
   const user = signedIn?.user;
+  // Staff's open cases beside the menu's Moderation (ux-3 U23): one count from one index, capped.
+  const badge = user ? await moderationBadge(user) : null;
   // A cookie whose session has ended or expired: the browser is told to drop it.
   const out = new Headers(headers ?? undefined);
   if (dropCookie) out.append("Set-Cookie", dropCookie);
@@ -28,7 +30,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             displayName: user.displayName,
             avatar: user.avatar,
             role: user.role,
-            moderates: isSiteStaff(user.role) || (await staffedClubIds(user.id)).length > 0,
+            moderates: badge !== null,
+            openCases: badge?.openCases ?? 0,
             // The top bar's count and the title's "(3) " (CONTRACT.md §7): capped, one index walk.
             unread: await unreadCount(user.id),
           }

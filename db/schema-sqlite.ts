@@ -544,6 +544,8 @@ export const moderationCases = sqliteTable(
       .where(sql`status = 'open'`),
     index("moderation_cases_status").on(t.status, t.createdAt, t.id),
     index("moderation_cases_club").on(t.clubId, t.status, t.createdAt, t.id),
+    // A member's staff page counts the reports their posts and comments drew (ux-3 U23).
+    index("moderation_cases_subject").on(t.subjectId),
   ],
 );
 
@@ -591,9 +593,19 @@ export const moderationLog = sqliteTable(
     targetLabel: text("target_label").notNull(),
     clubId: integer("club_id"),
     reason: text("reason"),
+    /**
+     * Whose the target was when the decision was made (a post's or comment's author, the member
+     * themself; null for a club): a member's staff page lists every decision about them and their
+     * content (ux-3 U23). A copied id, like the names: no reference, so it outlives the content.
+     */
+    subjectId: integer("subject_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("moderation_log_recent").on(t.createdAt, t.id), index("moderation_log_club").on(t.clubId, t.createdAt, t.id)],
+  (t) => [
+    index("moderation_log_recent").on(t.createdAt, t.id),
+    index("moderation_log_club").on(t.clubId, t.createdAt, t.id),
+    index("moderation_log_subject").on(t.subjectId, t.createdAt, t.id),
+  ],
 );
 
 /** A member's blocks (CONTRACT.md §8 "Blocks"). */
@@ -623,6 +635,7 @@ export const NOTIFICATION_KINDS = [
   "invite_joined",
   "club_post",
   "moderation",
+  "report",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const EMAIL_MODES = ["off", "instant", "daily", "weekly"] as const;
@@ -647,10 +660,12 @@ export const notifications = sqliteTable(
     postId: integer("post_id").references(() => posts.id, { onDelete: "cascade" }),
     commentId: integer("comment_id").references(() => comments.id, { onDelete: "cascade" }),
     clubId: integer("club_id").references(() => clubs.id, { onDelete: "cascade" }),
-    /** `moderation`: "removed" or "restored"; otherwise null. */
+    /** `moderation`: "removed" or "restored"; `report`: what was reported (post, comment, user, club); otherwise null. */
     detail: text("detail"),
-    /** `moderation`: the reason the author is shown. */
+    /** `moderation`: the reason the author is shown; `report`: the first report's reason. */
     reason: text("reason"),
+    /** `report`: the case staff are told of (ux-3 U23); one notice per case and staff member. */
+    caseId: integer("case_id").references(() => moderationCases.id, { onDelete: "cascade" }),
     readAt: integer("read_at", { mode: "timestamp_ms" }),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
     /** The delivery's marks, one per channel (ADR 0069): pushed, mailed; `sentAt` once both are settled. */
@@ -670,8 +685,9 @@ export const notifications = sqliteTable(
     // The bell's count reads the post and kind of each unread row here, to check the member may
     // still read it (CONTRACT.md §11), without leaving the index (read_at too: SQLite counts the
     // partial index as covering only when it holds every column the query names).
+    // club_id: a `report` notice counts only while its recipient still staffs the case's club or the site.
     index("notifications_unread")
-      .on(t.userId, t.id, t.postId, t.kind, t.readAt)
+      .on(t.userId, t.id, t.postId, t.kind, t.readAt, t.clubId)
       .where(sql`read_at IS NULL`),
     index("notifications_unsent")
       .on(t.id)
@@ -685,6 +701,9 @@ export const notifications = sqliteTable(
       .where(sql`kind = 'like' AND read_at IS NULL`),
     index("notifications_post").on(t.postId),
     index("notifications_comment").on(t.commentId),
+    uniqueIndex("notifications_case")
+      .on(t.caseId, t.userId)
+      .where(sql`case_id IS NOT NULL`),
   ],
 );
 

@@ -14,6 +14,7 @@ export const NOTIFICATION_KIND_LABELS = {
   request_rejected: "My join requests declined",
   invite_joined: "Members joining through my invites",
   moderation: "Moderators' decisions on my posts and comments",
+  report: "New reports to moderate (staff)",
   club_post: "New posts in clubs I chose",
 } as const;
 export type NotificationKindName = keyof typeof NOTIFICATION_KIND_LABELS;

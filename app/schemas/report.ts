@@ -69,6 +69,8 @@ export type QueueEntry = {
   href: string | null;
   /** The member it is about (the author, or the member reported), whom site staff may suspend or purge; null for a club or a deleted account. */
   subject: string | null;
+  /** A post's or comment's author (ux-3 U23); null for a member, a club, or a deleted account. */
+  author: { username: string; displayName: string } | null;
   reports: QueueReport[];
   status: QueueStatus;
   createdAt: string;

@@ -1,4 +1,4 @@
-import { apiClub, expect, setSiteRole, test } from "./fixtures";
+import { apiClub, expect, expectNoAxeViolations, setSiteRole, test } from "./fixtures";
 
 /**
  * CONTRACT.md §8 reports and the queue through the real server, JavaScript off and on: a member
@@ -160,5 +160,81 @@ test.describe("reports and the moderation queue", () => {
     await scope.getByRole("button", { name: "Send report" }).click();
     await expect(page.getByTestId("toast")).toContainText("Thanks — a moderator will look at it");
     expect(new URL(page.url()).pathname).toBe(`/profile/${reported.username}`);
+  });
+
+  test("staff are told of a new report, the queue names the author, and the member's page shows their history (ux-3 U23)", async ({
+    page,
+    js,
+    open,
+    signUp,
+    createPost,
+    newPage,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    // A site moderator on a phone, an author, and the member who reports.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const moderator = await signUp(page, "mod");
+    setSiteRole(moderator.username, "moderator");
+    const authorPage = await newPage();
+    const author = await signUp(authorPage, "auth");
+    const post = await createPost({ title: `Cheap scopes ${Date.now().toString(36)}` }, authorPage);
+    const reporterPage = await newPage();
+    const reporter = await signUp(reporterPage, "rep");
+    const reported = await reporterPage.request.post("/api/reports", {
+      data: { targetType: "post", targetId: post.id, reason: "spam" },
+      headers: { Origin: baseURL! },
+    });
+    expect(reported.status(), await reported.text()).toBe(201);
+
+    // The top bar tells the moderator (server HTML, JavaScript or not): the menu's button and its Moderation item count open cases.
+    await open("/");
+    const menu = page.getByTestId("user-menu");
+    await expect(menu.locator("summary")).toHaveAccessibleName(/^Account menu, (\d+|99\+) open reports?$/);
+    await menu.locator("summary").click();
+    await expect(menu.getByTestId("menu-moderation")).toHaveAccessibleName(/^Moderation, (\d+|99\+) open reports?$/);
+    if (js) await expectNoAxeViolations(page);
+
+    // A notice in the bell's list, saying what and why, never who reported; it leads to the queue.
+    await open("/notifications");
+    const notice = page.getByRole("link", { name: `New report: a post “${post.title}” (spam)` });
+    await expect(notice).toBeVisible();
+    await expect(page.locator("#main")).not.toContainText(reporter.username);
+    if (js) await expectNoAxeViolations(page);
+    await notice.click();
+    await expect(page).toHaveURL(/\/moderation$/);
+    if (js) await open("/moderation");
+
+    // The card names the author, with their profile and their history.
+    const card = page.getByTestId("moderation-case").filter({ hasText: post.title });
+    await expect(card.getByTestId("case-author")).toHaveText(`${author.displayName} (@${author.username})`);
+    await expect(card.getByTestId("case-author")).toHaveAttribute("href", `/profile/${author.username}`);
+    await expect(card.getByTestId("case-author-history")).toHaveAttribute("href", `/moderation/members/${author.username}`);
+    if (js) await expectNoAxeViolations(page);
+    await card.getByLabel(/Reason for removal/).fill("No selling gear here");
+    await card.getByRole("button", { name: "Remove" }).click();
+    await expect(page.getByTestId("toast")).toContainText("Removed");
+
+    // The author's page: the removal of their post, and the report it drew (ux-3 U23: it said "No decisions about this member yet").
+    await open(`/moderation/members/${author.username}`);
+    await expect(page.getByTestId("member-reports-drawn")).toHaveText("1 report about 1 of their posts and comments.");
+    await expect(page.getByTestId("member-log-entry").first()).toContainText(
+      `${moderator.username} removed post “${post.title}”: No selling gear here`,
+    );
+    if (js) await expectNoAxeViolations(page);
+
+    // Settings › Notifications offers staff the kind, on by default; a member who moderates nothing is not offered it.
+    await open("/settings?tab=notifications");
+    await expect(page.getByLabel("New reports to moderate (staff)")).toBeChecked();
+    if (js) await expectNoAxeViolations(page);
+    await open("/settings?tab=notifications", reporterPage);
+    await expect(reporterPage.getByLabel("Comments on my posts")).toBeVisible();
+    await expect(reporterPage.getByLabel("New reports to moderate (staff)")).toHaveCount(0);
+
+    // Neither the reporter nor the author hears of the report.
+    for (const other of [reporterPage, authorPage]) {
+      await open("/notifications", other);
+      await expect(other.locator("#main")).not.toContainText("New report");
+    }
   });
 });

@@ -7,6 +7,8 @@ import { memberListQuery } from "~/models/clubs/club-membership.server";
 import { followPageQuery } from "~/models/members/follow.server";
 import { hashtagGapSql, hashtagHalves, hashtagRowsSql } from "~/models/feeds/feed-hashtag.server";
 import { NOTIFICATION_PAGE, notificationPageSql, UNREAD_COUNT_SQL } from "~/models/notifications/notification.server";
+import { openCasesSql } from "~/models/moderation/report-notice.server";
+import { memberLogQuery, reportsDrawnQuery } from "~/models/moderation/suspension.server";
 import { databaseEngine, queryRows, sqlite } from "~/utils/db.server";
 import { positional } from "~/utils/db/db-postgres.server";
 import { createMember } from "../fixtures/members";
@@ -57,6 +59,7 @@ async function fillForPostgres(viewerId: number) {
     `INSERT INTO club_members (club_id, user_id, role) SELECT c.id, ${viewerId}, 'member' FROM clubs c
        WHERE c.id % 1000 = 0`,
     ...notificationFill(viewerId, 30 * n),
+    ...moderationFill(n),
     `VACUUM ANALYZE`,
   ];
   for (const statement of statements) await queryRows(statement);
@@ -64,7 +67,7 @@ async function fillForPostgres(viewerId: number) {
     `SELECT relname, reltuples::bigint AS n FROM pg_class WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace`,
   ))
     sizes[r.relname] = Number(r.n);
-  for (const table of ["posts", "comments", "follows", "clubs", "club_members"])
+  for (const table of ["posts", "comments", "follows", "clubs", "club_members", "moderation_cases", "moderation_log", "reports"])
     expect(sizes[table], table).toBeGreaterThanOrEqual(PG_SMALL_TABLE);
   expect(sizes.notifications, "notifications").toBeGreaterThanOrEqual(PG_SMALL_TABLE);
   // drizzle's statements come with $n placeholders and their values: a client of our own explains them as they are.
@@ -92,6 +95,29 @@ function notificationFill(viewerId: number, n: number): string[] {
        SELECT ${viewerId}, ${kinds}, (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + g % 2000,
               (SELECT min(id) FROM posts) + g % 500, CASE WHEN g % 2 = 0 THEN NULL ELSE ${now} END, ${now}, ${now} - g * 1000
        FROM generate_series(1, 1000) g`,
+  ];
+}
+
+/**
+ * Moderation (ux-3 U23): `n` cases over the fill's posts and clubs (one in 50 open, spread over the
+ * members as subjects), and `n` log entries about them: the staff's open-case count and a member's
+ * history must read their own index among many.
+ */
+function moderationFill(n: number): string[] {
+  const now = Date.now();
+  return [
+    `INSERT INTO moderation_cases (target_type, target_id, club_id, subject_id, snapshot, status, created_at)
+       SELECT 'post', (SELECT min(id) FROM posts) + g, CASE WHEN g % 4 = 0 THEN (SELECT min(id) FROM clubs) + g % 100 END,
+              (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + g % 2000, 'Reported ' || g,
+              CASE WHEN g % 50 = 0 THEN 'open' ELSE 'closed' END, ${now} - g * 1000
+       FROM generate_series(1, ${n}) g`,
+    `INSERT INTO reports (case_id, target_type, target_id, reporter_id, reason, snapshot, created_at)
+       SELECT id, target_type, target_id, (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + (id + 7) % 2000, 'spam', snapshot, created_at
+       FROM moderation_cases`,
+    `INSERT INTO moderation_log (actor_name, action, target_type, target_id, target_label, subject_id, created_at)
+       SELECT 'plan_mod', 'remove', 'post', (SELECT min(id) FROM posts) + g, 'Post ' || g,
+              (SELECT min(id) FROM users WHERE username LIKE 'plan_%') + g % 2000, ${now} - g * 1000
+       FROM generate_series(1, ${n}) g`,
   ];
 }
 
@@ -220,6 +246,46 @@ describe("list query plans", () => {
       expect(plan, plan).toMatch(liteIndex);
       expect(plan, "no sort step: the read stops at its LIMIT").not.toMatch(/TEMP B-TREE/);
     }
+  });
+
+  // PostgreSQL reads the open cases through moderation_cases_open_target (the partial index of open
+  // cases) or moderation_cases_status, plainly or as a bitmap: ANALYZE samples, and at ~120 open cases
+  // either wins by a hair (one run went each way). Both read only open cases' entries, under the Limit.
+  it("moderation: the open-case count reads moderation_cases_status or _club up to its cap; a member's history and reports drawn read their subject indexes (ux-3 U23)", async () => {
+    const counts: Array<[string, RegExp, RegExp]> = [
+      [
+        openCasesSql(null),
+        /USING COVERING INDEX moderation_cases_status \(status=\?\)/,
+        /(Bitmap Index|Index Only|Index) Scan using moderation_cases_(status|open_target)/,
+      ],
+      [
+        openCasesSql([1, 2, 3]),
+        /USING COVERING INDEX moderation_cases_club \(club_id=\? AND status=\?\)/,
+        /(Bitmap Index|Index Only|Index) Scan using moderation_cases_club/,
+      ],
+    ];
+    for (const [sql, liteIndex, pgIndex] of counts) {
+      if (onPostgres) {
+        const { problems: found, plan } = await pgProblems(sql, [], false);
+        expect(found, plan.join("\n")).toEqual([]);
+        expect(plan.join("\n"), plan.join("\n")).toMatch(pgIndex);
+        continue;
+      }
+      const rows = sqlite!.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { id: number; parent: number; detail: string }[];
+      const plan = rows.map((r) => r.detail).join("\n");
+      expect(planProblems(rows, false), plan).toEqual([]);
+      expect(plan, plan).toMatch(liteIndex);
+    }
+    const member = (await queryRows<{ id: number }>(`SELECT min(id) AS id FROM users`))[0]!.id;
+    const history = await problems(memberLogQuery(Number(member)));
+    expect(history.problems, history.plan.join("\n")).toEqual([]);
+    expect(history.plan.join("\n")).toMatch(
+      onPostgres ? /Index Scan( Backward)? using moderation_log_subject/ : /USING INDEX moderation_log_subject \(subject_id=\?\)/,
+    );
+    if (!onPostgres) expect(history.plan.join("\n"), "newest first straight from the index").not.toMatch(/TEMP B-TREE/);
+    const drawn = await problems(reportsDrawnQuery(Number(member)), true);
+    expect(drawn.problems, drawn.plan.join("\n")).toEqual([]);
+    expect(drawn.plan.join("\n")).toMatch(/moderation_cases_subject/);
   });
 
   it("a #hashtag's newest-first reads: each half in id order with a bound, rows by id, the check through the feed's index", async () => {

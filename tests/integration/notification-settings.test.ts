@@ -26,6 +26,8 @@ const DEFAULTS = {
     invite_joined: true,
     club_post: false,
     moderation: true,
+    // Staff's word of new reports (ux-3 U23): on by default, reaching staff only.
+    report: true,
   },
   email: "daily",
   push: false,

@@ -6,7 +6,14 @@ import { leaveDevice } from "~/offline/forget-member";
 import { Avatar } from "~/components/ui/avatar";
 import { NotificationsLink } from "./notifications-link";
 
-export type TopBarUser = { displayName: string; username: string; avatar: string | null; moderates?: boolean };
+export type TopBarUser = {
+  displayName: string;
+  username: string;
+  avatar: string | null;
+  moderates?: boolean;
+  /** Staff: open cases in their queue (capped at 100: "99+"), shown beside Moderation and on the menu's button. */
+  openCases?: number;
+};
 
 /**
  * SPEC.md §1–2 top bar. The search box is a GET form to `/?search=` (trimmed, empty ignored on
@@ -115,6 +122,8 @@ function UserMenu({ user }: { user: TopBarUser }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const location = useLocation();
   const close = () => ref.current?.removeAttribute("open");
+  const open = user.moderates ? (user.openCases ?? 0) : 0;
+  const openText = open > 99 ? "99+" : String(open);
 
   useEffect(close, [location.key]);
   useEffect(() => {
@@ -131,9 +140,14 @@ function UserMenu({ user }: { user: TopBarUser }) {
     <details ref={ref} className="group relative" data-testid="user-menu">
       <summary
         className="icon-btn cursor-pointer list-none rounded-full hover:bg-bark-800 group-open:before:fixed group-open:before:inset-0 group-open:before:cursor-default group-open:before:content-[''] [&::-webkit-details-marker]:hidden"
-        aria-label="Account menu"
+        aria-label={open > 0 ? `Account menu, ${openText} open ${open === 1 ? "report" : "reports"}` : "Account menu"}
       >
-        <Avatar src={user.avatar} name={user.displayName} size={32} />
+        <span className="relative">
+          <Avatar src={user.avatar} name={user.displayName} size={32} />
+          {open > 0 ? (
+            <span aria-hidden="true" className="absolute -right-1 -top-1 h-3 w-3 rounded-full border-2 border-bark-900 bg-blaze-600" />
+          ) : null}
+        </span>
       </summary>
       <div className="absolute right-0 z-10 mt-2 w-56 rounded-lg border border-stone-200 bg-white py-1 text-stone-800 shadow-lg">
         <div className="border-b border-stone-100 px-4 py-2">
@@ -147,8 +161,24 @@ function UserMenu({ user }: { user: TopBarUser }) {
           Settings
         </Link>
         {user.moderates ? (
-          <Link to="/moderation" onClick={close} className="block px-4 py-3 hover:bg-stone-100">
+          <Link
+            to="/moderation"
+            onClick={close}
+            className="flex items-center justify-between px-4 py-3 hover:bg-stone-100"
+            data-testid="menu-moderation"
+            // The count in the link's name, as the bell's (ux-3 U23): "Moderation, 3 open reports".
+            aria-label={open > 0 ? `Moderation, ${openText} open ${open === 1 ? "report" : "reports"}` : undefined}
+          >
             Moderation
+            {open > 0 ? (
+              <span
+                aria-hidden="true"
+                className="min-w-6 rounded-full bg-blaze-700 px-1.5 text-center text-xs font-bold leading-6 text-white"
+                data-testid="open-cases"
+              >
+                {openText}
+              </span>
+            ) : null}
           </Link>
         ) : null}
         {/* Logging out forgets every local draft (ADR 0031): the next person on this device sees none.

@@ -101,3 +101,15 @@ export async function requireModerationScope(actor: Actor, q: Queryable = db): P
 /** Whether the scope covers a decision in this place. */
 export const scopeCovers = (scope: ModerationScope, place: ModerationPlace): boolean =>
   scope.site || (place.clubId !== null && scope.clubIds.includes(place.clubId));
+
+/**
+ * `mayModerate` as SQL (ux-3 U23): the member `user` (an SQL expression) may moderate content in the
+ * club `club` (an SQL expression, NULL for content outside clubs): site staff anywhere, the club's
+ * owner and admins in their club. A staff notice (notification kind `report`) is read, counted and
+ * delivered only while this holds, so a member who stops being staff stops hearing of the queue.
+ */
+export const mayModerateSql = (user: string, club: string): string =>
+  // Scalar lookups by key (users' primary key, club_members_club_user), one per row asked about:
+  // an EXISTS under an OR let PostgreSQL hash every owner and admin of every club instead.
+  `((SELECT staff.role FROM users staff WHERE staff.id = ${user}) IN ('moderator', 'admin')
+    OR (SELECT staff_of.role FROM club_members staff_of WHERE staff_of.club_id = ${club} AND staff_of.user_id = ${user}) IN ('owner', 'admin'))`;

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray, lt, or } from "drizzle-orm";
-import { moderationLog, type ModerationAction, type ReportTarget } from "#db/schema";
+import { comments, moderationLog, posts, type ModerationAction, type ReportTarget } from "#db/schema";
 import type { ModerationLogEntry, ModerationLogPage } from "~/schemas/shapes";
-import { db } from "~/utils/db.server";
+import { db, first } from "~/utils/db.server";
 import { decodeKeyset, keysetPage } from "~/utils/keyset";
 import type { Queryable } from "~/models/access.server";
 import { requireModerationScope, type Moderator } from "./moderation-access.server";
@@ -30,9 +30,19 @@ export type Decision = {
   at?: Date;
 };
 
+/** Whose the target is (a post's or comment's author, the member themself; null for a club or content gone): the member's history (ux-3 U23). */
+async function subjectOf(tx: Queryable, type: ReportTarget, id: number): Promise<number | null> {
+  if (type === "user") return id;
+  if (type === "club") return null;
+  const table = type === "post" ? posts : comments;
+  const row = first(await tx.select({ authorId: table.authorId }).from(table).where(eq(table.id, id)));
+  return row?.authorId ?? null;
+}
+
 /** Writes one entry; call it inside the decision's transaction. */
 export async function logDecision(tx: Queryable, decision: Decision): Promise<void> {
   await tx.insert(moderationLog).values({
+    subjectId: await subjectOf(tx, decision.targetType, decision.targetId),
     actorId: decision.actor?.id ?? null,
     actorName: decision.actor?.username ?? decision.actorName ?? SITE_ACTOR,
     action: decision.action,

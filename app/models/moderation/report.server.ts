@@ -22,6 +22,7 @@ import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, postVisibility, requireSignedIn, type Queryable } from "~/models/access.server";
 import { isClubStaff, NOT_STAFF, requireModerationScope, scopeCovers } from "./moderation-access.server";
 import { logDecision } from "./moderation-log.server";
+import { tellStaffOfCase } from "./report-notice.server";
 import {
   COMMENT_LABEL_CHARS,
   hideForReports,
@@ -249,18 +250,30 @@ async function storeReport(tx: Queryable, reporterId: number, data: ReturnType<t
       .from(moderationCases)
       .where(and(eq(moderationCases.targetType, targetType), eq(moderationCases.targetId, targetId), eq(moderationCases.status, "open"))),
   );
-  const caseId =
-    open?.id ??
-    first(
-      await tx
-        .insert(moderationCases)
-        .values({ targetType, targetId, clubId: await deciderClubOf(tx, subject), subjectId: subject.subjectId, snapshot: subject.text })
-        .returning({ id: moderationCases.id }),
-    )!.id;
+  const opened = open
+    ? null
+    : first(
+        await tx
+          .insert(moderationCases)
+          .values({ targetType, targetId, clubId: await deciderClubOf(tx, subject), subjectId: subject.subjectId, snapshot: subject.text })
+          .returning({ id: moderationCases.id, clubId: moderationCases.clubId }),
+      )!;
+  const caseId = open?.id ?? opened!.id;
   const [row] = await tx
     .insert(reports)
     .values({ caseId, targetType, targetId, reporterId, reason: data.reason, details: data.details ?? null, snapshot: subject.text })
     .returning({ id: reports.id });
+  // A new case tells its deciders (ux-3 U23); a report added to an open case tells nobody again.
+  if (opened) {
+    await tellStaffOfCase(tx, {
+      id: opened.id,
+      targetType,
+      clubId: opened.clubId,
+      subjectId: subject.subjectId,
+      reporterId,
+      reason: data.reason,
+    });
+  }
 
   const target = moderated(targetType, targetId);
   if (target && subject.hiddenAt === null && !(await isSiteStaff(tx, subject.subjectId))) {
@@ -334,10 +347,12 @@ async function toEntries(rows: CaseRow[]): Promise<QueueEntry[]> {
   const subjects = new Map(
     subjectIds.length === 0
       ? []
-      : (await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, subjectIds))).map((u) => [
-          u.id,
-          u.username,
-        ]),
+      : (
+          await db
+            .select({ id: users.id, username: users.username, displayName: users.displayName })
+            .from(users)
+            .where(inArray(users.id, subjectIds))
+        ).map((u) => [u.id, { username: u.username, displayName: u.displayName }]),
   );
   const entries: QueueEntry[] = [];
   for (const row of rows) {
@@ -352,7 +367,12 @@ async function toEntries(rows: CaseRow[]): Promise<QueueEntry[]> {
       state: stateOf(subject),
       removalReason: subject?.removalReason ?? null,
       href: subject?.href ?? null,
-      subject: row.targetType === "club" || row.subjectId === null ? null : (subjects.get(row.subjectId) ?? null),
+      subject: row.targetType === "club" || row.subjectId === null ? null : (subjects.get(row.subjectId)?.username ?? null),
+      // Who wrote the post or comment (ux-3 U23): the queue names them, as Discourse's review queue does.
+      author:
+        (row.targetType === "post" || row.targetType === "comment") && row.subjectId !== null
+          ? (subjects.get(row.subjectId) ?? null)
+          : null,
       reports: reportRows
         .filter((r) => r.caseId === row.id)
         .map((r) => ({ reason: r.reason, details: r.details, createdAt: r.createdAt.toISOString() })),

@@ -1,5 +1,5 @@
-import { and, desc, eq } from "drizzle-orm";
-import { moderationLog, sessions, users, type SiteRole } from "#db/schema";
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
+import { moderationCases, moderationLog, reports, sessions, users, type SiteRole } from "#db/schema";
 import { isSuspendedAt, suspendSchema, type SuspendInput } from "~/schemas/moderation-staff";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
@@ -139,25 +139,55 @@ export function unsuspendMember(actor: Actor, username: string, now: number = Da
 
 export const MEMBER_LOG_SIZE = 20;
 
+/** The latest decisions about a member and their content, newest first, from moderation_log_subject; list-plans explains it. */
+export const memberLogQuery = (userId: number) =>
+  db
+    .select()
+    .from(moderationLog)
+    .where(eq(moderationLog.subjectId, userId))
+    .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
+    .limit(MEMBER_LOG_SIZE);
+
+/** How many reports the member's posts and comments drew, and on how many of them (a repeat offender, ux-3 U23). */
+/** The reports on a member's posts and comments (moderation_cases_subject finds their cases, reports_case the reports); list-plans explains it. */
+export const reportsDrawnQuery = (userId: number, q: Queryable = db) =>
+  q
+    .select({
+      reports: count(reports.id),
+      items: sql<number | string>`count(DISTINCT ${moderationCases.targetType} || ':' || ${moderationCases.targetId})`,
+    })
+    .from(moderationCases)
+    .innerJoin(reports, eq(reports.caseId, moderationCases.id))
+    .where(and(eq(moderationCases.subjectId, userId), inArray(moderationCases.targetType, ["post", "comment"])));
+
+export async function reportsDrawnBy(userId: number, q: Queryable = db): Promise<{ reports: number; items: number }> {
+  const row = first(await reportsDrawnQuery(userId, q));
+  return { reports: Number(row?.reports ?? 0), items: Number(row?.items ?? 0) };
+}
+
 /**
  * The staff page of one member (/moderation/members/{username}): their status, whether the viewer
- * may suspend (and purge) them, how many open cases they reported, and the latest decisions about
- * them. Site staff only.
+ * may suspend (and purge) them, how many open cases they reported, how many reports their content
+ * drew, and the latest decisions about them and their posts and comments (ux-3 U23: removals,
+ * restores, dismissed reports, suspensions), newest first. Site staff only.
  */
 export async function memberForStaff(
   actor: Actor,
   username: string,
   now: number = Date.now(),
-): Promise<{ member: MemberStatus; openReports: number; maySuspend: boolean; refusal: string | null; log: ModerationLogEntry[] }> {
+): Promise<{
+  member: MemberStatus;
+  openReports: number;
+  drawn: { reports: number; items: number };
+  maySuspend: boolean;
+  refusal: string | null;
+  log: ModerationLogEntry[];
+}> {
   const me = await requireSiteStaff(actor);
   const row = await requireMemberRow(username, db);
   const refusal = maySuspend(me, row);
-  const log = await db
-    .select()
-    .from(moderationLog)
-    .where(and(eq(moderationLog.targetType, "user"), eq(moderationLog.targetId, row.id)))
-    .orderBy(desc(moderationLog.createdAt), desc(moderationLog.id))
-    .limit(MEMBER_LOG_SIZE);
+  const log = await memberLogQuery(row.id);
   const openReports = await openCasesReportedBy(row.id);
-  return { member: toStatus(row, now), openReports, maySuspend: refusal === null, refusal, log: log.map(toLogEntry) };
+  const drawn = await reportsDrawnBy(row.id);
+  return { member: toStatus(row, now), openReports, drawn, maySuspend: refusal === null, refusal, log: log.map(toLogEntry) };
 }

@@ -7,10 +7,12 @@ import {
   notificationSettings,
   type EmailMode,
   type NotificationKind,
+  type SiteRole,
 } from "#db/schema";
 import { db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import type { Actor } from "~/models/members/user.server";
 import { requireSignedIn } from "~/models/access.server";
+import { isSiteStaff, staffedClubIds } from "~/models/moderation/moderation-access.server";
 
 /**
  * A member's notification choices (CONTRACT.md §7 Settings › Notifications). No row means the
@@ -91,6 +93,16 @@ export async function updateNotificationSettings(actor: Actor, change: Partial<S
     }
   });
   return notificationSettingsOf(me.id);
+}
+
+/**
+ * The kinds Settings › Notifications offers the member as checkboxes: every kind but `club_post`
+ * (chosen per club), and `report` (ux-3 U23) only to staff, the only members it can reach. A form
+ * without a kind leaves its choice as it was.
+ */
+export async function settingsKindsFor(user: { id: number; role: SiteRole }): Promise<NotificationKind[]> {
+  const staff = isSiteStaff(user.role) || (await staffedClubIds(user.id)).length > 0;
+  return NOTIFICATION_KINDS.filter((kind) => kind !== "club_post" && (kind !== "report" || staff));
 }
 
 /** One-click unsubscribe and the like: only the email choice changes. */

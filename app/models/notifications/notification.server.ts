@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull, lt, sql } from "drizzle-orm";
-import { notificationActs, notifications, notificationSettings, type NotificationKind } from "#db/schema";
+import { notificationActs, notifications, notificationSettings, type NotificationKind, type ReportTarget } from "#db/schema";
 import { afterCommit, db, first, queryRow, queryRows, writeTransaction, type Tx } from "~/utils/db.server";
 import { runEvery } from "~/utils/jobs.server";
 import { clubReadableSql, visiblePostSql } from "~/models/access.server";
 import { notBlockedEitherWaySql } from "~/models/members/block.server";
+import { mayModerateSql } from "~/models/moderation/moderation-access.server";
 
 /**
  * Notifications (CONTRACT.md §7, docs/decisions/0064-notifications.md): one row per recipient per
@@ -18,10 +19,12 @@ export type NotificationEvent = {
   postId?: number;
   commentId?: number;
   clubId?: number;
-  /** `moderation`: "removed" or "restored". */
-  detail?: "removed" | "restored";
-  /** `moderation`: the reason the author is shown. */
+  /** `moderation`: "removed" or "restored"; `report`: what was reported. */
+  detail?: "removed" | "restored" | ReportTarget;
+  /** `moderation`: the reason the author is shown; `report`: the first report's reason. */
   reason?: string | null;
+  /** `report`: the case staff are told of (moderation/report-notice.server.ts). */
+  caseId?: number;
 };
 
 export type NotificationActor = { username: string; displayName: string; avatar: string | null };
@@ -75,6 +78,7 @@ export async function notify(recipientIds: number[], event: NotificationEvent, t
         clubId: event.clubId ?? null,
         detail: event.detail ?? null,
         reason: event.reason ?? null,
+        caseId: event.caseId ?? null,
       })),
     );
     return recipients.length;
@@ -157,7 +161,17 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
     post: event.postId ?? 0,
     comment: event.commentId ?? 0,
     kind: event.kind,
+    case_id: event.caseId ?? 0,
   };
+  if (event.kind === "report") {
+    // Staff hear of a case while they may decide it, and once per target while the notice is unread:
+    // a case dismissed and reported again is in the queue already for whoever has not read the first.
+    conditions.push(mayModerateSql("u.id", event.caseId ? "(SELECT mc.club_id FROM moderation_cases mc WHERE mc.id = @case_id)" : "NULL"));
+    conditions.push(`NOT EXISTS (SELECT 1 FROM notifications n JOIN moderation_cases told ON told.id = n.case_id
+      JOIN moderation_cases now ON now.id = @case_id
+      WHERE n.user_id = u.id AND n.kind = 'report' AND n.read_at IS NULL
+        AND told.target_type = now.target_type AND told.target_id = now.target_id)`);
+  }
   if (event.actorId) {
     conditions.push(notBlockedEitherWaySql("u.id", "@actor"));
   }
@@ -254,16 +268,20 @@ type ItemRow = {
   actor_username: string | null;
   actor_display_name: string | null;
   actor_avatar: string | null;
+  case_target: ReportTarget | null;
+  case_snapshot: string | null;
 };
 
 const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.created_at AS created_at,
     n.actor_count AS actor_count, n.detail AS detail, n.reason AS reason, n.comment_id AS comment_id,
     n.post_id AS post_id, p.title AS post_title, COALESCE(n.club_id, p.club_id) AS club_id, c.name AS club_name,
-    a.username AS actor_username, a.display_name AS actor_display_name, a.avatar AS actor_avatar
+    a.username AS actor_username, a.display_name AS actor_display_name, a.avatar AS actor_avatar,
+    mc.target_type AS case_target, mc.snapshot AS case_snapshot
   FROM notifications n
   LEFT JOIN users a ON a.id = n.actor_id
   LEFT JOIN posts p ON p.id = n.post_id
-  LEFT JOIN clubs c ON c.id = COALESCE(n.club_id, p.club_id)`;
+  LEFT JOIN clubs c ON c.id = COALESCE(n.club_id, p.club_id)
+  LEFT JOIN moderation_cases mc ON mc.id = n.case_id`;
 
 /**
  * What the recipient may still read (CONTRACT.md §11), checked each time a notification is listed,
@@ -274,7 +292,9 @@ const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.
  */
 const READABLE_POST = `${postNamedSql("n.user_id", "n.kind")}
     AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "n.user_id")})`;
-const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST}))`;
+/** A staff notice of a report (kind `report`) while the recipient may still moderate the case's club (n.club_id) or the site. */
+const STILL_STAFF = `(CASE WHEN n.kind <> 'report' THEN TRUE ELSE COALESCE(${mayModerateSql("n.user_id", "n.club_id")}, FALSE) END)`;
+const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST})) AND ${STILL_STAFF}`;
 
 /** A page of the member's notifications, newest first (@viewer, @before when `after`, @limit); the bench's plan check explains it. */
 export const notificationPageSql = (after: boolean) =>
@@ -322,6 +342,7 @@ export async function notificationItems(ids: number[]): Promise<NotificationItem
 export const UNREAD_COUNT_SQL = `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications n
     WHERE n.user_id = @viewer AND n.read_at IS NULL
       AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND ${READABLE_POST}))
+      AND ${STILL_STAFF}
     LIMIT ${UNREAD_CAP}) AS u`;
 
 /**
@@ -354,7 +375,8 @@ function toItem(row: ItemRow): NotificationItem {
   const club = row.club_id && row.club_name !== null ? { id: Number(row.club_id), name: row.club_name } : undefined;
   const commentId = row.comment_id ? Number(row.comment_id) : undefined;
   const actorCount = Number(row.actor_count);
-  const { text, href } = describe(row.kind, { actor, actorCount, post, club, commentId, detail: row.detail, reason: row.reason });
+  const reported = row.case_target && row.case_snapshot !== null ? { type: row.case_target, snapshot: row.case_snapshot } : undefined;
+  const { text, href } = describe(row.kind, { actor, actorCount, post, club, commentId, detail: row.detail, reason: row.reason, reported });
   return {
     id: Number(row.id),
     kind: row.kind,
@@ -379,12 +401,24 @@ type Parts = {
   commentId?: number;
   detail: string | null;
   reason: string | null;
+  /** `report`: the case's target, as it was first reported. */
+  reported?: { type: ReportTarget; snapshot: string };
 };
+
+/** A report notice's "what": its kind and the first line of the text as reported, clipped (never who reported it). */
+function reportedThing(reported: Parts["reported"], club: Parts["club"]): string {
+  if (!reported) return "something";
+  const line = reported.snapshot.split("\n")[0]!.trim();
+  const clipped = [...line].length > 80 ? `${[...line].slice(0, 79).join("").trimEnd()}…` : line;
+  const where = club && (reported.type === "post" || reported.type === "comment") ? ` in ${club.name}` : "";
+  const name = { post: "a post", comment: "a comment", user: "a member", club: "a club" }[reported.type];
+  return `${name} ${quote(clipped)}${where}`;
+}
 
 /** The sentence and the page of each kind (CONTRACT.md §7's table). */
 function describe(
   kind: NotificationKind,
-  { actor, actorCount, post, club, commentId, detail, reason }: Parts,
+  { actor, actorCount, post, club, commentId, detail, reason, reported }: Parts,
 ): { text: string; href: string } {
   const who = actor?.displayName ?? "A former member";
   const title = post ? quote(post.title) : "a post";
@@ -418,5 +452,8 @@ function describe(
       if (detail === "restored") return { text: `${what} was restored`, href: postHref };
       return { text: `${what} was removed${reason ? `: ${reason}` : ""}`, href: postHref };
     }
+    case "report":
+      // Staff's word of a new case (ux-3 U23): what and why, never who reported it.
+      return { text: `New report: ${reportedThing(reported, club)}${reason ? ` (${reason.replace("_", " ")})` : ""}`, href: "/moderation" };
   }
 }

@@ -110,6 +110,23 @@ function CaseCard({ entry, siteStaff }: { entry: QueueEntry; siteStaff: boolean 
       <p className="text-sm text-stone-500">
         {STATE_LABELS[entry.state]} · {entry.reports.length} {entry.reports.length === 1 ? "report" : "reports"} ·{" "}
         <RelativeTime iso={entry.createdAt} />
+        {entry.author ? (
+          // Who wrote it (ux-3 U23): their profile, and for site staff their history.
+          <>
+            {" · by "}
+            <Link to={`/profile/${entry.author.username}`} className="underline" data-testid="case-author">
+              {entry.author.displayName} (@{entry.author.username})
+            </Link>
+          </>
+        ) : null}
+        {siteStaff && entry.author ? (
+          <>
+            {" · "}
+            <Link to={`/moderation/members/${entry.author.username}`} className="underline" data-testid="case-author-history">
+              their history
+            </Link>
+          </>
+        ) : null}
         {siteStaff && entry.subject ? (
           <>
             {" · "}

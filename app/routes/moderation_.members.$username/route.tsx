@@ -12,7 +12,7 @@ export { keepNoStore as headers } from "~/web/cache-control.server";
 
 /** /moderation/members/{username}: one member as site staff see them, with suspend and lift. */
 export default function StaffMemberPage() {
-  const { member, openReports, maySuspend, refusal, log } = useLoaderData<typeof loader>();
+  const { member, openReports, drawn, maySuspend, refusal, log } = useLoaderData<typeof loader>();
   const failed = useActionData<typeof action>();
   const suspendFailure = failed && "intent" in failed && failed.intent === "suspend" ? failed : null;
   const purgeFailure = failed && "intent" in failed && failed.intent === "purge" ? failed : null;
@@ -128,15 +128,22 @@ export default function StaffMemberPage() {
 
       <section className="card p-6" aria-labelledby="member-log-title">
         <h2 id="member-log-title" className="text-lg font-semibold text-bark-900">
-          Recent decisions
+          History
         </h2>
+        {/* A repeat offender is seen at once (ux-3 U23): what their posts and comments drew, and every decision. */}
+        <p className="mt-1 text-sm text-stone-600" data-testid="member-reports-drawn">
+          {drawn.reports === 0
+            ? "No reports about their posts or comments."
+            : `${drawn.reports} report${drawn.reports === 1 ? "" : "s"} about ${drawn.items} of their posts and comments.`}
+        </p>
         {log.length === 0 ? (
-          <p className="mt-2 text-stone-600">No decisions about this member yet.</p>
+          <p className="mt-2 text-stone-600">No decisions about this member or their posts yet.</p>
         ) : (
-          <ul className="mt-2 divide-y divide-stone-100" aria-label="Recent decisions">
+          <ul className="mt-2 divide-y divide-stone-100" aria-label="Decisions about this member and their posts">
             {log.map((entry) => (
               <li key={entry.id} className="py-2 text-sm" data-testid="member-log-entry">
-                <ModerationLogLine entry={entry} named={false} />
+                {/* Their posts and comments by kind and title; the member themself by name alone. */}
+                <ModerationLogLine entry={entry} named={entry.targetType !== "user"} />
               </li>
             ))}
           </ul>

@@ -19,7 +19,12 @@ import { badRequest, invalid, unauthorized } from "~/utils/errors";
 import type { ActiveSession, OwnedClubFate } from "~/schemas/shapes";
 import { blockedMembersOf, unblockAction } from "./blocked-members.server";
 import { tabOf } from "./settings-tabs";
-import { clubPostChoices, notificationSettingsOf, updateNotificationSettings } from "~/models/notifications/notification-settings.server";
+import {
+  clubPostChoices,
+  notificationSettingsOf,
+  settingsKindsFor,
+  updateNotificationSettings,
+} from "~/models/notifications/notification-settings.server";
 import {
   EMAIL_CHOICES,
   NOTIFICATION_KIND_LABELS,
@@ -131,13 +136,14 @@ async function dataSaverAction(actor: SessionUser, formData: FormData) {
 
 /** Settings › Notifications: the member's choices, their clubs, and the private-club feed piece. */
 async function notificationsTab(request: Request, user: SessionUser) {
-  const [settings, clubs, feedToken] = await Promise.all([
+  const [settings, clubs, feedToken, kinds] = await Promise.all([
     notificationSettingsOf(user.id),
     clubPostChoices(user.id),
     loadFeedTokenPanel(request, user),
+    settingsKindsFor(user),
   ]);
   const choices = {
-    kinds: NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post").map((name) => ({ name, label: NOTIFICATION_KIND_LABELS[name] })),
+    kinds: NOTIFICATION_KIND_NAMES.filter((kind) => kinds.includes(kind)).map((name) => ({ name, label: NOTIFICATION_KIND_LABELS[name] })),
     email: EMAIL_CHOICES.map((choice) => ({ ...choice })),
   };
   return { settings, choices, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken };
@@ -148,8 +154,9 @@ async function notificationsTab(request: Request, user: SessionUser) {
  * as checked or not; the email choice must be one of the four.
  */
 async function notificationSettingsAction(actor: SessionUser, formData: FormData) {
+  const kinds = await settingsKindsFor(actor);
   const inApp = Object.fromEntries(
-    NOTIFICATION_KIND_NAMES.filter((kind) => kind !== "club_post").map((kind) => [kind, formData.get(`inApp.${kind}`) === "on"]),
+    NOTIFICATION_KIND_NAMES.filter((kind) => kinds.includes(kind)).map((kind) => [kind, formData.get(`inApp.${kind}`) === "on"]),
   );
   const parsed = notificationSettingsSchema.safeParse({
     inApp,
