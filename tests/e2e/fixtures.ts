@@ -164,15 +164,20 @@ export function uniqueName(prefix = "u") {
  * the first load (a page's main form, docs/decisions/0046) with it: a click before that is a plain
  * HTML form post or link (which works, but is not the enhanced behaviour a js-on test checks). A
  * page sent without scripts (a visitor's home, docs/decisions/0047) is ready as it loads.
+ * `polling` (ms) polls on a timer, not on animation frames, which a page in the background never gets.
  */
-export async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    // A visitor's home has no scripts to hydrate it (docs/decisions/0047).
-    if (document.documentElement.dataset.scripts === "none") return true;
-    const main = document.querySelector("main");
-    const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
-    return hydratedMain && document.documentElement.dataset.parts === undefined;
-  });
+export async function hydrated(page: Page, { polling }: { polling?: number } = {}) {
+  await page.waitForFunction(
+    () => {
+      // A visitor's home has no scripts to hydrate it (docs/decisions/0047).
+      if (document.documentElement.dataset.scripts === "none") return true;
+      const main = document.querySelector("main");
+      const hydratedMain = Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber")));
+      return hydratedMain && document.documentElement.dataset.parts === undefined;
+    },
+    undefined,
+    polling ? { polling } : undefined,
+  );
 }
 
 /**

@@ -1,5 +1,5 @@
 import { useNavigation, useRouteLoaderData } from "react-router";
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { DRAFT_SENT_EVENT } from "~/offline/outbox-client";
 import {
   browserStorage,
@@ -29,6 +29,13 @@ import {
  * - **Removed** once the server confirms: a redirect after this form's submit (other than to sign
  *   in), or `clear()` from a form whose success is an answer (a fetcher's `ok`).
  *
+ * - **Nothing typed in between is lost** (issue 43 item 3): between the read and the re-created
+ *   form's arrival the browser goes on handling keystrokes, into the old form. As the new form
+ *   arrives (a layout effect: before the browser handles another), what a text field of the old one
+ *   gained since the read is carried over, and the control the member was typing in has the focus
+ *   and caret again. (Reading and re-creating in one layout effect instead made React 18 fail the
+ *   hydration now and then, error #345, leaving the page without its scripts.)
+ *
  * The form renders with `key={draft.version}` (or inside `<WithDraft>`, draft-note.tsx) and takes its starting values from `draft.values`
  * when set (the server's otherwise): a restore or discard re-creates it with those values, which works
  * the same for plain, Conform-managed and controlled fields. A value of a field may be carried in its
@@ -55,6 +62,63 @@ export type DraftState = {
 };
 
 const DEBOUNCE_MS = 400;
+
+/** A layout effect in the browser; the server renders no effects (and React 18 warns of layout ones there). */
+const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+type TextControl = HTMLInputElement | HTMLTextAreaElement;
+const TEXT_TYPES = new Set(["text", "search", "url", "email", "tel", "number"]);
+
+/** The text fields of a form with their values as read, to find what was typed into them after. */
+type TextSnapshot = Map<TextControl, string>;
+
+function textFields(form: HTMLFormElement, names: readonly string[]): TextSnapshot {
+  const out: TextSnapshot = new Map();
+  for (const el of Array.from(form.elements)) {
+    const text = el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_TYPES.has(el.type));
+    if (text && names.includes((el as TextControl).name)) out.set(el as TextControl, (el as TextControl).value);
+  }
+  return out;
+}
+
+/** The re-created form's control that stands for an old one: the same id, else the same name. */
+function counterpart(form: HTMLFormElement, old: TextControl): TextControl | null {
+  const byId = old.id ? document.getElementById(old.id) : null;
+  const byName = old.name ? form.elements.namedItem(old.name) : null;
+  const el = byId ?? (byName instanceof Element ? byName : null);
+  return (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el !== old ? el : null;
+}
+
+/**
+ * Into the re-created form: what was typed into the old form's text fields after it was read (into
+ * a field of the new form that still shows the value read).
+ */
+function carryTyping(read: TextSnapshot, form: HTMLFormElement): void {
+  for (const [old, wasRead] of read) {
+    if (old.value === wasRead) continue;
+    const el = counterpart(form, old);
+    if (el && el.value === wasRead) el.value = old.value;
+  }
+}
+
+/** The control the member was typing in when the form was read, if it is one of the form's. */
+function focusIn(form: HTMLFormElement): TextControl | null {
+  const el = document.activeElement;
+  return (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.form === form ? el : null;
+}
+
+/** Focus and caret from the old control to its counterpart (inputs without a text caret: focus alone). */
+function refocus(form: HTMLFormElement, old: TextControl): void {
+  const el = counterpart(form, old);
+  if (!el || el.disabled) return;
+  el.focus({ preventScroll: true });
+  try {
+    const { selectionStart: start, selectionEnd: end } = old;
+    if (start !== null) el.setSelectionRange(Math.min(start, el.value.length), Math.min(end ?? start, el.value.length));
+  } catch {
+    // An email or number input has no caret to read or place.
+  }
+}
 const SIGN_IN_PATH = "/auth";
 
 export function useDraft({ formId, name: key, fields, skipRestore = false, confirmed = false }: DraftOptions) {
@@ -65,6 +129,8 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
   const cleared = useRef(false);
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
+  /** Where the member was typing as the form of `version` was read, for its re-created successor. */
+  const typingIn = useRef<{ mark: TextControl | null; version: number; read: TextSnapshot } | null>(null);
 
   // Mount: what the member typed before hydration, else the kept draft.
   useEffect(() => {
@@ -78,6 +144,7 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     if (storage && memberId !== null) clearDrafts(storage, { keepMember: memberId });
     if (!sameValues(live, baseline.current) || files.length) {
       if (storage && memberId !== null) saveDraft(storage, memberId, key, live);
+      typingIn.current = { mark: focusIn(form), version: state.version, read: textFields(form, names) };
       setState((s) => ({ version: s.version + 1, values: live, files, restoredAt: null }));
       return;
     }
@@ -85,10 +152,24 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     const stored = loadDraft(storage, memberId, key);
     if (!stored) return;
     if (sameValues(stored.values, baseline.current)) return removeDraft(storage, memberId, key);
+    // A kept draft replaces the fields: only the caret is carried, not what was typed over it.
+    typingIn.current = { mark: focusIn(form), version: state.version, read: new Map() };
     setState((s) => ({ version: s.version + 1, values: stored.values, files: [], restoredAt: stored.savedAt }));
     // Only on mount and when the form, the target or the member changes; skipRestore is read once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [formId, key, memberId]);
+
+  // The re-created form (a later version than the one read): what was typed meanwhile, and the
+  // member's caret back where it was.
+  useBrowserLayoutEffect(() => {
+    const taken = typingIn.current;
+    if (!taken || taken.version === state.version) return;
+    typingIn.current = null;
+    const form = document.getElementById(formId);
+    if (!(form instanceof HTMLFormElement)) return;
+    carryTyping(taken.read, form);
+    if (taken.mark) refocus(form, taken.mark);
+  }, [formId, state.version]);
 
   // Keep: as the member types (and as JavaScript widgets add chips or uploads), on submit, on hide.
   useEffect(() => {

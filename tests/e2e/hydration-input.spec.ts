@@ -1,0 +1,75 @@
+import type { Page, Route } from "@playwright/test";
+import { expect, hydrated, test } from "./fixtures";
+
+/**
+ * Nothing typed is lost to hydration (issue 43 item 3): a member who goes on typing into the create
+ * form while its scripts arrive and take over (late, on a slow phone's CPU) finds every character in
+ * the field afterwards, and the caret still in it. The form is re-created with what was typed before
+ * the scripts ran (so the tag chips and the upload widget start from it); keystrokes in that moment
+ * landed in the old form and were dropped, and the new form did not have the focus, so everything
+ * typed after it went nowhere.
+ */
+
+// Each run is a new visit; HYDRATION_RUNS=50 for the issue's count (CI runs fewer: each takes seconds).
+// A run types at most four times the sentence (bounded), then waits for the page to be taken over.
+const RUNS = Number(process.env.HYDRATION_RUNS ?? 5);
+const WORDS = "Rubs along the creek bottom fresh since Tuesday and scrapes under every licking branch".split(" ");
+
+// Every visit starts cold: no service worker answers the scripts from its cache.
+test.use({ serviceWorkers: "block" });
+
+const isHydrated = (page: Page) =>
+  page.evaluate(() => Object.keys(document.querySelector("main") ?? {}).some((key) => key.startsWith("__reactFiber")));
+
+test("text typed while the scripts take over is all there afterwards, on a throttled CPU", async ({ page, js, signUp }) => {
+  test.skip(!js, "hydration happens only with JavaScript");
+  test.setTimeout(60_000 + RUNS * 20_000);
+  await signUp();
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
+  // React 18 now and then gives up hydrating a page typed into meanwhile (error #345): the page
+  // stays the server's plain form, which keeps what was typed. Counted, and told in the report.
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(String(error)));
+  let stalled = 0;
+  const lost: string[] = [];
+  let overlapped = 0;
+  for (let run = 0; run < RUNS; run++) {
+    const held: Route[] = [];
+    let released = false;
+    await page.route("**/assets/**", (route) => (released ? route.continue() : void held.push(route)));
+    await page.goto("/create", { waitUntil: "commit" });
+    const form = page.getByRole("form", { name: "Create Post" });
+    const title = form.getByLabel("Title", { exact: true });
+    const content = form.getByLabel("Content", { exact: true });
+    await title.fill(`Run ${run}`);
+    await content.focus();
+    // The scripts come while the member types, word by word, until the page has been taken over
+    // and three words more.
+    released = true;
+    for (const route of held.splice(0)) await route.continue();
+    const typed: string[] = [];
+    let after = 0;
+    for (let i = 0; after < 3 && i < 4 * WORDS.length; i++) {
+      const word = WORDS[i % WORDS.length]!;
+      await page.keyboard.type(`${typed.length ? " " : ""}${word}`, { delay: 8 });
+      typed.push(word);
+      if (after > 0 || (await isHydrated(page))) after += 1;
+      if (after === 1 && typed.length > 1) overlapped += 1;
+    }
+    if (after === 0) {
+      // Never taken over (bounded typing ended): only React's #345 may explain that.
+      expect(errors.join("\n")).toContain("#345");
+      stalled += 1;
+    } else await hydrated(page);
+    const got = { title: await title.inputValue(), content: await content.inputValue() };
+    if (got.title !== `Run ${run}` || got.content !== typed.join(" "))
+      lost.push(`run ${run}: ${JSON.stringify(got)} of ${typed.length} words`);
+    await page.evaluate(() => localStorage.clear());
+    await page.unroute("**/assets/**");
+  }
+  expect(lost).toEqual([]);
+  if (stalled) test.info().annotations.push({ type: "React #345", description: `${stalled} of ${RUNS} visits stayed plain HTML` });
+  // The runs did type while the page was taken over (not all before, nor all after).
+  expect(overlapped).toBeGreaterThan(0);
+});
