@@ -142,7 +142,10 @@ export default tseslint.config(
     // The two classic hook rules. The React Compiler's diagnostics (the plugin's other rules) are left
     // out: this React 18 app runs without the compiler, and they cost about half of the lint's time.
     plugins: { "react-hooks": reactHooks },
-    rules: { "react-hooks/rules-of-hooks": "error", "react-hooks/exhaustive-deps": ["error", { additionalHooks: "^useBrowserLayoutEffect$" }] },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": ["error", { additionalHooks: "^useBrowserLayoutEffect$" }],
+    },
   },
   jsxA11y.flatConfigs.recommended,
   importX.flatConfigs.recommended,
