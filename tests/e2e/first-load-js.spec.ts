@@ -48,7 +48,10 @@ const CEILING_KB: Record<string, number> = {
   // RSC-ready data layer, which no route can leave out), the shell +0.12 (each route's title wrapper
   // and the saved-page opener in, the title Proxy out). Every page pays about the same; the
   // heaviest, /settings, is at 119.18 of the 120 budget. Issue 40 wants this back below 100 KB.
-  "routes/_index": 112.0,
+  // Plus 0.2 for issue 43 item 3 (measured 111.95 → 112.13, the same files): useDraft, which the
+  // home's comment box shares, carries what was typed while a form is re-created and puts the caret
+  // back (nothing typed is lost to hydration).
+  "routes/_index": 112.2,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
