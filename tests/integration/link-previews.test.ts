@@ -4,8 +4,9 @@ import { linkPreviews, posts } from "#db/schema";
 import { action as fetchMetadataAction } from "~/routes/api.fetch-url-metadata";
 import * as postsRoute from "~/routes/api.posts";
 import { db, first } from "~/utils/db.server";
-import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { LIMITS } from "~/utils/rate-limit.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 /**
  * Issue 11, "Client-supplied link metadata is not trusted" (security review L7) and the limit on
@@ -19,7 +20,7 @@ let alice: Member;
 beforeAll(async () => {
   alice = await createMember();
 });
-afterEach(() => setRateLimitsEnabled(false));
+afterEach(() => limitsOff());
 
 const ATTACKER = {
   title: "Official DNR notice",
@@ -79,7 +80,7 @@ describe("link-preview fetches are limited per member", () => {
     call(fetchMetadataAction, makeRequest("/api/fetch-url-metadata", { json: { url }, cookie: member.cookie }));
 
   it("answers 429 with Retry-After past the hourly allowance; cached previews stay free; posts then get no new fetch", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     const member = await createMember();
     const { limit } = LIMITS.linkPreviewsPerUser;
     // Addresses the guard refuses at once: each is still one fetch the server starts.

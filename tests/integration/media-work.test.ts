@@ -10,10 +10,10 @@ import { action as settingsAction } from "~/routes/settings/route";
 import { storeUpload } from "~/models/media/media.server";
 import { db } from "~/utils/db.server";
 import { IMAGE_QUEUE, imageQueue } from "~/utils/media/media-processing.server";
-import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { newClub } from "#tests/fixtures/clubs";
 import { call, createMember } from "#tests/fixtures/members";
 import { hostileGif, jpegWithGps, multipartRequest, multipartStream, png, storedFiles, streamToBuffer } from "#tests/fixtures/media";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 /**
  * Issue 11, "Media cannot stall the site" (security.md M4): animations are capped by frames and
@@ -180,10 +180,10 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
   beforeAll(async () => {
     clubId = (await newClub(await createMember())).id;
   });
-  afterEach(() => setRateLimitsEnabled(false));
+  afterEach(() => limitsOff());
 
   it("/clubs/:id/create by a non-member: 403 before the file is read, nothing stored or counted", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     const [rows, files, counted] = [await mediaCount(), storedFiles().length, await uploadsCounted(alice)];
     const photo = await jpegWithGps(1600, 1200);
     const { request, bytesPulled } = multipartRequest(
@@ -200,7 +200,7 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
   });
 
   it("/create naming that club after the file: 403, and the stored file is removed and not counted", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     const [rows, files, counted] = [await mediaCount(), storedFiles().length, await uploadsCounted(alice)];
     const { request } = multipartRequest(
       "/create",
@@ -214,7 +214,7 @@ describe("a post refused after all keeps none of its files (security.md L12)", (
   });
 
   it("an invalid form still keeps its files (and their count), so the member need not upload them again", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     const [rows, counted] = [await mediaCount(), await uploadsCounted(alice)];
     const { request } = multipartRequest(
       "/create",

@@ -1,3 +1,4 @@
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 import fs from "node:fs";
 import path from "node:path";
 import { desc, eq } from "drizzle-orm";
@@ -12,7 +13,7 @@ import { action as createAction } from "~/routes/create";
 import { loader as mediaLoader, parseRange } from "~/routes/media.$";
 import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { LIMITS } from "~/utils/rate-limit.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 import { parseMultipartUploads, UploadRefusedError } from "~/web/multipart.server";
 import { POST_FILES_FIELD, readPostForm } from "~/web/post-form.server";
@@ -484,7 +485,7 @@ describe("POST /api/fetch-url-metadata", () => {
   });
 
   it("limits a visitor by address and a member by id (429)", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       const { limit } = LIMITS.linkPreviewsPerIp;
       // Each ask names a new URL: only fetches the server starts count, a cached preview is free.
@@ -503,7 +504,7 @@ describe("POST /api/fetch-url-metadata", () => {
       expect((await ask("203.0.113.10")).status).toBe(200); // another address
       expect((await ask("203.0.113.9", alice.cookie)).status).toBe(200); // a member counts by id
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
   });
 

@@ -10,7 +10,7 @@ import { action as accountAction } from "~/routes/api.auth.account";
 import { action as createAction } from "~/routes/api.uploads";
 import { action as uploadAction, loader as uploadLoader } from "~/routes/api.uploads.$";
 import { db, queryRow } from "~/utils/db.server";
-import { LIMITS, setRateLimitsEnabled } from "~/utils/rate-limit.server";
+import { LIMITS } from "~/utils/rate-limit.server";
 import { createS3Storage, setStorage } from "~/utils/media/storage.server";
 import {
   createResumableStore,
@@ -21,6 +21,7 @@ import {
 } from "~/utils/media/tus-store.server";
 import { call, createMember } from "../fixtures/members";
 import { exifHasGps, jpegWithGps, mp4Head, pdfHead, startS3rver } from "../fixtures/media";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 /**
  * The tus protocol at /api/uploads (docs/decisions/0035-resumable-uploads.md): create, PATCH,
@@ -186,7 +187,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
   });
 
   it("refuses to start past the hourly upload limit (429)", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       const carol = await createMember();
       await db.insert(rateLimits).values({
@@ -197,12 +198,12 @@ describe("resumable uploads (tus) at /api/uploads", () => {
       const { response } = await create(carol.cookie, 1000);
       expect(response.status).toBe(429);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
   });
 
   it("counts an upload against the hourly limit when it is created, and gives it back when it is cancelled (N2)", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       const dave = await createMember();
       const used = async () =>
@@ -223,7 +224,7 @@ describe("resumable uploads (tus) at /api/uploads", () => {
       expect((await patch(dave.cookie, second.url!, 0, jpeg)).status).toBe(200);
       expect(await used()).toBe(1);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
   });
 

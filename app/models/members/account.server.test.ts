@@ -6,7 +6,6 @@ import { newClub as makeClub } from "#tests/fixtures/clubs";
 import { createMember } from "#tests/fixtures/members";
 import { count, postInput } from "#tests/fixtures/posts";
 import { databaseEngine, db, first, preparedOnce, queryColumn, sqlite } from "~/utils/db.server";
-import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { setStorage, type MediaStorage } from "~/utils/media/storage.server";
 import { clubsOnAccountDeletion, deleteAccount, exportAccount, WRONG_PASSWORD } from "./account.server";
 import { getClub } from "~/models/clubs/club.server";
@@ -18,6 +17,7 @@ import { TEXT_MATCH_IDS } from "~/utils/db/sql-dialect.server";
 import { ftsQuery } from "~/models/feeds/feed-search.server";
 import { createPost, getPost, likePost, sharePost } from "~/models/posts/post.server";
 import { getProfile } from "./profile.server";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
@@ -263,12 +263,12 @@ describe("deleteAccount", () => {
     expect(await count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", me.id)).toBe(1);
     expect(deleted).toEqual([]);
 
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       for (let i = 0; i < 10; i++) await errorOf(() => deleteAccount(me, { password: `guess${i}` }));
       expect((await errorOf(() => deleteAccount(me, { password: "danpass1" }))).status).toBe(429);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
     expect(await userRow(me.id)).toBeDefined();
   });

@@ -3,9 +3,10 @@ import { signIn, signUp } from "~/models/members/auth.server";
 import { AppError } from "~/utils/errors";
 import { checkLimit, consumeLimit, LIMITS, recordHit, setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { createMember } from "#tests/fixtures/members";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
-beforeEach(() => setRateLimitsEnabled(true));
-afterEach(() => setRateLimitsEnabled(false));
+beforeEach(limitsOn);
+afterEach(limitsOff);
 
 const status = async (p: Promise<unknown> | (() => unknown)) => {
   try {

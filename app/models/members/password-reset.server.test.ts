@@ -1,3 +1,4 @@
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { passwordResets, rateLimits, sessions } from "#db/schema";
@@ -102,7 +103,7 @@ describe("requestPasswordReset", () => {
     setMailSettings(null);
     await sink.close();
   });
-  afterEach(() => setRateLimitsEnabled(false));
+  afterEach(limitsOff);
 
   it("sends nothing and issues nothing where mail is not configured", async () => {
     const member = await createMember();
@@ -160,7 +161,7 @@ describe("requestPasswordReset", () => {
   });
 
   it("limits per trusted address (429) and per account (silently: nothing more is sent)", async () => {
-    setRateLimitsEnabled(true);
+    limitsOn();
     const member = await createMember();
     for (let i = 0; i < 3; i++) await (await requestPasswordReset(member.username, { ip: `192.0.2.${10 + i}` })).delivery;
     for (let i = 0; i < 3; i++) await sink.next();

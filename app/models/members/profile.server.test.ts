@@ -7,10 +7,10 @@ import { createMember } from "#tests/fixtures/members";
 import { db, first } from "~/utils/db.server";
 import { setMailSettings } from "~/utils/mail.server";
 import { verifyPassword } from "~/utils/password.server";
-import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { followUser } from "./follow.server";
 import { issueResetToken } from "./password-reset.server";
 import { changePassword, getProfile, updateAvatar, updateProfile } from "./profile.server";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 const rowOf = async (id: number) => first(await db.select().from(users).where(eq(users.id, id)))!;
 const resetsOf = async (id: number) => await db.select().from(passwordResets).where(eq(passwordResets.userId, id));
@@ -182,7 +182,7 @@ describe("changing the email needs the current password (security-2 N4)", () => 
 
   it("wrong passwords count towards the sign-in failure limit", async () => {
     const owner = await createMember({ password: "oldpass1" });
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       for (let i = 0; i < 10; i++) {
         await errorOf(() => updateProfile({ id: owner.id }, owner.username, { email: "x@example.com", currentPassword: "guess" + i }));
@@ -192,7 +192,7 @@ describe("changing the email needs the current password (security-2 N4)", () => 
       );
       expect(limited.status).toBe(429);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
     expect((await rowOf(owner.id)).email).toBe(owner.email);
   });
@@ -270,7 +270,7 @@ describe("changePassword", () => {
 
   it("counts wrong current passwords towards the sign-in failure limit", async () => {
     const owner = await createMember({ password: "oldpass1" });
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       for (let i = 0; i < 10; i++) {
         await errorOf(() =>
@@ -282,7 +282,7 @@ describe("changePassword", () => {
       );
       expect(limited.status).toBe(429);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
   });
 });

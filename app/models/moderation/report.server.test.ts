@@ -17,10 +17,10 @@ import { postInput } from "#tests/fixtures/posts";
 import { REPORT_REASONS, REPORT_TARGETS } from "~/schemas/report";
 import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
-import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment, updateComment } from "~/models/posts/comment.server";
 import { createPost, updatePost } from "~/models/posts/post.server";
 import { decideCase, getCase, moderationQueue, reportTarget, setAutoHideReports } from "./report.server";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 type M = Awaited<ReturnType<typeof createMember>>;
 
@@ -270,12 +270,12 @@ describe("reportTarget (CONTRACT.md §8 Reports)", () => {
     const author = await createMember();
     const many: { id: number }[] = [];
     for (let i = 0; i < 11; i++) many.push(await newPost(author));
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       for (const post of many.slice(0, 10)) await reportTarget(reporter, { targetType: "post", targetId: post.id, reason: "spam" });
       await expectRefused(() => reportTarget(reporter, { targetType: "post", targetId: many[10]!.id, reason: "spam" }), 429);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
     expect(await openCase("post", many[10]!.id)).toBeUndefined();
   });

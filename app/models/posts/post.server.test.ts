@@ -6,10 +6,10 @@ import { createMember } from "#tests/fixtures/members";
 import { ageAccount } from "#tests/fixtures/new-accounts";
 import type { PostInput } from "~/schemas/post";
 import { databaseEngine, db, queryRows } from "~/utils/db.server";
-import { setRateLimitsEnabled } from "~/utils/rate-limit.server";
 import { addComment } from "./comment.server";
 import { listFeed } from "~/models/feeds/feed.server";
 import { createPost, deletePost, getPost, likePost, sharePost, unlikePost, updatePost } from "./post.server";
+import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 
 type Member = Awaited<ReturnType<typeof createMember>>;
 
@@ -132,7 +132,7 @@ describe("createPost", () => {
   it("is rate limited per member (429 with Retry-After) and a refused post is not written", async () => {
     const member = await createMember();
     await ageAccount(member.id); // past its first day (CONTRACT.md §8): the hourly limit is what is tested
-    setRateLimitsEnabled(true);
+    limitsOn();
     try {
       for (let i = 0; i < 30; i++) await createPost(member, input({ title: `Post ${i}` }));
       const error = await failure(() => createPost(member, input({ title: "One too many" })));
@@ -140,7 +140,7 @@ describe("createPost", () => {
       expect(error.retryAfter).toBeGreaterThan(0);
       expect(await postsCountOf(member.id)).toBe(30);
     } finally {
-      setRateLimitsEnabled(false);
+      limitsOff();
     }
   });
 });
