@@ -21,6 +21,7 @@ import { APP_NAME, SITE_DESCRIPTION, SITE_ICON_PATH } from "~/utils/brand";
 import { useBuildVersion } from "~/utils/framework-internals";
 import { useUnreadCount } from "~/components/layout/notifications-link";
 import { unreadTitleOf, withUnreadTitle } from "~/utils/unread-title";
+import { rememberTimeZone } from "~/utils/remember-time-zone";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import { useOpenSavedTarget } from "~/offline/open-saved-target";
@@ -133,6 +134,8 @@ export function Layout({ children }: { children: ReactNode }) {
 export default function App() {
   const memberId = useRouteLoaderData<RootData>("root")?.user?.id ?? null;
   useEffect(() => notePageViewer(memberId !== null), [memberId]);
+  // Limits and suspensions are told in the reader's own time (ux-3 U7, U15).
+  useEffect(rememberTimeZone, []);
   // Every page load sends what waits in the outbox, for this member only (ADR 0034).
   useEffect(() => void startOutbox(memberId), [memberId]);
   // A page opened offline from its saved data, on another page's saved document.

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { preprocess, text } from "./text";
+import { dayAtClock } from "~/utils/time-zone";
 
 /**
  * Inputs of the staff's member decisions (CONTRACT.md §8 "Suspension", "Club staff") and the words
@@ -65,8 +66,11 @@ export function isSuspendedAt(member: { suspendedAt: Date | null; suspendedUntil
   return member.suspendedAt !== null && (member.suspendedUntil === null || member.suspendedUntil.getTime() > now);
 }
 
-/** What sign-in answers a suspended member (403). */
-export function suspensionNotice(member: { suspendedUntil: Date | null; suspensionReason: string | null }): string {
-  const until = member.suspendedUntil ? `until ${suspensionEndDate(member.suspendedUntil)}` : "until a moderator lifts it";
+/**
+ * What sign-in answers a suspended member (403): the end's day and time of day in the member's zone
+ * (`zone`, UTC when unknown: ux-3 U7).
+ */
+export function suspensionNotice(member: { suspendedUntil: Date | null; suspensionReason: string | null }, zone = "UTC"): string {
+  const until = member.suspendedUntil ? `until ${dayAtClock(member.suspendedUntil, zone)}` : "until a moderator lifts it";
   return `Your account is suspended ${until}: ${member.suspensionReason ?? "no reason was given"}`;
 }

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { noteMember } from "~/utils/logger.server";
+import { readerTimeZone } from "~/utils/reader-time.server";
 import { captureLog } from "#tests/fixtures/log";
 import { loggedPath, requestLog, requestsInFlight, startDraining, trackServer, whenIdle } from "./request-log.server";
 
@@ -39,6 +40,11 @@ describe("the request log on a real HTTP server", () => {
           release = () => res.end("late");
           return;
         }
+        if (req.url === "/zone") {
+          // Models tell times in the reader's zone: the request's cookie, noted at the edge.
+          void Promise.resolve().then(() => res.end(readerTimeZone()));
+          return;
+        }
         // The session code notes the member later, after an await: the notes follow the request.
         void Promise.resolve().then(() => {
           if (req.headers.cookie) noteMember(7);
@@ -71,6 +77,13 @@ describe("the request log on a real HTTP server", () => {
     ]);
     expect(requests[1]).not.toHaveProperty("member");
     expect(log.raw.join("\n")).not.toMatch(/SESSIONCOOKIEVALUE|PASSWORD-IN-BODY|buck@example|RESETTOKEN123/);
+  });
+
+  it("notes the reader's time zone from the tz cookie, for the code that answers (ux-3 U7, U15)", async () => {
+    const zoneOf = async (cookie?: string) => (await fetch(`${base}/zone`, { headers: cookie ? { Cookie: cookie } : {} })).text();
+    expect(await zoneOf("__session=x; tz=America%2FChicago")).toBe("America/Chicago");
+    expect(await zoneOf("tz=Nowhere%2FLand")).toBe("UTC");
+    expect(await zoneOf()).toBe("UTC");
   });
 
   it("counts requests in flight until they are answered", async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { matchRoutes, type RouteObject } from "react-router";
 import { logger, requestNotes, type RequestNotes } from "~/utils/logger.server";
 import { httpDuration } from "~/utils/metrics.server";
+import { timeZoneOfCookie } from "~/utils/reader-time.server";
 import { ASSETS_PATH } from "~/utils/assets-path";
 import { DATA_SUFFIX, isDataPath, pagePath } from "~/utils/data-path";
 
@@ -11,7 +12,7 @@ import { DATA_SUFFIX, isDataPath, pagePath } from "~/utils/data-path";
  *
  * It is the server's first middleware (node-server.server.ts), so the HTTP edge's own answers are
  * logged too. It opens the request's notes (logger.server.ts `requestNotes`), where the session
- * code records the member it finds.
+ * code records the member it finds; the reader's time zone is noted from the start.
  */
 
 /** Path segments that are secrets: a reset link's token, an invite code, an unsubscribe link's token. */
@@ -146,7 +147,7 @@ export function requestLog(request: IncomingMessage, response: ServerResponse, n
   const started = process.hrtime.bigint();
   // Read now: a mounted middleware (the build's assets) may leave request.url rewritten.
   const url = request.url;
-  const notes: RequestNotes = {};
+  const notes: RequestNotes = { timeZone: timeZoneOfCookie(request.headers.cookie) };
   state.inFlight += 1;
   if (state.draining) response.setHeader("Connection", "close");
   response.once("close", () => {

@@ -33,8 +33,11 @@ export function setLogger(next: Logger | null) {
   logger = next ?? createLogger();
 }
 
-/** What the request being served has learned about itself: the member it is for, once known. */
-export type RequestNotes = { memberId?: number };
+/**
+ * What the request being served has learned about itself: the member it is for, once known, and the
+ * reader's time zone (its `tz` cookie: utils/reader-time.server.ts).
+ */
+export type RequestNotes = { memberId?: number; timeZone?: string };
 
 export const requestNotes = new AsyncLocalStorage<RequestNotes>();
 

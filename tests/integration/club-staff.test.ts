@@ -7,7 +7,7 @@ import { action as decideApi } from "~/routes/api.clubs.$id.requests.$requestId"
 import * as membersTab from "~/routes/clubs.$id/tabs/members";
 import { action as joinApi } from "~/routes/api.clubs.$id.join";
 import { joinClub, REMOVAL_KEEPS_OUT_DAYS } from "~/models/clubs/club-membership.server";
-import { suspensionEndDate } from "~/schemas/moderation-staff";
+import { dayAtClock } from "~/utils/time-zone";
 import { db, first } from "~/utils/db.server";
 import { memberCount, membershipRows, newClub } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";
@@ -148,7 +148,7 @@ describe("DELETE /api/clubs/{id}/members/{username}", () => {
       ["remove_member", c.owner.username, c.clubAdmin.username],
     ]);
     // Removed keeps them out for 30 days (CONTRACT.md §12, security-3 P7): joining again is 409 with the date.
-    const until = suspensionEndDate(new Date(Date.now() + REMOVAL_KEEPS_OUT_DAYS * 86_400_000));
+    const until = dayAtClock(Date.now() + REMOVAL_KEEPS_OUT_DAYS * 86_400_000).replace(/ \d\d:\d\d UTC$/, ""); // "26 December 2026 at"
     const again = await call(joinApi, makeRequest(`/api/clubs/${c.club.id}/join`, { method: "POST", json: {}, cookie: c.target.cookie }), {
       id: String(c.club.id),
     });

@@ -13,6 +13,8 @@ import { linksIn, mentionsIn } from "~/utils/text-links";
 import { addComment, updateComment } from "~/models/posts/comment.server";
 import { enforceNewAccountLimits, NEW_ACCOUNT_LIMITS, whenItLifts } from "~/models/moderation/new-account-limits.server";
 import { createPost, getPost, updatePost } from "~/models/posts/post.server";
+import { requestNotes } from "~/utils/logger.server";
+import { clockOnDay } from "~/utils/time-zone";
 
 /**
  * CONTRACT.md §8 first-day caps, on both engines. The clock is held (Date.now) at a moment after
@@ -63,7 +65,7 @@ const commentsCountOn = (id: number) => count(`SELECT comments_count AS n FROM p
 const hitsOf = (key: string) => count(`SELECT coalesce(sum(count), 0) AS n FROM rate_limits WHERE key = ?`, key);
 
 /** "14:05 UTC on 28 Nov" for `ms`, as the message writes it. */
-const clockText = (ms: number) => whenItLifts(ms, ms - 1000).replace(/^in \d+ seconds?, at /, "");
+const clockText = (ms: number) => whenItLifts(ms, ms - 1000, "UTC").replace(/^in \d+ seconds?, at /, "");
 
 async function aPostBy(member: { id: number }) {
   // An older member's post to comment on (their own cap does not apply).
@@ -115,6 +117,13 @@ describe("a new account's posts", () => {
     expect(await postsOf(member.id)).toBe(3);
     expect(await postsCountOf(member.id)).toBe(postsCount);
     expect(await hitsOf(`postsPerUser:${member.id}`)).toBe(hits);
+
+    // A request that names the member's zone (its tz cookie) is told the moment in it (ux-3 U15).
+    const local = await requestNotes.run({ timeZone: "America/Chicago" }, () => failure(() => createPost(member, postInput({ title: "Fourth" }))));
+    expect(local.message).toBe(
+      `New accounts can make 3 posts in their first day. You can post again in 14 hours, at ${clockOnDay(member.since + DAY, "America/Chicago")}.`,
+    );
+    expect(local.message).toMatch(/at \d\d:\d\d C[SD]T on \d{1,2} [A-Z][a-z]{2}\.$/);
   });
 
   it("POST /api/posts answers 429 JSON with Retry-After and the message", async () => {

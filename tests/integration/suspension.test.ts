@@ -15,6 +15,8 @@ import { newClub, type Member } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { createStaff, setClubRole } from "../fixtures/moderation";
 import { commitUserSession } from "~/web/session.server";
+import { requestNotes } from "~/utils/logger.server";
+import { dayAtClock } from "~/utils/time-zone";
 
 /**
  * Suspension (CONTRACT.md §8): who may suspend whom (every refusal changes nothing), what it does to
@@ -150,13 +152,16 @@ describe("what a suspension does", () => {
       reason: "Posting spam links (7 days)",
     });
 
-    const until = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" }).format(
-      new Date(status.suspendedUntil),
-    );
-    const message = `Your account is suspended until ${until}: Posting spam links`;
+    const until = new Date(status.suspendedUntil);
+    const message = `Your account is suspended until ${dayAtClock(until)}: Posting spam links`;
+    expect(message).toMatch(/until \d{1,2} [A-Z][a-z]+ 20\d\d at \d\d:\d\d UTC:/);
     const api = await apiLogin(c.target.username, c.target.password);
     expect(api.status).toBe(403);
     expect((await api.json()).error).toBe(message);
+    // In the member's own zone, with the time of day, when the request names it (ux-3 U7).
+    const chicago = await requestNotes.run({ timeZone: "America/Chicago" }, () => apiLogin(c.target.username, c.target.password));
+    expect((await chicago.json()).error).toBe(`Your account is suspended until ${dayAtClock(until, "America/Chicago")}: Posting spam links`);
+    expect(dayAtClock(until, "America/Chicago")).toMatch(/ C[SD]T$/);
     expect(api.headers.getSetCookie()).toEqual([]);
     // A wrong password still says only that the pair is wrong.
     expect((await apiLogin(c.target.username, "wrongpass1")).status).toBe(401);

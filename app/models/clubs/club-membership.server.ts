@@ -5,7 +5,9 @@ import { clubBans, clubMembers, clubs, joinRequests, users, type ClubRole } from
 import type { RequestDecision } from "~/schemas/club";
 import { db, decrementCounter, first, writeTransaction } from "~/utils/db.server";
 import { equalsIgnoringCase } from "~/utils/db/sql-dialect.server";
-import { clubRoleSchema, suspensionEndDate } from "~/schemas/moderation-staff";
+import { clubRoleSchema } from "~/schemas/moderation-staff";
+import { readerTimeZone } from "~/utils/reader-time.server";
+import { dayAtClock } from "~/utils/time-zone";
 import { badRequest, conflict, forbidden, invalid, notFound } from "~/utils/errors";
 import { zodFieldErrors } from "~/utils/validation";
 import { logDecision } from "~/models/moderation/moderation-log.server";
@@ -36,9 +38,9 @@ export const ADMIN_KEEPS_ADMINS = "An admin cannot remove another admin";
 export const NOT_IN_CLUB = "That member is not in this club";
 /** How long a member removed by club staff stays out, unless the staff invite them (CONTRACT.md §12). */
 export const REMOVAL_KEEPS_OUT_DAYS = 30;
-/** The 409 a removed member gets on joining or asking to, with the day the bar ends (UTC, as a suspension's end is told). */
-export const removedUntil = (until: Date) =>
-  `You were removed from this club: you cannot join it or ask to until ${suspensionEndDate(until)}, unless its owner or an admin invites you`;
+/** The 409 a removed member gets on joining or asking to, with when the bar ends in their zone (as a suspension's end is told). */
+export const removedUntil = (until: Date, zone = readerTimeZone()) =>
+  `You were removed from this club: you cannot join it or ask to until ${dayAtClock(until, zone)}, unless its owner or an admin invites you`;
 
 /**
  * 401 anonymous, 404 missing club, 403 unless the owner or an admin of the club (CONTRACT.md §8

@@ -9,6 +9,7 @@ import { isSuspendedAt, suspensionNotice } from "~/schemas/moderation-staff";
 import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.server";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import type { PublicUser, SelfUser } from "~/schemas/shapes";
+import { readerTimeZone } from "~/utils/reader-time.server";
 
 type UserRow = typeof users.$inferSelect;
 export type Actor = { id: number } | null;
@@ -136,6 +137,6 @@ export async function verifyLogin(input: LoginInput, now: number = Date.now()): 
   const row = await getUserRowByUsername(input.username);
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
   if (!row || !ok) throw unauthorized(INVALID_LOGIN);
-  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row));
+  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row, readerTimeZone()));
   return row;
 }

@@ -4,6 +4,8 @@ import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { tooMany } from "~/utils/errors";
 import { rateLimitsEnabled, tryAgainIn } from "~/utils/rate-limit.server";
+import { readerTimeZone } from "~/utils/reader-time.server";
+import { clockOnDay } from "~/utils/time-zone";
 import { linksIn, mentionsIn } from "~/utils/text-links";
 import { countMembersNamed } from "~/models/posts/mention.server";
 
@@ -36,12 +38,12 @@ function firstPeriod(hours: number): string {
   return hours === 24 ? "first day" : `first ${hours} hour${hours === 1 ? "" : "s"}`;
 }
 
-/** "in 5 hours, at 14:05 UTC on 28 Nov": relative (right in any time zone) and the moment itself. */
-export function whenItLifts(liftsAt: number, now: number): string {
-  const at = new Date(liftsAt);
-  const clock = at.toISOString().slice(11, 16);
-  const day = at.toLocaleDateString("en-GB", { day: "numeric", month: "short", timeZone: "UTC" });
-  return `${tryAgainIn((liftsAt - now) / 1000)}, at ${clock} UTC on ${day}`;
+/**
+ * "in 5 hours, at 08:05 CST on 28 Nov": relative (right in any time zone) and the moment itself in
+ * the reader's zone (UTC when the request names none: ux-3 U15).
+ */
+export function whenItLifts(liftsAt: number, now: number, zone = readerTimeZone()): string {
+  return `${tryAgainIn((liftsAt - now) / 1000)}, at ${clockOnDay(liftsAt, zone)}`;
 }
 
 /**
