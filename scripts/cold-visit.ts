@@ -41,7 +41,8 @@ async function main() {
     const total = scripts.reduce((sum, s) => sum + s.bytes, 0);
     console.log(`${path.padEnd(22)} ${String(scripts.length).padStart(3)} scripts ${(total / 1024).toFixed(1).padStart(7)} KB`);
     if (process.env.COLD_VISIT_FILES) {
-      for (const s of scripts.sort((a, b) => b.bytes - a.bytes)) console.log(`    ${(s.bytes / 1024).toFixed(1).padStart(6)}  ${s.url.replace(base, "")}`);
+      for (const s of scripts.sort((a, b) => b.bytes - a.bytes))
+        console.log(`    ${(s.bytes / 1024).toFixed(1).padStart(6)}  ${s.url.replace(base, "")}`);
     }
     await context.close();
   }

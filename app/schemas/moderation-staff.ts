@@ -68,9 +68,14 @@ export function isSuspendedAt(member: { suspendedAt: Date | null; suspendedUntil
 
 /**
  * What sign-in answers a suspended member (403): the end's day and time of day in the member's zone
- * (`zone`, UTC when unknown: ux-3 U7).
+ * (`zone`, UTC when unknown), and where to write with a question or an appeal when the operator
+ * named an address (ux-3 U7).
  */
-export function suspensionNotice(member: { suspendedUntil: Date | null; suspensionReason: string | null }, zone = "UTC"): string {
+export function suspensionNotice(
+  member: { suspendedUntil: Date | null; suspensionReason: string | null },
+  { zone = "UTC", contact }: { zone?: string; contact?: string } = {},
+): string {
   const until = member.suspendedUntil ? `until ${dayAtClock(member.suspendedUntil, zone)}` : "until a moderator lifts it";
-  return `Your account is suspended ${until}: ${member.suspensionReason ?? "no reason was given"}`;
+  const reason = (member.suspensionReason ?? "no reason was given").replace(/[.\s]+$/, "");
+  return `Your account is suspended ${until}: ${reason}.${contact ? ` Questions or an appeal: write to ${contact}.` : ""}`;
 }

@@ -69,6 +69,8 @@ const schema = z
     /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`: password-reset mail. */
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be smtp://user:pass@host:port or smtps://…" }).optional(),
     MAIL_FROM: z.string().optional(),
+    /** Where a suspended member writes with a question or an appeal: their sign-in's notice names it (ux-3 U7). */
+    CONTACT_EMAIL: z.email({ error: "must be an email address, e.g. moderators@pulse.example.org" }).optional(),
     /**
      * ux-3 U21 (docs/decisions/0085): an instant notification mail waits this long after the
      * notification, so that a removal, an auto-hide after reports or reading it on the site meanwhile

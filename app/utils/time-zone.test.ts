@@ -24,6 +24,7 @@ describe("times told in the reader's zone (ux-3 U7, U15)", () => {
   it("reads the zone from the tz cookie and ignores anything else", () => {
     expect(timeZoneOfCookie("__session=abc; tz=America%2FChicago; x=1")).toBe("America/Chicago");
     expect(timeZoneOfCookie("tz=Europe/Berlin")).toBe("Europe/Berlin");
-    for (const bad of [undefined, "", "xtz=Europe/Berlin", "tz=Nowhere%2FLand", "tz=%E0%A4%A", "tz="]) expect(timeZoneOfCookie(bad)).toBeUndefined();
+    for (const bad of [undefined, "", "xtz=Europe/Berlin", "tz=Nowhere%2FLand", "tz=%E0%A4%A", "tz="])
+      expect(timeZoneOfCookie(bad)).toBeUndefined();
   });
 });

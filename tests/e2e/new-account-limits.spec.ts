@@ -66,7 +66,9 @@ test.describe("a brand-new member's first day", () => {
   // Just under a day is left: within its last minute "24 hours", past it "23 hours 58 minutes" and so
   // on, never a whole hour more than is left (ux-3 U15; tryAgainIn's own test has the cases).
   const liftText = (js: boolean) =>
-    new RegExp(`You can post again in (24 hours|23 hours \\d{1,2} minutes?), at \\d\\d:\\d\\d ${js ? "C[SD]T" : "UTC"} on \\d{1,2} [A-Z][a-z]{2}\\.`);
+    new RegExp(
+      `You can post again in (24 hours|23 hours \\d{1,2} minutes?), at \\d\\d:\\d\\d ${js ? "C[SD]T" : "UTC"} on \\d{1,2} [A-Z][a-z]{2}\\.`,
+    );
 
   test("the fourth post is refused with when the cap lifts, and the form keeps the title and text", async ({ browser, js }) => {
     const { page, context, open, apiPost } = await newMember(browser, js);

@@ -119,7 +119,9 @@ describe("a new account's posts", () => {
     expect(await hitsOf(`postsPerUser:${member.id}`)).toBe(hits);
 
     // A request that names the member's zone (its tz cookie) is told the moment in it (ux-3 U15).
-    const local = await requestNotes.run({ timeZone: "America/Chicago" }, () => failure(() => createPost(member, postInput({ title: "Fourth" }))));
+    const local = await requestNotes.run({ timeZone: "America/Chicago" }, () =>
+      failure(() => createPost(member, postInput({ title: "Fourth" }))),
+    );
     expect(local.message).toBe(
       `New accounts can make 3 posts in their first day. You can post again in 14 hours, at ${clockOnDay(member.since + DAY, "America/Chicago")}.`,
     );

@@ -15,6 +15,7 @@ import { newClub, type Member } from "../fixtures/clubs";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { createStaff, setClubRole } from "../fixtures/moderation";
 import { commitUserSession } from "~/web/session.server";
+import { env } from "~/utils/env.server";
 import { requestNotes } from "~/utils/logger.server";
 import { dayAtClock } from "~/utils/time-zone";
 
@@ -153,14 +154,25 @@ describe("what a suspension does", () => {
     });
 
     const until = new Date(status.suspendedUntil);
-    const message = `Your account is suspended until ${dayAtClock(until)}: Posting spam links`;
+    const message = `Your account is suspended until ${dayAtClock(until)}: Posting spam links.`;
     expect(message).toMatch(/until \d{1,2} [A-Z][a-z]+ 20\d\d at \d\d:\d\d UTC:/);
     const api = await apiLogin(c.target.username, c.target.password);
     expect(api.status).toBe(403);
     expect((await api.json()).error).toBe(message);
     // In the member's own zone, with the time of day, when the request names it (ux-3 U7).
     const chicago = await requestNotes.run({ timeZone: "America/Chicago" }, () => apiLogin(c.target.username, c.target.password));
-    expect((await chicago.json()).error).toBe(`Your account is suspended until ${dayAtClock(until, "America/Chicago")}: Posting spam links`);
+    expect((await chicago.json()).error).toBe(
+      `Your account is suspended until ${dayAtClock(until, "America/Chicago")}: Posting spam links.`,
+    );
+    // Where to ask or appeal, when the operator names an address.
+    env.CONTACT_EMAIL = "moderators@pulse.example.org";
+    try {
+      expect((await (await apiLogin(c.target.username, c.target.password)).json()).error).toBe(
+        `${message} Questions or an appeal: write to moderators@pulse.example.org.`,
+      );
+    } finally {
+      env.CONTACT_EMAIL = undefined;
+    }
     expect(dayAtClock(until, "America/Chicago")).toMatch(/ C[SD]T$/);
     expect(api.headers.getSetCookie()).toEqual([]);
     // A wrong password still says only that the pair is wrong.
@@ -187,7 +199,7 @@ describe("what a suspension does", () => {
     await suspend(c.moderator.cookie, c.target.username, { reason: "Harassment" });
     const res = await apiLogin(c.target.username, c.target.password);
     expect(res.status).toBe(403);
-    expect((await res.json()).error).toBe("Your account is suspended until a moderator lifts it: Harassment");
+    expect((await res.json()).error).toBe("Your account is suspended until a moderator lifts it: Harassment.");
 
     const later = await createMember();
     await suspendMember(c.moderator, later.username, { reason: "Cool off", days: 1 }, Date.now() - 2 * DAY);

@@ -10,6 +10,7 @@ import { hashPassword, timingDummyHash, verifyPassword } from "~/utils/password.
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
 import type { PublicUser, SelfUser } from "~/schemas/shapes";
 import { readerTimeZone } from "~/utils/reader-time.server";
+import { env } from "~/utils/env.server";
 
 type UserRow = typeof users.$inferSelect;
 export type Actor = { id: number } | null;
@@ -137,6 +138,6 @@ export async function verifyLogin(input: LoginInput, now: number = Date.now()): 
   const row = await getUserRowByUsername(input.username);
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
   if (!row || !ok) throw unauthorized(INVALID_LOGIN);
-  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row, readerTimeZone()));
+  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row, { zone: readerTimeZone(), contact: env.CONTACT_EMAIL }));
   return row;
 }
