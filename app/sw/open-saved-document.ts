@@ -94,9 +94,16 @@ export function withOpenScript(html: string, from: string): string | null {
  * address asked for is left in `window[OPEN_SAVED_TARGET]` for the app, which navigates there once it has hydrated
  * (offline/open-saved-target.ts) and shows the page when that is done. The page stays hidden
  * meanwhile (at most 8 s: then whatever is drawn is shown).
+ *
+ * It takes its own element out of the head first: React 18 hydrates the whole document, and a
+ * `<script>` the saved page was not drawn with made it fail (#418 twelve times, then #423) and draw
+ * the page again on the client (ux-3 U18). A classic script runs as the parser meets it, before the
+ * app's deferred modules, so the document is as saved when React starts.
  */
 export function openSavedScript(from: string): string {
   return `(() => {
+  const own = document.currentScript;
+  if (own) own.remove();
   const root = document.documentElement;
   window[${JSON.stringify(OPEN_SAVED_TARGET)}] = location.pathname + location.search + location.hash;
   history.replaceState(history.state, "", ${JSON.stringify(from)});

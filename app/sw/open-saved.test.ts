@@ -5,11 +5,13 @@ import {
   manifestPaths,
   OPEN_SAVED_SCRIPT,
   openedFrom,
+  openSavedScript,
   parseBuildManifest,
   routesToOpen,
   withOpenScript,
   type DiscoveredRoute,
 } from "./open-saved-document";
+import { OPEN_SAVED_TARGET } from "../offline/saved-pages";
 
 /** Opening a page from its saved loader data on another page's saved document (app/sw/open-saved.ts), without a browser. */
 
@@ -99,6 +101,30 @@ describe("withOpenScript", () => {
 
   it("gives up on a document without a head", () => {
     expect(withOpenScript("<p>hello</p>", "/")).toBeNull();
+  });
+});
+
+describe("openSavedScript", () => {
+  it("leaves no trace in the document it runs on, puts the donor's address back and names the page asked for", () => {
+    // React 18 hydrates the whole document: the script element itself, left in the head, did not match
+    // what the saved page was drawn with (ux-3 U18, #418 twelve times and #423).
+    const removed: string[] = [];
+    const style = { visibility: "" };
+    const window: Record<string, unknown> = {};
+    const replaced: unknown[] = [];
+    const history = { state: { key: "k" }, replaceState: (state: unknown, _unused: string, url: string) => void replaced.push(state, url) };
+    const run = new Function("document", "window", "history", "location", "setTimeout", openSavedScript("/?sort=new"));
+    run(
+      { currentScript: { remove: () => removed.push("script") }, documentElement: { style } },
+      window,
+      history,
+      { pathname: "/post/3", search: "?c=1", hash: "#comments" },
+      () => 0,
+    );
+    expect(removed).toEqual(["script"]);
+    expect(window[OPEN_SAVED_TARGET]).toBe("/post/3?c=1#comments");
+    expect(replaced).toEqual([{ key: "k" }, "/?sort=new"]);
+    expect(style.visibility).toBe("hidden");
   });
 });
 
