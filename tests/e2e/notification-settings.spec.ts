@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 /**
  * Settings › Notifications (issue 26, CONTRACT.md §7): one plain form (JavaScript off: POST, redirect,
  * GET) that keeps what the member chose; with JavaScript, this device's push switch appears and asks
- * the browser's permission only when pressed.
+ * the browser's permission only when pressed (the one push control: push-one-control.spec.ts).
  */
 
 test("the member's choices are saved and shown again, and a kind turned off stays quiet", async ({
@@ -20,7 +20,8 @@ test("the member's choices are saved and shown again, and a kind turned off stay
   const followers = page.getByRole("checkbox", { name: "New followers" });
   await expect(followers).toBeChecked();
   await expect(page.getByRole("radio", { name: /Daily digest/ })).toBeChecked();
-  await expect(page.getByRole("checkbox", { name: "Send push notifications" })).not.toBeChecked();
+  // Push is not one of the form's choices (ux-3 U17): it is a switch per device, under the form.
+  await expect(page.getByRole("checkbox", { name: /push/i })).toHaveCount(0);
   await expect(page.getByText("You are not in any club yet.")).toBeVisible();
 
   await followers.uncheck();
@@ -58,8 +59,8 @@ test("a browser with no push service is told so once, not asked to try again (ux
   });
   await open("/settings?tab=notifications");
   const state = page.getByTestId("push-device-state");
-  await page.getByRole("button", { name: "Turn on push on this device" }).click();
+  await page.getByRole("switch", { name: "Push notifications on this device" }).click();
   await expect(state).toHaveText(/This browser has no push service/);
-  await expect(page.getByRole("button", { name: "Turn on push on this device" })).toHaveCount(0);
+  await expect(page.getByRole("switch", { name: "Push notifications on this device" })).toHaveCount(0);
   await expect(page.getByTestId("push-toggle").getByRole("alert")).toHaveCount(0);
 });

@@ -4,6 +4,10 @@ import { followUser } from "~/models/members/follow.server";
 import { listNotifications } from "~/models/notifications/notification.server";
 import * as settingsApi from "~/routes/api.notifications.settings";
 import * as settingsPage from "~/routes/settings/route";
+import * as subscriptionsRoute from "~/routes/api.push.subscriptions";
+import { subscriptionsOf } from "~/models/notifications/push.server";
+import { commitUserSession } from "~/web/session.server";
+import { browserKeys } from "#tests/fixtures/push-service";
 import { call, createMember, makeRequest } from "../fixtures/members";
 import { addMember, makeClub } from "../fixtures/posts";
 
@@ -83,7 +87,7 @@ describe("GET / PUT /api/notifications/settings", () => {
 });
 
 describe("the Settings › Notifications form (JavaScript off)", () => {
-  it("saves unchecked boxes as off, the email choice and clubs, then redirects back; a kind turned off is not recorded", async () => {
+  it("saves unchecked boxes as off, the email choice and clubs, then redirects back; a kind turned off is not recorded; push is not the form's", async () => {
     const me = await createMember();
     const fan = await createMember();
     const club = await makeClub(me.id, { name: "Ridge" });
@@ -92,6 +96,7 @@ describe("the Settings › Notifications form (JavaScript off)", () => {
       "inApp.comment": "on",
       "inApp.mention": "on",
       email: "instant",
+      // Push is turned on per device (ux-3 U17): a stray field from an old page changes nothing.
       push: "on",
       clubPosts: [String(club)],
     };
@@ -99,7 +104,7 @@ describe("the Settings › Notifications form (JavaScript off)", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/settings?tab=notifications");
     const saved = await notificationSettingsOf(me.id);
-    expect(saved).toMatchObject({ email: "instant", push: true, clubPosts: [club] });
+    expect(saved).toMatchObject({ email: "instant", push: false, clubPosts: [club] });
     expect(saved.inApp).toMatchObject({ comment: true, mention: true, follow: false, like: false, club_post: true });
     await followUser(fan, me.username);
     expect((await listNotifications(me)).items).toEqual([]);
@@ -116,5 +121,54 @@ describe("the Settings › Notifications form (JavaScript off)", () => {
     const response = await call(settingsPage.action, makeRequest("/settings?tab=notifications", { form, cookie: me.cookie }));
     expect(response.status).toBe(400);
     expect(await notificationSettingsOf(me.id)).toEqual(DEFAULTS);
+  });
+});
+
+describe("Settings › Notifications › Push notifications (ux-3 U17): one switch per device", () => {
+  let n = 0;
+  const subscribeWith = async (cookie: string) => {
+    const json = { endpoint: `https://142.250.74.10/fcm/send/settings-${Date.now()}-${++n}`, keys: browserKeys().keys };
+    expect((await call(subscriptionsRoute.action, makeRequest("/api/push/subscriptions", { json, cookie }))).status).toBe(201);
+    return json.endpoint;
+  };
+  const pushDevices = async (cookie: string) => {
+    const page = await call(settingsPage.loader, makeRequest("/settings?tab=notifications", { cookie }));
+    return ((await page.json()) as { notifications: { pushDevices: { here: boolean; elsewhere: number } } }).notifications.pushDevices;
+  };
+
+  it("a device turned on turns push on, and saving the form (which has no push field) keeps it on", async () => {
+    const me = await createMember();
+    expect(await pushDevices(me.cookie)).toEqual({ here: false, elsewhere: 0 });
+    await subscribeWith(me.cookie);
+    expect((await notificationSettingsOf(me.id)).push).toBe(true);
+    expect(await pushDevices(me.cookie)).toEqual({ here: true, elsewhere: 0 });
+
+    const form = { intent: "notification-settings", "inApp.comment": "on", email: "off" };
+    expect((await call(settingsPage.action, makeRequest("/settings?tab=notifications", { form, cookie: me.cookie }))).status).toBe(302);
+    expect(await notificationSettingsOf(me.id)).toMatchObject({ email: "off", push: true });
+  });
+
+  it("'Turn off push on your other devices' (a plain form) ends push everywhere but this browser; push goes off with the last", async () => {
+    const me = await createMember();
+    const laptop = (await commitUserSession(me)).split(";")[0]!;
+    const phone = (await commitUserSession(me)).split(";")[0]!;
+    await subscribeWith(laptop);
+    const onPhone = await subscribeWith(phone);
+    expect(await pushDevices(me.cookie)).toEqual({ here: false, elsewhere: 2 });
+    expect(await pushDevices(phone)).toEqual({ here: true, elsewhere: 1 });
+
+    const form = { intent: "push-off-elsewhere" };
+    const fromPhone = await call(settingsPage.action, makeRequest("/settings?tab=notifications", { form, cookie: phone }));
+    expect(fromPhone.status).toBe(302);
+    expect(fromPhone.headers.get("Location")).toBe("/settings?tab=notifications");
+    expect((await subscriptionsOf(me.id)).map((s) => s.endpoint)).toEqual([onPhone]);
+    expect((await notificationSettingsOf(me.id)).push).toBe(true);
+
+    // From a browser with JavaScript off (no device of its own): none is left, push is off.
+    expect((await call(settingsPage.action, makeRequest("/settings?tab=notifications", { form, cookie: me.cookie }))).status).toBe(302);
+    expect(await subscriptionsOf(me.id)).toEqual([]);
+    expect((await notificationSettingsOf(me.id)).push).toBe(false);
+    const signedOut = await call(settingsPage.action, makeRequest("/settings?tab=notifications", { form }));
+    expect(signedOut.headers.get("Location")).toMatch(/^\/auth\?mode=login/);
   });
 });

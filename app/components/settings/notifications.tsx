@@ -18,8 +18,9 @@ export type NotificationSettingsView = {
 
 /**
  * Settings › Notifications (CONTRACT.md §7): one plain form for what notifies the member in the app,
- * how often email comes, push, and which clubs' new posts; it works without JavaScript. `pushDevice`
- * is the device's own push switch (it needs JavaScript), `children` the private-club feed piece.
+ * how often email comes and which clubs' new posts; it works without JavaScript. Push is not on it
+ * (ux-3 U17): `pushDevice` is its own section under the form, one switch per device (it needs
+ * JavaScript; push-device.tsx). `children` is the private-club feed piece.
  */
 export function NotificationSettingsForm({
   settings,
@@ -67,19 +68,6 @@ export function NotificationSettingsForm({
           ))}
         </fieldset>
 
-        <fieldset className="space-y-2">
-          <legend className="text-base font-semibold text-bark-900">Push</legend>
-          <Choice
-            type="checkbox"
-            name="push"
-            defaultChecked={settings.push}
-            hint="Notifications on the devices where you turn push on below."
-          >
-            Send push notifications
-          </Choice>
-          {pushDevice}
-        </fieldset>
-
         <fieldset className="space-y-1">
           <legend className="text-base font-semibold text-bark-900">New posts in my clubs</legend>
           {clubs.length === 0 ? (
@@ -106,6 +94,7 @@ export function NotificationSettingsForm({
           {busy ? "Saving..." : "Save notification settings"}
         </button>
       </Form>
+      {pushDevice}
       {children}
     </div>
   );

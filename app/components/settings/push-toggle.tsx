@@ -2,14 +2,14 @@ import { useCallback, useEffect, useState } from "react";
 import { useHydrated } from "~/utils/hydrated";
 
 /**
- * Settings › Notifications › push on this device (issue 26, CONTRACT.md §7 "Web push").
- *
- * The member's push preference (`pushOn`) is saved by the settings form; this part handles the
- * device: with JavaScript, "Turn on push on this device" asks the browser's permission (only when
- * pressed), subscribes through the service worker with the site's VAPID key and sends the
- * subscription to POST /api/push/subscriptions; "Turn off on this device" undoes both. It shows
- * whether this device is on, blocked by the browser, or cannot take push. Without JavaScript it
- * says push needs it (the preference itself still saves).
+ * Settings › Notifications › Push notifications on this device (issue 26, CONTRACT.md §7 "Web push";
+ * ux-3 U17): the one push control. Its state is this device's: on when the browser holds a
+ * subscription, the server keeps one for this session (`here`) and the member's push setting is on.
+ * Turning it on asks the browser's permission (only when pressed), subscribes through the service
+ * worker with the site's VAPID key and sends the subscription to POST /api/push/subscriptions, which
+ * also turns the member's push setting on; turning it off deletes both (the member's last device off
+ * turns the setting off). Where it cannot work (no push service, notifications blocked, no push API)
+ * it says why in words, and how to fix it when the member can, and shows no switch.
  */
 
 type DeviceState = "checking" | "unsupported" | "no-service" | "blocked" | "off" | "on";
@@ -56,7 +56,25 @@ const sendJson = (method: "POST" | "DELETE", body: unknown) =>
     credentials: "same-origin",
   });
 
-export function PushToggle({ pushOn }: { pushOn: boolean }) {
+export type PushToggleProps = {
+  /** The member's push setting. */
+  pushOn: boolean;
+  /** The server keeps a subscription made in this browser's session. */
+  here: boolean;
+};
+
+const STATE_WORDS: Record<DeviceState, string> = {
+  checking: "Checking this device…",
+  unsupported: "This browser cannot receive push notifications. The bell and email still tell you.",
+  "no-service":
+    "This browser has no push service to deliver notifications (some builds of Chromium have none). The bell and email still tell you; another browser, such as Chrome or Firefox, can receive push.",
+  blocked:
+    "Notifications are blocked for this site in this browser, so push cannot be turned on here. To allow them, open the site settings (the icon beside the address), set Notifications to Allow, then reload this page.",
+  off: "Push is off on this device.",
+  on: "Push is on on this device.",
+};
+
+export function PushToggle({ pushOn, here }: PushToggleProps) {
   const hydrated = useHydrated();
   const [state, setState] = useState<DeviceState>("checking");
   const [busy, setBusy] = useState(false);
@@ -68,8 +86,10 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
     const reg = await registration();
     if (!reg) return setState("unsupported");
     const subscription = await reg.pushManager.getSubscription().catch(() => null);
-    setState(subscription && Notification.permission === "granted" ? "on" : "off");
-  }, []);
+    // The browser's subscription counts only while the server keeps it for this session and push is
+    // on: after a sign-out (the row went with the session) or under another member it is off here.
+    setState(subscription && Notification.permission === "granted" && here && pushOn ? "on" : "off");
+  }, [here, pushOn]);
 
   useEffect(() => {
     if (hydrated) void check();
@@ -100,7 +120,12 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
       setState("on");
     } catch (error) {
       if (noPushService(error)) return setState("no-service");
-      setMessage("Push could not be turned on on this device. Please try again.");
+      if (error instanceof DOMException && error.name === "NotAllowedError") return setState("blocked");
+      setMessage(
+        error instanceof TypeError
+          ? "Push could not be turned on: the site could not be reached (no signal?). Try again when you have a signal."
+          : `This browser refused to turn push on${error instanceof Error && error.message ? ` (${error.message})` : ""}. The bell and email still tell you.`,
+      );
     } finally {
       setBusy(false);
     }
@@ -120,41 +145,53 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
       }
       setState("off");
     } catch {
-      setMessage("Push could not be turned off on this device. Please try again.");
+      setMessage(
+        "Push could not be turned off on this device: the site could not be reached (no signal?). Try again when you have a signal.",
+      );
     } finally {
       setBusy(false);
     }
   }
 
+  const on = state === "on";
+  const words = busy ? (on ? "Turning push off on this device…" : "Turning push on on this device…") : STATE_WORDS[state];
   return (
     <div className="space-y-2" data-testid="push-toggle">
       {!hydrated ? (
         <p className="text-sm text-stone-600" data-testid="push-device-state">
-          Push notifications need JavaScript on this device. Your choice above is still saved; turn JavaScript on and come back here to let
-          this device receive them.
+          {NEEDS_JAVASCRIPT}
         </p>
       ) : (
         <>
-          <p className="text-sm font-medium text-stone-800" role="status" data-testid="push-device-state">
-            {state === "checking" && "Checking this device…"}
-            {state === "unsupported" && "This browser cannot receive push notifications."}
-            {state === "no-service" &&
-              "This browser has no push service to deliver notifications (some builds of Chromium have none). The bell and email still tell you; another browser, such as Chrome or Firefox, can receive push."}
-            {state === "blocked" &&
-              "Notifications are blocked for this site in your browser. Allow them in the browser's site settings, then come back here."}
-            {state === "off" && "Push is off on this device."}
-            {state === "on" && (pushOn ? "Push is on on this device." : "This device is ready, but push is off in your settings above.")}
+          {(state === "on" || state === "off") && (
+            <button
+              type="button"
+              role="switch"
+              aria-checked={on}
+              aria-describedby="push-device-state"
+              onClick={on ? turnOff : turnOn}
+              disabled={busy}
+              className="flex min-h-11 w-full items-center justify-between gap-3 rounded-lg border border-stone-200 px-4 py-2 text-left font-medium text-stone-900 hover:bg-stone-50 disabled:opacity-60"
+            >
+              Push notifications on this device
+              <span
+                aria-hidden="true"
+                className={`relative h-6 w-11 shrink-0 rounded-full transition-colors ${on ? "bg-field-600" : "bg-stone-300"}`}
+              >
+                <span
+                  className={`absolute left-0.5 top-0.5 h-5 w-5 rounded-full bg-white shadow transition-transform ${on ? "translate-x-5" : ""}`}
+                />
+              </span>
+            </button>
+          )}
+          <p
+            id="push-device-state"
+            className={`text-sm ${state === "on" || state === "off" ? "text-stone-600" : "font-medium text-stone-800"}`}
+            role="status"
+            data-testid="push-device-state"
+          >
+            {words}
           </p>
-          {state === "off" && (
-            <button type="button" className="btn-secondary" onClick={turnOn} disabled={busy}>
-              {busy ? "Turning on…" : "Turn on push on this device"}
-            </button>
-          )}
-          {state === "on" && (
-            <button type="button" className="btn-secondary" onClick={turnOff} disabled={busy}>
-              {busy ? "Turning off…" : "Turn off on this device"}
-            </button>
-          )}
           {message && (
             <p className="text-sm text-red-700" role="alert">
               {message}
@@ -165,3 +202,7 @@ export function PushToggle({ pushOn }: { pushOn: boolean }) {
     </div>
   );
 }
+
+/** What the server's HTML says (and a page without JavaScript keeps): push is a JavaScript thing. */
+export const NEEDS_JAVASCRIPT =
+  "Push notifications need JavaScript: with it off, this browser cannot receive them. The bell and email still tell you; turn JavaScript on and come back here to turn push on for this device.";

@@ -13,12 +13,15 @@ import {
   MAX_SUBSCRIPTIONS,
   pushPayload,
   pushPublicKey,
+  pushDevicesOf,
   pushToMember,
   subscribe,
   subscriptionsOf,
   unsubscribe,
+  unsubscribeElsewhere,
   vapidKeys,
 } from "./push.server";
+import { notificationSettingsOf, updateNotificationSettings } from "./notification-settings.server";
 import { createSession, SESSION_LIFETIME_MS } from "~/models/members/session.server";
 
 /** Push subscriptions and sending (CONTRACT.md §7 "Web push"), with the SSRF guard on (no PUSH_ALLOW_PRIVATE). */
@@ -106,6 +109,64 @@ describe("subscribe / unsubscribe", () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ userId: second.id, p256dh: keys.p256dh, auth: keys.auth });
     expect(await subscriptionsOf(first.id)).toHaveLength(0);
+  });
+
+  it("turning a device on turns the member's push on; turning their last device off turns it off, not before (ux-3 U17)", async () => {
+    const member = await createMember();
+    expect((await notificationSettingsOf(member.id)).push).toBe(false);
+    const phone = publicEndpoint();
+    const laptop = publicEndpoint();
+    await subscribe({ id: member.id }, { endpoint: phone, keys: browserKeys().keys }, null);
+    expect((await notificationSettingsOf(member.id)).push).toBe(true);
+    await subscribe({ id: member.id }, { endpoint: laptop, keys: browserKeys().keys }, null);
+
+    await unsubscribe({ id: member.id }, phone);
+    expect((await notificationSettingsOf(member.id)).push).toBe(true);
+    await unsubscribe({ id: member.id }, laptop);
+    expect((await notificationSettingsOf(member.id)).push).toBe(false);
+
+    // Paused through the API, a device turned on again turns it on again.
+    await subscribe({ id: member.id }, { endpoint: phone, keys: browserKeys().keys }, null);
+    await updateNotificationSettings({ id: member.id }, { push: false });
+    await subscribe({ id: member.id }, { endpoint: phone, keys: browserKeys().keys }, null);
+    expect((await notificationSettingsOf(member.id)).push).toBe(true);
+    // Another member's endpoint changes nothing of theirs.
+    const other = await createMember();
+    await unsubscribe({ id: other.id }, phone);
+    expect((await notificationSettingsOf(other.id)).push).toBe(false);
+    expect((await notificationSettingsOf(member.id)).push).toBe(true);
+  });
+
+  it("tells the settings page of this session's device and the others; the others can be turned off from here", async () => {
+    const member = await createMember();
+    const here = await createSession(member.id, "Phone");
+    const laptop = await createSession(member.id, "Laptop");
+    const tablet = await createSession(member.id, "Tablet");
+    const expired = await createSession(member.id, "Old phone", Date.now() - SESSION_LIFETIME_MS - 60_000);
+    expect(await pushDevicesOf(member.id, here.id)).toEqual({ here: false, elsewhere: 0 });
+    await subscribe({ id: member.id }, { endpoint: publicEndpoint(), keys: browserKeys().keys }, laptop.id);
+    await subscribe({ id: member.id }, { endpoint: publicEndpoint(), keys: browserKeys().keys }, tablet.id);
+    await subscribe({ id: member.id }, { endpoint: publicEndpoint(), keys: browserKeys().keys }, expired.id);
+    expect(await pushDevicesOf(member.id, here.id)).toEqual({ here: false, elsewhere: 2 });
+    const mine = publicEndpoint();
+    await subscribe({ id: member.id }, { endpoint: mine, keys: browserKeys().keys }, here.id);
+    expect(await pushDevicesOf(member.id, here.id)).toEqual({ here: true, elsewhere: 2 });
+
+    // Another member's call takes nothing of theirs.
+    const other = await createMember();
+    expect(await unsubscribeElsewhere({ id: other.id }, null)).toBe(0);
+    expect(await statusOf(() => unsubscribeElsewhere(null, here.id))).toBe(401);
+
+    expect(await unsubscribeElsewhere({ id: member.id }, here.id)).toBe(3);
+    expect((await subscriptionsOf(member.id)).map((s) => s.endpoint)).toEqual([mine]);
+    expect(await pushDevicesOf(member.id, here.id)).toEqual({ here: true, elsewhere: 0 });
+    expect((await notificationSettingsOf(member.id)).push).toBe(true);
+
+    // From a browser with no device of its own (JavaScript off), push goes off with the last one.
+    await subscribe({ id: member.id }, { endpoint: publicEndpoint(), keys: browserKeys().keys }, laptop.id);
+    expect(await unsubscribeElsewhere({ id: member.id }, tablet.id)).toBe(2);
+    expect(await subscriptionsOf(member.id)).toEqual([]);
+    expect((await notificationSettingsOf(member.id)).push).toBe(false);
   });
 
   it(`keeps a member's newest ${MAX_SUBSCRIPTIONS} subscriptions`, async () => {

@@ -1,18 +1,19 @@
 import dns from "node:dns";
 import net from "node:net";
-import { and, desc, eq, getTableColumns, gt, inArray, isNull, notInArray, or } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gt, inArray, isNull, ne, notInArray, or } from "drizzle-orm";
 import { fetch, type Dispatcher } from "undici";
 import webpush from "web-push";
 import { pushSubscriptions, sessions, siteKeys } from "#db/schema";
 import { pushSubscriptionSchema, type PushSubscriptionInput } from "~/schemas/push";
 import { createGuardedAgent, isPublicAddress, type GuardOptions } from "~/utils/address-guard.server";
 import { APP_NAME } from "~/utils/brand";
-import { db, first, writeTransaction } from "~/utils/db.server";
+import { db, first, writeTransaction, type Tx } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { badRequest } from "~/utils/errors";
 import { logger } from "~/utils/logger.server";
 import { requireSignedIn } from "~/models/access.server";
 import type { Actor } from "~/models/members/user.server";
+import { upsertSettings } from "./notification-settings.server";
 
 /**
  * Web push (CONTRACT.md §7 "Web push", issue 26).
@@ -33,6 +34,11 @@ import type { Actor } from "~/models/members/user.server";
  *   path it opens and a tag. Encrypted with aes128gcm (RFC 8291), kept by the push service a day.
  * - A subscription the push service answers 404 or 410 for is gone for good and dropped; any other
  *   failure is logged and never thrown (the delivery worker goes on with the next member).
+ * - The member's `push` setting (CONTRACT.md §7) means "push to the devices where I turned push on".
+ *   Settings › Notifications has one control for it, on each device (ux-3 U17): turning a device on
+ *   subscribes it and turns the setting on, in one transaction; turning the member's last device off
+ *   turns the setting off. A device that goes with its session (sign out) leaves the setting as it is:
+ *   with no device left nothing is pushed, and the next device turned on is pushed to at once.
  */
 
 export const VAPID_KEY_NAME = "vapid";
@@ -180,14 +186,72 @@ export async function subscribe(
         ),
       ),
     );
+    // Turning a device on is asking for push: the member's setting goes on with it (ux-3 U17).
+    await upsertSettings(tx, me.id, { push: true });
   });
   return { endpoint };
 }
 
-/** DELETE /api/push/subscriptions: forget one of the member's own subscriptions (idempotent; another's is left alone). */
+/**
+ * DELETE /api/push/subscriptions: forget one of the member's own subscriptions (idempotent; another's
+ * is left alone). When none of theirs is left, their push setting goes off (ux-3 U17).
+ */
 export async function unsubscribe(actor: Actor, endpoint: string): Promise<void> {
   const me = requireSignedIn(actor, "Please sign in to turn off push notifications");
-  await db.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, me.id), eq(pushSubscriptions.endpoint, endpoint.trim())));
+  await writeTransaction(async (tx) => {
+    await tx.delete(pushSubscriptions).where(and(eq(pushSubscriptions.userId, me.id), eq(pushSubscriptions.endpoint, endpoint.trim())));
+    await pushOffWhenNoDeviceLeft(tx, me.id);
+  });
+}
+
+/**
+ * Settings › Notifications without this device (JavaScript off, or a lost phone): forget every one of
+ * the member's subscriptions but those made in `sessionId` (this browser's session), and turn their push
+ * setting off when none is left. Returns how many went.
+ */
+export async function unsubscribeElsewhere(actor: Actor, sessionId: number | null): Promise<number> {
+  const me = requireSignedIn(actor, "Please sign in to turn off push notifications");
+  return writeTransaction(async (tx) => {
+    const others = and(
+      eq(pushSubscriptions.userId, me.id),
+      sessionId === null ? undefined : or(isNull(pushSubscriptions.sessionId), ne(pushSubscriptions.sessionId, sessionId)),
+    );
+    const gone = await tx.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(others);
+    if (gone.length > 0)
+      await tx.delete(pushSubscriptions).where(
+        inArray(
+          pushSubscriptions.id,
+          gone.map((g) => g.id),
+        ),
+      );
+    await pushOffWhenNoDeviceLeft(tx, me.id);
+    return gone.length;
+  });
+}
+
+async function pushOffWhenNoDeviceLeft(tx: Tx, userId: number) {
+  const left = first(
+    await tx.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(eq(pushSubscriptions.userId, userId)).limit(1),
+  );
+  if (!left) await upsertSettings(tx, userId, { push: false });
+}
+
+/** A live subscription: its session has not ended or expired (one with no session: made outside a browser session). */
+const live = () => or(isNull(pushSubscriptions.sessionId), gt(sessions.expiresAt, new Date()));
+
+/**
+ * Settings › Notifications: whether this browser's session has a subscription kept (`here`: the page
+ * then trusts the browser's own subscription to be this member's), and how many other live devices
+ * are pushed to (`elsewhere`).
+ */
+export async function pushDevicesOf(userId: number, sessionId: number | null): Promise<{ here: boolean; elsewhere: number }> {
+  const rows = await db
+    .select({ sessionId: pushSubscriptions.sessionId })
+    .from(pushSubscriptions)
+    .leftJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
+    .where(and(eq(pushSubscriptions.userId, userId), live()));
+  const here = sessionId !== null && rows.some((r) => r.sessionId === sessionId);
+  return { here, elsewhere: rows.filter((r) => sessionId === null || r.sessionId !== sessionId).length };
 }
 
 /** The member's subscriptions (the settings page's count, tests). */
@@ -257,7 +321,7 @@ export async function pushToMember(userId: number, items: PushItem[], options: P
     .select(getTableColumns(pushSubscriptions))
     .from(pushSubscriptions)
     .leftJoin(sessions, eq(sessions.id, pushSubscriptions.sessionId))
-    .where(and(eq(pushSubscriptions.userId, userId), or(isNull(pushSubscriptions.sessionId), gt(sessions.expiresAt, new Date()))));
+    .where(and(eq(pushSubscriptions.userId, userId), live()));
   if (subscriptions.length === 0) return outcome;
   const keys = await vapidKeys();
   const dispatcher = options.dispatcher ?? (defaultAgent ??= createPushAgent());

@@ -17,7 +17,7 @@ import { signInHref } from "~/utils/urls";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacySettings } from "~/components/settings/privacy";
 import { NotificationSettingsForm } from "~/components/settings/notifications";
-import { PushDevice } from "~/components/settings/push-device";
+import { PushSettings } from "~/components/settings/push-device";
 import { FeedTokenSettings } from "~/components/settings/feed-token";
 import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
@@ -86,7 +86,7 @@ function NotificationsTab() {
       settings={tab.settings}
       choices={tab.choices}
       clubs={tab.clubs}
-      pushDevice={<PushDevice pushOn={tab.settings.push} />}
+      pushDevice={<PushSettings pushOn={tab.settings.push} here={tab.pushDevices.here} elsewhere={tab.pushDevices.elsewhere} />}
     >
       <FeedTokenSettings {...tab.feedToken} />
     </NotificationSettingsForm>

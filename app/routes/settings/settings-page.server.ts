@@ -31,6 +31,7 @@ import {
   NOTIFICATION_KIND_NAMES,
   notificationSettingsSchema,
 } from "~/schemas/notification-settings";
+import { pushDevicesOf, unsubscribeElsewhere } from "~/models/notifications/push.server";
 import { loadFeedTokenPanel } from "~/web/atom-feed.server";
 import { zodFieldErrors } from "~/utils/validation";
 
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
   const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
-  const notifications = tab === "notifications" ? await notificationsTab(request, user) : null;
+  const notifications = tab === "notifications" ? await notificationsTab(request, signedIn) : null;
   return data({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
 }
 
@@ -67,6 +68,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     if (intent === "data-saver") return dataSaverAction(actor, formData);
     if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
+    if (intent === "push-off-elsewhere") return pushOffElsewhereAction(signedIn);
     if (intent === "unblock") return unblockAction(actor, formData);
     throw badRequest("Unknown action");
   });
@@ -134,24 +136,29 @@ async function dataSaverAction(actor: SessionUser, formData: FormData) {
   });
 }
 
-/** Settings › Notifications: the member's choices, their clubs, and the private-club feed piece. */
-async function notificationsTab(request: Request, user: SessionUser) {
-  const [settings, clubs, feedToken, kinds] = await Promise.all([
+/**
+ * Settings › Notifications: the member's choices, their clubs, the devices push goes to (this one's
+ * session and how many others) and the private-club feed piece.
+ */
+async function notificationsTab(request: Request, { user, sessionId }: SignedIn) {
+  const [settings, clubs, feedToken, kinds, pushDevices] = await Promise.all([
     notificationSettingsOf(user.id),
     clubPostChoices(user.id),
     loadFeedTokenPanel(request, user),
     settingsKindsFor(user),
+    pushDevicesOf(user.id, sessionId),
   ]);
   const choices = {
     kinds: NOTIFICATION_KIND_NAMES.filter((kind) => kinds.includes(kind)).map((name) => ({ name, label: NOTIFICATION_KIND_LABELS[name] })),
     email: EMAIL_CHOICES.map((choice) => ({ ...choice })),
   };
-  return { settings, choices, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken };
+  return { settings, choices, clubs: clubs.map(({ id, name }) => ({ id, name })), feedToken, pushDevices };
 }
 
 /**
- * The Notifications form: a checkbox sends "on" or nothing, so every kind, push and club is read
- * as checked or not; the email choice must be one of the four.
+ * The Notifications form: a checkbox sends "on" or nothing, so every kind and club is read as checked
+ * or not; the email choice must be one of the four. Push is not on it (ux-3 U17): it is turned on and
+ * off per device (push-toggle.tsx, POST/DELETE /api/push/subscriptions), so saving leaves it as it is.
  */
 async function notificationSettingsAction(actor: SessionUser, formData: FormData) {
   const kinds = await settingsKindsFor(actor);
@@ -161,7 +168,6 @@ async function notificationSettingsAction(actor: SessionUser, formData: FormData
   const parsed = notificationSettingsSchema.safeParse({
     inApp,
     email: formData.get("email") ?? undefined,
-    push: formData.get("push") === "on",
     clubPosts: formData.getAll("clubPosts").map(Number),
   });
   if (!parsed.success) throw invalid(zodFieldErrors(parsed.error));
@@ -169,5 +175,14 @@ async function notificationSettingsAction(actor: SessionUser, formData: FormData
   return redirectWithToast("/settings?tab=notifications", {
     title: "Notification settings saved",
     description: "You will hear of what you chose, the way you chose.",
+  });
+}
+
+/** Settings › Notifications › Push: stop push on every device but this one (a plain form: it works without JavaScript). */
+async function pushOffElsewhereAction({ user, sessionId }: SignedIn) {
+  const gone = await unsubscribeElsewhere(user, sessionId);
+  return redirectWithToast("/settings?tab=notifications", {
+    title: "Push turned off on your other devices",
+    description: gone === 1 ? "1 device will get no more push notifications." : `${gone} devices will get no more push notifications.`,
   });
 }
