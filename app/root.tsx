@@ -24,6 +24,7 @@ import { unreadTitleOf, withUnreadTitle } from "~/utils/unread-title";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import { useOpenSavedTarget } from "~/offline/open-saved-target";
+import { askForRoutesAhead } from "~/offline/routes-ahead";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";
 import type { loader } from "./root-data.server";
@@ -131,12 +132,16 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const memberId = useRouteLoaderData<RootData>("root")?.user?.id ?? null;
+  const root = useRouteLoaderData<RootData>("root");
+  const memberId = root?.user?.id ?? null;
+  const dataSaver = Boolean(root?.dataSaver);
   useEffect(() => notePageViewer(memberId !== null), [memberId]);
   // Every page load sends what waits in the outbox, for this member only (ADR 0034).
   useEffect(() => void startOutbox(memberId), [memberId]);
   // A page opened offline from its saved data, on another page's saved document.
   useOpenSavedTarget();
+  // Once hydrated, after the load event: the worker fetches the pages a member is likely to open next (ADR 0088).
+  useEffect(() => askForRoutesAhead({ member: memberId !== null, dataSaver }), [memberId, dataSaver]);
   return (
     <>
       <OutboxRevalidator />
