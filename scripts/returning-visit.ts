@@ -86,7 +86,10 @@ const enhanced = (page: Page) =>
   page.waitForFunction(
     () => {
       const main = document.querySelector("main");
-      return Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber"))) && document.documentElement.dataset.parts === undefined;
+      return (
+        Boolean(main && Object.keys(main).some((key) => key.startsWith("__reactFiber"))) &&
+        document.documentElement.dataset.parts === undefined
+      );
     },
     undefined,
     { polling: 50, timeout: 60_000 },
