@@ -12,7 +12,9 @@ import { browserSavesData } from "../offline/routes-ahead-message";
  * a member who taps a link on a slow link is not queued behind them. A file already on this device
  * (in a worker cache, or in the browser's HTTP cache, which a plain fetch reads) costs no download.
  * The files carry their content's hash: each build has its own cache, and the other builds' are
- * deleted as a new worker activates.
+ * deleted as a new worker activates. Only a page of the worker's own build asks, and the worker stops
+ * between batches when a newer worker is waiting, which a browser would otherwise hold back until
+ * this one had finished.
  */
 
 declare const self: ServiceWorkerGlobalScope & { __ROUTES_AHEAD: { cache: string; files: string[] } };
@@ -61,7 +63,8 @@ async function fetchMissing() {
   const cache = await caches.open(AHEAD_CACHE);
   for (let i = 0; i < missing.length; i += BATCH) {
     await quiet();
-    if (browserSavesData(self.navigator)) return;
+    // A newer build's worker waits for this one to finish: let it take over (it has its own list).
+    if (browserSavesData(self.navigator) || self.registration.installing || self.registration.waiting) return;
     const fetched = await Promise.all(missing.slice(i, i + BATCH).map((url) => fetchInto(cache, url)));
     // No network (or the server refuses): stop; the next page load asks again.
     if (fetched.includes(false)) return;
