@@ -50,7 +50,8 @@ test.describe("routes ahead", () => {
     await workerQuiet(fetched, Date.now());
 
     // From here the link carries pages and their data but no script: any script that reaches the
-    // network (asked by the page past the worker, or by the worker itself) is refused.
+    // network (asked by the page past the worker, or by the worker itself) is refused. (With no
+    // signal at all a page never seen would not open: its document and data are not saved, only code.)
     const reached: string[] = [];
     await context.route(/\/assets\/.*\.js(\?.*)?$/, async (route) => {
       reached.push(new URL(route.request().url()).pathname);
