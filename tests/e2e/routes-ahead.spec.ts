@@ -114,6 +114,34 @@ test.describe("routes ahead", () => {
     expect(secondAhead[0]!.at).toBeGreaterThanOrEqual(secondLoad);
   });
 
+  test("a new build's worker takes over without waiting for the routes ahead", async ({ page, context, signUp }) => {
+    // Chromium holds a new worker back until the old one has finished the events it handles, the
+    // fetch ahead included: the old worker stops between batches when a newer one waits.
+    await signUp();
+    let loads = 0;
+    page.on("load", () => {
+      loads += 1;
+    });
+    await page.goto("/notifications");
+    await hydrated(page);
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+    // The worker's fetch of any other page's route module (they are spread over the batches) takes 3 s.
+    let firstAhead = 0;
+    await context.route(/\/assets\/routes\/(?!notifications-)/, async (route) => {
+      if (route.request().serviceWorker()) {
+        firstAhead ||= Date.now();
+        await new Promise((resolve) => setTimeout(resolve, 3_000));
+      }
+      await route.fallback();
+    });
+    await expect.poll(() => firstAhead, { timeout: 15_000 }).toBeGreaterThan(0);
+    // Nine batches hold a route module: all of them would take 27 s or more.
+    const started = Date.now();
+    await page.evaluate(() => void navigator.serviceWorker.register("/sw.js?v=next-build", { scope: "/" }));
+    await expect.poll(() => loads, { timeout: 12_000 }).toBe(2);
+    expect(Date.now() - started).toBeLessThan(12_000);
+  });
+
   test("with data saver on, nothing is fetched ahead", async ({ page, context, signUp }) => {
     await signUp();
     await context.setExtraHTTPHeaders({ "Save-Data": "on" });
