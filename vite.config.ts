@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import type { GetManualChunk, PreRenderedChunk } from "rollup";
 import { defineConfig, type Plugin } from "vite";
+import { CHUNK_GRAPH_FILE } from "./scripts/build-dirs";
 
 /** Vite's default browsers ("modules"), named for the stylesheet of both builds. */
 const BROWSERS = ["es2020", "edge88", "firefox78", "chrome87", "safari14"];
@@ -57,10 +58,9 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
 /**
  * The browser build's chunk graph, written beside the client directory (`<build>/client-chunks.json`,
  * not served): each script's static and dynamic imports. React Router's manifest names only a
- * route's static imports; the service worker's route precache (scripts/build-sw.ts) also wants the
- * lazy parts a route loads as it hydrates or at idle.
+ * route's static imports; the service worker's routes ahead (scripts/build-sw.ts, ADR 0088) also
+ * want the lazy parts a route loads as it hydrates or when used.
  */
-export const CHUNK_GRAPH_FILE = "client-chunks.json";
 function chunkGraph(): Plugin {
   return {
     name: "whitetail-chunk-graph",

@@ -21,7 +21,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 import { ASSETS_PATH } from "../app/utils/assets-path";
-import { ASSETS_DIR, BUILD_DIR, SERVER_BUILD } from "./build-dirs";
+import { ASSETS_DIR, CHUNK_GRAPH, SERVER_BUILD } from "./build-dirs";
 import { readRemixManifest } from "./remix-manifest";
 
 const SHELL_FILES = ["offline.html", "favicon.svg", "manifest.webmanifest"];
@@ -74,7 +74,7 @@ type ChunkGraph = Record<string, { imports: string[]; dynamicImports: string[] }
  */
 function routesAhead(shell: Set<string>): string[] {
   const manifest = readRemixManifest(ASSETS_DIR);
-  const graph = JSON.parse(fs.readFileSync(path.join(BUILD_DIR, "client-chunks.json"), "utf8")) as ChunkGraph;
+  const graph = JSON.parse(fs.readFileSync(CHUNK_GRAPH, "utf8")) as ChunkGraph;
   // The chunk graph names files from the client directory ("assets/x.js"), the manifest by address.
   const toUrl = (file: string) => `/${file}`;
   const toFile = (url: string) => url.slice(1);
