@@ -1,7 +1,10 @@
+import fs from "node:fs";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { reactRouter } from "@react-router/dev/vite";
 import type { GetManualChunk, PreRenderedChunk } from "rollup";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import { CHUNK_GRAPH_FILE } from "./scripts/build-dirs";
 
 /** Vite's default browsers ("modules"), named for the stylesheet of both builds. */
 const BROWSERS = ["es2020", "edge88", "firefox78", "chrome87", "safari14"];
@@ -52,6 +55,27 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
 
+/**
+ * The browser build's chunk graph, written beside the client directory (`<build>/client-chunks.json`,
+ * not served): each script's static and dynamic imports. React Router's manifest names only a
+ * route's static imports; the service worker's routes ahead (scripts/build-sw.ts, ADR 0088) also
+ * want the lazy parts a route loads as it hydrates or when used.
+ */
+function chunkGraph(): Plugin {
+  return {
+    name: "whitetail-chunk-graph",
+    apply: "build",
+    writeBundle(options, bundle) {
+      if (!options.dir) return;
+      const graph: Record<string, { imports: string[]; dynamicImports: string[] }> = {};
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === "chunk") graph[chunk.fileName] = { imports: chunk.imports, dynamicImports: chunk.dynamicImports };
+      }
+      fs.writeFileSync(path.join(path.dirname(options.dir), CHUNK_GRAPH_FILE), JSON.stringify(graph));
+    },
+  };
+}
+
 // React Router's Vite plugin (docs/decisions/0082-react-router-7.md; its settings in
 // react-router.config.ts, the routes in app/routes.ts). Tailwind and autoprefixer run through Vite's
 // CSS (postcss.config.js).
@@ -70,5 +94,5 @@ export default defineConfig(({ isSsrBuild }) => ({
     ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
       { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
     : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk } } },
-  plugins: [reactRouter()],
+  plugins: isSsrBuild ? [reactRouter()] : [reactRouter(), chunkGraph()],
 }));

@@ -25,6 +25,7 @@ import { rememberTimeZone } from "~/utils/remember-time-zone";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import { useOpenSavedTarget } from "~/offline/open-saved-target";
+import { askForRoutesAhead } from "~/offline/routes-ahead";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";
 import type { loader } from "./root-data.server";
@@ -132,7 +133,9 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
-  const memberId = useRouteLoaderData<RootData>("root")?.user?.id ?? null;
+  const root = useRouteLoaderData<RootData>("root");
+  const memberId = root?.user?.id ?? null;
+  const dataSaver = Boolean(root?.dataSaver);
   useEffect(() => notePageViewer(memberId !== null), [memberId]);
   // Limits and suspensions are told in the reader's own time (ux-3 U7, U15).
   useEffect(rememberTimeZone, []);
@@ -140,6 +143,8 @@ export default function App() {
   useEffect(() => void startOutbox(memberId), [memberId]);
   // A page opened offline from its saved data, on another page's saved document.
   useOpenSavedTarget();
+  // Once hydrated, after the load event: the worker fetches the pages a member is likely to open next (ADR 0088).
+  useEffect(() => askForRoutesAhead({ member: memberId !== null, dataSaver }), [memberId, dataSaver]);
   return (
     <>
       <OutboxRevalidator />

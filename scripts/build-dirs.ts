@@ -13,3 +13,9 @@ export const SERVER_BUILD = path.join(BUILD_DIR, "server", "index.js");
 export const CLIENT_DIR = path.join(BUILD_DIR, "client");
 /** The hashed assets (scripts, styles, the route manifest), served under /assets/. */
 export const ASSETS_DIR = path.join(CLIENT_DIR, "assets");
+/**
+ * The browser build's chunk graph (each script's static and dynamic imports), written by
+ * vite.config.ts beside the client directory (not served) for the worker's routes ahead (build-sw.ts).
+ */
+export const CHUNK_GRAPH_FILE = "client-chunks.json";
+export const CHUNK_GRAPH = path.join(BUILD_DIR, CHUNK_GRAPH_FILE);

@@ -25,6 +25,8 @@ import { asksOnlyFor, manifestPaths, OPEN_SAVED_SCRIPT, openedFrom, openSavedScr
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
 import { reloadDocumentAnswer } from "./single-fetch";
+import { aheadCopy, fetchRoutesAhead, forgetOtherBuildsAhead, notePageRequest } from "./routes-ahead";
+import { ROUTES_AHEAD_MESSAGE } from "../offline/routes-ahead-message";
 import { forgetPushSubscription, listenForPush } from "./push";
 import { ASSETS_PATH } from "../utils/assets-path";
 import { isDataPath, pagePath } from "../utils/data-path";
@@ -36,7 +38,8 @@ import { isDataPath, pagePath } from "../utils/data-path";
  * - The shell is precached: the offline page, icon, web manifest, and this build's entry and root
  *   chunks and stylesheet (`self.__WB_MANIFEST`, filled in at build time).
  * - Other build assets are content-hashed: cache-first as they are used (route modules included,
- *   so a page seen before also runs offline).
+ *   so a page seen before also runs offline). The code of the pages a member is likely to open next
+ *   (the routes ahead, ./routes-ahead.ts) is fetched in the background after a page has loaded.
  * - Pages (navigations) and their loader data (single fetch's `/post/3.data`, what an in-app link
  *   fetches: every route's data in one answer; docs/decisions/0079) are network-first with a 3 s
  *   network timeout, kept per viewer (saved-pages.ts). A data request for some of a page's routes
@@ -88,8 +91,14 @@ self.addEventListener("activate", (event) => {
     Promise.all([
       caches.keys().then((keys) => Promise.all(keys.filter((key) => RETIRED_CACHES.test(key)).map((key) => caches.delete(key)))),
       forgetOlderData(),
+      forgetOtherBuildsAhead(),
     ]),
   );
+});
+
+// Whatever a page asks for (its document, data, scripts) holds back the routes ahead's next batch.
+self.addEventListener("fetch", (event) => {
+  if (event.clientId || event.resultingClientId) notePageRequest();
 });
 
 // Signing out forgets every saved page as the request leaves, whether or not the answer comes back
@@ -141,6 +150,7 @@ listenForPush();
 self.addEventListener("message", (event) => {
   const message = event.data as { type?: string } | null;
   if (message?.type === "forget-pages") event.waitUntil(forgetPages());
+  if (message?.type === ROUTES_AHEAD_MESSAGE) event.waitUntil(fetchRoutesAhead());
   if (message?.type === "save-page") event.waitUntil(savePage(event, message as SavePageMessage));
   if (message?.type === "saved-copy?" && event.source && "id" in event.source) {
     const answer = savedDocuments.get(event.source.id);
@@ -157,7 +167,7 @@ registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname.startsWith(ASSETS_PATH),
   async (options) => {
     try {
-      return await assets.handle(options);
+      return (await aheadCopy(options.request)) ?? (await assets.handle(options));
     } catch (error) {
       if (options.url.pathname.startsWith(`${ASSETS_PATH}routes/`)) return unreachableRouteModule();
       throw error;
