@@ -25,7 +25,6 @@ import { rememberTimeZone } from "~/utils/remember-time-zone";
 import { notePageViewer, shouldRevalidate as keepAfterUnsent } from "~/offline/client-action";
 import { startOutbox } from "~/offline/outbox-client";
 import { useOpenSavedTarget } from "~/offline/open-saved-target";
-import { askForRoutesAhead } from "~/offline/routes-ahead";
 import stylesheet from "~/tailwind.css?url";
 import { plainPageScript } from "~/utils/plain-page";
 import type { loader } from "./root-data.server";
@@ -143,8 +142,19 @@ export default function App() {
   useEffect(() => void startOutbox(memberId), [memberId]);
   // A page opened offline from its saved data, on another page's saved document.
   useOpenSavedTarget();
-  // Once hydrated, after the load event: the worker fetches the pages a member is likely to open next (ADR 0088).
-  useEffect(() => askForRoutesAhead({ member: memberId !== null, dataSaver }), [memberId, dataSaver]);
+  // After the load event: the worker fetches the pages a member is likely to open next (ADR 0088).
+  // Its code is a file of its own, fetched then: no page's first load carries it.
+  useEffect(() => {
+    if (memberId === null || dataSaver) return;
+    const ask = () =>
+      void import("~/offline/routes-ahead").then(
+        (ahead) => ahead.askForRoutesAhead({ member: true, dataSaver: false }),
+        () => undefined, // offline or cut: the next page asks again
+      );
+    if (document.readyState === "complete") return ask();
+    window.addEventListener("load", ask, { once: true });
+    return () => window.removeEventListener("load", ask);
+  }, [memberId, dataSaver]);
   return (
     <>
       <OutboxRevalidator />

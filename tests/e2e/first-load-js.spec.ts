@@ -51,9 +51,11 @@ const CEILING_KB: Record<string, number> = {
   // Plus 0.2 for issue 43 item 3 (measured 111.95 → 112.13, the same files): useDraft, which the
   // home's comment box shares, carries what was typed while a form is re-created and puts the caret
   // back (nothing typed is lost to hydration).
-  // Plus 0.1 for issue 42 (ux-3 U7, U15; measured 112.13 → 112.23, the same files): the shell's three
-  // lines that tell the server the device's time zone, so limits and suspensions are told in it.
-  "routes/_index": 112.3,
+  // Plus 0.2 for issue 42 (measured 112.13 → 112.32, the same files): the shell's three lines that
+  // tell the server the device's time zone, so limits and suspensions are told in it (ux-3 U7, U15;
+  // +0.10), and the root's ask, after the load event, for the worker to fetch the code of the pages a
+  // member opens next (ADR 0088; +0.09: its code is a file of its own, fetched then, not in here).
+  "routes/_index": 112.4,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
