@@ -1,4 +1,5 @@
 import * as z from "zod/mini";
+import { MENTION_SUGGESTIONS, type Mentionable } from "~/utils/mention-typing";
 
 /**
  * The @mention suggestions' lookup (ux-3 U20): `GET /api/users?mention=<text>` reads this schema.
@@ -6,8 +7,7 @@ import * as z from "zod/mini";
  * (letters of any script, digits, underscores). Browser-safe.
  */
 
-/** At most this many members are suggested per lookup (and the browser's list never shows more). */
-export const MENTION_SUGGESTIONS = 6;
+export { MENTION_SUGGESTIONS };
 /** The longest text looked up (a username is at most 20; a display name's word may be longer). */
 export const MENTION_QUERY_MAX = 30;
 
@@ -27,4 +27,4 @@ export const mentionQuerySchema = z
   );
 
 /** One member a mention may name: only what every member may see of another. */
-export type MentionSuggestion = { username: string; displayName: string; avatar: string | null };
+export type MentionSuggestion = Mentionable;

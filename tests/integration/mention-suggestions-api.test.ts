@@ -8,7 +8,10 @@ import { call, createMember, makeRequest } from "../fixtures/members";
 
 describe("GET /api/users?mention=", () => {
   it("answers a member with the list, private; a visitor 401 and bad text 400 in CONTRACT.md's error shape", async () => {
-    const s = `apiq${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 6)}`;
+    const s = `apiq${Math.random()
+      .toString(36)
+      .replace(/[^a-z]/g, "")
+      .slice(0, 6)}`;
     const viewer = await createMember();
     const target = await createMember({ username: `${s}_api`, displayName: "Api Target" });
     const ok = await call(loader, makeRequest(`/api/users?mention=${s}`, { cookie: viewer.cookie }));

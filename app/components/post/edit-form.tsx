@@ -9,6 +9,7 @@ import { Field, FieldErrors } from "~/components/ui/field";
 import { WithDraft } from "~/components/ui/draft-note";
 import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
+import { MentionSuggestions } from "./mention-suggestions";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 
@@ -124,6 +125,7 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
           aria-invalid={errors("content") ? true : undefined}
           aria-describedby={errors("content") ? `${id("content")}-error` : undefined}
         />
+        <MentionSuggestions fieldId={id("content")} />
       </Field>
       <Field id={id("type")} label="Post Type" errors={errors("type")}>
         <select id={id("type")} name="type" className="input" value={type} onChange={(e) => setType(e.target.value)}>

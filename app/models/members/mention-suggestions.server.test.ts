@@ -18,7 +18,11 @@ import { byUsernamePrefixQuery, MENTION_SIGN_IN, suggestMentions } from "./menti
 type Params = Parameters<typeof queryRows>[1];
 let stems = 0;
 /** A username start no other test here uses (letters only, so it is also a display name's word). */
-const stem = () => `q${"abcdefghij"[stems++]}${Math.random().toString(36).replace(/[^a-z]/g, "").slice(0, 4)}`;
+const stem = () =>
+  `q${"abcdefghij"[stems++]}${Math.random()
+    .toString(36)
+    .replace(/[^a-z]/g, "")
+    .slice(0, 4)}`;
 
 const names = (list: { username: string }[]) => list.map((m) => m.username);
 
@@ -75,7 +79,10 @@ describe("suggestMentions", () => {
       [viewer.username, open.username, suspensionOver.username, iBlocked.username, blockedMe.username, byName.username].sort(),
     );
     // A suspension without an end counts too.
-    await db.update(users).set({ suspendedAt: new Date(now), suspendedUntil: null }).where(eq(users.id, open.id));
+    await db
+      .update(users)
+      .set({ suspendedAt: new Date(now), suspendedUntil: null })
+      .where(eq(users.id, open.id));
     expect(names(await suggestMentions({ id: viewer.id }, s))).toEqual([suspensionOver.username]);
   });
 
@@ -83,7 +90,8 @@ describe("suggestMentions", () => {
     const s = stem();
     const viewer = await createMember();
     const usernames: string[] = [];
-    for (const suffix of ["h", "B", "f", "a", "D", "c", "g", "e"]) usernames.push((await createMember({ username: `${s}${suffix}` })).username);
+    for (const suffix of ["h", "B", "f", "a", "D", "c", "g", "e"])
+      usernames.push((await createMember({ username: `${s}${suffix}` })).username);
     const byCase = [...usernames].sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
     expect(names(await suggestMentions({ id: viewer.id }, s))).toEqual(byCase.slice(0, MENTION_SUGGESTIONS));
 

@@ -66,7 +66,12 @@ export async function suggestMentions(actor: Actor, raw: unknown, now: number = 
         me.id,
         now,
         hasWordStartingWith(users.displayName, text),
-        byUsername.length ? notInArray(users.id, byUsername.map((row) => row.id)) : undefined,
+        byUsername.length
+          ? notInArray(
+              users.id,
+              byUsername.map((row) => row.id),
+            )
+          : undefined,
       ),
     )
     .orderBy(desc(users.followersCount), asc(users.id))
