@@ -186,3 +186,39 @@ test("without JavaScript the box is as it was: no list, and @username typed by h
   const posted = page.locator("#comments").getByTestId("comment").filter({ hasText: "By hand:" });
   await expect(posted.getByRole("link", { name: "@scrapeline", exact: true })).toHaveAttribute("href", "/profile/scrapeline");
 });
+
+test("in the Edit Post dialog, Escape closes the list and not the dialog, and the pick is saved", async ({
+  page,
+  js,
+  open,
+  signUp,
+  createPost,
+}) => {
+  test.skip(!js, "the dialog is JavaScript's");
+  await signUp();
+  const post = await createPost({ content: "Sat the creek crossing this morning." });
+  await open(`/post/${post.id}`);
+  await page.getByTestId("post").getByLabel("Post options").click();
+  await page.getByRole("link", { name: "Edit Post" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Post" });
+  const content = dialog.getByLabel("Content");
+  await content.click();
+  await content.press("End");
+  await content.pressSequentially(" With @walt", { delay: 40 });
+  const list = dialog.getByRole("listbox", { name: "Members to mention" });
+  await expectOffered(list, ["Walt Pruitt @oldbuck_ohio"]);
+  await content.press("Escape");
+  await expect(list).toBeHidden();
+  await expect(dialog).toBeVisible();
+  await content.pressSequentially("_");
+  await content.press("Backspace");
+  await expectOffered(list, ["Walt Pruitt @oldbuck_ohio"]);
+  await list.getByRole("option").first().click();
+  await expect(content).toHaveValue("Sat the creek crossing this morning. With @oldbuck_ohio ");
+  await dialog.getByRole("button", { name: "Update Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post updated");
+  await expect(page.getByTestId("post-content").getByRole("link", { name: "@oldbuck_ohio" })).toHaveAttribute(
+    "href",
+    "/profile/oldbuck_ohio",
+  );
+});
