@@ -21,7 +21,8 @@ import { isQueued } from "~/utils/revalidation";
 import { markKeyUsed } from "~/utils/idempotency";
 import { WaitingComments } from "~/components/ui/outbox-note";
 import { MentionText } from "./mention-text";
-import type { Comment } from "~/schemas/shapes";
+import { MentionAssist } from "./mention-assist";
+import type { Comment, PostAuthor } from "~/schemas/shapes";
 
 /** One page of comments as the post page's loader sends it (`?comments=<cursor>` picks the page). */
 export type CommentsPage = { comments: Comment[]; from: string | null; next: string | null };
@@ -36,6 +37,7 @@ export type CommentsPage = { comments: Comment[]; from: string | null; next: str
  */
 export function Comments({
   postId,
+  author,
   page,
   total,
   viewerId,
@@ -43,6 +45,8 @@ export function Comments({
   cannotComment = null,
 }: {
   postId: number;
+  /** The post's author: with the commenters, the people a mention is first offered (mention-suggestions.tsx). */
+  author?: PostAuthor;
   page: CommentsPage;
   total: number;
   viewerId: number | null;
@@ -58,6 +62,7 @@ export function Comments({
   // goes); only past an unopened page, or after pages loaded in place, are added comments kept here.
   const gap = more.next !== null || more.comments.length > 0;
   const tail = gap ? mine.filter((c) => !shown.some((s) => s.id === c.id)) : [];
+  const people = [author, ...shown.map((c) => c.author)].filter((p): p is PostAuthor => !!p && p.id !== viewerId);
   const item = (comment: Comment) => (
     <CommentItem
       key={comment.id}
@@ -65,6 +70,7 @@ export function Comments({
       comment={comment}
       isOwn={viewerId === comment.author.id}
       moderates={moderates && showsModeration(moderates, comment.author.id, viewerId) ? moderates : null}
+      people={people}
     />
   );
   return (
@@ -107,6 +113,7 @@ export function Comments({
           <CommentForm
             postId={postId}
             cannotComment={cannotComment}
+            people={people}
             onAdded={(comment) => setMine((list) => (list.some((c) => c.id === comment.id) ? list : [...list, comment]))}
           />
         ) : (
@@ -152,11 +159,13 @@ function CommentItem({
   comment,
   isOwn,
   moderates,
+  people,
 }: {
   postId: number;
   comment: Comment;
   isOwn: boolean;
   moderates: "site" | "club" | null;
+  people: PostAuthor[];
 }) {
   const [params] = useSearchParams();
   const editing = isOwn && params.get("edit-comment") === String(comment.id);
@@ -179,7 +188,7 @@ function CommentItem({
         </div>
         {comment.hidden ? <HiddenNotice hidden={comment.hidden} what="comment" /> : null}
         {editing ? (
-          <CommentEditForm postId={postId} comment={comment} />
+          <CommentEditForm postId={postId} comment={comment} people={people} />
         ) : (
           <p className="mt-1 whitespace-pre-line text-stone-800 wrap-anywhere">
             <MentionText text={comment.content} mentions={comment.mentions} />
@@ -246,7 +255,7 @@ function CommentOwnerActions({ postId, comment }: { postId: number; comment: Com
 }
 
 /** Edit one's own comment in place: Save posts `update-comment`; a refusal keeps what was typed. */
-function CommentEditForm({ postId, comment }: { postId: number; comment: Comment }) {
+function CommentEditForm({ postId, comment, people }: { postId: number; comment: Comment; people: PostAuthor[] }) {
   const data = useActionData<PostActionData>();
   const busy = useIsPending({ intent: "update-comment" });
   const failure = isFailure(data) && data.intent === "update-comment" && data.commentId === comment.id ? data : undefined;
@@ -277,6 +286,7 @@ function CommentEditForm({ postId, comment }: { postId: number; comment: Comment
         aria-describedby={failure ? `${fieldId}-error` : undefined}
         ref={textRef}
       />
+      <MentionAssist fieldId={fieldId} people={people} />
       <FieldErrors id={`${fieldId}-error`} errors={failure ? [failure.error] : null} />
       <div className="flex justify-end gap-2">
         <Link to={`/post/${postId}#comment-${comment.id}`} preventScrollReset className="btn-secondary">
@@ -294,10 +304,12 @@ function CommentForm({
   postId,
   onAdded,
   cannotComment,
+  people,
 }: {
   postId: number;
   onAdded: (comment: Comment) => void;
   cannotComment: string | null;
+  people: PostAuthor[];
 }) {
   const fetcher = useFetcher<PostActionData>();
   const pageData = useActionData<PostActionData>();
@@ -384,6 +396,7 @@ function CommentForm({
         aria-invalid={failure ? true : undefined}
         aria-describedby={failure ? "comment-content-error" : undefined}
       />
+      <MentionAssist fieldId="comment-content" people={people} />
       <FieldErrors id="comment-content-error" errors={failure ? [failure.error] : null} />
       <div className="flex justify-end">
         <button type="submit" name="intent" value="comment" className="btn-primary" disabled={busy}>

@@ -1,5 +1,5 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { useState } from "react";
+import { Suspense, useState } from "react";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
 import { useHydrated } from "~/utils/hydrated";
 import type { PostActionData } from "~/schemas/post-intents";
@@ -9,10 +9,24 @@ import { Field, FieldErrors } from "~/components/ui/field";
 import { WithDraft } from "~/components/ui/draft-note";
 import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
+import { lazyPart } from "~/components/ui/lazy-part";
+import { importAgain } from "~/utils/import-again";
 
 type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
 
 const hasMediaField = (type: string) => type === "video" || type === "podcast";
+
+/**
+ * Members to mention under Content (ux-3 U20), fetched as the form shows: a static import would put
+ * its file in the list every feed card preloads with this form, in the home's first load.
+ */
+const MentionSuggestions = lazyPart<{ fieldId: string }>(
+  importAgain(
+    () => import("./mention-suggestions"),
+    (m) => m.MentionSuggestions,
+  ),
+  () => null,
+);
 
 /**
  * SPEC.md §2 Edit Post: Title, Content (6 rows), Post Type, Media URL (video and podcast), Tags
@@ -124,6 +138,9 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
           aria-invalid={errors("content") ? true : undefined}
           aria-describedby={errors("content") ? `${id("content")}-error` : undefined}
         />
+        <Suspense fallback={null}>
+          <MentionSuggestions fieldId={id("content")} />
+        </Suspense>
       </Field>
       <Field id={id("type")} label="Post Type" errors={errors("type")}>
         <select id={id("type")} name="type" className="input" value={type} onChange={(e) => setType(e.target.value)}>

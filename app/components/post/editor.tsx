@@ -9,6 +9,7 @@ import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
+import { MentionSuggestions } from "./mention-suggestions";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors, FormRefusal } from "~/components/ui/field";
 import { TagsInput } from "~/components/ui/tags-input";
@@ -191,6 +192,7 @@ function PostEditorForm({
 
         <Field id={fields.content.id} label="Content" errors={fields.content.errors}>
           <GrowingTextarea {...getTextareaProps(fields.content)} />
+          <MentionSuggestions fieldId={fields.content.id} />
         </Field>
 
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}

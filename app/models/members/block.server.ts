@@ -139,6 +139,12 @@ export function notBlockedByViewer(authorColumn: Parameters<typeof notInArray>[0
   return notInArray(authorColumn, db.select({ id: blocks.blockedId }).from(blocks).where(eq(blocks.blockerId, viewerId)));
 }
 
+/** For the query builder: the member in `memberColumn` and the viewer (`viewerId`) blocked neither the other (mention suggestions). */
+export function notBlockedEitherWay(memberColumn: Parameters<typeof eq>[0], viewerId: number): SQL {
+  return sql`NOT EXISTS (SELECT 1 FROM blocks b WHERE (b.blocker_id = ${viewerId} AND b.blocked_id = ${memberColumn})
+    OR (b.blocker_id = ${memberColumn} AND b.blocked_id = ${viewerId}))`;
+}
+
 export const BLOCK_PAGE_SIZE = 50;
 const MAX_BLOCK_PAGE = 100;
 

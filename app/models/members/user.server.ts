@@ -1,4 +1,4 @@
-import { and, eq, gt, lte, or } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { releasedUsernames, users } from "#db/schema";
 import type { LoginInput, RegisterInput } from "~/schemas/auth";
 import { db, first, isUniqueViolation, writeTransaction } from "~/utils/db.server";
@@ -33,6 +33,11 @@ export function toPublicUser(row: UserRow): PublicUser {
 
 export function toSelfUser(row: UserRow): SelfUser {
   return { ...toPublicUser(row), email: row.email };
+}
+
+/** SQL: the member in the row is not suspended at `now` (ms): never suspended, or the suspension has ended. */
+export function notSuspendedAt(now: number): SQL {
+  return or(isNull(users.suspendedAt), and(isNotNull(users.suspendedUntil), lte(users.suspendedUntil, new Date(now))))!;
 }
 
 export async function getUserRowById(id: number): Promise<UserRow | undefined> {

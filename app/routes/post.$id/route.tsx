@@ -146,6 +146,7 @@ export default function PostPage() {
         <Comments
           key={`${post.id}:${commentsFrom ?? ""}`}
           postId={post.id}
+          author={post.author}
           page={{ comments, from: commentsFrom, next: nextComments }}
           total={post.commentsCount}
           viewerId={viewerId}

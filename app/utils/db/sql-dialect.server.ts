@@ -56,9 +56,46 @@ export const equalsIgnoringCase = (column: AnySQLiteColumn, value: string): SQL 
 export const inListIgnoringCase = (column: AnySQLiteColumn, names: SQL | Placeholder): SQL =>
   onPostgres ? sql`lower(${column}) IN (${jsonList(names, "text")})` : sql`${column} COLLATE NOCASE IN (${jsonList(names, "text")})`;
 
+/** `column` as the case-blind index on it holds it: to sort in that index's order (SQLite's NOCASE, PostgreSQL's lower()). */
+export const caseFolded = (column: AnySQLiteColumn): SQL => (onPostgres ? sql`lower(${column})` : sql`${column} COLLATE NOCASE`);
+
+/** The longest username (app/schemas/auth.ts): the range below needs no more than this many z's. */
+const USERNAME_MAX = 20;
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/**
+ * A username `column` starts with `prefix` (letters, digits and underscores only: the caller checks;
+ * any case), read as a range of the case-blind index (`users_username_nocase` on either engine),
+ * never a scan: from the prefix to the prefix followed by z's. In SQLite's NOCASE order (and
+ * PostgreSQL's under a C collation) that range holds exactly the names with the prefix; under a
+ * language's collation PostgreSQL's may hold a few more (it weighs `_` apart), so there the range
+ * is checked again with LIKE, row by row on what the index gave.
+ */
+export function startsWithIgnoringCase(column: AnySQLiteColumn, prefix: string): SQL {
+  const low = prefix.toLowerCase();
+  const high = low + "z".repeat(USERNAME_MAX);
+  const folded = caseFolded(column);
+  return onPostgres
+    ? sql`${folded} >= ${low} AND ${folded} <= ${high} AND ${folded} LIKE ${`${escapeLike(low)}%`} ESCAPE '\\'`
+    : sql`${folded} >= ${low} AND ${folded} <= ${high}`;
+}
+
+/**
+ * One of the words (separated by spaces) of `column` starts with `text` (any case; `%`, `_` and `\`
+ * match themselves): display names, which no index serves. A scan, callers cap it with LIMIT; one
+ * pattern on the name with a space before it (`% text%`), which halves PostgreSQL's time against
+ * two. At 100,000 members a lookup that scans them all took ~10 ms on SQLite and ~30 ms on
+ * PostgreSQL here (ux-3 U20): fine at a community's size; past it, a trigram index. SQLite's LIKE
+ * folds ASCII letters only ("josé" does not find "JOSÉ" there); PostgreSQL's lower() every script.
+ */
+export function hasWordStartingWith(column: AnySQLiteColumn, text: string): SQL {
+  const pattern = `% ${escapeLike(text)}%`;
+  return onPostgres ? sql`lower(' ' || ${column}) LIKE lower(${pattern}) ESCAPE '\\'` : sql`(' ' || ${column}) LIKE ${pattern} ESCAPE '\\'`;
+}
+
 /** `column` contains `text` (any case; `%`, `_` and `\` in it match themselves), for small lists' search boxes. */
 export function containsIgnoringCase(column: AnySQLiteColumn, text: string): SQL {
-  const pattern = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = `%${escapeLike(text)}%`;
   // SQLite's LIKE ignores case already; PostgreSQL needs ILIKE, and a text view of JSON columns (tags).
   return onPostgres ? sql`CAST(${column} AS TEXT) ILIKE ${pattern} ESCAPE '\\'` : sql`${column} LIKE ${pattern} ESCAPE '\\'`;
 }
