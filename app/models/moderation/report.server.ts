@@ -1,4 +1,4 @@
-import { and, asc, countDistinct, desc, eq, inArray, isNotNull, isNull, lt, lte, or, type SQL } from "drizzle-orm";
+import { and, asc, countDistinct, desc, eq, inArray, lt, lte, or, type SQL } from "drizzle-orm";
 import { clubMembers, clubs, moderationCases, reports, users, type ReportTarget } from "#db/schema";
 import {
   ALREADY_REPORTED,
@@ -32,7 +32,7 @@ import {
   unhideDismissed,
   type ModeratedTarget,
 } from "./moderation-removal.server";
-import type { Actor } from "~/models/members/user.server";
+import { notSuspendedAt, type Actor } from "~/models/members/user.server";
 
 /**
  * Reports and the moderation queue (CONTRACT.md §8 "Reports", "Queue", "Automatic limits").
@@ -297,7 +297,7 @@ async function weightyReporters(tx: Queryable, caseId: number, now = Date.now())
         and(
           eq(reports.caseId, caseId),
           lte(users.createdAt, new Date(now - env.NEW_ACCOUNT_HOURS * 3_600_000)),
-          or(isNull(users.suspendedAt), and(isNotNull(users.suspendedUntil), lte(users.suspendedUntil, new Date(now)))),
+          notSuspendedAt(now),
         ),
       ),
   );

@@ -21,6 +21,7 @@ import { notBlockedEitherWaySql } from "~/models/members/block.server";
 import { leaseDue } from "./job-lease.server";
 import { unreadForDigest, type NotificationItem } from "./notification.server";
 import { setEmailMode, settingsRow } from "./notification-settings.server";
+import { notSuspendedAt } from "~/models/members/user.server";
 
 /**
  * Notification email (CONTRACT.md §7 "Email", issue 26): an instant mail per delivery (the delivery
@@ -144,7 +145,7 @@ export async function mailInstant(recipient: MailRecipient, items: NotificationI
     await db
       .select({ id: users.id })
       .from(users)
-      .where(and(eq(users.id, recipient.id), notSuspended(Date.now()))),
+      .where(and(eq(users.id, recipient.id), notSuspendedAt(Date.now()))),
   );
   if (!row) return false;
   const lines = await withContent(
@@ -339,10 +340,6 @@ type DueMember = { id: number; mode: DigestMode; digestAt: Date | null };
 
 const emailMode = sql<EmailMode>`coalesce(${notificationSettings.email}, 'daily')`;
 
-function notSuspended(now: number): SQL {
-  return or(isNull(users.suspendedAt), and(isNotNull(users.suspendedUntil), lte(users.suspendedUntil, new Date(now))))!;
-}
-
 /** Due members after `after` (by id), each with an unread notification newer than their last digest. */
 async function dueDigestMembers(now: Date, after: number, limit: number): Promise<DueMember[]> {
   const dueFor = (mode: DigestMode) => {
@@ -367,7 +364,7 @@ async function dueDigestMembers(now: Date, after: number, limit: number): Promis
     .select({ id: users.id, mode: emailMode, digestAt: notificationSettings.digestAt })
     .from(users)
     .leftJoin(notificationSettings, eq(notificationSettings.userId, users.id))
-    .where(and(gt(users.id, after), notSuspended(now.getTime()), or(dueFor("daily"), dueFor("weekly"))))
+    .where(and(gt(users.id, after), notSuspendedAt(now.getTime()), or(dueFor("daily"), dueFor("weekly"))))
     .orderBy(asc(users.id))
     .limit(limit);
   return rows.map((r) => ({ ...r, mode: r.mode as DigestMode }));
@@ -416,7 +413,7 @@ async function sendDigest(digest: Digest, now: Date, publicUrl: string): Promise
       await db
         .select({ id: users.id, email: users.email, username: users.username, displayName: users.displayName })
         .from(users)
-        .where(and(eq(users.id, digest.userId), notSuspended(now.getTime()))),
+        .where(and(eq(users.id, digest.userId), notSuspendedAt(now.getTime()))),
     );
     // A member who chose instant mail or none since it was queued gets no digest.
     const stillWanted = member && isDigestMode((await settingsRow(member.id)).email);
