@@ -293,13 +293,7 @@ async function weightyReporters(tx: Queryable, caseId: number, now = Date.now())
       .select({ n: countDistinct(reports.reporterId) })
       .from(reports)
       .innerJoin(users, eq(users.id, reports.reporterId))
-      .where(
-        and(
-          eq(reports.caseId, caseId),
-          lte(users.createdAt, new Date(now - env.NEW_ACCOUNT_HOURS * 3_600_000)),
-          notSuspendedAt(now),
-        ),
-      ),
+      .where(and(eq(reports.caseId, caseId), lte(users.createdAt, new Date(now - env.NEW_ACCOUNT_HOURS * 3_600_000)), notSuspendedAt(now))),
   );
   return Number(row?.n ?? 0);
 }
