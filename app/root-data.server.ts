@@ -12,7 +12,7 @@ import { getToast } from "~/web/toast.server";
  * not five, each of which would be a tiny file of its own on every page (docs/decisions/0045).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const [{ signedIn, dropCookie }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
+  const [{ signedIn, dropCookie, endedBecause }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
   const user = signedIn?.user;
   // Staff's open cases beside the menu's Moderation (ux-3 U23): one count from one index, capped.
   const badge = user ? await moderationBadge(user) : null;
@@ -37,6 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
           }
         : null,
       toast,
+      // Why this device was just signed out, told on the page it had open (ux-3 U7): a suspension.
+      signedOut: endedBecause,
       // The idempotency key of the page's forms that create something (utils/idempotency.ts).
       formKey: user ? newIdempotencyKey() : null,
       // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.

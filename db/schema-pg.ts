@@ -24,6 +24,7 @@ export const clubBans = tables.clubBans;
 export const invites = tables.invites;
 export const rateLimits = tables.rateLimits;
 export const sessions = tables.sessions;
+export const endedSessions = tables.endedSessions;
 export const passwordResets = tables.passwordResets;
 export const releasedUsernames = tables.releasedUsernames;
 export const linkPreviews = tables.linkPreviews;

@@ -412,6 +412,24 @@ export const sessions = sqliteTable(
 );
 
 /**
+ * Sessions a suspension ended (ux-3 U7): only the token's hash, whose member, why and when, so that
+ * the page a member already had open can say why they were signed out, once, instead of only
+ * "Please sign in". Swept after the longest a session could have lived (30 days).
+ */
+export const endedSessions = sqliteTable(
+  "ended_sessions",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    reason: text("reason", { enum: ["suspended"] }).notNull(),
+    endedAt: integer("ended_at", { mode: "timestamp_ms" }).notNull(),
+  },
+  (t) => [index("ended_sessions_user").on(t.userId), index("ended_sessions_ended").on(t.endedAt)],
+);
+
+/**
  * "Forgot password?" links (docs/decisions/0028-password-reset.md): one row per unused link, at most
  * one per member (a new request replaces the old). The link carries 256 random bits; only their
  * SHA-256 is stored. A row is deleted when it is used; an expired one reads as unknown.

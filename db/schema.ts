@@ -61,6 +61,7 @@ export const clubBans = pick("clubBans");
 export const invites = pick("invites");
 export const rateLimits = pick("rateLimits");
 export const sessions = pick("sessions");
+export const endedSessions = pick("endedSessions");
 export const passwordResets = pick("passwordResets");
 export const releasedUsernames = pick("releasedUsernames");
 export const linkPreviews = pick("linkPreviews");

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { createCookie, redirect } from "react-router";
-import { createSession, endSessionByToken, findSession, liveSessionOf } from "~/models/members/session.server";
+import { createSession, endedSessionNotice, endSessionByToken, findSession, liveSessionOf } from "~/models/members/session.server";
 import { toSelfUser } from "~/models/members/user.server";
 import { isProduction, sessionSecret } from "~/utils/env.server";
 import { unauthorized } from "~/utils/errors";
@@ -69,9 +69,13 @@ const sessionOfRequest = new WeakMap<Request, ReturnType<typeof lookUpSession>>(
 
 /**
  * The member and session of this request, and, when the request sent a session cookie that no longer
- * names a live session (ended, expired, or in the old format), the Set-Cookie that drops it.
+ * names a live session (ended, expired, or in the old format), the Set-Cookie that drops it and, when
+ * a suspension ended it, the suspension's notice (`endedBecause`, ux-3 U7): the answer that drops the
+ * cookie is the one that tells it, so the member is told once.
  */
-export function readSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
+type RequestSession = { signedIn: SignedIn | null; dropCookie: string | null; endedBecause: string | null };
+
+export function readSession(request: Request): Promise<RequestSession> {
   let answer = sessionOfRequest.get(request);
   if (!answer) {
     answer = lookUpSession(request);
@@ -80,14 +84,16 @@ export function readSession(request: Request): Promise<{ signedIn: SignedIn | nu
   return answer;
 }
 
-async function lookUpSession(request: Request): Promise<{ signedIn: SignedIn | null; dropCookie: string | null }> {
+async function lookUpSession(request: Request): Promise<RequestSession> {
   const { sent, token } = await cookieToken(request);
   const found = token ? await findSession(token) : undefined;
   if (found) {
     noteMember(found.user.id);
-    return { signedIn: { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver }, dropCookie: null };
+    const signedIn = { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver };
+    return { signedIn, dropCookie: null, endedBecause: null };
   }
-  return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
+  if (!sent) return { signedIn: null, dropCookie: null, endedBecause: null };
+  return { signedIn: null, dropCookie: await clearedCookie(), endedBecause: token ? await endedSessionNotice(token) : null };
 }
 
 /** Did the request send a correctly signed session token? (No database read: cache-control.server.ts.) */

@@ -25,6 +25,8 @@ test.describe("moderation staff", () => {
     const memberPage = await newPage();
     const member = await signUp(memberPage, "sus");
     expect(await signedIn(memberPage)).toBe(200);
+    // The member has the home open while the moderator acts.
+    await open("/", memberPage);
 
     await open(`/profile/${member.username}`);
     await page.getByRole("link", { name: "Moderate this member" }).click();
@@ -51,6 +53,15 @@ test.describe("moderation staff", () => {
 
     // The member was signed out everywhere, and signing in says why and until when.
     expect(await signedIn(memberPage)).toBe(401);
+    // The page they had open tells it on their next step, not only "Please sign in" (ux-3 U7), once.
+    await memberPage.getByTestId("notifications-link").click();
+    await expect(memberPage).toHaveURL("/notifications");
+    const note = memberPage.getByTestId("signed-out-note");
+    await expect(note).toContainText(`You have been signed out. Your account is suspended until ${until} at`);
+    await expect(note).toContainText(reason);
+    await memberPage.getByRole("link", { name: "Whitetail Pulse home" }).click();
+    await expect(memberPage).toHaveURL("/");
+    await expect(memberPage.getByTestId("signed-out-note")).toHaveCount(0);
     await open("/auth?mode=login", memberPage);
     const form = memberPage.locator("form#login");
     await form.getByLabel("Username").fill(member.username);

@@ -1,14 +1,16 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { moderationLog, sessions, users } from "#db/schema";
+import { endedSessions, moderationLog, sessions, users } from "#db/schema";
 import * as loginApi from "~/routes/api.auth.login";
 import { loader as userApi } from "~/routes/api.auth.user";
 import { loader as logApi } from "~/routes/api.moderation.log";
 import * as suspendApi from "~/routes/api.moderation.users.$username.suspend";
 import * as unsuspendApi from "~/routes/api.moderation.users.$username.unsuspend";
 import * as authPage from "~/routes/auth/route";
+import { loader as rootLoader } from "~/root-data.server";
 import * as staffPage from "~/routes/moderation_.members.$username/route";
 import { suspendMember } from "~/models/moderation/suspension.server";
+import { pruneExpiredSessions, SESSION_LIFETIME_MS } from "~/models/members/session.server";
 import { db, first, writeTransaction } from "~/utils/db.server";
 import { logDecision } from "~/models/moderation/moderation-log.server";
 import { newClub, type Member } from "../fixtures/clubs";
@@ -207,6 +209,71 @@ describe("what a suspension does", () => {
     const back = await apiLogin(later.username, later.password);
     expect(back.status).toBe(200);
     expect(await signedIn(back.headers.getSetCookie()[0]!.split(";")[0]!)).toBe(true);
+  });
+});
+
+describe("the page a member had open when suspended (ux-3 U7)", () => {
+  /** What the layout's loader answers a page request with this cookie: the note, and whether the cookie is dropped. */
+  const openPage = async (cookie: string, notes: { timeZone?: string } = {}) => {
+    const res = await requestNotes.run(notes, () => call(rootLoader, makeRequest("/notifications", { cookie })));
+    const body = await res.json();
+    return {
+      signedOut: body.signedOut as string | null,
+      user: body.user,
+      dropped: res.headers.getSetCookie().some((c) => c.startsWith("__session=;")),
+    };
+  };
+
+  it("tells every device why it was signed out, once, in the member's zone", async () => {
+    const c = await cast();
+    const phone = (await commitUserSession(c.target)).split(";")[0]!;
+    expect((await openPage(c.target.cookie)).signedOut).toBeNull();
+    const res = await suspend(c.moderator.cookie, c.target.username, { reason: "Posting spam links", days: 3 });
+    const until = new Date((await res.json()).suspendedUntil);
+
+    const first = await openPage(c.target.cookie, { timeZone: "America/Chicago" });
+    expect(first.user).toBeNull();
+    expect(first.dropped).toBe(true);
+    expect(first.signedOut).toBe(`Your account is suspended until ${dayAtClock(until, "America/Chicago")}: Posting spam links.`);
+    // The phone's page, in UTC (no zone known), tells it too.
+    expect((await openPage(phone)).signedOut).toBe(`Your account is suspended until ${dayAtClock(until)}: Posting spam links.`);
+    // The answer told it and dropped the cookie: a browser that kept it anyway is still not signed in.
+    expect((await openPage(c.target.cookie)).user).toBeNull();
+    // Only hashes are kept, one per ended session.
+    const kept = await db.select().from(endedSessions).where(eq(endedSessions.userId, c.target.id));
+    expect(kept).toHaveLength(2);
+    expect(kept.every((k) => k.reason === "suspended" && /^[0-9a-f]{64}$/.test(k.tokenHash))).toBe(true);
+  });
+
+  it("says nothing once the suspension is lifted or over, for a logout, or after 30 days; the record is swept", async () => {
+    const c = await cast();
+    await suspend(c.moderator.cookie, c.target.username, { reason: "Cool off", days: 1 });
+    expect((await openPage(c.target.cookie)).signedOut).toMatch(/^Your account is suspended until/);
+    await unsuspend(c.moderator.cookie, c.target.username);
+    const lifted = await openPage(c.target.cookie);
+    expect(lifted).toMatchObject({ signedOut: null, user: null, dropped: true });
+
+    // A suspension that has run its course: its sessions say nothing.
+    const over = await createMember();
+    await suspendMember(c.moderator, over.username, { reason: "Cool off", days: 1 }, Date.now() - 2 * DAY);
+    expect((await openPage(over.cookie)).signedOut).toBeNull();
+
+    // A session that ended otherwise (a logout) says nothing, even for a member suspended since.
+    const other = await createMember();
+    await db.delete(sessions).where(eq(sessions.userId, other.id));
+    await suspend(c.moderator.cookie, other.username, { reason: "Spam" });
+    expect((await openPage(other.cookie)).signedOut).toBeNull();
+
+    // Told at most as long as the cookie could have lived; then swept.
+    const late = await createMember();
+    await suspend(c.moderator.cookie, late.username, { reason: "Spam" });
+    await db
+      .update(endedSessions)
+      .set({ endedAt: new Date(Date.now() - SESSION_LIFETIME_MS - 1000) })
+      .where(eq(endedSessions.userId, late.id));
+    expect((await openPage(late.cookie)).signedOut).toBeNull();
+    await pruneExpiredSessions();
+    expect(await db.select().from(endedSessions).where(eq(endedSessions.userId, late.id))).toHaveLength(0);
   });
 });
 

@@ -270,6 +270,8 @@ export const EXCLUDED_MEMBER_COLUMNS: Readonly<Record<string, string>> = {
   "notification_acts.actor_id": "bookkeeping against floods (who was told of which act), pruned after a day",
   "notification_fanouts.actor_id": "job bookkeeping: the fan-out of a club post's notifications; the post itself is exported",
   "notification_digests.user_id": "job bookkeeping: the digest mails' queue (leases, attempts), pruned after a month",
+  "ended_sessions.user_id":
+    "the hashes of the session tokens a suspension ended, kept 30 days so the member's open pages can say why they were signed out",
   "password_resets.user_id": "a secret: the hash of a one-time reset link's token, deleted when used",
   "idempotency_keys.user_id":
     "replay cache: copies of the answers to the member's own requests, kept 24 hours; what those requests made is exported itself",

@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { and, desc, eq, gt, isNull, lte, ne, or, sql } from "drizzle-orm";
-import { sessions, users } from "#db/schema";
+import { endedSessions, sessions, users } from "#db/schema";
 import { db, preparedOnce } from "~/utils/db.server";
+import type { Queryable } from "~/models/access.server";
+import { isSuspendedAt } from "~/schemas/moderation-staff";
+import { suspensionNoticeFor } from "./user.server";
 import { notFound } from "~/utils/errors";
 import { requireSignedIn } from "~/models/access.server";
 import type { Actor } from "./user.server";
@@ -149,11 +152,41 @@ export async function listSessions(actor: Actor, currentSessionId: number | null
   }));
 }
 
+/**
+ * A suspension ends every session of the member (CONTRACT.md §8), inside the suspension's
+ * transaction, and keeps each ended token's hash with the reason (ux-3 U7): the page the member
+ * already had open is told why they were signed out, not only "Please sign in".
+ */
+export async function endSessionsForSuspension(tx: Queryable, userId: number, now: number): Promise<void> {
+  const ended = await tx.delete(sessions).where(eq(sessions.userId, userId)).returning({ tokenHash: sessions.tokenHash });
+  if (ended.length === 0) return;
+  await tx
+    .insert(endedSessions)
+    .values(ended.map(({ tokenHash }) => ({ tokenHash, userId, reason: "suspended" as const, endedAt: new Date(now) })))
+    .onConflictDoNothing();
+}
+
+/**
+ * Why the session a token named has ended, for the request that comes with it: the suspension's
+ * notice (its end in the reader's zone, the reason, where to ask) while the suspension is in force;
+ * null for a session that ended otherwise, or whose suspension has since been lifted or run out.
+ */
+export async function endedSessionNotice(token: string, now: number = Date.now()): Promise<string | null> {
+  const [row] = await db
+    .select({ suspendedAt: users.suspendedAt, suspendedUntil: users.suspendedUntil, suspensionReason: users.suspensionReason })
+    .from(endedSessions)
+    .innerJoin(users, eq(users.id, endedSessions.userId))
+    .where(and(eq(endedSessions.tokenHash, hashToken(token)), gt(endedSessions.endedAt, new Date(now - SESSION_LIFETIME_MS))));
+  return row && isSuspendedAt(row, now) ? suspensionNoticeFor(row) : null;
+}
+
 /** Delete sessions past their expiry (they already read as signed out); the number deleted. */
 export async function pruneExpiredSessions(now: number = Date.now()): Promise<number> {
   const pruned = await db
     .delete(sessions)
     .where(lte(sessions.expiresAt, new Date(now)))
     .returning({ id: sessions.id });
+  // Why a session ended is worth telling only as long as its cookie could have lived.
+  await db.delete(endedSessions).where(lte(endedSessions.endedAt, new Date(now - SESSION_LIFETIME_MS)));
   return pruned.length;
 }

@@ -143,6 +143,10 @@ export async function verifyLogin(input: LoginInput, now: number = Date.now()): 
   const row = await getUserRowByUsername(input.username);
   const ok = await verifyPassword(input.password, row?.passwordHash ?? (await timingDummyHash()));
   if (!row || !ok) throw unauthorized(INVALID_LOGIN);
-  if (isSuspendedAt(row, now)) throw forbidden(suspensionNotice(row, { zone: readerTimeZone(), contact: env.CONTACT_EMAIL }));
+  if (isSuspendedAt(row, now)) throw forbidden(suspensionNoticeFor(row));
   return row;
 }
+
+/** A suspension's notice as this request's reader is told it: their zone, and the operator's address. */
+export const suspensionNoticeFor = (member: Parameters<typeof suspensionNotice>[0]): string =>
+  suspensionNotice(member, { zone: readerTimeZone(), contact: env.CONTACT_EMAIL });

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
-import { moderationCases, moderationLog, reports, sessions, users, type SiteRole } from "#db/schema";
+import { moderationCases, moderationLog, reports, users, type SiteRole } from "#db/schema";
 import { isSuspendedAt, suspendSchema, type SuspendInput } from "~/schemas/moderation-staff";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 import { PROFILE_NOT_FOUND } from "~/schemas/messages";
@@ -12,6 +12,7 @@ import { requireSiteStaff, type Moderator } from "./moderation-access.server";
 import { logDecision, toLogEntry } from "./moderation-log.server";
 import { openCasesReportedBy } from "./report.server";
 import type { Actor } from "~/models/members/user.server";
+import { endSessionsForSuspension } from "~/models/members/session.server";
 
 /**
  * Suspension (CONTRACT.md §8 "Suspension"): site staff suspend a member for some days or until
@@ -101,7 +102,7 @@ export function suspendMember(
       .set({ suspendedAt: new Date(now), suspendedUntil: days ? new Date(now + days * DAY_MS) : null, suspensionReason: reason })
       .where(eq(users.id, target.id))
       .returning();
-    await tx.delete(sessions).where(eq(sessions.userId, target.id));
+    await endSessionsForSuspension(tx, target.id, now);
     await logDecision(tx, {
       actor: me,
       action: "suspend",

@@ -46,6 +46,8 @@ export const UNCOUNTED_TABLES: readonly string[] = [
   "notification_digests",
   "job_runs",
   "site_keys",
+  // Why a session ended (ux-3 U7): read only by a request whose answer drops its cookie.
+  "ended_sessions",
 ];
 const uncountedTables = new Set(UNCOUNTED_TABLES);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
