@@ -222,3 +222,46 @@ test("in the Edit Post dialog, Escape closes the list and not the dialog, and th
     "/profile/oldbuck_ohio",
   );
 });
+
+test("a tab signed out and in as another member asks the server again: the page's memory was the first member's", async ({
+  page,
+  js,
+  open,
+  signUp,
+  newPage,
+  baseURL,
+}) => {
+  test.skip(!js, "suggestions are JavaScript's");
+  await signUp();
+  // The second member has blocked Dani Ortiz (@scrapeline): the server never offers her to them.
+  const other = await newPage();
+  const second = await signUp(other);
+  const blocked = await other.request.post("/api/users/scrapeline/block", { headers: { Origin: baseURL! } });
+  expect(blocked.status()).toBe(200);
+  await other.close();
+
+  const postId = await demoPost(page, "Clover beats brassicas for most small plots");
+  await open(`/post/${postId}`);
+  await box(page).click();
+  await box(page).pressSequentially("@dan", { delay: 40 });
+  await expectOffered(list(page), ["Dani Ortiz @scrapeline"]);
+  await box(page).fill("");
+
+  // Out and in as the second member in this same tab (client-side navigations: the page's code stays).
+  const asked = lookups(page);
+  await page.getByTestId("user-menu").locator("summary").click();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByRole("link", { name: "Sign In" }).first().click();
+  const form = page.locator("form#login");
+  await form.getByLabel("Username").fill(second.username);
+  await form.getByLabel("Password").fill(second.password);
+  await form.getByRole("button", { name: "Sign In" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Welcome back!");
+  await page.getByRole("link", { name: "Clover beats brassicas for most small plots" }).first().click();
+  await expect(page).toHaveURL(`/post/${postId}`);
+
+  await box(page).click();
+  await box(page).pressSequentially("@dan", { delay: 40 });
+  await expect.poll(() => asked).toEqual(["dan"]);
+  await expect(list(page)).toBeHidden();
+});

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { useRouteLoaderData } from "react-router";
 import { Avatar } from "~/components/ui/avatar";
 import {
   insertMention,
@@ -36,8 +37,12 @@ type Props = {
   people?: MentionSuggestion[];
 };
 
-/** Answers of the server for this page's life, by lower-case text. */
+/**
+ * Answers of the server for this page's life, by lower-case text, for one member (`answersFor`): a
+ * tab signed out and in as someone else asks again, since blocks make each member's answers differ.
+ */
 const answers = new Map<string, MentionSuggestion[]>();
+let answersFor: number | null = null;
 
 /** What the server is known to answer for `query` without asking it: its answer, or a shorter text's complete one narrowed. */
 function known(query: string): MentionSuggestion[] | undefined {
@@ -55,6 +60,7 @@ const DEBOUNCE_MS = 250;
 
 export function MentionSuggestions({ fieldId, people = [] }: Props) {
   const listId = `${useId()}-mentions`;
+  const viewer = useRouteLoaderData<{ user?: { id: number } | null }>("root")?.user?.id ?? null;
   const [typed, setTyped] = useState<TypedMention | null>(null);
   const [fromServer, setFromServer] = useState<MentionSuggestion[]>([]);
   const [active, setActive] = useState(0);
@@ -108,6 +114,10 @@ export function MentionSuggestions({ fieldId, people = [] }: Props) {
   // The server's answer for the text, 250 ms after the typing stops; cancelled when superseded.
   useEffect(() => {
     if (!query) return setFromServer([]);
+    if (answersFor !== viewer) {
+      answers.clear();
+      answersFor = viewer;
+    }
     const ready = known(query);
     if (ready) return setFromServer(ready);
     const asking = new AbortController();
@@ -128,7 +138,7 @@ export function MentionSuggestions({ fieldId, people = [] }: Props) {
       clearTimeout(timer);
       asking.abort();
     };
-  }, [query]);
+  }, [query, viewer]);
 
   const pick = useCallback(
     (member: MentionSuggestion) => {
