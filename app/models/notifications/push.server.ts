@@ -216,14 +216,7 @@ export async function unsubscribeElsewhere(actor: Actor, sessionId: number | nul
       eq(pushSubscriptions.userId, me.id),
       sessionId === null ? undefined : or(isNull(pushSubscriptions.sessionId), ne(pushSubscriptions.sessionId, sessionId)),
     );
-    const gone = await tx.select({ id: pushSubscriptions.id }).from(pushSubscriptions).where(others);
-    if (gone.length > 0)
-      await tx.delete(pushSubscriptions).where(
-        inArray(
-          pushSubscriptions.id,
-          gone.map((g) => g.id),
-        ),
-      );
+    const gone = await tx.delete(pushSubscriptions).where(others).returning({ id: pushSubscriptions.id });
     await pushOffWhenNoDeviceLeft(tx, me.id);
     return gone.length;
   });
