@@ -201,6 +201,7 @@ function PostEditorForm({
             initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
             pendingFiles={draft.files}
             gate={gate}
+            ready={draft.settled}
           />
         )}
 

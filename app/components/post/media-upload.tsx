@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type MutableRefObject } from "react";
+import { useCallback, useEffect, useId, useLayoutEffect, useRef, useState, type MutableRefObject } from "react";
 import { MAX_UPLOAD_BYTES, MAX_UPLOAD_LABEL, UPLOAD_ACCEPT, type UploadedFile } from "~/schemas/media-options";
 import { useHydrated } from "~/utils/hydrated";
 import { useFileDrop } from "./file-drop";
@@ -65,6 +65,35 @@ function refuseEarly(file: File): string | null {
 
 let nextId = 1;
 
+/** A layout effect in the browser; the server renders no effects (and React 18 warns of layout ones there). */
+const useBrowserLayoutEffect = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/**
+ * Files in a plain file input as React removes it (issue 43 item 3): hydration swaps it for the
+ * widget's, or useDraft re-creates the whole form, and a file chosen in the moment between
+ * useDraft's read and that commit would go with it. The widget that takes its place, in the same
+ * commit, takes them (its layout effect runs before the browser handles another event); a
+ * microtask later they are gone, so a page left with a file in its plain input hands nothing on.
+ */
+let leftBehind: File[] = [];
+/** Files that reached a plain input after React removed it (the phone's picker was still open). */
+const LATE_FILES = "pulse:late-files";
+
+function leaveBehind(input: HTMLInputElement): void {
+  const files = Array.from(input.files ?? []);
+  if (files.length) {
+    leftBehind = files;
+    queueMicrotask(() => {
+      leftBehind = [];
+    });
+  }
+  // A picker opened on the plain input answers after the input has gone: to the widget on the page.
+  input.addEventListener("change", () => {
+    const late = Array.from(input.files ?? []);
+    if (late.length && !input.isConnected) window.dispatchEvent(new CustomEvent<File[]>(LATE_FILES, { detail: late }));
+  });
+}
+
 /**
  * The uploads a local draft kept (useDraft reads each stored file's JSON from `data-draft`): only
  * entries that still look like a stored file of ours come back.
@@ -89,6 +118,7 @@ export function MediaUpload({
   initialFiles = [],
   pendingFiles = [],
   gate,
+  ready = true,
 }: {
   /** Field carrying the stored files' URLs (postInputSchema.uploadedFiles). */
   name?: string;
@@ -100,8 +130,14 @@ export function MediaUpload({
   pendingFiles?: File[];
   /** Filled in here: the editor's Publish asks it before sending (publish while files upload). */
   gate?: MutableRefObject<PublishGate | null>;
+  /**
+   * False while the form's draft is still deciding whether to re-create it (useDraft's `settled`):
+   * the plain input stays until then, so a file chosen in that moment is not started by a widget
+   * about to be replaced (its upload would go with it).
+   */
+  ready?: boolean;
 }) {
-  const hydrated = useHydrated();
+  const interactive = useHydrated() && ready;
   const inputId = useId();
   const [uploaded, setUploaded] = useState<UploadedFile[]>(initialFiles);
   const [progress, setProgress] = useState<Progress[]>([]);
@@ -230,14 +266,32 @@ export function MediaUpload({
   };
   const drop = useFileDrop((files) => void start(files));
 
+  // The plain input, remembered until React removes it (then its files are left for the widget).
+  const plainInput = useRef<HTMLInputElement | null>(null);
+  const plainInputRef = useCallback((el: HTMLInputElement | null) => {
+    if (el) plainInput.current = el;
+    else if (plainInput.current) leaveBehind(plainInput.current);
+  }, []);
+
   // Chosen before hydration (the plain input is gone now): nothing the member picked is dropped.
   const pending = useRef(pendingFiles);
+  // Chosen after useDraft read the form, as React replaced the plain input (not among `pendingFiles`),
+  // or after it was gone.
+  useBrowserLayoutEffect(() => {
+    if (!interactive) return;
+    const late = leftBehind.filter((file) => !pending.current.includes(file));
+    leftBehind = [];
+    if (late.length) void start(late);
+    const arrived = (event: Event) => void start((event as CustomEvent<File[]>).detail);
+    window.addEventListener(LATE_FILES, arrived);
+    return () => window.removeEventListener(LATE_FILES, arrived);
+  }, [interactive, start]);
   useEffect(() => {
     if (pending.current.length) void start(pending.current);
     pending.current = [];
   }, [start]);
 
-  if (!hydrated) {
+  if (!interactive) {
     return (
       <div ref={rootRef}>
         <label htmlFor={inputId} className="label">
@@ -272,6 +326,7 @@ export function MediaUpload({
           className="block w-full text-sm text-stone-700 max-sm:min-h-11 file:mr-3 file:rounded-md file:border-0 file:bg-bark-100 file:px-3 file:py-2 file:text-sm file:font-semibold file:text-bark-800"
           aria-describedby={`${inputId}-hint`}
           data-testid="media-file-input"
+          ref={plainInputRef}
         />
         <p id={`${inputId}-hint`} className="mt-1 text-xs text-stone-500">
           Images, videos and audio, up to {MAX_UPLOAD_LABEL} each. They upload when you publish.

@@ -1,6 +1,7 @@
 import { useNavigation, useRouteLoaderData } from "react-router";
 import { useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { DRAFT_SENT_EVENT } from "~/offline/outbox-client";
+import { useHydrated } from "~/utils/hydrated";
 import {
   browserStorage,
   clearDrafts,
@@ -59,6 +60,13 @@ export type DraftState = {
   values: DraftValues | null;
   files: File[];
   restoredAt: number | null;
+  /**
+   * The mount's read is done and its answer drawn (the form re-created or kept): until then a
+   * control that JavaScript swaps in (the upload widget) keeps the server's, so what is chosen in
+   * that moment goes where the read, or the swap, finds it (issue 43 item 3). A form first drawn in
+   * the browser starts settled.
+   */
+  settled: boolean;
 };
 
 const DEBOUNCE_MS = 400;
@@ -90,11 +98,31 @@ function counterpart(form: HTMLFormElement, old: TextControl): TextControl | nul
 }
 
 /**
+ * The old form's text fields as read, and which of them the member typed into since: only an input
+ * event says so. A value that changed without one is React's, not the member's (a controlled field
+ * drawn again from its state, which never saw what was typed before hydration, puts the server's
+ * text back), and carrying it would overwrite what was typed.
+ */
+type Reading = { read: TextSnapshot; typed: Set<TextControl>; stop: () => void };
+
+function readTyping(form: HTMLFormElement, names: readonly string[]): Reading {
+  const read = textFields(form, names);
+  const typed = new Set<TextControl>();
+  const onInput = (event: Event) => {
+    const el = event.target as TextControl;
+    if (read.has(el)) typed.add(el);
+  };
+  form.addEventListener("input", onInput, true);
+  return { read, typed, stop: () => form.removeEventListener("input", onInput, true) };
+}
+
+/**
  * Into the re-created form: what was typed into the old form's text fields after it was read (into
  * a field of the new form that still shows the value read).
  */
-function carryTyping(read: TextSnapshot, form: HTMLFormElement): void {
-  for (const [old, wasRead] of read) {
+function carryTyping({ read, typed }: Reading, form: HTMLFormElement): void {
+  for (const old of typed) {
+    const wasRead = read.get(old)!;
     if (old.value === wasRead) continue;
     const el = counterpart(form, old);
     if (el && el.value === wasRead) el.value = old.value;
@@ -123,19 +151,21 @@ const SIGN_IN_PATH = "/auth";
 
 export function useDraft({ formId, name: key, fields, skipRestore = false, confirmed = false }: DraftOptions) {
   const memberId = useRouteLoaderData<{ user?: { id: number } | null }>("root")?.user?.id ?? null;
-  const [state, setState] = useState<DraftState>({ version: 0, values: null, files: [], restoredAt: null });
+  const hydrated = useHydrated();
+  const [state, setState] = useState<DraftState>(() => ({ version: 0, values: null, files: [], restoredAt: null, settled: hydrated }));
   const baseline = useRef<DraftValues | null>(null);
   const submitted = useRef(false);
   const cleared = useRef(false);
   const fieldsRef = useRef(fields);
   fieldsRef.current = fields;
   /** Where the member was typing as the form of `version` was read, for its re-created successor. */
-  const typingIn = useRef<{ mark: TextControl | null; version: number; read: TextSnapshot } | null>(null);
+  const typingIn = useRef<{ mark: TextControl | null; version: number; reading: Reading | null } | null>(null);
 
   // Mount: what the member typed before hydration, else the kept draft.
   useEffect(() => {
     const form = document.getElementById(formId);
-    if (!(form instanceof HTMLFormElement)) return;
+    const settle = () => setState((s) => (s.settled ? s : { ...s, settled: true }));
+    if (!(form instanceof HTMLFormElement)) return settle();
     const storage = browserStorage();
     const names = fieldsRef.current;
     baseline.current = readForm(form, names, "default");
@@ -144,17 +174,20 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     if (storage && memberId !== null) clearDrafts(storage, { keepMember: memberId });
     if (!sameValues(live, baseline.current) || files.length) {
       if (storage && memberId !== null) saveDraft(storage, memberId, key, live);
-      typingIn.current = { mark: focusIn(form), version: state.version, read: textFields(form, names) };
-      setState((s) => ({ version: s.version + 1, values: live, files, restoredAt: null }));
+      typingIn.current = { mark: focusIn(form), version: state.version, reading: readTyping(form, names) };
+      setState((s) => ({ version: s.version + 1, values: live, files, restoredAt: null, settled: true }));
       return;
     }
-    if (skipRestore || !storage || memberId === null) return;
+    if (skipRestore || !storage || memberId === null) return settle();
     const stored = loadDraft(storage, memberId, key);
-    if (!stored) return;
-    if (sameValues(stored.values, baseline.current)) return removeDraft(storage, memberId, key);
+    if (!stored) return settle();
+    if (sameValues(stored.values, baseline.current)) {
+      removeDraft(storage, memberId, key);
+      return settle();
+    }
     // A kept draft replaces the fields: only the caret is carried, not what was typed over it.
-    typingIn.current = { mark: focusIn(form), version: state.version, read: new Map() };
-    setState((s) => ({ version: s.version + 1, values: stored.values, files: [], restoredAt: stored.savedAt }));
+    typingIn.current = { mark: focusIn(form), version: state.version, reading: null };
+    setState((s) => ({ version: s.version + 1, values: stored.values, files: [], restoredAt: stored.savedAt, settled: true }));
     // Only on mount and when the form, the target or the member changes; skipRestore is read once.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [formId, key, memberId]);
@@ -165,9 +198,10 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     const taken = typingIn.current;
     if (!taken || taken.version === state.version) return;
     typingIn.current = null;
+    taken.reading?.stop();
     const form = document.getElementById(formId);
     if (!(form instanceof HTMLFormElement)) return;
-    carryTyping(taken.read, form);
+    if (taken.reading) carryTyping(taken.reading, form);
     if (taken.mark) refocus(form, taken.mark);
   }, [formId, state.version]);
 
@@ -242,7 +276,7 @@ export function useDraft({ formId, name: key, fields, skipRestore = false, confi
     cleared.current = true;
     const storage = browserStorage();
     if (storage && memberId !== null) removeDraft(storage, memberId, key);
-    setState((s) => ({ version: s.version + 1, values: null, files: [], restoredAt: null }));
+    setState((s) => ({ ...s, version: s.version + 1, values: null, files: [], restoredAt: null }));
   }, [key, memberId]);
 
   // The outbox sent the send this draft was kept for (ADR 0034): the form starts empty again.
