@@ -46,6 +46,7 @@ export const UNCOUNTED_TABLES: readonly string[] = [
   "notification_digests",
   "job_runs",
   "site_keys",
+  "incoming_shares",
 ];
 const uncountedTables = new Set(UNCOUNTED_TABLES);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
