@@ -31,6 +31,11 @@ export type PostEditorProps = {
    * `uploads` included (files a plain form already stored, shown again ticked).
    */
   lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[] }) | null;
+  /**
+   * What was shared into the site from a phone (the share target, ADR 0092): the form opens with it
+   * instead of a kept draft, its files attached like a failed submission's.
+   */
+  prefill?: { title: string; content: string; mediaUrl: string; uploads: UploadedFile[] } | null;
   /** /clubs/{id}/create: the club the post belongs to (sent as a hidden field). */
   clubId?: number;
   /** Shown above the form, e.g. the club banner on /clubs/{id}/create. */
@@ -70,7 +75,7 @@ export function PostEditor(props: PostEditorProps) {
     formId: EDITOR_ID,
     name: props.clubId === undefined ? "post-create" : `post-create:club-${props.clubId}`,
     fields: DRAFT_FIELDS,
-    skipRestore: Boolean(props.lastResult),
+    skipRestore: Boolean(props.lastResult || props.prefill),
   });
   return <PostEditorForm key={draft.version} {...props} draft={draft} />;
 }
@@ -81,6 +86,7 @@ export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "up
 
 function PostEditorForm({
   lastResult,
+  prefill,
   clubId,
   banner,
   cancelHref = "/",
@@ -99,9 +105,9 @@ function PostEditorForm({
     lastResult,
     defaultValue: {
       type: draft.value("type") ?? "article",
-      title: draft.value("title"),
-      mediaUrl: draft.value("mediaUrl"),
-      content: draft.value("content"),
+      title: prefill?.title || draft.value("title"),
+      mediaUrl: prefill?.mediaUrl || draft.value("mediaUrl"),
+      content: prefill?.content || draft.value("content"),
       tags: draft.list("tags")?.join(", "),
     },
     // Messages appear on the first Publish, then follow the typing (validating on blur would move
@@ -198,7 +204,7 @@ function PostEditorForm({
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
         {uploadSlot ?? (
           <MediaUpload
-            initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
+            initialFiles={lastResult?.uploads ?? prefill?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
             pendingFiles={draft.files}
             gate={gate}
           />
