@@ -43,7 +43,8 @@ function etagMatches(header: string | null, etag: string): boolean {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const key = params["*"];
   // A visitor's shared files wait under `held/` until they sign in (ADR 0092): never served.
-  if (!isValidKey(key) || key.startsWith(HELD_PREFIX)) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  if (!isValidKey(key) || key.startsWith(HELD_PREFIX))
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const storage = getStorage();
   const info = await storage.stat(key);
   if (!info) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });

@@ -28,6 +28,7 @@ import { reloadDocumentAnswer } from "./single-fetch";
 import { aheadCopy, fetchRoutesAhead, forgetOtherBuildsAhead, notePageRequest } from "./routes-ahead";
 import { ROUTES_AHEAD_MESSAGE } from "../offline/routes-ahead-message";
 import { forgetPushSubscription, listenForPush } from "./push";
+import { listenForShares } from "./share-target";
 import { ASSETS_PATH } from "../utils/assets-path";
 import { isDataPath, pagePath } from "../utils/data-path";
 
@@ -146,6 +147,9 @@ listenForOutbox();
 
 // Web push: show what a push says and open its page on a tap (./push.ts, issue 26).
 listenForPush();
+
+// The manifest's share target: what a phone shares waits here and opens the create page (./share-target.ts, ADR 0092).
+listenForShares();
 
 self.addEventListener("message", (event) => {
   const message = event.data as { type?: string } | null;

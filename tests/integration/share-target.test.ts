@@ -6,7 +6,7 @@ import { limitsOff, limitsOn } from "#tests/fixtures/limits-clock";
 import { incomingShares, media } from "#db/schema";
 import { pruneExpiredShares, NOTHING_SHARED, SHARE_GONE, SHARE_KEPT_MS } from "~/models/media/incoming-share.server";
 import { action as shareAction } from "~/routes/share";
-import { action as claimAction, loader as claimLoader } from "~/routes/share.$id";
+import { action as claimAction, loader as claimLoader } from "~/routes/share_.$id";
 import { loader as createLoader } from "~/routes/create";
 import { loader as mediaLoader } from "~/routes/media.$";
 import { edgeRefusal } from "~/server/http-edge.server";

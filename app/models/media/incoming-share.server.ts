@@ -136,7 +136,12 @@ export async function shareForCreate(actor: Actor, id: string, now = Date.now())
   );
   if (!row) throw notFound(SHARE_GONE);
   const urls = row.files.flatMap((file) => (isHeld(file) ? [] : [file.url]));
-  return { title: row.title ?? "", content: row.text ?? "", mediaUrl: row.url ?? "", uploads: (await ownPendingUploads(me, urls)).map(({ id: _id, ...file }) => file) };
+  return {
+    title: row.title ?? "",
+    content: row.text ?? "",
+    mediaUrl: row.url ?? "",
+    uploads: (await ownPendingUploads(me, urls)).map(({ id: _id, ...file }) => file),
+  };
 }
 
 /**
