@@ -175,13 +175,7 @@ test("signed out with the worker: the share waits on the phone through sign-in",
   await expectSharedPost(page);
 });
 
-test("a share with nothing in it says so, and a cross-site page cannot share into the site", async ({
-  page,
-  js,
-  signUp,
-  request,
-  baseURL,
-}) => {
+test("a share with nothing in it says so, and a cross-site page cannot share into the site", async ({ page, js, signUp, request }) => {
   await signUp();
   if (js) {
     await page.goto("/");
