@@ -29,6 +29,7 @@ import { aheadCopy, fetchRoutesAhead, forgetOtherBuildsAhead, notePageRequest } 
 import { ROUTES_AHEAD_MESSAGE } from "../offline/routes-ahead-message";
 import { forgetPushSubscription, listenForPush } from "./push";
 import { listenForShares } from "./share-target";
+import { SHARE_INBOX_CACHE } from "../offline/share-inbox";
 import { ASSETS_PATH } from "../utils/assets-path";
 import { isDataPath, pagePath } from "../utils/data-path";
 
@@ -109,7 +110,15 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (url.origin === self.location.origin && isSignOut(event.request.method, url.pathname)) {
-    event.waitUntil(Promise.all([forgetPages(), forgetOutbox(), forgetPushSubscription(self.registration.pushManager)]));
+    event.waitUntil(
+      Promise.all([
+        forgetPages(),
+        forgetOutbox(),
+        forgetPushSubscription(self.registration.pushManager),
+        // A share still waiting for the create page (ADR 0092) is not left for the next person.
+        caches.delete(SHARE_INBOX_CACHE),
+      ]),
+    );
   }
 });
 
