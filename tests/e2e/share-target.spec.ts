@@ -105,6 +105,7 @@ test("a signed-in member's share opens the create page with the text and the pho
     await expect(page).toHaveURL(/\/create\?shared=[\w-]+$/);
     await hydrated(page);
     await expectSharedPost(page);
+    await expectNoAxeViolations(page);
     // The photo went up as the widget's resumable upload, and the inbox is empty again.
     expect(
       await page.evaluate(() =>

@@ -14,7 +14,7 @@ import { db, first } from "~/utils/db.server";
 import { env } from "~/utils/env.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { call, createMember, makeRequest } from "../fixtures/members";
-import { mp3Head, multipartRequest, pdfHead, png } from "../fixtures/media";
+import { lazyBytes, mp3Head, multipartRequest, pdfHead, png } from "../fixtures/media";
 
 /**
  * The share target without the service worker (CONTRACT.md §14 "Sharing from the phone", issue 43
@@ -192,6 +192,23 @@ describe("POST /share, signed out", () => {
     const rows = (await shareRows()).length;
     const response = await share([{ name: "files", filename: "doc.pdf", contentType: "application/pdf", data: pdfHead() }], null);
     expect(response.status).toBe(415);
+    expect(heldFiles().length).toBe(heldBefore);
+    expect((await shareRows()).length).toBe(rows);
+  });
+
+  it("refuses a file over 50 MB while it streams (413), holding nothing", async () => {
+    const heldBefore = heldFiles().length;
+    const rows = (await shareRows()).length;
+    const big = lazyBytes(await png(), 51 * 1024 * 1024);
+    const response = await share(
+      [
+        { name: "text", value: "The whole clip" },
+        { name: "files", filename: "clip.png", contentType: "image/png", data: big },
+      ],
+      null,
+    );
+    expect(response.status).toBe(413);
+    expect((await response.json()).error).toMatch(/^clip\.png was not taken: File is too large/);
     expect(heldFiles().length).toBe(heldBefore);
     expect((await shareRows()).length).toBe(rows);
   });
