@@ -92,6 +92,11 @@ test("the manifest makes the site installable and names /share as its share targ
     const cdp = await page.context().newCDPSession(page);
     const { errors } = (await cdp.send("Page.getAppManifest")) as { errors: { message: string }[] };
     expect(errors).toEqual([]);
+    // …and as installable: manifest, icons, worker and a secure context (localhost) all there.
+    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+    const { installabilityErrors } = (await cdp.send("Page.getInstallabilityErrors")) as { installabilityErrors: { errorId: string }[] };
+    // Playwright's contexts are incognito profiles, where nothing installs; nothing else stands in the way.
+    expect(installabilityErrors.map((e) => e.errorId).filter((id) => id !== "in-incognito")).toEqual([]);
   }
 });
 
