@@ -36,6 +36,8 @@ export const links: LinksFunction = () => [
   { rel: "stylesheet", href: stylesheet },
   { rel: "manifest", href: "/manifest.webmanifest" },
   { rel: "icon", href: SITE_ICON_PATH, type: "image/svg+xml" },
+  // The home-screen icon of browsers that read no manifest icons (Safari), ADR 0092.
+  { rel: "apple-touch-icon", href: "/icons/icon-192.png" },
 ];
 
 export type RootData = typeof loader;

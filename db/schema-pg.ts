@@ -29,6 +29,7 @@ export const passwordResets = tables.passwordResets;
 export const releasedUsernames = tables.releasedUsernames;
 export const linkPreviews = tables.linkPreviews;
 export const idempotencyKeys = tables.idempotencyKeys;
+export const incomingShares = tables.incomingShares;
 export const resumableUploads = tables.resumableUploads;
 export const uploadLocks = tables.uploadLocks;
 export const moderationCases = tables.moderationCases;

@@ -494,6 +494,30 @@ export const idempotencyKeys = sqliteTable(
 export type StoredReply = { headers: [string, string][]; body: string };
 
 /**
+ * What was shared into the site from a phone's share sheet (CONTRACT.md §14 "Sharing from the phone",
+ * docs/decisions/0092-share-target.md), kept at most an hour until the create page takes it. A
+ * member's share names their uploads (`files[].url`, ordinary `media` rows); a visitor's share holds
+ * the files as sent, in storage under `held/` (never served), with no owner until the visitor signs in
+ * and claims it by its random `id`. The prune job removes expired rows and their held files.
+ */
+export const incomingShares = sqliteTable(
+  "incoming_shares",
+  {
+    id: text("id").primaryKey(),
+    ownerId: integer("owner_id").references(() => users.id, { onDelete: "cascade" }),
+    title: text("title"),
+    text: text("text"),
+    url: text("url"),
+    /** A member's: `{ url }` of each upload. A visitor's: `{ key, name, size }` of each held file. */
+    files: text("files", { mode: "json" }).$type<IncomingShareFile[]>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("incoming_shares_created").on(t.createdAt)],
+);
+
+export type IncomingShareFile = { url: string } | { key: string; name: string; size: number };
+
+/**
  * Resumable (tus) uploads in progress (docs/decisions/0035-resumable-uploads.md): who started each
  * one, so only they may continue, inspect or cancel it, and when, so an unfinished one expires. The
  * bytes live in the tus store (a folder beside UPLOAD_DIR, or the S3 bucket); once the last byte is in,

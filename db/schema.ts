@@ -36,6 +36,7 @@ export type {
   Remover,
   LinkMetadata,
   StoredReply,
+  IncomingShareFile,
   NotificationKind,
   EmailMode,
 } from "./schema-sqlite";
@@ -66,6 +67,7 @@ export const passwordResets = pick("passwordResets");
 export const releasedUsernames = pick("releasedUsernames");
 export const linkPreviews = pick("linkPreviews");
 export const idempotencyKeys = pick("idempotencyKeys");
+export const incomingShares = pick("incomingShares");
 export const resumableUploads = pick("resumableUploads");
 export const uploadLocks = pick("uploadLocks");
 export const moderationCases = pick("moderationCases");

@@ -1,12 +1,12 @@
 import type { MetaFunction } from "react-router";
-import { useActionData } from "react-router";
+import { useActionData, useLoaderData } from "react-router";
 import { PostEditorPart } from "~/components/post/editor-part";
 import { pageMeta } from "~/utils/brand";
 import { failedToast, isUnsent, keepPageOnFailure, shouldRevalidate } from "~/offline/client-action";
 import { postLabel } from "~/offline/outbox-client";
 import { SIGN_IN } from "~/schemas/messages";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
-import type { publishFromEditor as action } from "~/web/post-form.server";
+import type { publishFromEditor as action, postEditorLoader as loader } from "~/web/post-form.server";
 import { withUnreadTitle } from "~/utils/unread-title";
 
 /** SPEC.md §2 Create post. */
@@ -23,6 +23,7 @@ export { shouldRevalidate };
 
 export default function CreatePostPage() {
   const data = useActionData<typeof action>();
+  const { shared, shareGone } = useLoaderData<typeof loader>();
   // A form that could not even be read (too large, not a form) fails before Conform sees it.
   const unread = data && "fieldErrors" in data ? data.error : null;
   return (
@@ -33,7 +34,12 @@ export default function CreatePostPage() {
           {unread}
         </p>
       ) : null}
-      <PostEditorPart lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} />
+      {shareGone ? (
+        <p role="status" className="mb-4 rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          {shareGone}
+        </p>
+      ) : null}
+      <PostEditorPart lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} prefill={shared} />
     </div>
   );
 }

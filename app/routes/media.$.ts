@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "react-router";
-import { isPrivateClubMedia } from "~/models/media/media.server";
+import { isPrivateClubMedia, HELD_PREFIX } from "~/models/media/media.server";
 import { getStorage, isValidKey, type ByteRange } from "~/utils/media/storage.server";
 
 /**
@@ -42,7 +42,9 @@ function etagMatches(header: string | null, etag: string): boolean {
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const key = params["*"];
-  if (!isValidKey(key)) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
+  // A visitor's shared files wait under `held/` until they sign in (ADR 0092): never served.
+  if (!isValidKey(key) || key.startsWith(HELD_PREFIX))
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
   const storage = getStorage();
   const info = await storage.stat(key);
   if (!info) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });

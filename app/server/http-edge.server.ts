@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { isProduction } from "~/utils/env.server";
-import { isCrossSite, isSafeMethod } from "~/web/origin.server";
+import { isBrowserLaunch, isCrossSite, isSafeMethod, SHARE_PATH } from "~/web/origin.server";
 import { originOf } from "~/web/params.server";
 import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web/request-body.server";
 
@@ -20,7 +20,9 @@ import { BODY_TOO_LARGE, declaredBodyTooLarge, dropUnreadBodyAfter } from "~/web
  *   what the route-level tests exercise. The exception is a POST whose address is its whole
  *   credential (`TOKEN_POSTS`): a mail client's one-click unsubscribe (RFC 8058) comes from its
  *   provider, with no cookie and perhaps the provider's Origin, which the app's request goes without
- *   (`isTokenPost`);
+ *   (`isTokenPost`). Nor is the share target's POST when the browser itself started it from another
+ *   app's share sheet (`isShareLaunch`, ADR 0092): it carries `Origin: null` or none, and
+ *   `Sec-Fetch-Site: none`, which no page can send;
  * - every answer gets the headers of `edgeHeaders`.
  * The 304s, the visitor cache and the peer address come later, in node-server.server.ts.
  */
@@ -58,7 +60,7 @@ export function edgeRefusal(req: EdgeRequest): EdgeRefusal | null {
   // PostgreSQL refuses a NUL in text: a route or query value holding one answered 500 there (and
   // 200/404 on SQLite; security-3 P9). No address of ours has one, so it is refused on both engines.
   if (NUL.test(req.url ?? "")) return { status: 400, error: "The address has a NUL character" };
-  if (!isSafeMethod(req.method ?? "GET") && !TOKEN_POSTS.test(path) && isCrossSite(probe(req)))
+  if (!isSafeMethod(req.method ?? "GET") && !TOKEN_POSTS.test(path) && !isShareLaunch(req) && isCrossSite(probe(req)))
     return { status: 403, error: "Cross-site request refused" };
   if (declaredBodyTooLarge(req.headers)) return { status: 413, error: BODY_TOO_LARGE };
   return null;
@@ -94,6 +96,21 @@ export function httpEdge(req: IncomingMessage, res: ServerResponse, next: () => 
  */
 export function isTokenPost(req: EdgeRequest): boolean {
   return !isSafeMethod(req.method ?? "GET") && TOKEN_POSTS.test(pathOf(req));
+}
+
+/**
+ * The share target's POST opened by the browser from another app's share sheet (origin.server.ts
+ * `isBrowserLaunch`, docs/decisions/0092-share-target.md): not cross-site, and its opaque Origin,
+ * which would make Remix refuse it before the action runs, is left out of the app's request.
+ */
+export function isShareLaunch(req: EdgeRequest): boolean {
+  if (isSafeMethod(req.method ?? "GET") || pathOf(req) !== SHARE_PATH) return false;
+  const headers = new Headers();
+  for (const name of ["origin", "sec-fetch-site"]) {
+    const value = req.headers[name];
+    if (typeof value === "string") headers.set(name, value);
+  }
+  return isBrowserLaunch(headers);
 }
 
 function pathOf(req: EdgeRequest): string {

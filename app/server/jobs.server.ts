@@ -6,6 +6,7 @@ import { digestQueue, scheduleDigests } from "~/models/notifications/notificatio
 import { deliveryQueue, scheduleDeliveries, scheduleReadPruning } from "~/models/notifications/notification-delivery.server";
 import { fanoutQueue, scheduleFanouts } from "~/models/notifications/notification-fanout.server";
 import { scheduleActPruning } from "~/models/notifications/notification.server";
+import { scheduleSharePruning } from "~/models/media/incoming-share.server";
 import { scheduleResumablePruning } from "~/models/media/resumable-upload.server";
 import { scheduleBackups } from "~/utils/operations/backup.server";
 import { db, sqlite } from "~/utils/db.server";
@@ -53,6 +54,11 @@ export const JOBS: JobDefinition[] = [
   { name: "notification-prune", cadence: "hourly (read notifications older than 90 days)", start: () => scheduleReadPruning() },
   { name: "prune-notification-acts", cadence: "hourly (the 24-hour memory of toggled acts)", start: () => scheduleActPruning() },
   { name: "prune-uploads", cadence: "at start, then every 6 hours", start: () => scheduleUploadPruning() },
+  {
+    name: "prune-incoming-shares",
+    cadence: "at start, then every 10 minutes (shares older than an hour)",
+    start: () => scheduleSharePruning(),
+  },
   { name: "prune-resumable-uploads", cadence: "at start, then hourly", start: () => scheduleResumablePruning() },
   {
     name: "variant-backfill",

@@ -12,7 +12,7 @@ import { env, listenAddress } from "~/utils/env.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { PEER_ADDRESS_HEADER } from "~/web/params.server";
 import { notModified, stampValidator, validatorOf, type PageValidator } from "./conditional.server";
-import { httpEdge, isTokenPost } from "./http-edge.server";
+import { httpEdge, isShareLaunch, isTokenPost } from "./http-edge.server";
 import { learnRoutes, loggedPath, requestLog, trackServer } from "./request-log.server";
 import { applyServerTimeouts, timeoutsFromEnv } from "./server-timeouts.server";
 import { answerFromVisitorCache, keepsVisitorAnswers, keepVisitorAnswer } from "./visitor-cache.server";
@@ -225,7 +225,8 @@ export function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
  * other target); its signal aborts when the client goes before the answer is sent. The socket's
  * address rides in `PEER_ADDRESS_HEADER` (params.server.ts `clientAddress`), any copy a client sent
  * dropped. A POST whose address is its credential (`isTokenPost`: a mail provider's one-click
- * unsubscribe) goes without its Origin, which would make Remix refuse it before the action runs.
+ * unsubscribe) goes without its Origin, which would make Remix refuse it before the action runs; so
+ * does the share target's POST the browser opened from another app (`isShareLaunch`, ADR 0092).
  */
 export function fetchRequest(req: IncomingMessage, res: ServerResponse): Request {
   const headers = new Headers();
@@ -235,7 +236,7 @@ export function fetchRequest(req: IncomingMessage, res: ServerResponse): Request
   }
   const peer = req.socket?.remoteAddress;
   if (peer) headers.set(PEER_ADDRESS_HEADER, peer);
-  if (isTokenPost(req)) headers.delete("origin");
+  if (isTokenPost(req) || isShareLaunch(req)) headers.delete("origin");
   const controller = new AbortController();
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();

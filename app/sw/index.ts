@@ -28,6 +28,8 @@ import { reloadDocumentAnswer } from "./single-fetch";
 import { aheadCopy, fetchRoutesAhead, forgetOtherBuildsAhead, notePageRequest } from "./routes-ahead";
 import { ROUTES_AHEAD_MESSAGE } from "../offline/routes-ahead-message";
 import { forgetPushSubscription, listenForPush } from "./push";
+import { listenForShares } from "./share-target";
+import { SHARE_INBOX_CACHE } from "../offline/share-inbox";
 import { ASSETS_PATH } from "../utils/assets-path";
 import { isDataPath, pagePath } from "../utils/data-path";
 
@@ -108,7 +110,15 @@ self.addEventListener("fetch", (event) => {
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (url.origin === self.location.origin && isSignOut(event.request.method, url.pathname)) {
-    event.waitUntil(Promise.all([forgetPages(), forgetOutbox(), forgetPushSubscription(self.registration.pushManager)]));
+    event.waitUntil(
+      Promise.all([
+        forgetPages(),
+        forgetOutbox(),
+        forgetPushSubscription(self.registration.pushManager),
+        // A share still waiting for the create page (ADR 0092) is not left for the next person.
+        caches.delete(SHARE_INBOX_CACHE),
+      ]),
+    );
   }
 });
 
@@ -146,6 +156,9 @@ listenForOutbox();
 
 // Web push: show what a push says and open its page on a tap (./push.ts, issue 26).
 listenForPush();
+
+// The manifest's share target: what a phone shares waits here and opens the create page (./share-target.ts, ADR 0092).
+listenForShares();
 
 self.addEventListener("message", (event) => {
   const message = event.data as { type?: string } | null;

@@ -24,6 +24,12 @@ export const LIMITS = {
   postsPerUser: { limit: 30, windowMs: 60 * 60_000 },
   commentsPerUser: { limit: 120, windowMs: 60 * 60_000 },
   uploadsPerUser: { limit: 100, windowMs: 60 * 60_000 },
+  /** Shares from a phone by a visitor, by address, before any file is kept (docs/decisions/0092). */
+  sharesPerIp: {
+    limit: 20,
+    windowMs: 60 * 60_000,
+    message: (wait: string) => `Too many shares from your address. Sign in, or try again ${wait}.`,
+  },
   /** Link previews (POST /api/fetch-url-metadata): a member by id, a visitor by address (/64 for IPv6). */
   clubsPerUser: {
     limit: 10,

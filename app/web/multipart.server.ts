@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import busboy from "busboy";
-import { discardUploads, storeUpload, type StoredMedia } from "~/models/media/media.server";
+import { discardUploads, holdUpload, releaseHeld, storeUpload, type HeldFile, type StoredMedia } from "~/models/media/media.server";
 import type { Actor } from "~/models/members/user.server";
 import { MAX_UPLOAD_BYTES } from "~/schemas/media";
 import { AppError, badRequest, isAppError, tooLarge } from "~/utils/errors";
@@ -132,12 +132,60 @@ export async function parseMultipartUploads(
   actor: Actor,
   options: MultipartOptions,
 ): Promise<{ formData: FormData; uploads: StoredMedia[] }> {
+  const { formData, kept } = await parseKeepingFiles(request, options, {
+    keep: (part) =>
+      storeUpload(
+        actor,
+        { filename: part.filename, contentType: part.contentType, data: part.data },
+        { purpose: options.purpose, signal: request.signal },
+      ),
+    ref: (stored) => stored.url,
+    discard: (stored) =>
+      discardUploads(
+        actor,
+        stored.map((u) => u.url),
+      ),
+  });
+  return { formData, uploads: kept };
+}
+
+/**
+ * parseMultipartUploads for a visitor's share (docs/decisions/0092-share-target.md): each file is
+ * refused like an upload (type, size) or held as sent until the visitor signs in (holdUpload); its
+ * storage key takes its place in the form. A refusal lets every file held so far go.
+ */
+export async function parseMultipartHeld(request: Request, options: MultipartOptions): Promise<{ formData: FormData; held: HeldFile[] }> {
+  const { formData, kept } = await parseKeepingFiles(request, options, {
+    keep: (part) => holdUpload({ filename: part.filename, contentType: part.contentType, data: part.data }),
+    ref: (held) => held.key,
+    discard: (held) => releaseHeld(held.map((h) => h.key)),
+  });
+  return { formData, held: kept };
+}
+
+type Keeper<T> = {
+  keep: (part: FilePart) => Promise<T>;
+  ref: (kept: T) => string;
+  discard: (kept: T[]) => Promise<void>;
+};
+
+/**
+ * Parses a multipart request, keeping files as they stream in (`keeper.keep`). Returns the form (each
+ * file replaced by `keeper.ref` of what was kept) and what was kept. A refused file throws
+ * UploadRefusedError after the rest of the form was read, and what this request had already kept is
+ * discarded. A request that is not multipart (a form with no file input) is read as an ordinary form.
+ */
+async function parseKeepingFiles<T>(
+  request: Request,
+  options: MultipartOptions,
+  keeper: Keeper<T>,
+): Promise<{ formData: FormData; kept: T[] }> {
   const type = request.headers.get("Content-Type") ?? "";
   if (!/^multipart\/form-data/i.test(type)) {
-    return { formData: await readFormData(request), uploads: [] };
+    return { formData: await readFormData(request), kept: [] };
   }
 
-  const uploads: StoredMedia[] = [];
+  const kept: T[] = [];
   let refusal: { error: AppError; fileName: string | null } | null = null;
   const maxFiles = options.maxFiles ?? Infinity;
   const textBudget = BODY_LIMITS.form;
@@ -145,18 +193,14 @@ export async function parseMultipartUploads(
   const onFile = async (part: FilePart): Promise<string | undefined> => {
     const { name, filename } = part;
     // An empty file input still sends a part (filename=""); so do fields we do not take files for.
-    if (!filename || !options.fileFields.includes(name) || refusal || uploads.length >= maxFiles) {
+    if (!filename || !options.fileFields.includes(name) || refusal || kept.length >= maxFiles) {
       if (!(await drain(part.data))) throw tooLarge(FORM_TOO_LARGE);
       return undefined;
     }
     try {
-      const stored = await storeUpload(
-        actor,
-        { filename, contentType: part.contentType, data: part.data },
-        { purpose: options.purpose, signal: request.signal },
-      );
-      uploads.push(stored);
-      return stored.url;
+      const one = await keeper.keep(part);
+      kept.push(one);
+      return keeper.ref(one);
     } catch (error) {
       // Signed out, or a server fault: stop here. A refusal of this file: read on to the end of
       // the form so the page keeps what the member typed.
@@ -171,24 +215,18 @@ export async function parseMultipartUploads(
   try {
     formData = await parseMultipart(withEscapedPartHeaders(request, multipartLimit(maxFiles)), textBudget, onFile);
   } catch (error) {
-    await discardUploads(
-      actor,
-      uploads.map((u) => u.url),
-    );
+    await keeper.discard(kept);
     if (isAppError(error)) throw error;
     throw badRequest("The form could not be read.");
   }
 
   if (refusal) {
     const { error, fileName } = refusal as { error: AppError; fileName: string | null };
-    await discardUploads(
-      actor,
-      uploads.map((u) => u.url),
-    );
+    await keeper.discard(kept);
     for (const field of options.fileFields) formData.delete(field);
     throw new UploadRefusedError(error, formData, fileName);
   }
-  return { formData, uploads };
+  return { formData, kept };
 }
 
 /**

@@ -32,3 +32,22 @@ export function isCrossSite(request: Request, trustProxy?: number): boolean {
 export function assertSameOrigin(request: Request): void {
   if (isCrossSite(request)) throw forbidden("Cross-site request refused");
 }
+
+/** The share target's address (the web app manifest's `share_target.action`, ADR 0092). */
+export const SHARE_PATH = "/share";
+
+/**
+ * A POST the browser started itself, not a page: `Sec-Fetch-Site: none` (which no page can set), with
+ * no Origin or an opaque one (`null`). That is how an installed app's share target is opened from
+ * another app's share sheet (docs/decisions/0092-share-target.md); a cross-site page's form says
+ * `Sec-Fetch-Site: cross-site` and its own Origin, and stays refused.
+ */
+export function isBrowserLaunch(headers: Headers): boolean {
+  const origin = headers.get("Origin");
+  return headers.get("Sec-Fetch-Site") === "none" && (origin === null || origin === "null");
+}
+
+/** The share target's cross-site check: same-site as ever, or launched by the browser itself. */
+export function isCrossSiteShare(request: Request, trustProxy?: number): boolean {
+  return !isBrowserLaunch(request.headers) && isCrossSite(request, trustProxy);
+}

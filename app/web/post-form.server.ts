@@ -13,11 +13,16 @@ import { formKey, idempotent } from "./idempotency.server";
 import { SIGN_IN } from "~/schemas/messages";
 import { submissionFailure, withPageErrors } from "./page-errors.server";
 import { requireActor, requireUser } from "./session.server";
+import { sharedIntoCreate } from "./share.server";
 
-/** /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. */
+/**
+ * /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. With
+ * `?share=` (the share target, ADR 0092) the form opens with what the member shared: the text filled
+ * in and the files attached (shown ticked, as after a failed submission), or a note that it is gone.
+ */
 export async function postEditorLoader({ request }: LoaderFunctionArgs) {
-  await requireUser(request);
-  return data({});
+  const user = await requireUser(request);
+  return data(await sharedIntoCreate(request, user));
 }
 
 /**

@@ -2,7 +2,8 @@ import { getCollectionProps, getFormProps, getInputProps, getTextareaProps, useF
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { Form, Link } from "react-router";
-import { Suspense, useCallback, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { Suspense, useCallback, useEffect, useRef, useState, type FormEvent, type ReactNode } from "react";
+import { SHARED_PARAM, takeShare, type SharedFromPhone } from "~/offline/share-inbox";
 import type { UploadedFile } from "~/schemas/media-options";
 import { MAX_TAGS, POST_TYPES, POST_TYPE_LABELS, type PostType } from "~/schemas/post-options";
 import { useIsPending } from "~/utils/remix";
@@ -31,6 +32,11 @@ export type PostEditorProps = {
    * `uploads` included (files a plain form already stored, shown again ticked).
    */
   lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[] }) | null;
+  /**
+   * What was shared into the site from a phone (the share target, ADR 0092): the form opens with it
+   * instead of a kept draft, its files attached like a failed submission's.
+   */
+  prefill?: { title: string; content: string; mediaUrl: string; uploads: UploadedFile[] } | null;
   /** /clubs/{id}/create: the club the post belongs to (sent as a hidden field). */
   clubId?: number;
   /** Shown above the form, e.g. the club banner on /clubs/{id}/create. */
@@ -66,13 +72,44 @@ function NoPreview() {
  * The form is multipart so the media issue can send files with the post.
  */
 export function PostEditor(props: PostEditorProps) {
+  const fromPhone = useSharedFromPhone();
   const draft = useDraft({
     formId: EDITOR_ID,
     name: props.clubId === undefined ? "post-create" : `post-create:club-${props.clubId}`,
     fields: DRAFT_FIELDS,
-    skipRestore: Boolean(props.lastResult),
+    skipRestore: Boolean(props.lastResult || props.prefill || fromPhone.expected),
   });
-  return <PostEditorForm key={draft.version} {...props} draft={draft} />;
+  return <PostEditorForm key={draft.version} {...props} draft={draft} fromPhone={fromPhone.share} />;
+}
+
+/**
+ * What the service worker kept from a phone's share (`?shared=`, ADR 0092), taken from the share
+ * inbox once the editor runs: its text fills the fields still empty, its files go to the upload
+ * widget as if chosen here. `expected` is known at once, so no kept draft replaces the form meanwhile.
+ */
+function useSharedFromPhone(): { expected: boolean; share: SharedFromPhone | null } {
+  const [id] = useState(() => (typeof window === "undefined" ? null : new URLSearchParams(window.location.search).get(SHARED_PARAM)));
+  const [share, setShare] = useState<SharedFromPhone | null>(null);
+  useEffect(() => {
+    if (!id) return;
+    let live = true;
+    void takeShare(id).then((taken) => {
+      if (live && taken) setShare(taken);
+    });
+    return () => {
+      live = false;
+    };
+  }, [id]);
+  return { expected: Boolean(id), share };
+}
+
+/** Fill a field the member left empty, as typing would (React's and Conform's listeners hear it). */
+function fillEmpty(form: HTMLFormElement, name: string, value: string) {
+  const field = form.elements.namedItem(name);
+  if (!value || !(field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) || field.value) return;
+  const prototype = field instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  Object.getOwnPropertyDescriptor(prototype, "value")?.set?.call(field, value);
+  field.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
 const EDITOR_ID = "post-editor";
@@ -81,6 +118,8 @@ export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "up
 
 function PostEditorForm({
   lastResult,
+  prefill,
+  fromPhone,
   clubId,
   banner,
   cancelHref = "/",
@@ -92,16 +131,16 @@ function PostEditorForm({
       </Suspense>
     ) : null,
   draft,
-}: PostEditorProps & { draft: DraftBag }) {
+}: PostEditorProps & { draft: DraftBag; fromPhone: SharedFromPhone | null }) {
   const busy = useIsPending();
   const [form, fields] = useForm({
     id: EDITOR_ID,
     lastResult,
     defaultValue: {
       type: draft.value("type") ?? "article",
-      title: draft.value("title"),
-      mediaUrl: draft.value("mediaUrl"),
-      content: draft.value("content"),
+      title: prefill?.title || draft.value("title"),
+      mediaUrl: prefill?.mediaUrl || draft.value("mediaUrl"),
+      content: prefill?.content || draft.value("content"),
       tags: draft.list("tags")?.join(", "),
     },
     // Messages appear on the first Publish, then follow the typing (validating on blur would move
@@ -115,6 +154,14 @@ function PostEditorForm({
   // Publish while files upload: a valid form waits for them and goes by itself (media-upload.tsx).
   const gate = useRef<PublishGate | null>(null);
   const formProps = getFormProps(form);
+  // A phone's share, once taken from the inbox: its text where nothing was typed yet.
+  useEffect(() => {
+    const element = fromPhone ? document.getElementById(form.id) : null;
+    if (!fromPhone || !(element instanceof HTMLFormElement)) return;
+    fillEmpty(element, fields.title.name, fromPhone.title);
+    fillEmpty(element, fields.content.name, fromPhone.text);
+    fillEmpty(element, fields.mediaUrl.name, fromPhone.url);
+  }, [fromPhone, form.id, fields.title.name, fields.content.name, fields.mediaUrl.name]);
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     formProps.onSubmit(event);
     if (!event.defaultPrevented && gate.current?.hold(event.currentTarget)) event.preventDefault();
@@ -198,8 +245,9 @@ function PostEditorForm({
         {/* Upload slot (media issue): images, videos and audio, with per-file progress and removal. */}
         {uploadSlot ?? (
           <MediaUpload
-            initialFiles={lastResult?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
+            initialFiles={lastResult?.uploads ?? prefill?.uploads ?? draftUploads(draft.list("uploadedFiles"))}
             pendingFiles={draft.files}
+            arrivingFiles={fromPhone?.files}
             gate={gate}
             ready={draft.settled}
           />

@@ -117,6 +117,7 @@ export function MediaUpload({
   fileInputName = "files",
   initialFiles = [],
   pendingFiles = [],
+  arrivingFiles,
   gate,
   ready = true,
 }: {
@@ -128,6 +129,8 @@ export function MediaUpload({
   initialFiles?: UploadedFile[];
   /** Files chosen in the plain file input before JavaScript took over: they upload at once. */
   pendingFiles?: File[];
+  /** Files handed over after the widget started (a phone's share, ADR 0092): they upload as if chosen here. */
+  arrivingFiles?: File[];
   /** Filled in here: the editor's Publish asks it before sending (publish while files upload). */
   gate?: MutableRefObject<PublishGate | null>;
   /**
@@ -290,6 +293,13 @@ export function MediaUpload({
     if (pending.current.length) void start(pending.current);
     pending.current = [];
   }, [start]);
+  // Handed over later (a phone's share): each list once.
+  const arrived = useRef<File[] | undefined>(undefined);
+  useEffect(() => {
+    if (!arrivingFiles?.length || arrived.current === arrivingFiles) return;
+    arrived.current = arrivingFiles;
+    void start(arrivingFiles);
+  }, [arrivingFiles, start]);
 
   if (!interactive) {
     return (

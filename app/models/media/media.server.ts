@@ -201,6 +201,62 @@ export async function storeUpload(actor: Actor, input: UploadInput, options: Upl
   }
 }
 
+/** Where a visitor's shared files wait until they sign in (docs/decisions/0092): /media never serves it. */
+export const HELD_PREFIX = "held/";
+
+/** A file held for a visitor's share: its storage key, its display name and its size. */
+export type HeldFile = { key: string; name: string; size: number };
+
+/**
+ * Holds a file a visitor shared into the site (docs/decisions/0092-share-target.md) until they sign
+ * in: refused like any upload before a byte is kept (empty 400, not an image, video or audio 415,
+ * over the 50 MB limit 413, and nothing is kept), else kept as sent under `held/`, which /media
+ * never serves. It becomes an upload only through storeHeldUpload, under every upload rule.
+ */
+export async function holdUpload(input: UploadInput, storage: MediaStorage = getStorage()): Promise<HeldFile> {
+  const source = new LimitedSource(input.data, MAX_UPLOAD_BYTES);
+  const head = await source.head(SNIFF_BYTES);
+  if (head.byteLength === 0) throw badRequest("The file is empty.");
+  const format = await sniffFormat(head);
+  const key = `${HELD_PREFIX}${crypto.randomBytes(16).toString("hex")}.${format.ext}`;
+  try {
+    const { size } = await storage.put(key, source.rest(head), { contentType: format.contentType });
+    return { key, name: cleanFileName(input.filename, `${format.kind}.${format.ext}`), size };
+  } catch (error) {
+    await storage.delete(key).catch(() => undefined);
+    throw source.refusal ?? error;
+  }
+}
+
+/** A held file becomes the member's upload (storeUpload: the hourly limit, the pipeline), and is let go. */
+export async function storeHeldUpload(actor: Actor, held: HeldFile, storage: MediaStorage = getStorage()): Promise<StoredMedia> {
+  const data = await storage.read(held.key);
+  const stored = await storeUpload(actor, { filename: held.name, data: readableChunks(data) }, { storage });
+  await storage.delete(held.key).catch(() => undefined);
+  return stored;
+}
+
+/** Lets held files go (a share claimed, refused or expired); a storage failure is logged, not thrown. */
+export async function releaseHeld(keys: readonly string[], storage: MediaStorage = getStorage()): Promise<void> {
+  for (const key of keys) {
+    if (!key.startsWith(HELD_PREFIX)) continue;
+    await storage.delete(key).catch((error: unknown) => logger.warn({ err: error, key }, "could not delete a held file"));
+  }
+}
+
+async function* readableChunks(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      if (value) yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 type StoredValues = Pick<MediaRow, "storageKey" | "url" | "mimeType" | "size" | "width" | "height" | "variants">;
 
 /** Video and audio go straight to storage as they arrive; a refusal mid-way leaves no object. */

@@ -48,6 +48,8 @@ export const UNCOUNTED_TABLES: readonly string[] = [
   "site_keys",
   // Why a session ended (ux-3 U7): read only by a request whose answer drops its cookie.
   "ended_sessions",
+  // What a phone's share sheet sent, until the create page takes it (ADR 0092).
+  "incoming_shares",
 ];
 const uncountedTables = new Set(UNCOUNTED_TABLES);
 /** The delivery's marks, lease and attempts on a notification (ADR 0069): no page shows them. */
