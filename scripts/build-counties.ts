@@ -49,7 +49,8 @@ export function buildCounties(): CountiesFile {
   /** "21|Jefferson" → zone, from the exceptions; each name must match exactly one county. */
   const exceptions = new Map<string, string>();
   for (const [postal, zones] of Object.entries(ZONE_EXCEPTIONS)) {
-    for (const [zone, names] of Object.entries(zones)) for (const name of names) exceptions.set(`${postalToFips.get(postal)}|${name}`, zone);
+    for (const [zone, names] of Object.entries(zones))
+      for (const name of names) exceptions.set(`${postalToFips.get(postal)}|${name}`, zone);
   }
   const used = new Set<string>();
 

@@ -10,14 +10,7 @@ import { getMoonIllumination, getTimes } from "suncalc";
 export type HuntDayPlace = { lat: number; lon: number; timeZone: string };
 
 export type MoonPhaseName =
-  | "New Moon"
-  | "Waxing Crescent"
-  | "First Quarter"
-  | "Waxing Gibbous"
-  | "Full Moon"
-  | "Waning Gibbous"
-  | "Last Quarter"
-  | "Waning Crescent";
+  "New Moon" | "Waxing Crescent" | "First Quarter" | "Waxing Gibbous" | "Full Moon" | "Waning Gibbous" | "Last Quarter" | "Waning Crescent";
 
 export type HuntDay = {
   /** The local calendar day, YYYY-MM-DD. */
@@ -59,8 +52,19 @@ function offsetFormat(timeZone: string) {
 
 /** How far `timeZone`'s clocks are ahead of UTC at `instant`, in ms. */
 export function zoneOffset(instant: number, timeZone: string): number {
-  const parts = Object.fromEntries(offsetFormat(timeZone).formatToParts(new Date(instant)).map((part) => [part.type, part.value]));
-  const asUtc = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  const parts = Object.fromEntries(
+    offsetFormat(timeZone)
+      .formatToParts(new Date(instant))
+      .map((part) => [part.type, part.value]),
+  );
+  const asUtc = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
   return asUtc - Math.floor(instant / 1000) * 1000;
 }
 
