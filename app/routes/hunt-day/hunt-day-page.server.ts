@@ -1,7 +1,8 @@
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { huntDayForecast, requireCounty } from "~/models/places/hunt-day.server";
 import { getHomeCounty, setHomeCounty } from "~/models/places/home-county.server";
-import { countiesOf, getState, STATES, type County } from "~/utils/counties/counties.server";
+import type { County } from "~/utils/counties/counties.server";
+import { countyPickerData } from "~/web/county-picker.server";
 import { badRequest, isAppError } from "~/utils/errors";
 import { withPageErrors } from "~/web/page-errors.server";
 import { readFormData } from "~/web/request-body.server";
@@ -31,7 +32,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   } else {
     county = home;
   }
-  const state = getState(url.searchParams.get("state")) ?? (county ? getState(county.state) : undefined);
   const now = Date.now();
   return data(
     {
@@ -40,9 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       signedIn: Boolean(member),
       days: county ? huntDayForecast(county, now) : [],
       countyError,
-      states: STATES.map(({ postal, name }) => ({ postal, name })),
-      chosenState: state?.postal ?? null,
-      stateCounties: state ? countiesOf(state.postal).map(({ fips, name }) => ({ fips, name })) : [],
+      ...countyPickerData(url.searchParams.get("state"), county),
     },
     { status: countyError ? 400 : 200 },
   );
