@@ -99,8 +99,8 @@ test("a member's home county, from Settings › Profile or the card, opens /hunt
     for (const button of await buttons.all()) expect((await button.boundingBox())!.height).toBeGreaterThanOrEqual(44);
     await expectNoAxeViolations(page);
     // On a phone the link is in the account menu.
-    await page.getByRole("button", { name: /Account menu/ }).click();
-    await page.getByRole("link", { name: "Hunt day" }).click();
+    await page.getByLabel("Account menu").click();
+    await page.getByTestId("user-menu").getByRole("link", { name: "Hunt day" }).click();
   } else {
     await open("/hunt-day");
   }

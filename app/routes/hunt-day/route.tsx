@@ -134,46 +134,50 @@ function Figure({ label, value, strong = false }: { label: string; value: string
 function NextDays({ county, days }: { county: CountyData; days: HuntDay[] }) {
   const zone = county.timeZone;
   return (
-    <section aria-labelledby="next-days-heading" className="card overflow-x-auto p-0">
+    <section className="card p-0">
       <h2 id="next-days-heading" className="px-4 pt-4 text-lg font-semibold text-bark-900">
         The next 14 days
       </h2>
-      <table className="mt-2 w-full text-left text-sm" data-testid="hunt-day-table">
-        <thead className="text-xs uppercase tracking-wide text-stone-500">
-          <tr>
-            <th scope="col" className="px-3 py-2">
-              Day
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Legal light
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Sunrise
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Sunset
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Moon
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.date} className="border-t border-stone-100" data-date={day.date}>
-              <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium text-bark-900">
-                {dayText(day.date)}
+      {/* Wider than a phone: it scrolls sideways, and a keyboard can reach it to scroll it. */}
+      {/* eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex */}
+      <div className="overflow-x-auto" tabIndex={0} role="region" aria-labelledby="next-days-heading">
+        <table className="mt-2 w-full text-left text-sm" data-testid="hunt-day-table">
+          <thead className="text-xs uppercase tracking-wide text-stone-500">
+            <tr>
+              <th scope="col" className="px-3 py-2">
+                Day
               </th>
-              <td className="px-3 py-2">{day.polar ? "—" : `${clockText(day.legalStart, zone)} – ${clockText(day.legalEnd, zone)}`}</td>
-              <td className="whitespace-nowrap px-3 py-2">{clockText(day.sunrise, zone)}</td>
-              <td className="whitespace-nowrap px-3 py-2">{clockText(day.sunset, zone)}</td>
-              <td className="px-3 py-2">
-                {day.moon.name}, {percentText(day.moon.illumination)}
-              </td>
+              <th scope="col" className="px-3 py-2">
+                Legal light
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Sunrise
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Sunset
+              </th>
+              <th scope="col" className="px-3 py-2">
+                Moon
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.date} className="border-t border-stone-100" data-date={day.date}>
+                <th scope="row" className="whitespace-nowrap px-3 py-2 font-medium text-bark-900">
+                  {dayText(day.date)}
+                </th>
+                <td className="px-3 py-2">{day.polar ? "—" : `${clockText(day.legalStart, zone)} – ${clockText(day.legalEnd, zone)}`}</td>
+                <td className="whitespace-nowrap px-3 py-2">{clockText(day.sunrise, zone)}</td>
+                <td className="whitespace-nowrap px-3 py-2">{clockText(day.sunset, zone)}</td>
+                <td className="px-3 py-2">
+                  {day.moon.name}, {percentText(day.moon.illumination)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </section>
   );
 }
