@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { action as huntDayAction, loader as huntDayLoader } from "~/routes/hunt-day/route";
 import { action as settingsAction, loader as settingsLoader } from "~/routes/settings/route";
 import { getHomeCounty, setHomeCounty } from "~/models/places/home-county.server";
+import { exportAccount } from "~/models/members/account.server";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
 import { errorOf } from "#tests/fixtures/errors";
 
@@ -19,6 +20,9 @@ describe("home county", () => {
     await setHomeCounty(member, "41045");
     expect((await getHomeCounty(member))?.name).toBe("Malheur");
     expect(await getHomeCounty(other)).toBeNull();
+    // The member's data export carries it (CONTRACT §6).
+    expect((await exportAccount(member)).homeCounty).toEqual({ fips: "41045", name: "Malheur", state: "OR" });
+    expect((await exportAccount(other)).homeCounty).toBeNull();
     expect((await errorOf(() => setHomeCounty(member, "99999"))).status).toBe(400);
     expect((await errorOf(() => setHomeCounty(null, "41045"))).status).toBe(401);
     await setHomeCounty(member, null);
