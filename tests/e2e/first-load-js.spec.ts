@@ -56,6 +56,9 @@ const CEILING_KB: Record<string, number> = {
   // +0.10), and the root's ask, after the load event, for the worker to fetch the code of the pages a
   // member opens next (ADR 0088; +0.09: its code is a file of its own, fetched then, not in here).
   "routes/_index": 112.4,
+  // Issue 45 (ADR 0090; measured 103.48): the hunt-day card draws its days with the shell alone; suncalc
+  // (3.7 KB gz) is a chunk of its own, fetched after the page has started, and must stay out of here.
+  "routes/hunt-day": 103.6,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
