@@ -67,6 +67,8 @@ export const users = sqliteTable(
     avatar: text("avatar"),
     bio: text("bio"),
     location: text("location"),
+    /** Settings › Profile: the member's home county, a 5-digit FIPS code (null: none), for /hunt-day (CONTRACT.md §14). Owner only. */
+    homeCounty: text("home_county"),
     postsCount: integer("posts_count").notNull().default(0),
     followersCount: integer("followers_count").notNull().default(0),
     followingCount: integer("following_count").notNull().default(0),

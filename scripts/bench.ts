@@ -9,7 +9,7 @@
  * loop (keep-alive, BENCH_CONCURRENCY in flight, default 16; BENCH_REQUESTS requests or
  * BENCH_SECONDS per row, whichever ends first), req/s, p50 and p99 as ratios to bare: home for a
  * visitor (served from the app's visitor cache, and drawn afresh on a hard reload) and a member,
- * through nginx, 304 answers, then /clubs, /api/posts, searches and a post page asked past the
+ * through nginx, 304 answers, then /clubs, /api/posts, searches, a post page and /hunt-day asked past the
  * visitor cache (Cache-Control: no-cache), so their rows and comparisons show what drawing costs. Then
  * first-load JavaScript per page, the home HTML as transferred, resumable uploads with the page's
  * widget in Chromium over a cut and a slow dropping link (bench/uploads.ts, issue 28), EXPLAIN QUERY
@@ -191,6 +191,8 @@ const ROWS: Row[] = [
   ],
   ["/api/posts/trending (drawn)", (p) => ({ port: p.app.port, path: "/api/posts/trending", headers: DRAWN })],
   ["/post/:id, most discussed (drawn)", (p) => ({ port: p.app.port, path: `/post/${p.postId}`, headers: DRAWN }), "both"],
+  // Issue 45: the hunt-day card, 15 days of suncalc for Lake County, Indiana, drawn for a visitor (no database read past the session).
+  ["/hunt-day?county=18089 visitor (drawn)", (p) => ({ port: p.app.port, path: "/hunt-day?county=18089", headers: DRAWN })],
   // Last, so the posts it adds (a few thousand at most) come after every read row.
   [`POST /api/posts, a new post (${WRITERS} members)`, newPost, "both"],
 ];
@@ -441,6 +443,7 @@ async function main() {
       ["/clubs", "/clubs", false],
       [`/clubs/${big.clubId}`, "/clubs/:id", false],
       ["/settings", "/settings", true],
+      ["/hunt-day?county=18089", "/hunt-day", false],
       ["/auth", "/auth", false],
     ] as const) {
       const w = await pageWeight(big.app.port, page, label, asMember ? big.cookie : undefined);

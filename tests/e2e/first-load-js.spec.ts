@@ -58,6 +58,10 @@ const CEILING_KB: Record<string, number> = {
   // Plus 0.1 for ux-3 U7's last part (measured 112.32 → 112.43, the same files): the layout's note,
   // on the page a suspended member had open, of why they were signed out.
   "routes/_index": 112.5,
+  // Issue 45 (ADR 0090; measured 103.48, then +0.11 with the home's U7 note in the shell): the
+  // hunt-day card draws its days with the shell alone; suncalc (3.7 KB gz) is a chunk of its own,
+  // fetched after the page has started, and must stay out of here.
+  "routes/hunt-day": 103.7,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -31,6 +31,7 @@ import { deleteMediaFiles, type MediaFiles } from "~/models/media/media.server";
 import { requireOwnPassword } from "./profile.server";
 import { removeResumableBytes, unfinishedResumableIds } from "~/models/media/resumable-upload.server";
 import { getUserRowById, holdUsername, toSelfUser, type Actor } from "./user.server";
+import { countyRef, getCounty } from "~/utils/counties/counties.server";
 
 /**
  * A member's own data (CONTRACT.md §6, docs/decisions/0039-a-members-own-data.md): the export of
@@ -49,6 +50,11 @@ const clubRef = { id: clubs.id, name: clubs.name };
  * is here or in EXCLUDED_MEMBER_COLUMNS with its reason (EXPORTED_MEMBER_COLUMNS, the export guard).
  * New lists are added as new keys: a saved export's existing keys keep their shape.
  */
+function homeCountyRef(fips: string | null) {
+  const county = getCounty(fips);
+  return county ? countyRef(county) : null;
+}
+
 export async function exportAccount(actor: Actor) {
   const me = requireSignedIn(actor);
   const row = await getUserRowById(me.id);
@@ -60,6 +66,8 @@ export async function exportAccount(actor: Actor) {
     site: APP_NAME,
     exportedAt: new Date().toISOString(),
     profile: toSelfUser(row) satisfies SelfUser,
+    /** Settings › Profile › Home county (issue 45), or null. */
+    homeCounty: homeCountyRef(row.homeCounty),
     posts: (
       await db
         .select({ post: posts, club: clubRef })

@@ -2,7 +2,7 @@ import type { MetaFunction } from "react-router";
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { useBrowserValidation } from "~/utils/browser-validation";
 import { CONSTRAINTS } from "~/schemas/constraints";
-import { useState } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Form, Link, useActionData, useLoaderData, useLocation } from "react-router";
 import { AvatarUpload } from "~/components/profile/avatar-upload";
 import { FailureAlert, NewPasswordFields, ProfileFields } from "~/components/profile/fields";
@@ -18,7 +18,6 @@ import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { PrivacySettings } from "~/components/settings/privacy";
 import { NotificationSettingsForm } from "~/components/settings/notifications";
 import { PushSettings } from "~/components/settings/push-device";
-import { FeedTokenSettings } from "~/components/settings/feed-token";
 import { BlockedMembers } from "~/components/settings/blocked-members";
 import { TABS } from "./settings-tabs";
 import type { loader, action } from "./settings-page.server";
@@ -27,6 +26,15 @@ import { withUnreadTitle } from "~/utils/unread-title";
 export { loader, action } from "./settings-page.server";
 // What its loader or action answers `no-store` (one viewer's own) stays so in its `.data` answer (ADR 0079).
 export { keepNoStore as headers } from "~/web/cache-control.server";
+
+/**
+ * Two parts of one tab each, drawn by the server (plain forms, JavaScript or not) with their code
+ * fetched apart and hydrated when it comes (React keeps a Suspense boundary's server HTML until
+ * then), so /settings' first load stays within its 120 KB budget (tests/e2e/first-load-js.spec.ts):
+ * Profile's home county (issue 45) and Notifications' private feed addresses with their Copy buttons.
+ */
+const HomeCountySettings = lazy(() => import("~/components/settings/home-county").then((m) => ({ default: m.HomeCountySettings })));
+const FeedTokenSettings = lazy(() => import("~/components/settings/feed-token").then((m) => ({ default: m.FeedTokenSettings })));
 
 export default function SettingsPage() {
   const { user, tab } = useLoaderData<typeof loader>();
@@ -88,7 +96,9 @@ function NotificationsTab() {
       clubs={tab.clubs}
       pushDevice={<PushSettings pushOn={tab.settings.push} here={tab.pushDevices.here} elsewhere={tab.pushDevices.elsewhere} />}
     >
-      <FeedTokenSettings {...tab.feedToken} />
+      <Suspense fallback={null}>
+        <FeedTokenSettings {...tab.feedToken} />
+      </Suspense>
     </NotificationSettingsForm>
   );
 }
@@ -129,7 +139,9 @@ function useResult(intent: "update-profile" | "change-password" | "delete-accoun
 }
 
 function ProfileSettings() {
-  const { user } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  const { user } = loaded;
+  const homeCounty = "homeCounty" in loaded ? loaded.homeCounty : null;
   const lastResult = useResult("update-profile");
   const busy = useIsPending({ intent: "update-profile" });
   const [form, fields] = useForm({
@@ -160,6 +172,11 @@ function ProfileSettings() {
           {busy ? "Saving..." : "Save Changes"}
         </button>
       </Form>
+      {homeCounty ? (
+        <Suspense fallback={null}>
+          <HomeCountySettings picker={homeCounty} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

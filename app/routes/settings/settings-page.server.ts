@@ -34,6 +34,8 @@ import {
 import { pushDevicesOf, unsubscribeElsewhere } from "~/models/notifications/push.server";
 import { loadFeedTokenPanel } from "~/web/atom-feed.server";
 import { zodFieldErrors } from "~/utils/validation";
+import { getHomeCounty, setHomeCounty } from "~/models/places/home-county.server";
+import { countyPickerData } from "~/web/county-picker.server";
 
 /** /settings' server side: each tab's data and each form's action (route.tsx re-exports it, docs/decisions/0045). */
 
@@ -51,7 +53,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
   const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
   const notifications = tab === "notifications" ? await notificationsTab(request, signedIn) : null;
-  return data({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
+  const homeCounty = tab === "profile" ? await homeCountyTab(request, user) : null;
+  return data({ user, tab, sessions, ...privacy, notifications, homeCounty }, NO_STORE);
 }
 
 export async function action(args: ActionFunctionArgs) {
@@ -70,6 +73,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
     if (intent === "push-off-elsewhere") return pushOffElsewhereAction(signedIn);
     if (intent === "unblock") return unblockAction(actor, formData);
+    if (intent === "home-county") return homeCountyAction(actor, formData);
     throw badRequest("Unknown action");
   });
 }
@@ -184,5 +188,24 @@ async function pushOffElsewhereAction({ user, sessionId }: SignedIn) {
   return redirectWithToast("/settings?tab=notifications", {
     title: "Push turned off on your other devices",
     description: gone === 1 ? "1 device will get no more push notifications." : `${gone} devices will get no more push notifications.`,
+  });
+}
+
+/** Settings › Profile › Home county: the member's county (or none) and the picker (`?homeState=` for its second step). */
+async function homeCountyTab(request: Request, user: SessionUser) {
+  const county = await getHomeCounty(user);
+  return {
+    county: county ? { fips: county.fips, name: county.name, state: county.state, stateName: county.stateName } : null,
+    ...countyPickerData(new URL(request.url).searchParams.get("homeState"), county),
+  };
+}
+
+/** Save (`homeCounty`, a FIPS code from the picker) or clear (empty) the home county the hunt-day page opens on. */
+async function homeCountyAction(actor: SessionUser, formData: FormData) {
+  const fips = String(formData.get("homeCounty") ?? "").trim();
+  const county = await setHomeCounty(actor, fips === "" ? null : fips);
+  return redirectWithToast("/settings?tab=profile", {
+    title: county ? "Home county saved" : "Home county removed",
+    description: county ? `Hunt day opens on ${county.name}, ${county.stateName}.` : "Hunt day will ask for a county.",
   });
 }
