@@ -22,6 +22,8 @@ export {
   REMOVERS,
   NOTIFICATION_KINDS,
   EMAIL_MODES,
+  RSVP_STATUSES,
+  EVENT_JOB_KINDS,
 } from "./schema-sqlite";
 export type {
   PostType,
@@ -38,6 +40,8 @@ export type {
   StoredReply,
   NotificationKind,
   EmailMode,
+  RsvpStatus,
+  EventJobKind,
 } from "./schema-sqlite";
 
 const onPostgres = /^postgres(?:ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
@@ -79,3 +83,6 @@ export const notificationFanouts = pick("notificationFanouts");
 export const notificationDigests = pick("notificationDigests");
 export const jobRuns = pick("jobRuns");
 export const notificationActs = pick("notificationActs");
+export const clubEvents = pick("clubEvents");
+export const clubEventRsvps = pick("clubEventRsvps");
+export const clubEventJobs = pick("clubEventJobs");

@@ -44,6 +44,7 @@ export const UNCOUNTED_TABLES: readonly string[] = [
   "notification_fanouts",
   "notification_acts",
   "notification_digests",
+  "club_event_jobs",
   "job_runs",
   "site_keys",
 ];
