@@ -88,6 +88,14 @@ test.describe("club hunts", () => {
     await open(`/clubs/${id}/events`);
     await expect(page.getByTestId("hunt")).toContainText("Opening morning, moved");
     await expect(page.getByTestId("calendar-links")).toBeVisible();
+    // "Add to calendar": a webcal: subscription and a download of the same feed.
+    const subscribe = await page.getByRole("link", { name: "Subscribe" }).getAttribute("href");
+    expect(subscribe).toMatch(new RegExp(`^webcal://[^/]+/clubs/${id}/events\\.ics$`));
+    const download = (await page.getByRole("link", { name: "Download .ics" }).getAttribute("href"))!;
+    const feed = await page.request.get(download);
+    expect(feed.headers()["content-type"]).toBe("text/calendar; charset=utf-8");
+    expect(feed.headers()["content-disposition"]).toContain("attachment");
+    expect(await feed.text()).toContain("SUMMARY:Opening morning\\, moved");
     if (js) await expectNoAxeViolations(page);
     await open(huntUrl);
     await page.getByTestId("cancel-hunt").locator("summary").click();

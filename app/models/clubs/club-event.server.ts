@@ -15,7 +15,9 @@ import { consumeLimit } from "~/utils/rate-limit.server";
 import { knownTimeZone } from "~/utils/time-zone";
 import { zodFieldErrors } from "~/utils/validation";
 import { canReadClub, getClubRow, getMembership, requireSignedIn } from "~/models/access.server";
+import { memberByFeedToken } from "~/models/feeds/feed-token.server";
 import type { Actor } from "~/models/members/user.server";
+import { nudgeEventJobs } from "./club-event-jobs.server";
 import { requireClubStaff } from "./club-membership.server";
 
 /**
@@ -141,11 +143,8 @@ export async function clubTimeZone(clubId: number): Promise<string> {
 /** The reminder's due time: 24 hours before the start. */
 const reminderDue = (startsAt: Date) => new Date(startsAt.getTime() - REMINDER_BEFORE_MS);
 
-let nudge: () => void = () => {};
-/** The job worker (club-event-jobs.server.ts) asks to be started once an event's write commits. */
-export function onEventJobsQueued(listener: () => void) {
-  nudge = listener;
-}
+/** Once an event's write commits, its notices start going (club-event-jobs.server.ts). */
+const nudge = () => nudgeEventJobs();
 
 /**
  * POST /api/clubs/{id}/events (the club's owner and admins): 201 the event. `creatorZone` is the
@@ -376,4 +375,60 @@ export async function rsvpEvent(actor: Actor, clubId: number, eventId: number, b
       .where(eq(clubEvents.id, eventId));
   });
   return loadEvent(db, clubId, eventId, me.id);
+}
+
+/** How far back the calendar feed reaches (CONTRACT.md §14). */
+export const FEED_PAST_MS = 30 * 24 * 3_600_000;
+export const FEED_EVENTS_MAX = 500;
+
+export type CalendarEvent = {
+  id: number;
+  title: string;
+  description: string;
+  location: string | null;
+  startsAt: Date;
+  endsAt: Date | null;
+  cancelled: boolean;
+  sequence: number;
+  updatedAt: Date;
+  createdAt: Date;
+};
+
+/**
+ * GET /clubs/{id}/events.ics's content: the club's hunts from 30 days ago on. A private club's only
+ * with `?token=` of one of its members (the personal feed token of the Atom feeds, CONTRACT.md §7);
+ * anything else is the same 404 as a club that does not exist, so the feed confirms nothing.
+ */
+export async function calendarFeed(
+  clubId: number,
+  token: string | null,
+  now = new Date(),
+): Promise<{ club: { id: number; name: string; isPrivate: boolean }; events: CalendarEvent[] }> {
+  const club = await getClubRow(clubId);
+  if (!club) throw notFound(CLUB_NOT_FOUND);
+  if (club.isPrivate) {
+    const member = await memberByFeedToken(token, now.getTime());
+    if (!member || !(await getMembership(clubId, member.id))) throw notFound(CLUB_NOT_FOUND);
+  }
+  const rows = await db
+    .select()
+    .from(clubEvents)
+    .where(and(eq(clubEvents.clubId, clubId), gte(clubEvents.startsAt, new Date(now.getTime() - FEED_PAST_MS))))
+    .orderBy(asc(clubEvents.startsAt), asc(clubEvents.id))
+    .limit(FEED_EVENTS_MAX);
+  return {
+    club: { id: club.id, name: club.name, isPrivate: club.isPrivate },
+    events: rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      description: r.description,
+      location: r.location,
+      startsAt: r.startsAt,
+      endsAt: r.endsAt,
+      cancelled: r.cancelledAt !== null,
+      sequence: r.sequence,
+      updatedAt: r.updatedAt,
+      createdAt: r.createdAt,
+    })),
+  };
 }

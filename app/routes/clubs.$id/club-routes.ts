@@ -38,4 +38,6 @@ export const clubRoutes: ClubRoute[] = [
     ],
   },
   { id: "routes/clubs.$id_.create", path: "clubs/:id/create", file: "routes/clubs.$id/create-post.tsx" },
+  // The club's calendar feed (issue 44), outside the layout: a file, not a page.
+  { id: "routes/clubs.$id_.events[.]ics", path: "clubs/:id/events.ics", file: "routes/clubs.$id/events-ics.ts" },
 ];
