@@ -203,3 +203,19 @@ describe("told only what they may read", () => {
     expect((await listNotifications(leaver)).items).toEqual([]);
   });
 });
+
+describe("a club deleted", () => {
+  it("takes its hunts, their answers, jobs and notices with it", async () => {
+    const { deleteClub } = await import("~/models/clubs/club.server");
+    const { clubEvents } = await import("#db/schema");
+    const { owner, club, members } = await cast();
+    const eventId = await plan(owner, club.id, inHours(72));
+    await rsvp(members[0]!, club.id, eventId, "going");
+    await runAll();
+    expect(await told(eventId, "club_event")).toHaveLength(3);
+    await deleteClub(owner, club.id);
+    expect(await db.select().from(clubEvents).where(eq(clubEvents.id, eventId))).toEqual([]);
+    expect(await db.select().from(notifications).where(eq(notifications.eventId, eventId))).toEqual([]);
+    expect(await db.select().from(clubEventJobs).where(eq(clubEventJobs.eventId, eventId))).toEqual([]);
+  });
+});
