@@ -356,7 +356,12 @@ describe("the outbox's wire format (ADR 0057)", () => {
   });
 
   it("a hunt's answer made offline goes as POST /api/clubs/{id}/events/{eventId}/rsvp; a later answer replaces the earlier (issue 44)", async () => {
-    expect(apiCallFor("rsvp", "/clubs/4/events/9", [["intent", "rsvp"], ["status", "maybe"]])).toEqual({
+    expect(
+      apiCallFor("rsvp", "/clubs/4/events/9", [
+        ["intent", "rsvp"],
+        ["status", "maybe"],
+      ]),
+    ).toEqual({
       method: "POST",
       path: "/api/clubs/4/events/9/rsvp",
       json: { status: "maybe" },
