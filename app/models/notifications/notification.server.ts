@@ -312,7 +312,8 @@ const READABLE_POST = `${postNamedSql("n.user_id", "n.kind")}
 /** A staff notice of a report (kind `report`) while the recipient may still moderate the case's club (n.club_id) or the site. */
 const STILL_STAFF = `(CASE WHEN n.kind <> 'report' THEN TRUE ELSE COALESCE(${mayModerateSql("n.user_id", "n.club_id")}, FALSE) END)`;
 /** A club hunt's notice while the recipient may still read its club (a member who left a private club no longer sees its hunts). */
-const EVENT_READABLE = `(n.event_id IS NULL OR ${clubReadableSql("n.club_id", "n.user_id")})`;
+// Written with the kind and club (every hunt notice carries its club) so the unread count stays inside notifications_unread.
+const EVENT_READABLE = `(n.kind NOT IN ('club_event', 'event_reminder', 'event_cancelled') OR ${clubReadableSql("n.club_id", "n.user_id")})`;
 const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST})) AND ${STILL_STAFF} AND ${EVENT_READABLE}`;
 
 /** A page of the member's notifications, newest first (@viewer, @before when `after`, @limit); the bench's plan check explains it. */
