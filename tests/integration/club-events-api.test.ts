@@ -4,6 +4,7 @@ import { clubEventJobs, clubEventRsvps, clubEvents, clubs } from "#db/schema";
 import * as eventsApi from "~/routes/api.clubs.$id.events";
 import * as eventApi from "~/routes/api.clubs.$id.events.$eventId";
 import * as rsvpApi from "~/routes/api.clubs.$id.events.$eventId.rsvp";
+import { drainEventJobs } from "~/models/clubs/club-event-jobs.server";
 import { joinClub } from "~/models/clubs/club-membership.server";
 import { db } from "~/utils/db.server";
 import { newClub } from "../fixtures/clubs";
@@ -77,10 +78,19 @@ const rsvp = (who: Who, clubId: number, eventId: number, status: unknown) =>
 
 /** Everything a hunt write could touch, for "every refusal changes nothing". */
 async function snapshot(clubId: number) {
+  // The notices a write owes are told after it commits (club-event-jobs): let them settle first, so
+  // the snapshot compares what a refusal could have changed, not the job's own progress.
+  await drainEventJobs();
   const events = await db.select().from(clubEvents).where(eq(clubEvents.clubId, clubId)).orderBy(clubEvents.id);
   const ids = events.map((e) => e.id);
-  const rsvps = ids.length ? await db.select().from(clubEventRsvps).where(inArray(clubEventRsvps.eventId, ids)) : [];
-  const jobs = ids.length ? await db.select().from(clubEventJobs).where(inArray(clubEventJobs.eventId, ids)) : [];
+  const rsvps = ids.length
+    ? await db
+        .select()
+        .from(clubEventRsvps)
+        .where(inArray(clubEventRsvps.eventId, ids))
+        .orderBy(clubEventRsvps.eventId, clubEventRsvps.userId)
+    : [];
+  const jobs = ids.length ? await db.select().from(clubEventJobs).where(inArray(clubEventJobs.eventId, ids)).orderBy(clubEventJobs.id) : [];
   const zone = (await db.select({ z: clubs.timeZone }).from(clubs).where(eq(clubs.id, clubId)))[0]?.z;
   return JSON.stringify({ events, rsvps, jobs, zone });
 }
