@@ -44,3 +44,6 @@ export const notificationFanouts = tables.notificationFanouts;
 export const notificationDigests = tables.notificationDigests;
 export const jobRuns = tables.jobRuns;
 export const notificationActs = tables.notificationActs;
+export const clubEvents = tables.clubEvents;
+export const clubEventRsvps = tables.clubEventRsvps;
+export const clubEventJobs = tables.clubEventJobs;

@@ -107,6 +107,11 @@ export const clubs = sqliteTable(
     rules: text("rules"),
     creatorId: integer("creator_id").references(() => users.id, { onDelete: "set null" }),
     memberCount: integer("member_count").notNull().default(0),
+    /**
+     * The IANA zone the club's hunts are entered and told in without JavaScript (issue 44, ADR 0089);
+     * null until staff first make an event, which sets it from their `tz` cookie (else UTC).
+     */
+    timeZone: text("time_zone"),
     createdAt: createdAt(),
   },
   (t) => [index("clubs_created").on(t.createdAt, t.id), index("clubs_private_created").on(t.isPrivate, t.createdAt, t.id)],
@@ -680,6 +685,9 @@ export const NOTIFICATION_KINDS = [
   "club_post",
   "moderation",
   "report",
+  "club_event",
+  "event_reminder",
+  "event_cancelled",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const EMAIL_MODES = ["off", "instant", "daily", "weekly"] as const;
@@ -710,6 +718,8 @@ export const notifications = sqliteTable(
     reason: text("reason"),
     /** `report`: the case staff are told of (ux-3 U23); one notice per case and staff member. */
     caseId: integer("case_id").references(() => moderationCases.id, { onDelete: "cascade" }),
+    /** `club_event`, `event_reminder`, `event_cancelled`: the club hunt it is about (issue 44). */
+    eventId: integer("event_id").references((): AnySQLiteColumn => clubEvents.id, { onDelete: "cascade" }),
     readAt: integer("read_at", { mode: "timestamp_ms" }),
     sentAt: integer("sent_at", { mode: "timestamp_ms" }),
     /** The delivery's marks, one per channel (ADR 0069): pushed, mailed; `sentAt` once both are settled. */
@@ -745,6 +755,9 @@ export const notifications = sqliteTable(
       .where(sql`kind = 'like' AND read_at IS NULL`),
     index("notifications_post").on(t.postId),
     index("notifications_comment").on(t.commentId),
+    uniqueIndex("notifications_event")
+      .on(t.eventId, t.userId, t.kind)
+      .where(sql`event_id IS NOT NULL`),
     uniqueIndex("notifications_case")
       .on(t.caseId, t.userId)
       .where(sql`case_id IS NOT NULL`),
@@ -907,4 +920,94 @@ export const notificationActs = sqliteTable(
     toldAt: integer("told_at", { mode: "timestamp_ms" }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.kind, t.actorId, t.subject] }), index("notification_acts_told").on(t.toldAt)],
+);
+
+export const RSVP_STATUSES = ["going", "maybe", "no"] as const;
+export type RsvpStatus = (typeof RSVP_STATUSES)[number];
+
+/**
+ * A club hunt (issue 44, CONTRACT.md §14 "Club hunts", ADR 0089): made, edited and cancelled by the
+ * club's owner and admins. Times are instants (milliseconds); the club's `timeZone` only tells how a
+ * form without JavaScript reads them. Cancelling keeps the row (`cancelledAt`) so calendars that
+ * subscribed see STATUS:CANCELLED under the same UID. `going` and `maybe` are counters kept in the
+ * RSVP's transaction.
+ */
+export const clubEvents = sqliteTable(
+  "club_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    clubId: integer("club_id")
+      .notNull()
+      .references(() => clubs.id, { onDelete: "cascade" }),
+    createdById: integer("created_by_id").references(() => users.id, { onDelete: "set null" }),
+    title: text("title").notNull(),
+    description: text("description").notNull().default(""),
+    location: text("location"),
+    startsAt: integer("starts_at", { mode: "timestamp_ms" }).notNull(),
+    endsAt: integer("ends_at", { mode: "timestamp_ms" }),
+    cancelledAt: integer("cancelled_at", { mode: "timestamp_ms" }),
+    going: integer("going").notNull().default(0),
+    maybe: integer("maybe").notNull().default(0),
+    /** Moves with every edit: the calendar feed's SEQUENCE and LAST-MODIFIED. */
+    sequence: integer("sequence").notNull().default(0),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+    createdAt: createdAt(),
+  },
+  (t) => [index("club_events_club_starts").on(t.clubId, t.startsAt, t.id)],
+);
+
+/** A member's answer to a club hunt: one row per member and event. */
+export const clubEventRsvps = sqliteTable(
+  "club_event_rsvps",
+  {
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => clubEvents.id, { onDelete: "cascade" }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    status: text("status", { enum: RSVP_STATUSES }).notNull(),
+    updatedAt: integer("updated_at", { mode: "timestamp_ms" })
+      .notNull()
+      .default(sql`(cast(unixepoch('subsec') * 1000 as integer))`),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.userId] }), index("club_event_rsvps_event_status").on(t.eventId, t.status, t.updatedAt)],
+);
+
+export const EVENT_JOB_KINDS = ["announce", "reminder", "cancel"] as const;
+export type EventJobKind = (typeof EVENT_JOB_KINDS)[number];
+
+/**
+ * The notifications a club hunt owes, as rows (CONTRACT.md §11, issue 44): `announce` (to every
+ * member, `club_event`), `reminder` (24 hours before, to going and maybe, `event_reminder`) and
+ * `cancel` (`event_cancelled`), one row per event and kind, so each is sent once. Written in the
+ * event's transaction; a worker tells the recipients in batches past `cursor` (the last member id
+ * done), each batch in one transaction with the cursor, so a restart goes on where it stopped.
+ * Bookkeeping: never moves the data version.
+ */
+export const clubEventJobs = sqliteTable(
+  "club_event_jobs",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: integer("event_id")
+      .notNull()
+      .references(() => clubEvents.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: EVENT_JOB_KINDS }).notNull(),
+    actorId: integer("actor_id").references(() => users.id, { onDelete: "set null" }),
+    dueAt: integer("due_at", { mode: "timestamp_ms" }).notNull(),
+    cursor: integer("cursor").notNull().default(0),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at", { mode: "timestamp_ms" }),
+    doneAt: integer("done_at", { mode: "timestamp_ms" }),
+    failedAt: integer("failed_at", { mode: "timestamp_ms" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("club_event_jobs_event_kind").on(t.eventId, t.kind),
+    index("club_event_jobs_pending")
+      .on(t.dueAt, t.id)
+      .where(sql`done_at IS NULL`),
+  ],
 );

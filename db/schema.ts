@@ -22,6 +22,8 @@ export {
   REMOVERS,
   NOTIFICATION_KINDS,
   EMAIL_MODES,
+  RSVP_STATUSES,
+  EVENT_JOB_KINDS,
 } from "./schema-sqlite";
 export type {
   PostType,
@@ -39,6 +41,8 @@ export type {
   IncomingShareFile,
   NotificationKind,
   EmailMode,
+  RsvpStatus,
+  EventJobKind,
 } from "./schema-sqlite";
 
 const onPostgres = /^postgres(?:ql)?:\/\//.test(process.env.DATABASE_URL ?? "");
@@ -82,3 +86,6 @@ export const notificationFanouts = pick("notificationFanouts");
 export const notificationDigests = pick("notificationDigests");
 export const jobRuns = pick("jobRuns");
 export const notificationActs = pick("notificationActs");
+export const clubEvents = pick("clubEvents");
+export const clubEventRsvps = pick("clubEventRsvps");
+export const clubEventJobs = pick("clubEventJobs");

@@ -46,6 +46,13 @@ export function apiCallFor(intent: string, page: string, fields: Array<[string, 
       if (inviteCode) json.inviteCode = inviteCode;
       return { method: "POST", path: `/api/clubs/${club}/join`, json };
     }
+    case "rsvp": {
+      // A club hunt's answer (issue 44), sent from the hunt's page.
+      const hunt = /^\/clubs\/(\d+)\/events\/(\d+)\/?$/.exec(page);
+      return hunt
+        ? { method: "POST", path: `/api/clubs/${hunt[1]}/events/${hunt[2]}/rsvp`, json: { status: valueOf(fields, "status") ?? "" } }
+        : null;
+    }
     case "create-post": {
       const clubPage = /^\/clubs\/(\d+)\/create\/?$/.exec(page)?.[1];
       if (page !== "/create" && !clubPage) return null;

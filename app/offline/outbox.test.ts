@@ -355,6 +355,33 @@ describe("the outbox's wire format (ADR 0057)", () => {
     expect(kept).toMatchObject({ state: "gave-up", error: CANNOT_SEND, fields: [["content", "Keep my words"]] });
   });
 
+  it("a hunt's answer made offline goes as POST /api/clubs/{id}/events/{eventId}/rsvp; a later answer replaces the earlier (issue 44)", async () => {
+    expect(
+      apiCallFor("rsvp", "/clubs/4/events/9", [
+        ["intent", "rsvp"],
+        ["status", "maybe"],
+      ]),
+    ).toEqual({
+      method: "POST",
+      path: "/api/clubs/4/events/9/rsvp",
+      json: { status: "maybe" },
+    });
+    expect(apiCallFor("rsvp", "/clubs/4/events", [["status", "going"]])).toBeNull();
+    expect(apiCallFor("rsvp", "/post/4", [["status", "going"]])).toBeNull();
+    const store = memoryStore();
+    const answer = (status: string, at: number) =>
+      item({
+        intent: "rsvp",
+        page: "/clubs/4/events/9",
+        call: { method: "POST", path: "/api/clubs/4/events/9/rsvp", json: { status } },
+        queuedAt: at,
+      });
+    await enqueue(store, answer("going", T + 1));
+    const last = answer("no", T + 2);
+    await enqueue(store, last);
+    expect([...store.items.keys()]).toEqual([last.key]);
+  });
+
   it("a form on a page with no /api twin is not kept as something it is not", () => {
     expect(apiCallFor("comment", "/clubs/3", [["content", "x"]])).toBeNull();
     expect(apiCallFor("create-post", "/post/3", [["title", "x"]])).toBeNull();

@@ -83,15 +83,22 @@ export interface OutboxStore {
 export const OUTBOX_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /** Sends that may wait for the signal, by intent. Only text: a form with a file is never kept. */
-export const QUEUED_INTENTS = ["comment", "like", "unlike", "follow", "unfollow", "join", "create-post"] as const;
+export const QUEUED_INTENTS = ["comment", "like", "unlike", "follow", "unfollow", "join", "create-post", "rsvp"] as const;
 
 /** A like and an unlike of one post (a follow and unfollow) replace each other: only the last counts. */
 const toggleGroup = (intent: string) =>
-  intent === "like" || intent === "unlike" ? "like" : intent === "follow" || intent === "unfollow" ? "follow" : null;
+  intent === "like" || intent === "unlike"
+    ? "like"
+    : intent === "follow" || intent === "unfollow"
+      ? "follow"
+      : // A hunt's answer (issue 44): the member's last choice is the one that goes.
+        intent === "rsvp"
+        ? "rsvp"
+        : null;
 
 /**
  * Keeps an item. A same-key item is replaced, so pressing Send twice stays one send; so is an
- * earlier like/unlike (follow/unfollow) of the same page, and an earlier send of the same draft (the
+ * earlier like/unlike (follow/unfollow, a hunt's answer) of the same page, and an earlier send of the same draft (the
  * post form sent again after a reload, which gave the form a new key).
  */
 export async function enqueue(store: OutboxStore, item: OutboxItem): Promise<void> {

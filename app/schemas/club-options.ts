@@ -4,7 +4,7 @@
  */
 
 /** A club page's tabs, each a nested route of /clubs/{id} (posts is the club page itself). */
-export const CLUB_TABS = ["posts", "members", "rules", "requests", "invites"] as const;
+export const CLUB_TABS = ["posts", "events", "members", "rules", "requests", "invites"] as const;
 export type ClubTab = (typeof CLUB_TABS)[number];
 
 /** Shown by the club page and answered by /api/clubs/{id} for a club that does not exist. */

@@ -15,6 +15,9 @@ export const NOTIFICATION_KIND_LABELS = {
   invite_joined: "Members joining through my invites",
   moderation: "Moderators' decisions on my posts and comments",
   report: "New reports to moderate (staff)",
+  club_event: "New hunts in my clubs",
+  event_reminder: "Reminders a day before hunts I'm going to",
+  event_cancelled: "Hunts I'm going to cancelled",
   club_post: "New posts in clubs I chose",
 } as const;
 export type NotificationKindName = keyof typeof NOTIFICATION_KIND_LABELS;

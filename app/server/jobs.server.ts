@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { jobRuns } from "#db/schema";
+import { eventJobQueue, scheduleEventJobs } from "~/models/clubs/club-event-jobs.server";
 import { scheduleUploadPruning } from "~/models/media/media.server";
 import { scheduleVariantBackfill } from "~/models/media/media-variants.server";
 import { digestQueue, scheduleDigests } from "~/models/notifications/notification-mail.server";
@@ -44,6 +45,12 @@ export const JOBS: JobDefinition[] = [
     cadence: "after each club post's commit, and every 30 seconds",
     start: () => scheduleFanouts(),
     queue: () => fanoutQueue(),
+  },
+  {
+    name: "club-event-notices",
+    cadence: "after each club hunt's commit, and every minute (reminders 24 hours before)",
+    start: () => scheduleEventJobs(),
+    queue: () => eventJobQueue(),
   },
   {
     name: "notification-digests",

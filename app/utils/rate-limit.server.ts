@@ -41,6 +41,12 @@ export const LIMITS = {
     windowMs: DAY,
     message: (wait: string) => `You have created as many invites as one day allows. Try again ${wait}.`,
   },
+  /** Club hunts made by one member (issue 44). */
+  eventsPerUser: {
+    limit: 30,
+    windowMs: DAY,
+    message: (wait: string) => `You have planned as many hunts as one day allows. Try again ${wait}.`,
+  },
   /** Per member and club: every request to join a private club counts, so it bounds re-applying after a rejection. */
   joinRequestsPerClub: {
     limit: 3,

@@ -28,3 +28,20 @@ describe("times told in the reader's zone (ux-3 U7, U15)", () => {
       expect(timeZoneOfCookie(bad)).toBeUndefined();
   });
 });
+
+describe("wall clocks in a zone (club hunts' forms, issue 44)", () => {
+  it("reads a wall clock as the instant it names in the zone, either side of a clock change", async () => {
+    const { instantOfLocal, localOfInstant } = await import("./time-zone");
+    expect(instantOfLocal("2026-12-05T05:30", "America/Chicago")?.toISOString()).toBe("2026-12-05T11:30:00.000Z");
+    expect(instantOfLocal("2026-07-05T05:30", "America/Chicago")?.toISOString()).toBe("2026-07-05T10:30:00.000Z");
+    expect(instantOfLocal("2026-12-05T05:30", "UTC")?.toISOString()).toBe("2026-12-05T05:30:00.000Z");
+    // 02:30 on 8 March 2026 does not exist in Chicago: it reads as the hour after.
+    expect(instantOfLocal("2026-03-08T02:30", "America/Chicago")?.toISOString()).toBe("2026-03-08T08:30:00.000Z");
+    expect(instantOfLocal("2026-02-30T05:30", "UTC")).toBeUndefined();
+    expect(instantOfLocal("tomorrow", "UTC")).toBeUndefined();
+    expect(localOfInstant(Date.parse("2026-12-05T11:30:00Z"), "America/Chicago")).toBe("2026-12-05T05:30");
+    expect(localOfInstant(Date.parse("2026-07-05T10:30:00Z"), "America/New_York")).toBe("2026-07-05T06:30");
+    // 01:30 on 1 November 2026 happens twice in Chicago: the first.
+    expect(instantOfLocal("2026-11-01T01:30", "America/Chicago")?.toISOString()).toBe("2026-11-01T06:30:00.000Z");
+  });
+});

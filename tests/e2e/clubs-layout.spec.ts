@@ -47,7 +47,7 @@ test.describe("club page layout", () => {
 
     await open(`/clubs/${id}`);
     const tabs = page.getByRole("navigation", { name: "Club sections" }).getByRole("link");
-    await expect(tabs).toHaveText(["Posts", "Members", "Rules", "Requests (1)", "Invites"]);
+    await expect(tabs).toHaveText(["Posts", "Hunts", "Members", "Rules", "Requests (1)", "Invites"]);
     for (const tab of await tabs.all()) {
       const box = (await tab.boundingBox())!;
       expect(box.x).toBeGreaterThanOrEqual(0);

@@ -121,7 +121,7 @@ test("N14: when the club tabs wrap, each row has the rule under it, and each tab
   await open(`/clubs/${club.id}`);
   const nav = page.getByRole("navigation", { name: "Club sections" });
   const tabs = nav.getByRole("link");
-  await expect(tabs).toHaveText(["Posts", "Members", "Rules", "Requests (1)", "Invites"]);
+  await expect(tabs).toHaveText(["Posts", "Hunts", "Members", "Rules", "Requests (1)", "Invites"]);
   const boxes = await Promise.all((await tabs.all()).map(async (tab) => (await tab.boundingBox())!));
   for (const box of boxes) {
     expect(box.height).toBeGreaterThanOrEqual(44);

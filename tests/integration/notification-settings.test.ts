@@ -32,6 +32,10 @@ const DEFAULTS = {
     moderation: true,
     // Staff's word of new reports (ux-3 U23): on by default, reaching staff only.
     report: true,
+    // Club hunts (issue 44, CONTRACT.md §14): in the app by default.
+    club_event: true,
+    event_reminder: true,
+    event_cancelled: true,
   },
   email: "daily",
   push: false,

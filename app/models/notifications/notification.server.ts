@@ -5,6 +5,8 @@ import { runEvery } from "~/utils/jobs.server";
 import { clubReadableSql, visiblePostSql } from "~/models/access.server";
 import { notBlockedEitherWaySql } from "~/models/members/block.server";
 import { mayModerateSql } from "~/models/moderation/moderation-access.server";
+import { dayAtClock } from "~/utils/time-zone";
+import { readerTimeZone } from "~/utils/reader-time.server";
 
 /**
  * Notifications (CONTRACT.md §7, docs/decisions/0064-notifications.md): one row per recipient per
@@ -25,6 +27,8 @@ export type NotificationEvent = {
   reason?: string | null;
   /** `report`: the case staff are told of (moderation/report-notice.server.ts). */
   caseId?: number;
+  /** `club_event`, `event_reminder`, `event_cancelled`: the club hunt (issue 44); `clubId` is its club. */
+  eventId?: number;
 };
 
 export type NotificationActor = { username: string; displayName: string; avatar: string | null };
@@ -41,6 +45,8 @@ export type NotificationItem = {
   actorCount: number;
   post?: { id: number; title: string };
   club?: { id: number; name: string };
+  /** A club hunt's notice: the hunt, its title and start. */
+  event?: { id: number; title: string; startsAt: string };
   commentId?: number;
   detail?: string | null;
   reason?: string | null;
@@ -79,6 +85,7 @@ export async function notify(recipientIds: number[], event: NotificationEvent, t
         detail: event.detail ?? null,
         reason: event.reason ?? null,
         caseId: event.caseId ?? null,
+        eventId: event.eventId ?? null,
       })),
     );
     return recipients.length;
@@ -189,6 +196,11 @@ async function eligibleRecipients(q: Tx, candidates: number[], event: Notificati
     conditions.push(`NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user_id = u.id AND n.kind = 'mention'
       AND n.actor_id = @actor AND n.post_id = @post AND ${event.commentId ? "n.comment_id = @comment" : "n.comment_id IS NULL"})`);
   }
+  if (event.eventId) {
+    // A club hunt's notice reaches only those who may read the club (CONTRACT.md §7).
+    params.event = event.eventId;
+    conditions.push(`EXISTS (SELECT 1 FROM club_events e WHERE e.id = @event AND ${clubReadableSql("e.club_id", "u.id")})`);
+  }
   if (event.commentId && event.kind !== "moderation") {
     conditions.push(`EXISTS (SELECT 1 FROM comments cm WHERE cm.id = @comment AND cm.hidden_at IS NULL)`);
   }
@@ -270,18 +282,23 @@ type ItemRow = {
   actor_avatar: string | null;
   case_target: ReportTarget | null;
   case_snapshot: string | null;
+  event_id: number | null;
+  event_title: string | null;
+  event_starts_at: number | string | null;
 };
 
 const ITEM_SELECT = `SELECT n.id AS id, n.kind AS kind, n.read_at AS read_at, n.created_at AS created_at,
     n.actor_count AS actor_count, n.detail AS detail, n.reason AS reason, n.comment_id AS comment_id,
     n.post_id AS post_id, p.title AS post_title, COALESCE(n.club_id, p.club_id) AS club_id, c.name AS club_name,
     a.username AS actor_username, a.display_name AS actor_display_name, a.avatar AS actor_avatar,
-    mc.target_type AS case_target, mc.snapshot AS case_snapshot
+    mc.target_type AS case_target, mc.snapshot AS case_snapshot,
+    e.id AS event_id, e.title AS event_title, e.starts_at AS event_starts_at
   FROM notifications n
   LEFT JOIN users a ON a.id = n.actor_id
   LEFT JOIN posts p ON p.id = n.post_id
   LEFT JOIN clubs c ON c.id = COALESCE(n.club_id, p.club_id)
-  LEFT JOIN moderation_cases mc ON mc.id = n.case_id`;
+  LEFT JOIN moderation_cases mc ON mc.id = n.case_id
+  LEFT JOIN club_events e ON e.id = n.event_id`;
 
 /**
  * What the recipient may still read (CONTRACT.md §11), checked each time a notification is listed,
@@ -294,7 +311,10 @@ const READABLE_POST = `${postNamedSql("n.user_id", "n.kind")}
     AND (p.club_id IS NULL OR ${clubReadableSql("p.club_id", "n.user_id")})`;
 /** A staff notice of a report (kind `report`) while the recipient may still moderate the case's club (n.club_id) or the site. */
 const STILL_STAFF = `(CASE WHEN n.kind <> 'report' THEN TRUE ELSE COALESCE(${mayModerateSql("n.user_id", "n.club_id")}, FALSE) END)`;
-const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST})) AND ${STILL_STAFF}`;
+/** A club hunt's notice while the recipient may still read its club (a member who left a private club no longer sees its hunts). */
+// Written with the kind and club (every hunt notice carries its club) so the unread count stays inside notifications_unread.
+const EVENT_READABLE = `(n.kind NOT IN ('club_event', 'event_reminder', 'event_cancelled') OR ${clubReadableSql("n.club_id", "n.user_id")})`;
+const STILL_READABLE = `(p.id IS NULL OR (${READABLE_POST})) AND ${STILL_STAFF} AND ${EVENT_READABLE}`;
 
 /** A page of the member's notifications, newest first (@viewer, @before when `after`, @limit); the bench's plan check explains it. */
 export const notificationPageSql = (after: boolean) =>
@@ -342,7 +362,7 @@ export async function notificationItems(ids: number[]): Promise<NotificationItem
 export const UNREAD_COUNT_SQL = `SELECT COUNT(*) AS unread FROM (SELECT 1 FROM notifications n
     WHERE n.user_id = @viewer AND n.read_at IS NULL
       AND (n.post_id IS NULL OR EXISTS (SELECT 1 FROM posts p WHERE p.id = n.post_id AND ${READABLE_POST}))
-      AND ${STILL_STAFF}
+      AND ${STILL_STAFF} AND ${EVENT_READABLE}
     LIMIT ${UNREAD_CAP}) AS u`;
 
 /**
@@ -376,7 +396,21 @@ function toItem(row: ItemRow): NotificationItem {
   const commentId = row.comment_id ? Number(row.comment_id) : undefined;
   const actorCount = Number(row.actor_count);
   const reported = row.case_target && row.case_snapshot !== null ? { type: row.case_target, snapshot: row.case_snapshot } : undefined;
-  const { text, href } = describe(row.kind, { actor, actorCount, post, club, commentId, detail: row.detail, reason: row.reason, reported });
+  const event =
+    row.event_id && row.event_title !== null
+      ? { id: Number(row.event_id), title: row.event_title, startsAt: new Date(Number(row.event_starts_at)).toISOString() }
+      : undefined;
+  const { text, href } = describe(row.kind, {
+    actor,
+    actorCount,
+    post,
+    club,
+    event,
+    commentId,
+    detail: row.detail,
+    reason: row.reason,
+    reported,
+  });
   return {
     id: Number(row.id),
     kind: row.kind,
@@ -388,6 +422,7 @@ function toItem(row: ItemRow): NotificationItem {
     actorCount,
     ...(post ? { post } : {}),
     ...(club ? { club } : {}),
+    ...(event ? { event } : {}),
     ...(commentId ? { commentId } : {}),
     ...(row.kind === "moderation" ? { detail: row.detail, reason: row.reason } : {}),
   };
@@ -398,6 +433,7 @@ type Parts = {
   actorCount: number;
   post?: { id: number; title: string };
   club?: { id: number; name: string };
+  event?: { id: number; title: string; startsAt: string };
   commentId?: number;
   detail: string | null;
   reason: string | null;
@@ -418,7 +454,7 @@ function reportedThing(reported: Parts["reported"], club: Parts["club"]): string
 /** The sentence and the page of each kind (CONTRACT.md §7's table). */
 function describe(
   kind: NotificationKind,
-  { actor, actorCount, post, club, commentId, detail, reason, reported }: Parts,
+  { actor, actorCount, post, club, event, commentId, detail, reason, reported }: Parts,
 ): { text: string; href: string } {
   const who = actor?.displayName ?? "A former member";
   const title = post ? quote(post.title) : "a post";
@@ -451,6 +487,17 @@ function describe(
       const what = commentId ? `Your comment on ${title}` : `Your post ${title}`;
       if (detail === "restored") return { text: `${what} was restored`, href: postHref };
       return { text: `${what} was removed${reason ? `: ${reason}` : ""}`, href: postHref };
+    }
+    case "club_event":
+    case "event_reminder":
+    case "event_cancelled": {
+      const hunt = event ? quote(event.title) : "a hunt";
+      const href = club && event ? `/clubs/${club.id}/events/${event.id}` : clubHref;
+      // In the reader's zone on a page (their `tz` cookie), in UTC, labelled, in a mail.
+      const when = event ? ` on ${dayAtClock(Date.parse(event.startsAt), readerTimeZone())}` : "";
+      if (kind === "club_event") return { text: `${who} planned ${hunt} in ${clubName}${when}`, href };
+      if (kind === "event_reminder") return { text: `Reminder: ${hunt} in ${clubName} starts${when}`, href };
+      return { text: `${hunt} in ${clubName}${when} was cancelled`, href };
     }
     case "report":
       // Staff's word of a new case (ux-3 U23): what and why, never who reported it.

@@ -35,7 +35,10 @@ export async function clubLayoutLoader({ request, params }: LoaderFunctionArgs) 
     // The owner and admins decide requests (CONTRACT.md §8 "Club staff").
     const pendingCount = club.userRole === "owner" || club.userRole === "admin" ? await countPendingRequests(id) : 0;
     // The tab links this viewer sees; a tab's own loader guards its data.
-    const tabs: ClubTab[] = ["posts", "members"];
+    const tabs: ClubTab[] = ["posts"];
+    // The club's hunts (issue 44) for whoever may read its posts.
+    if (club.isMember || !club.isPrivate) tabs.push("events");
+    tabs.push("members");
     if (club.rules) tabs.push("rules");
     if (pendingCount > 0) tabs.push("requests");
     if (club.isMember) tabs.push("invites");

@@ -30,7 +30,14 @@ export const clubRoutes: ClubRoute[] = [
       { id: "routes/clubs.$id.requests", path: "requests", file: "routes/clubs.$id/tabs/requests.tsx" },
       { id: "routes/clubs.$id.invites", path: "invites", file: "routes/clubs.$id/tabs/invites.tsx" },
       { id: "routes/clubs.$id.rules", path: "rules", file: "routes/clubs.$id/tabs/rules.tsx" },
+      // Club hunts (issue 44): the Hunts tab, a hunt's page, and the plan and edit forms.
+      { id: "routes/clubs.$id.events", path: "events", file: "routes/clubs.$id/tabs/hunts.tsx" },
+      { id: "routes/clubs.$id.events.new", path: "events/new", file: "routes/clubs.$id/hunts/new.tsx" },
+      { id: "routes/clubs.$id.events.$eventId", path: "events/:eventId", file: "routes/clubs.$id/hunts/hunt.tsx" },
+      { id: "routes/clubs.$id.events.$eventId.edit", path: "events/:eventId/edit", file: "routes/clubs.$id/hunts/edit.tsx" },
     ],
   },
   { id: "routes/clubs.$id_.create", path: "clubs/:id/create", file: "routes/clubs.$id/create-post.tsx" },
+  // The club's calendar feed (issue 44), outside the layout: a file, not a page.
+  { id: "routes/clubs.$id_.events[.]ics", path: "clubs/:id/events.ics", file: "routes/clubs.$id/events-ics.ts" },
 ];

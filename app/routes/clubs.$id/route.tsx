@@ -41,6 +41,7 @@ const EditClubForm = lazyPart(
 
 const TAB_LABELS: Record<ClubTab, string> = {
   posts: "Posts",
+  events: "Hunts",
   members: "Members",
   rules: "Rules",
   requests: "Requests",

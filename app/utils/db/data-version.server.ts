@@ -44,6 +44,7 @@ export const UNCOUNTED_TABLES: readonly string[] = [
   "notification_fanouts",
   "notification_acts",
   "notification_digests",
+  "club_event_jobs",
   "job_runs",
   "site_keys",
   // Why a session ended (ux-3 U7): read only by a request whose answer drops its cookie.
