@@ -5,12 +5,16 @@ import { dataSaverFor } from "~/web/data-saver.server";
 import { newIdempotencyKey } from "~/web/idempotency.server";
 import { readSession } from "~/web/session.server";
 import { getToast } from "~/web/toast.server";
+import type { Toast } from "~/utils/toast";
 
 /**
  * What every page's layout needs (root.tsx): the member, a flashed toast, the forms' idempotency key
  * and the data-saver setting. Apart from root.tsx so the browser build sees one server module here,
  * not five, each of which would be a tiny file of its own on every page (docs/decisions/0045).
  */
+/** The notice on the page a suspended member had open: once (the same answer drops the cookie). */
+const signedOutToast = (notice: string): Toast => ({ title: "You have been signed out", description: notice, type: "error", sticky: true });
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const [{ signedIn, dropCookie, endedBecause }, { toast, headers }] = await Promise.all([readSession(request), getToast(request)]);
   const user = signedIn?.user;
@@ -36,9 +40,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
             unread: await unreadCount(user.id),
           }
         : null,
-      toast,
-      // Why this device was just signed out, told on the page it had open (ux-3 U7): a suspension.
-      signedOut: endedBecause,
+      // Why this device was just signed out, told on the page it had open until dismissed (ux-3 U7).
+      toast: toast ?? (endedBecause ? signedOutToast(endedBecause) : null),
       // The idempotency key of the page's forms that create something (utils/idempotency.ts).
       formKey: user ? newIdempotencyKey() : null,
       // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.

@@ -112,16 +112,6 @@ export function Layout({ children }: { children: ReactNode }) {
         <SavedCopyNote />
         <OutboxNote />
         <main id="main" className="mx-auto max-w-6xl px-4 py-6">
-          {data?.signedOut ? (
-            // The page a member had open when a suspension signed them out says why (ux-3 U7), once.
-            <p
-              role="alert"
-              data-testid="signed-out-note"
-              className="mb-4 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-800"
-            >
-              <strong>You have been signed out.</strong> {data.signedOut}
-            </p>
-          ) : null}
           {children}
           {feed ? (
             <p className="mt-8 text-center">

@@ -4,6 +4,8 @@ export type Toast = {
   type?: "success" | "error" | "info";
   /** A link the toast offers, e.g. "Sign in" after a send met an ended session. */
   action?: { label: string; href: string };
+  /** Stays until dismissed, for what the member must read: why this device was signed out (ux-3 U7). */
+  sticky?: boolean;
 };
 
 let listeners: Array<(toast: Toast) => void> = [];

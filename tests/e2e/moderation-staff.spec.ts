@@ -56,12 +56,16 @@ test.describe("moderation staff", () => {
     // The page they had open tells it on their next step, not only "Please sign in" (ux-3 U7), once.
     await memberPage.getByTestId("notifications-link").click();
     await expect(memberPage).toHaveURL("/notifications");
-    const note = memberPage.getByTestId("signed-out-note");
-    await expect(note).toContainText(`You have been signed out. Your account is suspended until ${until} at`);
+    // A notice that stays until dismissed, not a 6-second toast.
+    const note = memberPage.getByTestId("toast");
+    await expect(note).toContainText("You have been signed out");
+    await expect(note).toContainText(`Your account is suspended until ${until} at`);
+    await expect(note).toContainText(reason);
+    await memberPage.waitForTimeout(7_000);
     await expect(note).toContainText(reason);
     await memberPage.getByRole("link", { name: "Whitetail Pulse home" }).click();
     await expect(memberPage).toHaveURL("/");
-    await expect(memberPage.getByTestId("signed-out-note")).toHaveCount(0);
+    await expect(memberPage.getByTestId("toast")).toHaveCount(0);
     await open("/auth?mode=login", memberPage);
     const form = memberPage.locator("form#login");
     await form.getByLabel("Username").fill(member.username);

@@ -75,7 +75,7 @@ export function Toaster({ serverToast }: { serverToast: ServerToast | null }) {
   useEffect(() => void loadToastCard().catch(() => undefined), []);
 
   useEffect(() => {
-    if (!toast) return;
+    if (!toast || toast.sticky) return;
     const timer = setTimeout(() => setToast(null), 6000);
     return () => clearTimeout(timer);
   }, [toast]);
