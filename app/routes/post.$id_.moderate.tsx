@@ -1,7 +1,7 @@
 import type { MetaFunction } from "react-router";
 import { Link, useActionData, useLoaderData } from "react-router";
 import { hiddenNoticeText } from "~/schemas/messages";
-import { ModerationForms } from "~/components/moderation/removal";
+import { ModerationForms, SensitiveMarkForm } from "~/components/moderation/removal";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
 import type { moderationPageAction, moderationPageLoader } from "~/web/moderation-page.server";
@@ -15,7 +15,7 @@ import { withUnreadTitle } from "~/utils/unread-title";
 export { moderationPageLoader as loader, moderationPageAction as action } from "~/web/moderation-page.server";
 
 export default function ModeratePage() {
-  const { postId, target, label, hidden, as } = useLoaderData<typeof moderationPageLoader>();
+  const { postId, target, label, hidden, as, sensitive } = useLoaderData<typeof moderationPageLoader>();
   const failed = useActionData<typeof moderationPageAction>();
   const failure = failed && "reason" in failed ? failed : null;
   const error = failure?.fieldErrors.reason?.[0] ?? (failed && "error" in failed ? failed.error : undefined);
@@ -43,6 +43,7 @@ export default function ModeratePage() {
           reason={failure?.reason}
           error={error}
         />
+        {target.type === "post" ? <SensitiveMarkForm postId={postId} sensitive={sensitive} /> : null}
       </section>
     </div>
   );

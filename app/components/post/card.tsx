@@ -2,6 +2,7 @@ import { Link, useLocation } from "react-router";
 import { RenderCached } from "~/components/ui/render-cache";
 import { renderCacheKeys } from "~/utils/render-cache-keys";
 import { useDataSaver } from "~/components/ui/data-saver";
+import { useBlurGraphic } from "./graphic-photo";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
@@ -40,7 +41,8 @@ type CardProps = { post: WithPreview<Post>; viewerId: number | null; redirectTo:
 export function useCardInputs() {
   const { pathname, search } = useLocation();
   const dataSaver = useDataSaver();
-  return (props: CardProps) => renderCacheKeys.card({ pathname, search, dataSaver }, props);
+  const blurGraphic = useBlurGraphic();
+  return (props: CardProps) => renderCacheKeys.card({ pathname, search, dataSaver, blurGraphic }, props);
 }
 
 function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
@@ -92,7 +94,7 @@ export function PostAttachments({
   variant,
   canFetch,
 }: {
-  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags" | "sensitive">;
   variant: "card" | "page";
   canFetch: boolean;
 }) {
@@ -101,7 +103,7 @@ export function PostAttachments({
     <>
       {post.uploadedFiles.length ? (
         <div className={gap}>
-          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} />
+          <PostMedia files={post.uploadedFiles} variant={variant} postId={post.id} sensitive={post.sensitive} />
         </div>
       ) : null}
       {post.mediaUrl ? (

@@ -9,6 +9,7 @@ import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
+import { GraphicPhotoField } from "./graphic-photo";
 import { MentionSuggestions } from "./mention-suggestions";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors, FormRefusal } from "~/components/ui/field";
@@ -77,7 +78,7 @@ export function PostEditor(props: PostEditorProps) {
 
 const EDITOR_ID = "post-editor";
 /** What a draft of a post keeps (useDraft): every field the member fills in, uploads included. */
-export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles"] as const;
+export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles", "sensitive"] as const;
 
 function PostEditorForm({
   lastResult,
@@ -103,6 +104,7 @@ function PostEditorForm({
       mediaUrl: draft.value("mediaUrl"),
       content: draft.value("content"),
       tags: draft.list("tags")?.join(", "),
+      sensitive: draft.value("sensitive"),
     },
     // Messages appear on the first Publish, then follow the typing (validating on blur would move
     // the Publish button under the pointer as a message appears).
@@ -115,6 +117,7 @@ function PostEditorForm({
   // Publish while files upload: a valid form waits for them and goes by itself (media-upload.tsx).
   const gate = useRef<PublishGate | null>(null);
   const formProps = getFormProps(form);
+  const { key: _sensitiveKey, ...sensitiveInput } = getInputProps(fields.sensitive, { type: "checkbox" });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     formProps.onSubmit(event);
     if (!event.defaultPrevented && gate.current?.hold(event.currentTarget)) event.preventDefault();
@@ -203,6 +206,8 @@ function PostEditorForm({
             gate={gate}
           />
         )}
+
+        <GraphicPhotoField {...sensitiveInput} />
 
         <TagsInput
           id={fields.tags.id}

@@ -1,5 +1,7 @@
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Link, useLocation } from "react-router";
 import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
+import { GraphicPhotoCover, SHOW_PHOTOS_PARAM, useBlurGraphic } from "./graphic-photo";
 import type { UploadedFile } from "~/schemas/media-options";
 import { imageSources, SIZES } from "~/utils/media/image-sources";
 
@@ -10,22 +12,55 @@ import { imageSources, SIZES } from "~/utils/media/image-sources";
  * (`postHref`), on the post page it opens the original in a new tab (the one way to fetch it).
  * With data saver on, an image is a tap-to-load placeholder. Video and audio use the
  * browser's players with preload="none": nothing large downloads until the member presses play.
+ * A graphic post's media (`sensitive`) wait behind "Show photo" for visitors and members who blur
+ * them (graphic-photo.tsx); the post page's `?photos=show` draws them (the link without JavaScript).
  */
 export function PostMedia({
   files,
   variant,
-  postHref,
+  postId,
+  sensitive = false,
 }: {
   files: UploadedFile[] | null | undefined;
   variant: "card" | "page";
-  /** The post's page, which a card's image opens. */
-  postHref?: string;
+  /** The post: a card's image opens its page. */
+  postId: number;
+  sensitive?: boolean;
 }) {
+  const blur = useBlurGraphic();
+  const { search } = useLocation();
+  const [shown, setShown] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  // Revealed in place: the pictures take the focus the "Show photo" link had.
+  useEffect(() => {
+    if (shown) box.current?.focus({ preventScroll: true });
+  }, [shown]);
   if (!files?.length) return null;
+  const asked = shown || (variant === "page" && new URLSearchParams(search).get(SHOW_PHOTOS_PARAM) === "show");
+  const postHref = variant === "card" ? `/post/${postId}` : undefined;
+  if (sensitive && blur && !asked) {
+    const first = files[0]!;
+    return (
+      <div id={`post-${postId}-media`} data-testid="post-media">
+        <GraphicPhotoCover
+          postId={postId}
+          count={files.length}
+          ratio={first.width && first.height ? `${first.width} / ${first.height}` : undefined}
+          onShow={() => setShown(true)}
+        />
+      </div>
+    );
+  }
   return (
-    <div className="space-y-3" data-testid="post-media">
+    <div
+      id={`post-${postId}-media`}
+      className="space-y-3"
+      data-testid="post-media"
+      ref={box}
+      tabIndex={shown ? -1 : undefined}
+    >
       {files.map((file) => (
-        <MediaItem key={file.url} file={file} linkImage={variant === "page"} postHref={variant === "card" ? postHref : undefined} />
+        <MediaItem key={file.url} file={file} linkImage={variant === "page"} postHref={postHref} />
       ))}
     </div>
   );

@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { changePassword, updateProfile } from "~/models/members/profile.server";
 import { setDataSaver } from "~/models/members/data-saver.server";
+import { setBlurGraphic } from "~/models/members/graphic-photos.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/members/session.server";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/forms.server";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
@@ -49,7 +50,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
-  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
+  const privacy = { dataSaver: signedIn.dataSaver, blurGraphic: signedIn.blurGraphic, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
   const notifications = tab === "notifications" ? await notificationsTab(request, signedIn) : null;
   return data({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
 }
@@ -67,6 +68,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
     if (intent === "data-saver") return dataSaverAction(actor, formData);
+    if (intent === "blur-graphic") return blurGraphicAction(actor, formData);
     if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
     if (intent === "push-off-elsewhere") return pushOffElsewhereAction(signedIn);
     if (intent === "unblock") return unblockAction(actor, formData);
@@ -133,6 +135,16 @@ async function dataSaverAction(actor: SessionUser, formData: FormData) {
   return redirectWithToast("/settings?tab=privacy", {
     title: on ? "Data saver on" : "Data saver off",
     description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
+  });
+}
+
+/** Settings › Privacy › Blur graphic photos: the checkbox sends "on", or nothing when it is cleared. */
+async function blurGraphicAction(actor: SessionUser, formData: FormData) {
+  const on = formData.get("blurGraphic") === "on";
+  await setBlurGraphic(actor, on);
+  return redirectWithToast("/settings?tab=privacy", {
+    title: on ? "Graphic photos blurred" : "Graphic photos shown",
+    description: on ? "Graphic photos now wait behind “Show photo”." : "Graphic photos show like any other.",
   });
 }
 
