@@ -9,7 +9,7 @@ import { timeAgo } from "~/utils/time-ago";
  * and fails the request on any difference.
  */
 
-/** What a card reads from the page around it: the URL (the club label and the dialog links), data saver (pictures), blur of graphic photos. */
+/** What a card reads from the page around it: the URL (the club label and the dialog links), data saver (pictures), "Blur graphic photos" (ADR 0091). */
 export type CardPage = { pathname: string; search: string; dataSaver: boolean; blurGraphic: boolean };
 /** A card's own props, as PostCard takes them. */
 export type CardKeyProps = { post: { id: number; createdAt: string }; viewerId: number | null; redirectTo: string };

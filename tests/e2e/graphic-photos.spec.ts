@@ -5,9 +5,10 @@ import { expect, expectNoAxeViolations, hydrated, test, uniqueName } from "./fix
 /**
  * Graphic photos (issue 43 items 4 and 5, CONTRACT.md §14, docs/decisions/0091-graphic-photos.md): a
  * post marked `sensitive` shows a "Show photo" box instead of its pictures to visitors and to members
- * who blur graphic photos (the default), with JavaScript off and on; the page names no address of the
- * picture, so nothing of it is fetched before the member asks; "Show photo" reveals it (in place with
- * JavaScript, on the post's page without); a member who turned the setting off sees it as any other.
+ * who blur graphic photos (the default), with JavaScript off and on: a closed <details> holding no
+ * address of the picture, so nothing of it is fetched before the member asks; "Show photo" opens it
+ * in place (with JavaScript the picture is drawn there; without it, a tap-to-load box whose tap opens
+ * the smallest variant); a member who turned the setting off sees them as any other.
  */
 
 // Requests are counted per page: the service worker would answer some of them from its cache.
@@ -56,23 +57,19 @@ async function graphicPost(page: Page, baseURL: string, sensitive = true) {
   return { id: post.id, title, photo, username };
 }
 
-/** The cover is shown, the page names no address of the picture, and nothing of it was fetched. */
+/** The cover is shown, no element names the picture (no src, srcset), and nothing of it was fetched. */
 async function expectCovered(page: Page, photo: Stored, media: string[]) {
-  await expect(page.getByTestId("graphic-photo").first()).toBeVisible();
-  await expect(page.getByTestId("graphic-photo").first()).toContainText("Graphic photo");
+  const cover = page.locator("details.graphic-cover").first();
+  await expect(cover).toBeVisible();
+  await expect(cover).not.toHaveAttribute("open");
+  await expect(cover.locator("summary")).toHaveText("Show photo");
   await expect(page.getByTestId("post-image")).toHaveCount(0);
-  // No element names it (no src, srcset, href, poster): the loader data the scripts read may, which loads nothing.
-  const named = await page.evaluate(
-    (prefix) =>
-      Array.from(document.querySelectorAll("body *:not(script)")).flatMap((el) =>
-        Array.from(el.attributes)
-          .filter((a) => a.value.includes(prefix))
-          .map((a) => `${el.tagName} ${a.name}`),
-      ),
+  const images = await page.evaluate(
+    (prefix) => Array.from(document.querySelectorAll("img, source, video")).filter((el) => el.outerHTML.includes(prefix)).length,
     stem(photo),
   );
-  expect(named).toEqual([]);
-  await page.waitForTimeout(300);
+  expect(images).toBe(0);
+  await page.waitForTimeout(500);
   expect(media.filter((path) => path.startsWith(stem(photo)))).toEqual([]);
 }
 
@@ -96,25 +93,37 @@ test("a visitor sees the cover on the feed and the post page, fetches nothing of
   await visitor.goto(`/post/${post.id}`);
   if (js) await hydrated(visitor);
   await expectCovered(visitor, post.photo, media);
-  const show = visitor.getByTestId("show-photo");
-  await expect(show).toHaveText("Show photo");
+  const show = visitor.locator("details.graphic-cover > summary");
   const box = await show.boundingBox();
   expect(box!.height).toBeGreaterThanOrEqual(44);
   expect(box!.width).toBeGreaterThanOrEqual(44);
   if (js) await expectNoAxeViolations(visitor);
 
+  // In place: the same page, under the bar that hides it again.
   await show.click();
-  const image = visitor.getByTestId("post-image");
-  await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
-  if (js) {
-    // In place: the same page, the pictures where the box was, with the focus.
-    await expect(visitor).toHaveURL(new RegExp(`/post/${post.id}$`));
-    await expect(visitor.getByTestId("post-media")).toBeFocused();
-    await expectNoAxeViolations(visitor);
-  } else {
-    await expect(visitor).toHaveURL(new RegExp(`/post/${post.id}\\?photos=show#post-${post.id}-media$`));
+  await expect(visitor.locator("details.graphic-cover")).toHaveAttribute("open", "");
+  if (!js) {
+    // Without scripts the box is a link to the smallest variant, still nothing fetched until it is tapped.
+    const placeholder = visitor.getByTestId("image-placeholder");
+    await expect(placeholder).toBeVisible();
+    await expect(placeholder).toContainText("Graphic photo");
+    const height = (await placeholder.boundingBox())!.height;
+    expect(height).toBeGreaterThanOrEqual(44);
+    await visitor.waitForTimeout(300);
+    expect(media.filter((path) => path.startsWith(stem(post.photo)))).toEqual([]);
+    await placeholder.click();
+    await expect(visitor).toHaveURL(new RegExp(`${post.photo.variants[0]!.url}$`));
+    expect(media).toContain(post.photo.variants[0]!.url);
+    expect(media).not.toContain(post.photo.url);
+    await context.close();
+    return;
   }
-  await expect(visitor.getByTestId("graphic-photo")).toHaveCount(0);
+  const image = visitor.getByTestId("post-image");
+  await expect(image).toBeVisible();
+  await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
+  await expect(visitor).toHaveURL(new RegExp(`/post/${post.id}$`));
+  expect((await show.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await expectNoAxeViolations(visitor);
   expect(media.some((path) => path.startsWith(stem(post.photo)))).toBe(true);
   // The original only ever through the post page's explicit link.
   expect(media).not.toContain(post.photo.url);
@@ -136,13 +145,13 @@ test("a member blurs graphic photos by default; with the setting off they show a
   // A post not marked shows its picture.
   await open(`/post/${plain.id}`);
   await expect(page.getByTestId("post-image")).toBeVisible();
-  await expect(page.getByTestId("graphic-photo")).toHaveCount(0);
+  await expect(page.locator("details.graphic-cover")).toHaveCount(0);
 
   await open("/settings?tab=privacy");
-  const settings = page.getByTestId("graphic-photo-settings");
+  const settings = page.getByTestId("data-saver-settings");
   const box = settings.getByLabel("Blur graphic photos");
   await expect(box).toBeChecked();
-  const label = await settings.locator("label").boundingBox();
+  const label = await settings.locator("label").filter({ hasText: "Blur graphic photos" }).boundingBox();
   expect(label!.height).toBeGreaterThanOrEqual(44);
   if (js) await expectNoAxeViolations(page);
   await box.uncheck();
@@ -152,8 +161,9 @@ test("a member blurs graphic photos by default; with the setting off they show a
 
   await open(`/post/${post.id}`);
   const image = page.getByTestId("post-image");
+  await expect(image).toBeVisible();
   await expect.poll(() => image.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
-  await expect(page.getByTestId("graphic-photo")).toHaveCount(0);
+  await expect(page.locator("details.graphic-cover")).toHaveCount(0);
 
   // On again: the same page (no stale copy) waits behind the box once more.
   await open("/settings?tab=privacy");
@@ -161,7 +171,7 @@ test("a member blurs graphic photos by default; with the setting off they show a
   await settings.getByRole("button", { name: "Save" }).click();
   await expect(page.getByTestId("toast")).toContainText("Graphic photos blurred");
   await open(`/post/${post.id}`);
-  await expect(page.getByTestId("graphic-photo")).toBeVisible();
+  await expect(page.locator("details.graphic-cover > summary")).toBeVisible();
   await expect(page.getByTestId("post-image")).toHaveCount(0);
 });
 

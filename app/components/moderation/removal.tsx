@@ -85,21 +85,14 @@ export function ModerationForms({
         <button type="submit" name="intent" value="remove" className="btn-secondary text-sm">
           Remove {what}
         </button>
+        {target ? null : (
+          // The post's "graphic photo" mark (CONTRACT.md §14) is on its moderate page, out of every reader's first load.
+          <a href={action} className="tap ml-3 text-field-700 underline">
+            Graphic photo mark
+          </a>
+        )}
       </Form>
     </details>
   );
 }
 
-/**
- * The staff's "graphic photo" mark on a post (CONTRACT.md §14): one plain form posting to
- * /post/{id}/moderate, which logs it and goes back to the post (JavaScript off and on alike).
- */
-export function SensitiveMarkForm({ postId, sensitive }: { postId: number; sensitive: boolean }) {
-  return (
-    <Form method="post" action={`/post/${postId}/moderate`} className="mt-2" data-testid="post-sensitive-form">
-      <button type="submit" name="intent" value={sensitive ? "unmark-sensitive" : "mark-sensitive"} className="btn-secondary text-sm">
-        {sensitive ? "Clear the graphic photo mark" : "Mark as a graphic photo"}
-      </button>
-    </Form>
-  );
-}

@@ -2,11 +2,10 @@ import { Link, useLocation } from "react-router";
 import { RenderCached } from "~/components/ui/render-cache";
 import { renderCacheKeys } from "~/utils/render-cache-keys";
 import { useDataSaver } from "~/components/ui/data-saver";
-import { useBlurGraphic } from "./graphic-photo";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
-import { PostMedia } from "./media";
+import { PostMedia, useBlurGraphic } from "./media";
 import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
@@ -103,7 +102,7 @@ export function PostAttachments({
     <>
       {post.uploadedFiles.length ? (
         <div className={gap}>
-          <PostMedia files={post.uploadedFiles} variant={variant} postId={post.id} sensitive={post.sensitive} />
+          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} sensitive={post.sensitive} />
         </div>
       ) : null}
       {post.mediaUrl ? (

@@ -1,4 +1,4 @@
-import { GraphicPhotoField } from "./graphic-photo";
+import { GraphicPhotoField } from "./graphic-photo-field";
 import type { SubmissionResult } from "@conform-to/react";
 import { Suspense, useState } from "react";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";

@@ -9,7 +9,7 @@ import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
-import { GraphicPhotoField } from "./graphic-photo";
+import { GraphicPhotoField } from "./graphic-photo-field";
 import { MentionSuggestions } from "./mention-suggestions";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors, FormRefusal } from "~/components/ui/field";

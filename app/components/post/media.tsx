@@ -1,7 +1,6 @@
-import { useEffect, useRef, useState } from "react";
-import { Link, useLocation } from "react-router";
+import { useState } from "react";
+import { Link, useRouteLoaderData } from "react-router";
 import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
-import { GraphicPhotoCover, SHOW_PHOTOS_PARAM, useBlurGraphic } from "./graphic-photo";
 import type { UploadedFile } from "~/schemas/media-options";
 import { imageSources, SIZES } from "~/utils/media/image-sources";
 
@@ -12,65 +11,63 @@ import { imageSources, SIZES } from "~/utils/media/image-sources";
  * (`postHref`), on the post page it opens the original in a new tab (the one way to fetch it).
  * With data saver on, an image is a tap-to-load placeholder. Video and audio use the
  * browser's players with preload="none": nothing large downloads until the member presses play.
- * A graphic post's media (`sensitive`) wait behind "Show photo" for visitors and members who blur
- * them (graphic-photo.tsx); the post page's `?photos=show` draws them (the link without JavaScript).
+ * A graphic post's media (`sensitive`) wait behind "Show photo" for visitors and members who blur them.
  */
 export function PostMedia({
   files,
   variant,
-  postId,
-  sensitive = false,
+  postHref,
+  sensitive,
 }: {
   files: UploadedFile[] | null | undefined;
   variant: "card" | "page";
-  /** The post: a card's image opens its page. */
-  postId: number;
+  /** The post's page, which a card's image opens. */
+  postHref?: string;
   sensitive?: boolean;
 }) {
   const blur = useBlurGraphic();
-  const { search } = useLocation();
-  const [shown, setShown] = useState(false);
-  const box = useRef<HTMLDivElement>(null);
-  // Revealed in place: the pictures take the focus the "Show photo" link had.
-  useEffect(() => {
-    if (shown) box.current?.focus({ preventScroll: true });
-  }, [shown]);
+  const [open, setOpen] = useState(false);
   if (!files?.length) return null;
-  const asked = shown || (variant === "page" && new URLSearchParams(search).get(SHOW_PHOTOS_PARAM) === "show");
-  const postHref = variant === "card" ? `/post/${postId}` : undefined;
-  if (sensitive && blur && !asked) {
-    const first = files[0]!;
-    return (
-      <div id={`post-${postId}-media`} data-testid="post-media">
-        <GraphicPhotoCover
-          postId={postId}
-          count={files.length}
-          ratio={first.width && first.height ? `${first.width} / ${first.height}` : undefined}
-          onShow={() => setShown(true)}
-        />
-      </div>
-    );
-  }
+  const covered = sensitive && blur;
+  const items = files.map((file) => (
+    <MediaItem
+      key={file.url}
+      file={file}
+      linkImage={variant === "page"}
+      postHref={variant === "card" ? postHref : undefined}
+      wait={covered && !open}
+    />
+  ));
+  // A graphic post's media behind "Show photo" (ADR 0091): a <details>, the same with JavaScript off
+  // and on, whose words and looks are CSS (.graphic-cover). Closed, or open without JavaScript, its
+  // pictures are tap-to-load boxes with no address of an image in the page (a browser without
+  // scripts loads even lazy images it does not show); opened with JavaScript, they are drawn in place.
   return (
-    <div
-      id={`post-${postId}-media`}
-      className="space-y-3"
-      data-testid="post-media"
-      ref={box}
-      tabIndex={shown ? -1 : undefined}
-    >
-      {files.map((file) => (
-        <MediaItem key={file.url} file={file} linkImage={variant === "page"} postHref={postHref} />
-      ))}
+    <div className="space-y-3" data-testid="post-media">
+      {covered ? (
+        <details className="graphic-cover" onToggle={(event) => setOpen(event.currentTarget.open)}>
+          <summary>Show photo</summary>
+          {items}
+        </details>
+      ) : (
+        items
+      )}
     </div>
   );
 }
 
-function MediaItem({ file, linkImage, postHref }: { file: UploadedFile; linkImage: boolean; postHref?: string }) {
+/**
+ * Graphic photos (CONTRACT.md §14, ADR 0091): whether this page covers a sensitive post's media.
+ * Visitors always; members unless they turned Settings › Privacy › "Blur graphic photos" off.
+ */
+export const useBlurGraphic = (): boolean => (useRouteLoaderData("root") as { blurGraphic?: boolean } | undefined)?.blurGraphic ?? true;
+
+function MediaItem({ file, linkImage, postHref, wait }: { file: UploadedFile; linkImage: boolean; postHref?: string; wait?: boolean }) {
   const dataSaver = useDataSaver();
-  if (file.type === "image" && dataSaver) {
+  if (file.type === "image" && (dataSaver || wait)) {
     return (
       <TapToLoadImage
+        note={wait ? "Graphic photo" : undefined}
         image={file}
         name={file.name}
         width={file.width}

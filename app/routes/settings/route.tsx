@@ -10,7 +10,6 @@ import { Avatar } from "~/components/ui/avatar";
 import { Field } from "~/components/ui/field";
 import { SessionList } from "~/components/profile/session-list";
 import { DataSaverSettings } from "~/components/settings/data-saver";
-import { GraphicPhotoSettings } from "~/components/settings/graphic-photos";
 import { SIGN_IN } from "~/schemas/messages";
 import { pageMeta } from "~/utils/brand";
 import { useIsPending } from "~/utils/remix";
@@ -71,9 +70,9 @@ function PrivacyTab() {
       <DataSaverSettings
         on={"dataSaver" in data && data.dataSaver}
         browserAsks={"browserAsksDataSaver" in data && data.browserAsksDataSaver}
+        blurGraphic={!("blurGraphic" in data) || data.blurGraphic}
         action="/settings?tab=privacy"
       />
-      <GraphicPhotoSettings on={!("blurGraphic" in data) || data.blurGraphic} action="/settings?tab=privacy" />
       {"blocked" in data && data.blocked ? <BlockedMembers {...data.blocked} action="/settings?tab=privacy" /> : null}
     </PrivacySettings>
   );

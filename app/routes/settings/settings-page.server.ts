@@ -67,8 +67,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "change-password") return changePasswordAction(actor, request, formData);
     if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
-    if (intent === "data-saver") return dataSaverAction(actor, formData);
-    if (intent === "blur-graphic") return blurGraphicAction(actor, formData);
+    if (intent === "data-saver") return dataSaverAction(signedIn, formData);
     if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
     if (intent === "push-off-elsewhere") return pushOffElsewhereAction(signedIn);
     if (intent === "unblock") return unblockAction(actor, formData);
@@ -128,23 +127,24 @@ async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-ses
   return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
 }
 
-/** Settings › Privacy › Data saver: the checkbox sends "on", or nothing when it is cleared. */
-async function dataSaverAction(actor: SessionUser, formData: FormData) {
+/**
+ * Settings › Privacy › Data saver, with "Blur graphic photos" (CONTRACT.md §14) in the same form: each
+ * checkbox sends "on", or nothing when it is cleared. The toast tells what changed.
+ */
+async function dataSaverAction(signedIn: SignedIn, formData: FormData) {
   const on = formData.get("dataSaver") === "on";
-  await setDataSaver(actor, on);
+  const blur = formData.get("blurGraphic") === "on";
+  await setDataSaver(signedIn.user, on);
+  await setBlurGraphic(signedIn.user, blur);
+  if (blur !== signedIn.blurGraphic && on === signedIn.dataSaver) {
+    return redirectWithToast("/settings?tab=privacy", {
+      title: blur ? "Graphic photos blurred" : "Graphic photos shown",
+      description: blur ? "Graphic photos now wait behind “Show photo”." : "Graphic photos show like any other.",
+    });
+  }
   return redirectWithToast("/settings?tab=privacy", {
     title: on ? "Data saver on" : "Data saver off",
     description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
-  });
-}
-
-/** Settings › Privacy › Blur graphic photos: the checkbox sends "on", or nothing when it is cleared. */
-async function blurGraphicAction(actor: SessionUser, formData: FormData) {
-  const on = formData.get("blurGraphic") === "on";
-  await setBlurGraphic(actor, on);
-  return redirectWithToast("/settings?tab=privacy", {
-    title: on ? "Graphic photos blurred" : "Graphic photos shown",
-    description: on ? "Graphic photos now wait behind “Show photo”." : "Graphic photos show like any other.",
   });
 }
 
