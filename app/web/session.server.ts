@@ -85,12 +85,15 @@ async function lookUpSession(request: Request): Promise<{ signedIn: SignedIn | n
   const found = token ? await findSession(token) : undefined;
   if (found) {
     noteMember(found.user.id);
-    return { signedIn: {
+    return {
+      signedIn: {
         user: toSelfUser(found.user),
         sessionId: found.session.id,
         dataSaver: found.user.dataSaver,
         blurGraphic: found.user.blurGraphic,
-      }, dropCookie: null };
+      },
+      dropCookie: null,
+    };
   }
   return { signedIn: null, dropCookie: sent ? await clearedCookie() : null };
 }

@@ -43,7 +43,10 @@ async function graphicPost(page: Page, baseURL: string, sensitive = true) {
   const png = await sharp({ create: { width: 800, height: 600, channels: 3, background: { r: 120, g: 30, b: 20 } } })
     .png()
     .toBuffer();
-  const upload = await page.request.post("/api/upload", { multipart: { file: { name: "harvest.png", mimeType: "image/png", buffer: png } }, headers });
+  const upload = await page.request.post("/api/upload", {
+    multipart: { file: { name: "harvest.png", mimeType: "image/png", buffer: png } },
+    headers,
+  });
   expect(upload.status(), await upload.text()).toBe(201);
   const photo = (await upload.json()) as Stored;
   const title = `Harvest ${uniqueName("t")}`;

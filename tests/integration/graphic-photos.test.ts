@@ -32,17 +32,25 @@ type Member = Awaited<ReturnType<typeof createMember>>;
 
 const stored = async (id: number) => first(await db.select({ sensitive: posts.sensitive }).from(posts).where(eq(posts.id, id)))!.sensitive;
 const logged = async (id: number) =>
-  (await db.select({ action: moderationLog.action }).from(moderationLog).where(and(eq(moderationLog.targetType, "post"), eq(moderationLog.targetId, id)))).map(
-    (r) => r.action,
-  );
+  (
+    await db
+      .select({ action: moderationLog.action })
+      .from(moderationLog)
+      .where(and(eq(moderationLog.targetType, "post"), eq(moderationLog.targetId, id)))
+  ).map((r) => r.action);
 
 const mark = (id: number, who: Member | null, sensitive: unknown) =>
-  call(sensitiveRoute.action, makeRequest(`/api/moderation/posts/${id}/sensitive`, { json: { sensitive }, cookie: who?.cookie }), { id: String(id) });
+  call(sensitiveRoute.action, makeRequest(`/api/moderation/posts/${id}/sensitive`, { json: { sensitive }, cookie: who?.cookie }), {
+    id: String(id),
+  });
 
 describe("the mark on create and edit (the author)", () => {
   it("JSON: POST /api/posts takes `sensitive: true` and the post answers it; absent is false; PUT sets, keeps when absent, clears", async () => {
     const author = await createMember();
-    const res = await call(postsRoute.action, makeRequest("/api/posts", { json: { ...postInput(), sensitive: true }, cookie: author.cookie }));
+    const res = await call(
+      postsRoute.action,
+      makeRequest("/api/posts", { json: { ...postInput(), sensitive: true }, cookie: author.cookie }),
+    );
     expect(res.status).toBe(201);
     const created = (await res.json()) as { id: number; sensitive: boolean };
     expect(created.sensitive).toBe(true);
@@ -51,7 +59,10 @@ describe("the mark on create and edit (the author)", () => {
     const plain = await createPost(author, postInput(), noPreview);
     expect(plain.sensitive).toBe(false);
 
-    const put = (json: unknown) => call(postRoute.action, makeRequest(`/api/posts/${created.id}`, { method: "PUT", json, cookie: author.cookie }), { id: String(created.id) });
+    const put = (json: unknown) =>
+      call(postRoute.action, makeRequest(`/api/posts/${created.id}`, { method: "PUT", json, cookie: author.cookie }), {
+        id: String(created.id),
+      });
     const { title, content } = postInput();
     expect(((await (await put({ title, content })).json()) as { sensitive: boolean }).sensitive).toBe(true);
     expect(((await (await put({ title, content, sensitive: false })).json()) as { sensitive: boolean }).sensitive).toBe(false);
@@ -74,9 +85,13 @@ describe("the mark on create and edit (the author)", () => {
     const post = await createPost(author, postInput(), noPreview);
     const { title, content } = postInput();
     const edit = (sensitive: string[]) =>
-      call(postPage.action, makeRequest(`/post/${post.id}`, { form: { intent: "update", title, content, sensitive }, cookie: author.cookie }), {
-        id: String(post.id),
-      });
+      call(
+        postPage.action,
+        makeRequest(`/post/${post.id}`, { form: { intent: "update", title, content, sensitive }, cookie: author.cookie }),
+        {
+          id: String(post.id),
+        },
+      );
     expect((await edit(["off", "on"])).status).toBe(302);
     expect(await stored(post.id)).toBe(true);
     expect((await edit(["off"])).status).toBe(302);
@@ -87,7 +102,13 @@ describe("the mark on create and edit (the author)", () => {
     const author = await createMember();
     const other = await createMember();
     const post = await createPost(author, postInput(), noPreview);
-    const edit = { title: "Reading rub lines", content: "Rubs in late October tell you more.", mediaUrl: null, tags: null, sensitive: true };
+    const edit = {
+      title: "Reading rub lines",
+      content: "Rubs in late October tell you more.",
+      mediaUrl: null,
+      tags: null,
+      sensitive: true,
+    };
     expect((await failure(() => updatePost(other, post.id, edit))).status).toBe(403);
     expect((await failure(() => updatePost(null, post.id, edit))).status).toBe(401);
     expect(await stored(post.id)).toBe(false);
@@ -144,20 +165,28 @@ describe("the staff's mark: POST /api/moderation/posts/{id}/sensitive and /post/
     const moderator = await createStaff("moderator");
     const post = await createPost(author, postInput(), noPreview);
     const send = (intent: string) =>
-      call(moderatePage.action, makeRequest(`/post/${post.id}/moderate`, { form: { intent }, cookie: moderator.cookie }), { id: String(post.id) });
+      call(moderatePage.action, makeRequest(`/post/${post.id}/moderate`, { form: { intent }, cookie: moderator.cookie }), {
+        id: String(post.id),
+      });
     const res = await send("mark-sensitive");
     expect(res.status).toBe(302);
     expect(res.headers.get("Location")).toBe(`/post/${post.id}`);
     expect(await stored(post.id)).toBe(true);
-    const page = await call(moderatePage.loader, makeRequest(`/post/${post.id}/moderate`, { cookie: moderator.cookie }), { id: String(post.id) });
+    const page = await call(moderatePage.loader, makeRequest(`/post/${post.id}/moderate`, { cookie: moderator.cookie }), {
+      id: String(post.id),
+    });
     expect(((await page.json()) as { sensitive: boolean }).sensitive).toBe(true);
     await send("unmark-sensitive");
     expect(await stored(post.id)).toBe(false);
     // A member's form to the same page changes nothing.
     const other = await createMember();
-    const refused = await call(moderatePage.action, makeRequest(`/post/${post.id}/moderate`, { form: { intent: "mark-sensitive" }, cookie: other.cookie }), {
-      id: String(post.id),
-    });
+    const refused = await call(
+      moderatePage.action,
+      makeRequest(`/post/${post.id}/moderate`, { form: { intent: "mark-sensitive" }, cookie: other.cookie }),
+      {
+        id: String(post.id),
+      },
+    );
     expect(refused.status).toBe(403);
     expect(await stored(post.id)).toBe(false);
   });
@@ -172,14 +201,20 @@ describe("Settings › Privacy › Blur graphic photos", () => {
     const blurredTag = await viewerTag(request());
 
     // The Data saver form carries the box: sent without it, it is off (data saver stays as it was: off).
-    const res = await call(settingsPage.action, makeRequest("/settings?tab=privacy", { form: { intent: "data-saver" }, cookie: member.cookie }));
+    const res = await call(
+      settingsPage.action,
+      makeRequest("/settings?tab=privacy", { form: { intent: "data-saver" }, cookie: member.cookie }),
+    );
     expect(res.status).toBe(302);
     expect((await readSession(request())).signedIn?.blurGraphic).toBe(false);
     // A page drawn with the pictures has another validator, and the worker keeps it as another viewer's.
     expect(await viewerKey(request())).not.toBe(blurredKey);
     expect(await viewerTag(request())).not.toBe(blurredTag);
 
-    await call(settingsPage.action, makeRequest("/settings?tab=privacy", { form: { intent: "data-saver", blurGraphic: "on" }, cookie: member.cookie }));
+    await call(
+      settingsPage.action,
+      makeRequest("/settings?tab=privacy", { form: { intent: "data-saver", blurGraphic: "on" }, cookie: member.cookie }),
+    );
     expect(await viewerKey(request())).toBe(blurredKey);
     expect(await viewerTag(request())).toBe(blurredTag);
     // The same setting, straight from the model (and only the member's own).
@@ -192,12 +227,19 @@ describe("Settings › Privacy › Blur graphic photos", () => {
 describe("feeds and pushes carry no picture of a graphic post", () => {
   it("Atom: a graphic post's entry has no <img> and no image enclosure, and says where the picture is; a plain post keeps its picture", async () => {
     const author = await createMember();
-    const graphic = await createPost(author, postInput({ title: "Field dressed", uploadedFiles: [await makeMedia(author.id)], sensitive: true }), noPreview);
+    const graphic = await createPost(
+      author,
+      postInput({ title: "Field dressed", uploadedFiles: [await makeMedia(author.id)], sensitive: true }),
+      noPreview,
+    );
     const plain = await createPost(author, postInput({ title: "Ridge at dawn", uploadedFiles: [await makeMedia(author.id)] }), noPreview);
-    const res = await call(memberFeed.loader, makeRequest(`/feeds/members/${author.username}.atom`), { username: `${author.username}.atom` });
+    const res = await call(memberFeed.loader, makeRequest(`/feeds/members/${author.username}.atom`), {
+      username: `${author.username}.atom`,
+    });
     expect(res.status).toBe(200);
     const xml = await res.text();
-    const entryOf = (id: number) => [...xml.matchAll(/<entry>([\s\S]*?)<\/entry>/g)].map((m) => m[1]!).find((e) => e.includes(`/post/${id}</id>`))!;
+    const entryOf = (id: number) =>
+      [...xml.matchAll(/<entry>([\s\S]*?)<\/entry>/g)].map((m) => m[1]!).find((e) => e.includes(`/post/${id}</id>`))!;
     const graphicEntry = entryOf(graphic.id);
     expect(graphicEntry).not.toMatch(/<img|&lt;img|rel="enclosure"/);
     expect(graphicEntry).not.toContain(graphic.uploadedFiles[0]!.url.replace(/^\/media\//, ""));

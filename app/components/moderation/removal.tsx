@@ -95,4 +95,3 @@ export function ModerationForms({
     </details>
   );
 }
-

@@ -37,7 +37,7 @@ export function DataSaverSettings({
           Use data saver on this account
         </label>
         <label className="flex min-h-11 items-center gap-2 text-sm text-stone-800">
-          <input type="checkbox" name="blurGraphic" value="on" defaultChecked={blurGraphic} key={String(blurGraphic)} className="h-4 w-4" />
+          <input type="checkbox" name="blurGraphic" value="on" defaultChecked={blurGraphic} className="h-4 w-4" />
           Blur graphic photos
         </label>
         <button type="submit" name="intent" value="data-saver" className="btn-primary" disabled={busy}>

@@ -50,7 +50,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
-  const privacy = { dataSaver: signedIn.dataSaver, blurGraphic: signedIn.blurGraphic, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
+  const privacy = {
+    dataSaver: signedIn.dataSaver,
+    blurGraphic: signedIn.blurGraphic,
+    browserAsksDataSaver: saveDataRequested(request),
+    ownedClubs,
+    blocked,
+  };
   const notifications = tab === "notifications" ? await notificationsTab(request, signedIn) : null;
   return data({ user, tab, sessions, ...privacy, notifications }, NO_STORE);
 }
