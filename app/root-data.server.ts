@@ -46,6 +46,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       formKey: user ? newIdempotencyKey() : null,
       // Images as tap-to-load placeholders (Save-Data: on, or the member's setting): components/ui/data-saver.ts.
       dataSaver: dataSaverFor(request, signedIn),
+      // Graphic posts' media behind "Show photo": visitors always, members unless they turned it off (components/post/media.tsx, ADR 0091).
+      blurGraphic: signedIn?.blurGraphic ?? true,
     },
     { headers: out },
   );

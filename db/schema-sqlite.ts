@@ -49,6 +49,9 @@ export const MODERATION_ACTIONS = [
   "remove_member",
   "purge",
   "dismiss_reports",
+  /** A post marked, or no longer marked, as a graphic photo by staff (CONTRACT.md §14 "Graphic photos"). */
+  "mark_sensitive",
+  "unmark_sensitive",
 ] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 /** Who removed a post or comment: site staff, or the club's own staff. */
@@ -74,6 +77,8 @@ export const users = sqliteTable(
     followingCount: integer("following_count").notNull().default(0),
     /** Settings › Privacy: images as tap-to-load placeholders (CONTRACT.md §6 "Data saver"). */
     dataSaver: integer("data_saver", { mode: "boolean" }).notNull().default(false),
+    /** Settings › Privacy: graphic photos (posts marked `sensitive`) wait behind "Show photo" (CONTRACT.md §14). */
+    blurGraphic: integer("blur_graphic", { mode: "boolean" }).notNull().default(true),
     /** Site role (CONTRACT.md §8), set by the operator with `npm run role`. */
     role: text("role", { enum: SITE_ROLES }).notNull().default("member"),
     /** Suspended since (null: not suspended), until (null: until lifted), and why. */
@@ -153,6 +158,8 @@ export const posts = sqliteTable(
     removalReason: text("removal_reason"),
     /** Who removed it: site staff ("site") or the club's staff ("club"); only site staff undo a site removal (CONTRACT.md §12, security-3 P3). Null when not removed by staff. */
     removedBy: text("removed_by", { enum: REMOVERS }),
+    /** A graphic photo (CONTRACT.md §14): its media wait behind "Show photo"; feeds and pushes carry no image of it. Its author or staff set it. */
+    sensitive: integer("sensitive", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "timestamp_ms" }),
   },

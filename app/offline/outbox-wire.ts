@@ -69,6 +69,8 @@ export function apiCallFor(intent: string, page: string, fields: Array<[string, 
       if (files.length) json.uploadedFiles = files;
       const clubId = clubPage ?? valueOf(fields, "clubId");
       if (clubId) json.clubId = Number(clubId);
+      // "Graphic photo" (CONTRACT.md §14): the box's "on", which postInputSchema reads as true.
+      if (valuesOf(fields, "sensitive").includes("on")) json.sensitive = true;
       return { method: "POST", path: "/api/posts", json };
     }
     default:

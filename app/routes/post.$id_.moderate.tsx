@@ -1,5 +1,5 @@
 import type { MetaFunction } from "react-router";
-import { Link, useActionData, useLoaderData } from "react-router";
+import { Form, Link, useActionData, useLoaderData } from "react-router";
 import { hiddenNoticeText } from "~/schemas/messages";
 import { ModerationForms } from "~/components/moderation/removal";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -15,7 +15,7 @@ import { withUnreadTitle } from "~/utils/unread-title";
 export { moderationPageLoader as loader, moderationPageAction as action } from "~/web/moderation-page.server";
 
 export default function ModeratePage() {
-  const { postId, target, label, hidden, as } = useLoaderData<typeof moderationPageLoader>();
+  const { postId, target, label, hidden, as, sensitive } = useLoaderData<typeof moderationPageLoader>();
   const failed = useActionData<typeof moderationPageAction>();
   const failure = failed && "reason" in failed ? failed : null;
   const error = failure?.fieldErrors.reason?.[0] ?? (failed && "error" in failed ? failed.error : undefined);
@@ -43,8 +43,29 @@ export default function ModeratePage() {
           reason={failure?.reason}
           error={error}
         />
+        {target.type === "post" ? <SensitiveMarkForm postId={postId} sensitive={sensitive} /> : null}
       </section>
     </div>
+  );
+}
+
+/**
+ * The staff's "graphic photo" mark on a post (CONTRACT.md §14, ADR 0091): a plain form to this page's
+ * action, which logs it and goes back to the post. Here rather than on the post page, whose first
+ * load every reader pays for.
+ */
+function SensitiveMarkForm({ postId, sensitive }: { postId: number; sensitive: boolean }) {
+  return (
+    <Form method="post" action={`/post/${postId}/moderate`} className="border-t border-stone-100 pt-3" data-testid="post-sensitive-form">
+      <p className="mb-2 text-sm text-stone-700">
+        {sensitive
+          ? "Marked as a graphic photo: its pictures wait behind “Show photo”."
+          : "Not marked as a graphic photo. Mark it to put its pictures behind “Show photo”."}
+      </p>
+      <button type="submit" name="intent" value={sensitive ? "unmark-sensitive" : "mark-sensitive"} className="btn-secondary text-sm">
+        {sensitive ? "Unmark" : "Mark"} graphic photo
+      </button>
+    </Form>
   );
 }
 

@@ -110,6 +110,19 @@ export const uploadedFilesField = preprocess(
   ),
 );
 
+/** A checkbox's or JSON's yes: true, "true", "on"; a form's `off` before the box (so an unticked box says so) counts once, the last value wins. */
+const sayYes = (v: unknown): boolean | undefined => {
+  const last = Array.isArray(v) ? v[v.length - 1] : v;
+  if (last === undefined || last === null || last === "") return undefined;
+  return last === true || last === "on" || last === "true";
+};
+
+/** "Graphic photo" (CONTRACT.md §14): its media wait behind "Show photo". Absent on create: not marked. */
+export const sensitiveField = preprocess(sayYes, z.optional(z.boolean()));
+
+/** On edit: absent keeps the mark as it is; the edit form sends `off` then the box, so it always says. */
+const sensitiveUpdateField = sensitiveField;
+
 const clubIdField = preprocess(
   emptyToUndefined,
   z.optional(z.coerce.number({ error: "Invalid club" }).check(z.int("Invalid club"), z.positive("Invalid club"))),
@@ -126,6 +139,7 @@ export const postInputSchema = z.object({
   clubId: clubIdField,
   uploadedFiles: uploadedFilesField,
   urlMetadata: urlMetadataField,
+  sensitive: sensitiveField,
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -134,7 +148,8 @@ export type PostInput = z.infer<typeof postInputSchema>;
  * - `mediaUrl` absent, empty or null clears it (a form that hides the field keeps the current value
  *   in a hidden input); when it changes, the stored link preview is dropped;
  * - `tags` absent, empty or null means no tags (stored as null, SPEC.md §5 Edit post);
- * - `type` absent keeps the current type.
+ * - `type` absent keeps the current type;
+ * - `sensitive` absent keeps the current mark (the form always sends it).
  */
 export const postUpdateSchema = z.object({
   title,
@@ -146,6 +161,7 @@ export const postUpdateSchema = z.object({
     const tags = parseTags(stripInvisibleIn(v));
     return tags.length ? tags : null;
   }, z.nullable(tagList())),
+  sensitive: sensitiveUpdateField,
 });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 

@@ -32,6 +32,8 @@ export type Post = {
   shares: number;
   isLiked: boolean;
   uploadedFiles: UploadedFile[];
+  /** A graphic photo (CONTRACT.md §14): its media wait behind "Show photo" for visitors and members who blur them. */
+  sensitive: boolean;
   /** Only on a hidden post, which only its author and the staff who may restore it see (CONTRACT.md §8). */
   hidden?: HiddenNotice;
   /** Only when its text @mentions members who exist: their usernames, shown as links (CONTRACT.md §7, mention.server.ts). */

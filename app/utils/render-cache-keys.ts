@@ -9,8 +9,8 @@ import { timeAgo } from "~/utils/time-ago";
  * and fails the request on any difference.
  */
 
-/** What a card reads from the page around it: the URL (the club label and the dialog links), data saver (pictures). */
-export type CardPage = { pathname: string; search: string; dataSaver: boolean };
+/** What a card reads from the page around it: the URL (the club label and the dialog links), data saver (pictures), "Blur graphic photos" (ADR 0091). */
+export type CardPage = { pathname: string; search: string; dataSaver: boolean; blurGraphic: boolean };
 /** A card's own props, as PostCard takes them. */
 export type CardKeyProps = { post: { id: number; createdAt: string }; viewerId: number | null; redirectTo: string };
 
@@ -24,6 +24,7 @@ export const renderCacheKeys = {
     page.pathname,
     page.search,
     page.dataSaver,
+    page.blurGraphic,
     timeAgo(new Date(post.createdAt)),
   ],
   /** The home's first page of cards as a whole: every card's key, the filters, the next page's cursor, pages appended in place. */
@@ -41,7 +42,7 @@ export const renderCacheKeys = {
 export const PAGE_VALIDATOR_INPUTS = {
   build: "build and non-secret configuration",
   data: "data version (every committed write moves it on)",
-  viewer: "viewer: visitor, or member and session",
+  viewer: "viewer: visitor, or member and session (with their data saver and graphic photo settings)",
   url: "path and query",
   host: "Host header",
   proto: "X-Forwarded-Proto header",

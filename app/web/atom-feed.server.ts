@@ -83,13 +83,20 @@ type Enclosure = { href: string; type: string; length?: number | null; title?: s
  *   sound or film file (`…/ep42.mp3`), so a podcast app can play a podcast post;
  * - related: a media URL that is a page (a video site, a podcast's page), linked, not enclosed;
  * - pictures: uploaded images, drawn in the entry's content at a phone's width.
+ * A graphic post (`sensitive`, CONTRACT.md §14, ADR 0091) carries none of its pictures or videos, not
+ * even as enclosures (a reader would fetch and show them): its content says they are on the post.
  */
 function postMedia(post: Post, origin: string) {
   const enclosures: Enclosure[] = [];
   const pictures: { src: string; alt: string; width?: number | null; height?: number | null }[] = [];
+  let withheld = 0;
   for (const file of post.uploadedFiles) {
     const href = absolute(file.url, origin);
     if (!href) continue;
+    if (post.sensitive && file.type !== "audio") {
+      withheld += 1;
+      continue;
+    }
     if (file.type === "image") {
       const variant = file.variants?.find((v) => v.width >= READER_IMAGE_WIDTH) ?? file.variants?.at(-1);
       const src = (variant && absolute(variant.url, origin)) ?? href;
@@ -101,12 +108,15 @@ function postMedia(post: Post, origin: string) {
   const media = post.mediaUrl ? absolute(post.mediaUrl, origin) : null;
   const mediaType = media ? playableType(media) : null;
   if (media && mediaType) enclosures.push({ href: media, type: mediaType });
-  return { enclosures, pictures, related: media && !mediaType ? media : null };
+  return { enclosures, pictures, related: media && !mediaType ? media : null, withheld, postUrl: `${origin}/post/${post.id}` };
 }
 
 /** The entry's content: the whole text, its pictures and its media link, as HTML. */
 function entryContent(post: Post, media: ReturnType<typeof postMedia>): string {
   const parts = [`<p>${html(post.content)}</p>`];
+  if (media.withheld) {
+    parts.push(`<p><a href="${escapeHtml(media.postUrl)}">Graphic photo: open the post to see it</a></p>`);
+  }
   for (const picture of media.pictures) {
     parts.push(
       `<p><img src="${escapeHtml(picture.src)}" alt="${escapeHtml(picture.alt)}"${picture.width ? ` width="${picture.width}"` : ""}${picture.height ? ` height="${picture.height}"` : ""}/></p>`,

@@ -6,6 +6,7 @@ import {
   targetPlace,
   type ModeratedTarget,
 } from "~/models/moderation/moderation-removal.server";
+import { setPostSensitive } from "~/models/moderation/moderation-sensitive.server";
 import { getPost, moderatesAs } from "~/models/posts/post.server";
 import type { Remover } from "#db/schema";
 import { POST_NOT_FOUND } from "~/schemas/messages";
@@ -22,6 +23,7 @@ import { redirectWithToast } from "./toast.server";
  * (CONTRACT.md §8, every action with JavaScript off). The post page's small Remove and Restore forms
  * post here; a success goes back to the post (POST/redirect/GET) with a toast, a reason left out or
  * too long comes back on this page's form with what was typed. GET shows that form by itself.
+ * A post's "graphic photo" mark is set and cleared here too (intents `mark-sensitive`, `unmark-sensitive`).
  * Who may decide is the model's rule (site staff, or the club's staff for club content).
  */
 
@@ -32,6 +34,8 @@ export type ModerationFormData = {
   /** As whom the viewer moderates here (post.server.ts `moderatesAs`). */
   as: Remover;
   hidden: HiddenNotice | null;
+  /** The post is marked as a graphic photo (CONTRACT.md §14). */
+  sensitive: boolean;
 };
 
 export type ModerationFormFailure = { error: string; fieldErrors: Record<string, string[]>; reason: string };
@@ -58,7 +62,7 @@ export async function moderationPageLoader({ request, params }: LoaderFunctionAr
       const as = await moderatesAs(actor, post.clubId);
       if (!as) throw notFound(POST_NOT_FOUND);
       const hidden = target.type === "post" ? (post.hidden ?? null) : null;
-      return data<ModerationFormData>({ postId, target, label: place.label, hidden, as });
+      return data<ModerationFormData>({ postId, target, label: place.label, hidden, as, sensitive: post.sensitive });
     },
     { notFound: POST_NOT_FOUND, hideForbidden: true },
   );
@@ -75,6 +79,14 @@ export async function moderationPageAction(args: ActionFunctionArgs) {
     if (intent === "restore") {
       await restoreContent(actor, target);
       return redirectWithToast(backTo(postId, target), { title: `${what} restored`, type: "success" });
+    }
+    if ((intent === "mark-sensitive" || intent === "unmark-sensitive") && target.type === "post") {
+      const on = intent === "mark-sensitive";
+      await setPostSensitive(actor, postId, on);
+      return redirectWithToast(backTo(postId, target), {
+        title: on ? "Marked as a graphic photo" : "No longer marked as a graphic photo",
+        type: "success",
+      });
     }
     if (intent !== "remove") throw badRequest("Choose Remove or Restore");
     const reason = String(form.get("reason") ?? "");

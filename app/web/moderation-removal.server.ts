@@ -6,6 +6,7 @@ import {
   restoreContent,
   type ModeratedTarget,
 } from "~/models/moderation/moderation-removal.server";
+import { setPostSensitive } from "~/models/moderation/moderation-sensitive.server";
 import { jsonResponse, readJson } from "./api.server";
 import { idParam } from "./params.server";
 import { requireActor } from "./session.server";
@@ -39,4 +40,14 @@ export async function restoreByApi(type: ModeratedTarget["type"], request: Reque
   const target = targetOf(type, id);
   await restoreContent(await requireActor(request), target);
   return jsonResponse({ id: target.id, hidden: false, removalReason: null } satisfies RemovalAnswer);
+}
+
+const sensitiveBody = z.object({ sensitive: z.boolean({ error: "Say whether it is a graphic photo (sensitive: true or false)" }) });
+
+/** `POST /api/moderation/posts/{id}/sensitive` `{ sensitive }` → 200 `{ id, sensitive }` (CONTRACT.md §14): whoever may remove the post. */
+export async function sensitiveByApi(request: Request, id: string | undefined): Promise<Response> {
+  const target = targetOf("post", id);
+  const actor = await requireActor(request);
+  const body = await readJson(request, sensitiveBody);
+  return jsonResponse(await setPostSensitive(actor, target.id, body.sensitive));
 }

@@ -35,8 +35,8 @@ const sessionCookie = createCookie("__session", {
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export type SessionUser = SelfUser;
-/** The signed-in member, the session the request came with, and the member's Data saver setting. */
-export type SignedIn = { user: SessionUser; sessionId: number; dataSaver: boolean };
+/** The signed-in member, the session the request came with, and the member's Data saver and "Blur graphic photos" settings. */
+export type SignedIn = { user: SessionUser; sessionId: number; dataSaver: boolean; blurGraphic: boolean };
 
 type CookieToken = { sent: boolean; token: string | null };
 
@@ -89,7 +89,8 @@ async function lookUpSession(request: Request): Promise<RequestSession> {
   const found = token ? await findSession(token) : undefined;
   if (found) {
     noteMember(found.user.id);
-    const signedIn = { user: toSelfUser(found.user), sessionId: found.session.id, dataSaver: found.user.dataSaver };
+    const { user } = found;
+    const signedIn = { user: toSelfUser(user), sessionId: found.session.id, dataSaver: user.dataSaver, blurGraphic: user.blurGraphic };
     return { signedIn, dropCookie: null, endedBecause: null };
   }
   if (!sent) return { signedIn: null, dropCookie: null, endedBecause: null };
@@ -112,8 +113,9 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
   const live = token ? await liveSessionOf(token, now) : undefined;
   if (!live) return null;
   noteMember(live.userId);
-  // Data saver draws the member's pages differently (images as placeholders): a new validator when it flips.
-  return `m${live.userId}.${live.id}${live.dataSaver ? ".d" : ""}`;
+  // Data saver draws the member's pages differently (images as placeholders), and so does "Blur
+  // graphic photos" turned off (graphic posts' pictures drawn): a new validator when either flips.
+  return `m${live.userId}.${live.id}${live.dataSaver ? ".d" : ""}${live.blurGraphic ? "" : ".g"}`;
 }
 
 /**
@@ -123,17 +125,21 @@ export async function viewerKey(request: Request, now: number = Date.now()): Pro
  */
 export async function viewerTag(request: Request): Promise<string> {
   // The session the page's loaders read (the same request, so no second look-up).
-  const member = (await readSession(request)).signedIn?.user.id;
-  if (member === undefined) return VISITOR;
-  let tag = viewerTags.get(member);
+  const signedIn = (await readSession(request)).signedIn;
+  if (!signedIn) return VISITOR;
+  // A member who shows graphic photos is another viewer than the same member blurring them
+  // (docs/decisions/0091-graphic-photos.md): turning blur back on makes the worker drop every page it
+  // saved with the pictures drawn, so none is served offline afterwards.
+  const key = `viewer:${signedIn.user.id}${signedIn.blurGraphic ? "" : ":graphic-shown"}`;
+  let tag = viewerTags.get(key);
   if (!tag) {
     if (viewerTags.size >= PARSED_COOKIES_MAX) viewerTags.clear();
-    tag = createHmac("sha256", sessionSecret).update(`viewer:${member}`).digest("base64url").slice(0, 22);
-    viewerTags.set(member, tag);
+    tag = createHmac("sha256", sessionSecret).update(key).digest("base64url").slice(0, 22);
+    viewerTags.set(key, tag);
   }
   return tag;
 }
-const viewerTags = new Map<number, string>();
+const viewerTags = new Map<string, string>();
 
 export async function getSignedIn(request: Request): Promise<SignedIn | null> {
   return (await readSession(request)).signedIn;

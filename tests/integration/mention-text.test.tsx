@@ -87,6 +87,7 @@ describe("the post card", () => {
     shares: 0,
     isLiked: false,
     uploadedFiles: [],
+    sensitive: false,
     mentions: ["Rosa_N"],
   };
 

@@ -55,6 +55,8 @@ describe("POST /api/posts", () => {
         "isLiked",
         "likes",
         "mediaUrl",
+        // CONTRACT.md §14 "Graphic photos" (issue 43).
+        "sensitive",
         "shares",
         "tags",
         "title",

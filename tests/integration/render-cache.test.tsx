@@ -30,6 +30,7 @@ const post = (over: Partial<Post> = {}): Post => ({
   shares: 1,
   isLiked: false,
   uploadedFiles: [],
+  sensitive: false,
   ...over,
 });
 

@@ -14,6 +14,8 @@ const DECISIONS: Record<ModerationLogEntry["action"], [verb: string, after?: str
   remove_member: ["removed", "from the club"],
   purge: ["removed the recent posts and comments of"],
   dismiss_reports: ["dismissed the open reports by"],
+  mark_sensitive: ["marked", "as a graphic photo"],
+  unmark_sensitive: ["cleared the graphic photo mark of"],
 };
 
 /**

@@ -85,6 +85,12 @@ export function ModerationForms({
         <button type="submit" name="intent" value="remove" className="btn-secondary text-sm">
           Remove {what}
         </button>
+        {target ? null : (
+          // The post's "graphic photo" mark (CONTRACT.md §14) is on its moderate page, out of every reader's first load.
+          <a href={action} className="tap ml-3 text-field-700 underline">
+            Graphic photo mark
+          </a>
+        )}
       </Form>
     </details>
   );

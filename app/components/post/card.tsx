@@ -5,7 +5,7 @@ import { useDataSaver } from "~/components/ui/data-saver";
 import { PostActions } from "./actions";
 import { LinkPreview } from "./link-preview";
 import { PostByline, PostTypeBadge, TagList, truncate } from "./meta";
-import { PostMedia } from "./media";
+import { PostMedia, useBlurGraphic } from "./media";
 import { MentionText } from "./mention-text";
 import type { PostDialogStates } from "./dialogs";
 import { PostOwnerMenu } from "./owner-menu";
@@ -40,7 +40,8 @@ type CardProps = { post: WithPreview<Post>; viewerId: number | null; redirectTo:
 export function useCardInputs() {
   const { pathname, search } = useLocation();
   const dataSaver = useDataSaver();
-  return (props: CardProps) => renderCacheKeys.card({ pathname, search, dataSaver }, props);
+  const blurGraphic = useBlurGraphic();
+  return (props: CardProps) => renderCacheKeys.card({ pathname, search, dataSaver, blurGraphic }, props);
 }
 
 function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
@@ -92,7 +93,7 @@ export function PostAttachments({
   variant,
   canFetch,
 }: {
-  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags">;
+  post: Pick<Post, "id" | "uploadedFiles" | "mediaUrl" | "urlMetadata" | "tags" | "sensitive">;
   variant: "card" | "page";
   canFetch: boolean;
 }) {
@@ -101,7 +102,7 @@ export function PostAttachments({
     <>
       {post.uploadedFiles.length ? (
         <div className={gap}>
-          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} />
+          <PostMedia files={post.uploadedFiles} variant={variant} postHref={`/post/${post.id}`} sensitive={post.sensitive} />
         </div>
       ) : null}
       {post.mediaUrl ? (

@@ -9,7 +9,7 @@ import { useFullPost } from "./full-post";
 /** For the post menu, which asks for the full body with this file when it opens (owner-menu.tsx). */
 export { preloadFullPost } from "./full-post";
 
-type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
+type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive">>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };
 

@@ -1,3 +1,4 @@
+import { GraphicPhotoField } from "./graphic-photo-field";
 import type { SubmissionResult } from "@conform-to/react";
 import { Suspense, useState } from "react";
 import { POST_TYPES, POST_TYPE_LABELS } from "~/schemas/post-options";
@@ -12,7 +13,7 @@ import type { Post } from "~/schemas/shapes";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { importAgain } from "~/utils/import-again";
 
-type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">;
+type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive">;
 
 const hasMediaField = (type: string) => type === "video" || type === "podcast";
 
@@ -76,6 +77,9 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
     return typeof value === "string" ? value : "";
   };
   const errors = (name: string) => result?.error?.[name] ?? undefined;
+  // After a failed save: the mark as sent (the hidden `off`, then `on` when ticked).
+  const sent = result?.initialValue?.sensitive;
+  const sentSensitive = result ? ([] as unknown[]).concat(sent ?? []).includes("on") : undefined;
 
   const [title, setTitle] = useState(() => initial("title", post.title));
   const [content, setContent] = useState(() => initial("content", post.content));
@@ -162,6 +166,9 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
           <div className="mt-2">{mediaField}</div>
         </details>
       )}
+      {/* `off` first: an unticked box sends nothing, and an absent mark would keep the stored one (postUpdateSchema). */}
+      <input type="hidden" name="sensitive" value="off" />
+      <GraphicPhotoField id={id("sensitive")} name="sensitive" defaultChecked={sentSensitive ?? post.sensitive} />
       <Field id={id("tags")} label="Tags" errors={errors("tags")} hint="Separate tags with commas">
         <input
           id={id("tags")}

@@ -10,6 +10,7 @@ import { useIsPending } from "~/utils/remix";
 import { parseTags } from "~/utils/tags";
 import { draftUploads, MediaUpload, type PublishGate } from "./media-upload";
 import { TypeSuggestion } from "./type-suggestion";
+import { GraphicPhotoField } from "./graphic-photo-field";
 import { MentionSuggestions } from "./mention-suggestions";
 import { showToast } from "~/components/layout/toaster";
 import { Field, FieldErrors, FormRefusal } from "~/components/ui/field";
@@ -114,7 +115,7 @@ function fillEmpty(form: HTMLFormElement, name: string, value: string) {
 
 const EDITOR_ID = "post-editor";
 /** What a draft of a post keeps (useDraft): every field the member fills in, uploads included. */
-export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles"] as const;
+export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles", "sensitive"] as const;
 
 function PostEditorForm({
   lastResult,
@@ -142,6 +143,7 @@ function PostEditorForm({
       mediaUrl: prefill?.mediaUrl || draft.value("mediaUrl"),
       content: prefill?.content || draft.value("content"),
       tags: draft.list("tags")?.join(", "),
+      sensitive: draft.value("sensitive"),
     },
     // Messages appear on the first Publish, then follow the typing (validating on blur would move
     // the Publish button under the pointer as a message appears).
@@ -162,6 +164,7 @@ function PostEditorForm({
     fillEmpty(element, fields.content.name, fromPhone.text);
     fillEmpty(element, fields.mediaUrl.name, fromPhone.url);
   }, [fromPhone, form.id, fields.title.name, fields.content.name, fields.mediaUrl.name]);
+  const { key: _sensitiveKey, ...sensitiveInput } = getInputProps(fields.sensitive, { type: "checkbox" });
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     formProps.onSubmit(event);
     if (!event.defaultPrevented && gate.current?.hold(event.currentTarget)) event.preventDefault();
@@ -252,6 +255,8 @@ function PostEditorForm({
             ready={draft.settled}
           />
         )}
+
+        <GraphicPhotoField {...sensitiveInput} />
 
         <TagsInput
           id={fields.tags.id}

@@ -1,4 +1,5 @@
-import { Link } from "react-router";
+import { useState } from "react";
+import { Link, useRouteLoaderData } from "react-router";
 import { TapToLoadImage, useDataSaver } from "~/components/ui/data-saver";
 import type { UploadedFile } from "~/schemas/media-options";
 import { imageSources, SIZES } from "~/utils/media/image-sources";
@@ -10,32 +11,63 @@ import { imageSources, SIZES } from "~/utils/media/image-sources";
  * (`postHref`), on the post page it opens the original in a new tab (the one way to fetch it).
  * With data saver on, an image is a tap-to-load placeholder. Video and audio use the
  * browser's players with preload="none": nothing large downloads until the member presses play.
+ * A graphic post's media (`sensitive`) wait behind "Show photo" for visitors and members who blur them.
  */
 export function PostMedia({
   files,
   variant,
   postHref,
+  sensitive,
 }: {
   files: UploadedFile[] | null | undefined;
   variant: "card" | "page";
   /** The post's page, which a card's image opens. */
   postHref?: string;
+  sensitive?: boolean;
 }) {
+  const blur = useBlurGraphic();
+  const [open, setOpen] = useState(false);
   if (!files?.length) return null;
+  const covered = sensitive && blur;
+  const items = files.map((file) => (
+    <MediaItem
+      key={file.url}
+      file={file}
+      linkImage={variant === "page"}
+      postHref={variant === "card" ? postHref : undefined}
+      wait={covered && !open}
+    />
+  ));
+  // A graphic post's media behind "Show photo" (ADR 0091): a <details>, the same with JavaScript off
+  // and on, whose words and looks are CSS (.graphic-cover). Closed, or open without JavaScript, its
+  // pictures are tap-to-load boxes with no address of an image in the page (a browser without
+  // scripts loads even lazy images it does not show); opened with JavaScript, they are drawn in place.
   return (
     <div className="space-y-3" data-testid="post-media">
-      {files.map((file) => (
-        <MediaItem key={file.url} file={file} linkImage={variant === "page"} postHref={variant === "card" ? postHref : undefined} />
-      ))}
+      {covered ? (
+        <details className="graphic-cover" onToggle={(event) => setOpen(event.currentTarget.open)}>
+          <summary>Show photo</summary>
+          {items}
+        </details>
+      ) : (
+        items
+      )}
     </div>
   );
 }
 
-function MediaItem({ file, linkImage, postHref }: { file: UploadedFile; linkImage: boolean; postHref?: string }) {
+/**
+ * Graphic photos (CONTRACT.md §14, ADR 0091): whether this page covers a sensitive post's media.
+ * Visitors always; members unless they turned Settings › Privacy › "Blur graphic photos" off.
+ */
+export const useBlurGraphic = (): boolean => (useRouteLoaderData("root") as { blurGraphic?: boolean } | undefined)?.blurGraphic ?? true;
+
+function MediaItem({ file, linkImage, postHref, wait }: { file: UploadedFile; linkImage: boolean; postHref?: string; wait?: boolean }) {
   const dataSaver = useDataSaver();
-  if (file.type === "image" && dataSaver) {
+  if (file.type === "image" && (dataSaver || wait)) {
     return (
       <TapToLoadImage
+        note={wait ? "Graphic photo" : undefined}
         image={file}
         name={file.name}
         width={file.width}

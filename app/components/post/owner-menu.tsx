@@ -8,7 +8,7 @@ import type { WithPreview } from "~/utils/preview";
 import type { PostDialogStates } from "./dialogs";
 import { importAgain } from "~/utils/import-again";
 
-type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags">>;
+type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive">>;
 
 // The dialogs (the edit form, and Radix inside DialogForm) load only when an author opens one, so
 // the feed's JavaScript stays small for everyone; opening the menu starts the download. Should

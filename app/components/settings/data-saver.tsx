@@ -6,9 +6,21 @@ import { useIsPending } from "~/utils/remix";
  * Settings › Privacy › Data saver (CONTRACT.md §6): a plain form (intent `data-saver`) that works
  * without JavaScript. On, every page shows images as tap-to-load placeholders with their size, and
  * video and audio load nothing until played. `browserAsks`: this request already said Save-Data: on
- * (a phone's lite mode), which does the same whatever the setting is.
+ * (a phone's lite mode), which does the same whatever the setting is. The same form carries "Blur
+ * graphic photos" (on by default): posts marked as graphic keep their pictures behind "Show photo".
  */
-export function DataSaverSettings({ on, browserAsks, action }: { on: boolean; browserAsks: boolean; action: string }) {
+export function DataSaverSettings({
+  on,
+  browserAsks,
+  blurGraphic,
+  action,
+}: {
+  on: boolean;
+  browserAsks: boolean;
+  /** "Blur graphic photos" (CONTRACT.md §14, ADR 0091): the same form, so the page carries one more box and no more. */
+  blurGraphic: boolean;
+  action: string;
+}) {
   const busy = useIsPending({ intent: "data-saver" });
   return (
     <TitledSection id="data-saver" title="Data saver" className="space-y-3" testId="data-saver-settings">
@@ -23,6 +35,10 @@ export function DataSaverSettings({ on, browserAsks, action }: { on: boolean; br
         <label className="flex items-center gap-2 text-sm text-stone-800">
           <input type="checkbox" name="dataSaver" value="on" defaultChecked={on} key={String(on)} className="h-4 w-4" />
           Use data saver on this account
+        </label>
+        <label className="flex min-h-11 items-center gap-2 text-sm text-stone-800">
+          <input type="checkbox" name="blurGraphic" value="on" defaultChecked={blurGraphic} className="h-4 w-4" />
+          Blur graphic photos
         </label>
         <button type="submit" name="intent" value="data-saver" className="btn-primary" disabled={busy}>
           {busy ? "Saving..." : "Save"}

@@ -22,7 +22,10 @@ export function TapToLoadImage({
   width,
   height,
   className = "",
+  note = "Data saver is on",
 }: {
+  /** Why it waits (a graphic photo waits too: components/post/media.tsx). */
+  note?: string;
   image: ImageLike;
   name: string;
   width?: number | null;
@@ -51,7 +54,7 @@ export function TapToLoadImage({
         {name}
         {size !== null ? ` · ${formatBytes(size)}` : ""}
       </span>
-      <span className="text-xs text-stone-500">Data saver is on</span>
+      <span className="text-xs text-stone-500">{note}</span>
     </a>
   );
 }

@@ -67,7 +67,7 @@ const sessionByToken = preparedOnce(() =>
 );
 const liveSessionByToken = preparedOnce(() =>
   db
-    .select({ id: sessions.id, userId: sessions.userId, dataSaver: users.dataSaver })
+    .select({ id: sessions.id, userId: sessions.userId, dataSaver: users.dataSaver, blurGraphic: users.blurGraphic })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(liveByToken)
@@ -87,13 +87,13 @@ export async function findSession(token: string, now: number = Date.now()): Prom
 
 /**
  * The live session a token names, read only (no sliding write): who a page's validator is for
- * (server/conditional.server.ts), with the member's data saver setting, which changes the page too.
+ * (server/conditional.server.ts), with the member's data saver and graphic photo settings, which change the page too.
  * Undefined when there is none.
  */
 export async function liveSessionOf(
   token: string,
   now: number = Date.now(),
-): Promise<{ id: number; userId: number; dataSaver: boolean } | undefined> {
+): Promise<{ id: number; userId: number; dataSaver: boolean; blurGraphic: boolean } | undefined> {
   const [live] = await liveSessionByToken().execute({ hash: hashToken(token), now });
   return live;
 }

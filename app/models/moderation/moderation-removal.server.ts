@@ -120,7 +120,7 @@ const missing = (target: ModeratedTarget) => notFound(target.type === "post" ? P
  * never decide on their own content, nor change what site staff removed (403). Read inside the
  * decision's transaction.
  */
-async function requireDecider(tx: Queryable, actor: Actor, target: ModeratedTarget): Promise<{ me: Moderator; row: TargetRow }> {
+export async function requireDecider(tx: Queryable, actor: Actor, target: ModeratedTarget): Promise<{ me: Moderator; row: TargetRow }> {
   const scope = await requireModerationScope(actor, tx);
   const row = await loadTarget(tx, target);
   if (!row) throw missing(target);

@@ -88,6 +88,7 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
     shares: p.sharesCount,
     isLiked: likedBy !== null,
     uploadedFiles: files,
+    sensitive: p.sensitive,
     // Only a hidden post carries it (its author's or a moderator's view): every other answer is unchanged.
     ...(p.hiddenAt ? { hidden: hiddenNoticeOf(p) } : {}),
   };

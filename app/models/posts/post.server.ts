@@ -149,6 +149,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
         mediaUrl,
         urlMetadata,
         tags,
+        sensitive: data.sensitive ?? false,
       })
       .returning({ id: posts.id });
     const postId = inserted!.id;
@@ -185,7 +186,11 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
   return getPost(actor, id);
 }
 
-/** Edit a post: its author only (401 signed out, 403 someone else, 404 missing). A new media URL drops the old preview. */
+/**
+ * Edit a post: its author only (401 signed out, 403 someone else, 404 missing). A new media URL drops
+ * the old preview. `sensitive` absent keeps the mark; the author may set or clear it (staff do it
+ * through `setPostSensitive`, moderation-sensitive.server.ts).
+ */
 export async function updatePost(actor: Actor, id: number, input: PostUpdateInput): Promise<Post> {
   const me = requireSignedIn(actor);
   const data = parseOrThrow(postUpdateSchema, input) as PostUpdateInput;
@@ -204,6 +209,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
         ...(current?.mediaUrl === mediaUrl ? {} : { urlMetadata: null }),
         mediaUrl,
         tags: data.tags ?? null,
+        ...(data.sensitive === undefined ? {} : { sensitive: data.sensitive }),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, id));

@@ -78,6 +78,7 @@ function PrivacyTab() {
       <DataSaverSettings
         on={"dataSaver" in data && data.dataSaver}
         browserAsks={"browserAsksDataSaver" in data && data.browserAsksDataSaver}
+        blurGraphic={!("blurGraphic" in data) || data.blurGraphic}
         action="/settings?tab=privacy"
       />
       {"blocked" in data && data.blocked ? <BlockedMembers {...data.blocked} action="/settings?tab=privacy" /> : null}

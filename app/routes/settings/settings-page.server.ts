@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
 import { changePassword, updateProfile } from "~/models/members/profile.server";
 import { setDataSaver } from "~/models/members/data-saver.server";
+import { setBlurGraphic } from "~/models/members/graphic-photos.server";
 import { endSession, endSessions, listSessions, SESSION_NOT_FOUND } from "~/models/members/session.server";
 import { passwordChangeSchema, settingsProfileSchema } from "~/schemas/forms.server";
 import { handleAvatarUpload, isMultipart } from "~/web/avatar-upload.server";
@@ -51,7 +52,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const sessions: ActiveSession[] = tab === "security" ? await listSessions(user, sessionId) : [];
   const ownedClubs: OwnedClubFate[] = tab === "privacy" ? await clubsOnAccountDeletion(user) : [];
   const blocked = tab === "privacy" ? await blockedMembersOf(user, new URL(request.url)) : null;
-  const privacy = { dataSaver: signedIn.dataSaver, browserAsksDataSaver: saveDataRequested(request), ownedClubs, blocked };
+  const privacy = {
+    dataSaver: signedIn.dataSaver,
+    blurGraphic: signedIn.blurGraphic,
+    browserAsksDataSaver: saveDataRequested(request),
+    ownedClubs,
+    blocked,
+  };
   const notifications = tab === "notifications" ? await notificationsTab(request, signedIn) : null;
   const homeCounty = tab === "profile" ? await homeCountyTab(request, user) : null;
   return data({ user, tab, sessions, ...privacy, notifications, homeCounty }, NO_STORE);
@@ -69,7 +76,7 @@ export async function action(args: ActionFunctionArgs) {
     if (intent === "change-password") return changePasswordAction(actor, request, formData);
     if (intent === "delete-account") return deleteAccountAction(actor, request, formData);
     if (intent === "end-session" || intent === "end-other-sessions") return endSessionsAction(signedIn, intent, formData);
-    if (intent === "data-saver") return dataSaverAction(actor, formData);
+    if (intent === "data-saver") return dataSaverAction(signedIn, formData);
     if (intent === "notification-settings") return notificationSettingsAction(actor, formData);
     if (intent === "push-off-elsewhere") return pushOffElsewhereAction(signedIn);
     if (intent === "unblock") return unblockAction(actor, formData);
@@ -130,10 +137,21 @@ async function endSessionsAction({ user, sessionId }: SignedIn, intent: "end-ses
   return redirectWithToast("/settings?tab=security", { title: "Signed out", description: "That device has been signed out." });
 }
 
-/** Settings › Privacy › Data saver: the checkbox sends "on", or nothing when it is cleared. */
-async function dataSaverAction(actor: SessionUser, formData: FormData) {
+/**
+ * Settings › Privacy › Data saver, with "Blur graphic photos" (CONTRACT.md §14) in the same form: each
+ * checkbox sends "on", or nothing when it is cleared. The toast tells what changed.
+ */
+async function dataSaverAction(signedIn: SignedIn, formData: FormData) {
   const on = formData.get("dataSaver") === "on";
-  await setDataSaver(actor, on);
+  const blur = formData.get("blurGraphic") === "on";
+  await setDataSaver(signedIn.user, on);
+  await setBlurGraphic(signedIn.user, blur);
+  if (blur !== signedIn.blurGraphic && on === signedIn.dataSaver) {
+    return redirectWithToast("/settings?tab=privacy", {
+      title: blur ? "Graphic photos blurred" : "Graphic photos shown",
+      description: blur ? "Graphic photos now wait behind “Show photo”." : "Graphic photos show like any other.",
+    });
+  }
   return redirectWithToast("/settings?tab=privacy", {
     title: on ? "Data saver on" : "Data saver off",
     description: on ? "Pictures now wait for a tap." : "Pictures load as usual.",
