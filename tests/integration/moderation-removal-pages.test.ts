@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { posts } from "#db/schema";
 import { newClub } from "#tests/fixtures/clubs";
 import { createStaff, setClubRole } from "#tests/fixtures/moderation";
-import { showsModeration } from "~/components/moderation/removal";
+import { showsModeration } from "~/components/moderation/staff-forms";
 import { removeContent } from "~/models/moderation/moderation-removal.server";
 import { addComment } from "~/models/posts/comment.server";
 import { createPost } from "~/models/posts/post.server";

@@ -1,11 +1,24 @@
 import type { SubmissionResult } from "@conform-to/react";
-import { DialogForm, type DialogFormBag } from "~/components/ui/dialog-form";
+import { Suspense } from "react";
+import { DialogForm, FormUnavailable } from "~/components/ui/dialog-form";
 import type { DialogFormState } from "~/components/ui/dialog-form-state";
-import { WithDraft } from "~/components/ui/draft-note";
-import { Field, FieldErrors } from "~/components/ui/field";
-import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
-import type { DraftBag } from "~/components/ui/use-draft";
+import { lazyPart } from "~/components/ui/lazy-part";
 import type { Club } from "~/schemas/shapes";
+import { importAgain } from "~/utils/import-again";
+import type { JoinFormProps } from "./join-form";
+
+/**
+ * The form itself (drafts, fields) is fetched when it is shown: the dialog opens, or the page is
+ * `?join=1` (hydration keeps the server's form until the code arrives); when it does not arrive, the
+ * dialog says so (docs/decisions/0045), as Edit Club's does.
+ */
+const JoinForm = lazyPart<JoinFormProps>(
+  importAgain(
+    () => import("./join-form"),
+    (m) => m.DraftedJoinForm,
+  ),
+  FormUnavailable,
+);
 
 /**
  * Joining a club with an optional message to the owner: the club page's Join dialog, and the same
@@ -43,7 +56,11 @@ export function ClubJoinDialog({
       action={`/clubs/${club.id}`}
       intent="join"
     >
-      {(form) => <DraftedJoinForm club={club} form={form} redirectTo={redirectTo} lastResult={joinReply(form.data)} />}
+      {(form) => (
+        <Suspense fallback={null}>
+          <JoinForm club={club} form={form} redirectTo={redirectTo} lastResult={joinReply(form.data)} />
+        </Suspense>
+      )}
     </DialogForm>
   );
 }
@@ -52,60 +69,4 @@ export function ClubJoinDialog({
 function joinReply(data: unknown): SubmissionResult<string[]> | undefined {
   if (!data || typeof data !== "object" || !("intent" in data) || data.intent !== "join" || !("result" in data)) return undefined;
   return data.result as SubmissionResult<string[]>;
-}
-
-type JoinFormProps = {
-  club: Club;
-  form: DialogFormBag<unknown>;
-  redirectTo?: string;
-  lastResult?: SubmissionResult<string[]>;
-};
-
-const joinFormId = ({ club, form }: JoinFormProps) => `join-${club.id}-${form.mode}`;
-
-/** The message is kept as a local draft (docs/decisions/0031-local-drafts.md) until the request is sent. */
-function DraftedJoinForm(props: JoinFormProps) {
-  return (
-    <WithDraft formId={joinFormId(props)} name={`join:${props.club.id}`} fields={["message"]} skipRestore={Boolean(props.lastResult)}>
-      {(draft) => <JoinForm {...props} draft={draft} />}
-    </WithDraft>
-  );
-}
-
-function JoinForm(props: JoinFormProps & { draft: DraftBag }) {
-  const { club, form: bag, redirectTo, lastResult, draft } = props;
-  const id = joinFormId(props);
-  const errors = lastResult?.error ?? {};
-  const replied = lastResult?.initialValue?.message;
-  const typed = typeof replied === "string" ? replied : draft.value("message");
-  return (
-    <bag.Form method="post" action={bag.action} id={id} className="space-y-4" aria-describedby={errors[""] ? `${id}-error` : undefined}>
-      <IdempotencyKeyInput />
-      {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
-      <FieldErrors id={`${id}-error`} errors={errors[""]} />
-      {club.isPrivate ? (
-        <Field id={`${id}-message`} label="Message (optional)" errors={errors.message}>
-          <textarea
-            id={`${id}-message`}
-            name="message"
-            // A refused message comes back as typed (the key redraws the field with it), else the draft.
-            key={typed ?? ""}
-            defaultValue={typed}
-            aria-invalid={errors.message ? true : undefined}
-            aria-describedby={errors.message ? `${id}-message-error` : undefined}
-            rows={3}
-            maxLength={500}
-            className="input"
-            placeholder="Tell the owner a bit about yourself and where you hunt"
-          />
-        </Field>
-      ) : null}
-      <div className="flex justify-end gap-3">
-        {bag.cancel}
-        <button type="submit" name="intent" value="join" className="btn-primary" disabled={bag.busy}>
-          {bag.busy ? "Sending..." : club.isPrivate ? "Send Request" : "Join Club"}
-        </button>
-      </div>
-    </bag.Form>
-  );
 }

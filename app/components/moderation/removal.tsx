@@ -10,15 +10,6 @@ import type { HiddenNotice as Hidden } from "~/schemas/shapes";
 export const SITE_REMOVAL_NOTE = "Removed by a site moderator: only the site's moderators can restore it.";
 
 /**
- * Whether the staff's forms are shown for content by `authorId` to a viewer who moderates `as`
- * (post.server.ts `moderatesAs`): club staff take no moderation decision on their own content
- * (CONTRACT.md §12, the staff ladder); site staff may.
- */
-export function showsModeration(as: "site" | "club" | null, authorId: number, viewerId: number | null): boolean {
-  return as === "site" || (as === "club" && authorId !== viewerId);
-}
-
-/**
  * The staff's decision on a post (no commentId) or one of its comments: Restore on hidden content,
  * else a folded Remove form that asks for the reason the author will read.
  */

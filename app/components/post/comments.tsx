@@ -1,6 +1,6 @@
 import { Form, Link, useActionData, useFetcher, useSearchParams } from "react-router";
 import { ReportLink } from "~/components/moderation/report";
-import { ModerationForms, showsModeration } from "~/components/moderation/removal";
+import { showsModeration, StaffForms } from "~/components/moderation/staff-forms";
 import { HiddenNotice } from "./card";
 import { IdempotencyKeyInput } from "~/components/ui/idempotency-key";
 import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
@@ -198,7 +198,7 @@ function CommentItem({
         {isOwn ? null : (
           <ReportLink type="comment" id={comment.id} className="tap mt-1 inline-block text-xs text-stone-500 hover:underline" />
         )}
-        {moderates ? <ModerationForms postId={postId} commentId={comment.id} hidden={comment.hidden} as={moderates} /> : null}
+        {moderates ? <StaffForms postId={postId} commentId={comment.id} hidden={comment.hidden} as={moderates} /> : null}
       </div>
     </li>
   );

@@ -1,7 +1,7 @@
 import type { MetaFunction } from "react-router";
 import { Link, useLoaderData, useSearchParams } from "react-router";
 import { useState, type ComponentType } from "react";
-import { ModerationForms, showsModeration } from "~/components/moderation/removal";
+import { showsModeration, StaffForms } from "~/components/moderation/staff-forms";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { HiddenNotice, PostAttachments, PostHeader } from "~/components/post/card";
@@ -126,7 +126,7 @@ export default function PostPage() {
           </p>
         </footer>
         {moderates && showsModeration(moderates, post.author.id, viewerId) ? (
-          <ModerationForms postId={post.id} hidden={post.hidden} as={moderates} />
+          <StaffForms postId={post.id} hidden={post.hidden} as={moderates} />
         ) : null}
       </article>
 
