@@ -48,6 +48,25 @@ export function afterFailedTry(attemptsBefore: number, at: Date): { attempts: nu
   return { attempts, givenUp: attempts >= MAX_ATTEMPTS, nextAttemptAt: new Date(at.getTime() + backoffMs(attempts)) };
 }
 
+/**
+ * A queue of job rows worked through in batches (`runBatch` answers whether it did anything): `drain`
+ * runs batches until none is due, one per turn (other requests go between), never two drains at
+ * once (a second caller joins the first); `nudge` starts one right after a write commits, rather
+ * than at the schedule's next tick, and leaves failures to the schedule, which logs and retries.
+ */
+export function batchDrainer(runBatch: () => Promise<boolean>): { drain: () => Promise<void>; nudge: () => void } {
+  let draining: Promise<void> | null = null;
+  const drain = () =>
+    (draining ??= (async () => {
+      try {
+        while (await runBatch()) await new Promise((resolve) => setImmediate(resolve));
+      } finally {
+        draining = null;
+      }
+    })());
+  return { drain, nudge: () => void drain().catch(() => undefined) };
+}
+
 /** A job run once, at start (a backfill): counted like the others. */
 export function runOnce(name: string, job: () => Promise<unknown>): void {
   void runCounted(name, job);

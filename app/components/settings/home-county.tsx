@@ -1,4 +1,5 @@
 import { Form, Link } from "react-router";
+import { CountySelect, StateSelect } from "~/components/places/county-selects";
 
 type Picker = {
   county: { fips: string; name: string; state: string; stateName: string } | null;
@@ -42,48 +43,14 @@ export function HomeCountySettings({ picker }: { picker: Picker }) {
       </p>
       <Form method="get" action="/settings" className="flex flex-wrap items-end gap-2">
         <input type="hidden" name="tab" value="profile" />
-        <div className="min-w-48 flex-1">
-          <label htmlFor="home-state" className="block text-sm font-medium text-stone-700">
-            State
-          </label>
-          <select id="home-state" name="homeState" defaultValue={chosenState ?? ""} key={chosenState ?? ""} className="input min-h-11">
-            <option value="" disabled>
-              Choose a state
-            </option>
-            {states.map((state) => (
-              <option key={state.postal} value={state.postal}>
-                {state.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StateSelect id="home-state" name="homeState" states={states} chosen={chosenState} />
         <button type="submit" className="btn-secondary min-h-11">
           Show counties
         </button>
       </Form>
       {chosenState ? (
         <Form method="post" action="/settings?tab=profile" className="flex flex-wrap items-end gap-2">
-          <div className="min-w-48 flex-1">
-            <label htmlFor="home-county-select" className="block text-sm font-medium text-stone-700">
-              County
-            </label>
-            <select
-              id="home-county-select"
-              name="homeCounty"
-              defaultValue={county?.state === chosenState ? county.fips : ""}
-              key={`${chosenState}-${county?.fips ?? ""}`}
-              className="input min-h-11"
-            >
-              <option value="" disabled>
-                Choose a county
-              </option>
-              {stateCounties.map((option) => (
-                <option key={option.fips} value={option.fips}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <CountySelect id="home-county-select" name="homeCounty" counties={stateCounties} chosenState={chosenState} county={county} />
           <button type="submit" name="intent" value="home-county" className="btn-primary min-h-11">
             Save home county
           </button>

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { clubEventJobs, clubEventRsvps, clubEvents, clubMembers, type EventJobKind, type NotificationKind } from "#db/schema";
 import { countWhere, db, first, writeTransaction, type Tx } from "~/utils/db.server";
-import { afterFailedTry, runEvery } from "~/utils/jobs.server";
+import { afterFailedTry, batchDrainer, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { notify, type NotificationEvent } from "~/models/notifications/notification.server";
 
@@ -98,26 +98,11 @@ export async function runEventJobBatch(
   return true;
 }
 
-let draining: Promise<void> | null = null;
-
+const queue = batchDrainer(runEventJobBatch);
 /** Works through every job that is due, one batch per turn (other requests go between batches). */
-export function drainEventJobs(): Promise<void> {
-  draining ??= (async () => {
-    try {
-      while (await runEventJobBatch()) await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      draining = null;
-    }
-  })();
-  return draining;
-}
-
+export const drainEventJobs = queue.drain;
 /** After a hunt's write commits: tell now rather than at the next tick. */
-export function nudgeEventJobs(): void {
-  void drainEventJobs().catch(() => {
-    // The scheduled run logs and retries (scheduleEventJobs).
-  });
-}
+export const nudgeEventJobs = queue.nudge;
 
 /** The server's own schedule: reminders fall due, and what a restart left unfinished is picked up, within `everyMs`. */
 export function scheduleEventJobs(everyMs = 60_000): () => void {

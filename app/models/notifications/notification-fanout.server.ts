@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, isNull, lte, or, type SQL } from "drizzle-orm";
 import { clubMembers, notificationFanouts } from "#db/schema";
 import { afterCommit, countWhere, db, first, writeTransaction, type Tx } from "~/utils/db.server";
-import { afterFailedTry, runEvery } from "~/utils/jobs.server";
+import { afterFailedTry, batchDrainer, runEvery } from "~/utils/jobs.server";
 import { logger, logServerError } from "~/utils/logger.server";
 import { notify, type NotificationEvent } from "./notification.server";
 
@@ -73,26 +73,11 @@ export async function runFanoutBatch(
   return true;
 }
 
-let draining: Promise<void> | null = null;
-
+const queue = batchDrainer(runFanoutBatch);
 /** Works through every unfinished fan-out, one batch per turn (other requests go between batches). */
-export function drainFanouts(): Promise<void> {
-  draining ??= (async () => {
-    try {
-      while (await runFanoutBatch()) await new Promise((resolve) => setImmediate(resolve));
-    } finally {
-      draining = null;
-    }
-  })();
-  return draining;
-}
-
+export const drainFanouts = queue.drain;
 /** After a club post commits: start telling its members now rather than at the next tick. */
-export function nudgeFanouts(): void {
-  void drainFanouts().catch(() => {
-    // The scheduled run logs and retries (scheduleFanouts).
-  });
-}
+export const nudgeFanouts = queue.nudge;
 
 /** The server's own schedule: what a restart left unfinished is picked up within `everyMs`. */
 export function scheduleFanouts(everyMs = 30_000): () => void {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { MetaFunction } from "react-router";
+import { CountySelect, StateSelect } from "~/components/places/county-selects";
 import { Form, Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
 import { pageMeta } from "~/utils/brand";
@@ -215,21 +216,7 @@ function CountyChooser({
       ) : null}
       <Form method="get" action="/hunt-day" className="flex flex-wrap items-end gap-2" data-testid="choose-state">
         {county ? <input type="hidden" name="county" value={county.fips} /> : null}
-        <div className="min-w-48 flex-1">
-          <label htmlFor="hunt-day-state" className="block text-sm font-medium text-stone-700">
-            State
-          </label>
-          <select id="hunt-day-state" name="state" defaultValue={chosenState ?? ""} className="input min-h-11" key={chosenState ?? ""}>
-            <option value="" disabled>
-              Choose a state
-            </option>
-            {states.map((state) => (
-              <option key={state.postal} value={state.postal}>
-                {state.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <StateSelect id="hunt-day-state" name="state" states={states} chosen={chosenState} />
         <button type="submit" className="btn-secondary min-h-11">
           Show counties
         </button>
@@ -237,28 +224,14 @@ function CountyChooser({
       {chosenState ? (
         <Form method="get" action="/hunt-day" className="flex flex-wrap items-end gap-2" data-testid="choose-county">
           <input type="hidden" name="state" value={chosenState} />
-          <div className="min-w-48 flex-1">
-            <label htmlFor="hunt-day-county-select" className="block text-sm font-medium text-stone-700">
-              County
-            </label>
-            <select
-              id="hunt-day-county-select"
-              name="county"
-              defaultValue={county?.state === chosenState ? county.fips : ""}
-              key={`${chosenState}-${county?.fips ?? ""}`}
-              className="input min-h-11"
-              aria-describedby={countyError ? "county-error" : undefined}
-            >
-              <option value="" disabled>
-                Choose a county
-              </option>
-              {stateCounties.map((option) => (
-                <option key={option.fips} value={option.fips}>
-                  {option.name}
-                </option>
-              ))}
-            </select>
-          </div>
+          <CountySelect
+            id="hunt-day-county-select"
+            name="county"
+            counties={stateCounties}
+            chosenState={chosenState}
+            county={county}
+            describedBy={countyError ? "county-error" : undefined}
+          />
           <button type="submit" className="btn-primary min-h-11">
             Show hunt day
           </button>
