@@ -63,6 +63,9 @@ test.describe("moderation staff", () => {
     await expect(note).toContainText(reason);
     await memberPage.waitForTimeout(7_000);
     await expect(note).toContainText(reason);
+    await memberPage.getByTestId("toast-region").getByTitle("Dismiss").click();
+    await expect(note).toBeHidden();
+    // Told once: the next page says nothing more.
     await memberPage.getByRole("link", { name: "Whitetail Pulse home" }).click();
     await expect(memberPage).toHaveURL("/");
     await expect(memberPage.getByTestId("toast")).toHaveCount(0);
