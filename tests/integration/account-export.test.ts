@@ -1,3 +1,4 @@
+import { createEvent, rsvpEvent } from "~/models/clubs/club-event.server";
 import { desc, eq, is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
@@ -95,6 +96,11 @@ describe("the export guard: every member column is exported or excluded with a r
     await followUser(ann, me.username);
     const club = await newClub(me, { name: "Every Table's Club" });
     await createInvite(me, club.id, {});
+    const hunt = await createEvent(me, club.id, {
+      title: "Opening morning",
+      startsAt: new Date(Date.now() + 3 * 86_400_000).toISOString(),
+    });
+    await rsvpEvent(me, club.id, hunt.id, { status: "going" });
     await joinClub(me, (await newClub(ann, { name: "Ann's Hideout", isPrivate: true })).id, { message: "Let me in" });
     await db.insert(media).values({
       ownerId: me.id,

@@ -217,8 +217,10 @@ describe("the page a member had open when suspended (ux-3 U7)", () => {
   const openPage = async (cookie: string, notes: { timeZone?: string } = {}) => {
     const res = await requestNotes.run(notes, () => call(rootLoader, makeRequest("/notifications", { cookie })));
     const body = await res.json();
+    // The note is a toast that stays until dismissed (error, sticky), in the layout's data.
+    const toast = body.toast as { title: string; description?: string; sticky?: boolean } | null;
     return {
-      signedOut: body.signedOut as string | null,
+      signedOut: toast?.title === "You have been signed out" && toast.sticky ? (toast.description ?? null) : null,
       user: body.user,
       dropped: res.headers.getSetCookie().some((c) => c.startsWith("__session=;")),
     };

@@ -3,6 +3,8 @@ import { notificationSettingsOf } from "~/models/notifications/notification-sett
 import { alias } from "drizzle-orm/sqlite-core";
 import {
   blocks,
+  clubEventRsvps,
+  clubEvents,
   clubMembers,
   clubs,
   comments,
@@ -148,6 +150,35 @@ export async function exportAccount(actor: Actor) {
       .innerJoin(clubs, eq(clubs.id, invites.clubId))
       .where(eq(invites.createdById, id))
       .orderBy(asc(invites.createdAt)),
+    // The club hunts the member planned, and their answers to hunts (ADR 0089).
+    hunts: await db
+      .select({
+        club: clubRef,
+        title: clubEvents.title,
+        description: clubEvents.description,
+        location: clubEvents.location,
+        startsAt: clubEvents.startsAt,
+        endsAt: clubEvents.endsAt,
+        cancelledAt: clubEvents.cancelledAt,
+        createdAt: clubEvents.createdAt,
+      })
+      .from(clubEvents)
+      .innerJoin(clubs, eq(clubs.id, clubEvents.clubId))
+      .where(eq(clubEvents.createdById, id))
+      .orderBy(asc(clubEvents.startsAt), asc(clubEvents.id)),
+    huntAnswers: await db
+      .select({
+        club: clubRef,
+        hunt: clubEvents.title,
+        startsAt: clubEvents.startsAt,
+        answer: clubEventRsvps.status,
+        at: clubEventRsvps.updatedAt,
+      })
+      .from(clubEventRsvps)
+      .innerJoin(clubEvents, eq(clubEvents.id, clubEventRsvps.eventId))
+      .innerJoin(clubs, eq(clubs.id, clubEvents.clubId))
+      .where(eq(clubEventRsvps.userId, id))
+      .orderBy(asc(clubEvents.startsAt), asc(clubEvents.id)),
     media: (await db.select().from(media).where(eq(media.ownerId, id)).orderBy(asc(media.createdAt), asc(media.id))).map((m) => ({
       url: m.url,
       kind: m.kind,
@@ -263,6 +294,8 @@ export const EXPORTED_MEMBER_COLUMNS = {
   "blocks.blocker_id": "blocks",
   "reports.reporter_id": "reports",
   "push_subscriptions.user_id": "pushSubscriptions",
+  "club_events.created_by_id": "hunts",
+  "club_event_rsvps.user_id": "huntAnswers",
 } as const satisfies Record<string, keyof AccountExport>;
 
 /** The member columns the export leaves out on purpose, each with why (see EXPORTED_MEMBER_COLUMNS). */
@@ -278,6 +311,9 @@ export const EXCLUDED_MEMBER_COLUMNS: Readonly<Record<string, string>> = {
   "notification_acts.actor_id": "bookkeeping against floods (who was told of which act), pruned after a day",
   "notification_fanouts.actor_id": "job bookkeeping: the fan-out of a club post's notifications; the post itself is exported",
   "notification_digests.user_id": "job bookkeeping: the digest mails' queue (leases, attempts), pruned after a month",
+  "club_event_jobs.actor_id": "job bookkeeping: who planned a hunt, for its notices' queue; the hunt itself is exported",
+  "incoming_shares.owner_id":
+    "what a phone's share sheet sent, kept at most an hour until the create page takes it; what became a post or an upload is exported",
   "ended_sessions.user_id":
     "the hashes of the session tokens a suspension ended, kept 30 days so the member's open pages can say why they were signed out",
   "password_resets.user_id": "a secret: the hash of a one-time reset link's token, deleted when used",
