@@ -64,8 +64,9 @@ const CEILING_KB: Record<string, number> = {
   "routes/_index": 112.7,
   // Issue 45 (ADR 0090; measured 103.48, then +0.11 with the home's U7 note in the shell): the
   // hunt-day card draws its days with the shell alone; suncalc (3.7 KB gz) is a chunk of its own,
-  // fetched after the page has started, and must stay out of here.
-  "routes/hunt-day": 103.7,
+  // fetched after the page has started, and must stay out of here. Then +0.25 (measured 103.85): its
+  // state and county selects are one module with Settings' home county, a small file of its own.
+  "routes/hunt-day": 103.9,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {
