@@ -257,6 +257,11 @@ test("a tab signed out and in as another member asks the server again: the page'
   await form.getByLabel("Password").fill(second.password);
   await form.getByRole("button", { name: "Sign In" }).click();
   await expect(page.getByTestId("toast")).toContainText("Welcome back!");
+  // Back to the post by the phone's search (client-side too): the feed's first page may not hold it.
+  await page.getByRole("banner").getByRole("link", { name: "Search" }).click();
+  const search = page.getByRole("searchbox", { name: "Search" });
+  await search.fill("Clover beats brassicas");
+  await search.press("Enter");
   await page.getByRole("link", { name: "Clover beats brassicas for most small plots" }).first().click();
   await expect(page).toHaveURL(`/post/${postId}`);
 
