@@ -13,6 +13,7 @@ export const users = tables.users;
 export const clubs = tables.clubs;
 export const posts = tables.posts;
 export const postTags = tables.postTags;
+export const fieldReports = tables.fieldReports;
 export const media = tables.media;
 export const likes = tables.likes;
 export const comments = tables.comments;

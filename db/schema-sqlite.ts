@@ -202,6 +202,46 @@ export const postTags = sqliteTable(
   (t) => [primaryKey({ columns: [t.postId, t.key] }), index("post_tags_key").on(t.key, t.postId)],
 );
 
+export const FIELD_REPORT_KINDS = ["sighting", "rut_sign", "harvest"] as const;
+export type FieldReportKind = (typeof FIELD_REPORT_KINDS)[number];
+export const RUT_PHASES = ["pre", "seeking", "chasing", "lockdown", "post"] as const;
+export type RutPhase = (typeof RUT_PHASES)[number];
+
+/**
+ * A post's field report (CONTRACT.md §14, issue 45): what a member saw, where (a county, never finer)
+ * and when. At most one per post, written and replaced with the post. `authorId` is the post's,
+ * copied so the harvest log reads one index; `/api/pulse` counts a window of `observedOn` by county,
+ * joined to the post for what a visitor may see (not hidden, not in a private club).
+ */
+export const fieldReports = sqliteTable(
+  "field_reports",
+  {
+    postId: integer("post_id")
+      .primaryKey()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    authorId: integer("author_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: FIELD_REPORT_KINDS }).notNull(),
+    /** A 5-digit US county FIPS code the site's county list knows. */
+    county: text("county").notNull(),
+    /** The day seen, YYYY-MM-DD, never after the day it was written. */
+    observedOn: text("observed_on").notNull(),
+    rutPhase: text("rut_phase", { enum: RUT_PHASES }),
+    bucks: integer("bucks"),
+    does: integer("does"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The pulse: a window of days, by county, who reported (covering, so the count reads no table rows).
+    index("field_reports_pulse").on(t.observedOn, t.county, t.authorId, t.postId),
+    // A county's page: its reports in the window.
+    index("field_reports_county").on(t.county, t.observedOn),
+    // The harvest log: a member's own, newest seen first.
+    index("field_reports_author").on(t.authorId, t.observedOn),
+  ],
+);
+
 /** Files a member uploaded; attached to a post when the post is published. */
 export const media = sqliteTable(
   "media",

@@ -20,6 +20,8 @@ export {
   CASE_STATUSES,
   MODERATION_ACTIONS,
   REMOVERS,
+  FIELD_REPORT_KINDS,
+  RUT_PHASES,
   NOTIFICATION_KINDS,
   EMAIL_MODES,
   RSVP_STATUSES,
@@ -37,6 +39,8 @@ export type {
   ModerationAction,
   Remover,
   LinkMetadata,
+  FieldReportKind,
+  RutPhase,
   StoredReply,
   IncomingShareFile,
   NotificationKind,
@@ -55,6 +59,7 @@ export const users = pick("users");
 export const clubs = pick("clubs");
 export const posts = pick("posts");
 export const postTags = pick("postTags");
+export const fieldReports = pick("fieldReports");
 export const media = pick("media");
 export const likes = pick("likes");
 export const comments = pick("comments");
