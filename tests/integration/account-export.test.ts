@@ -2,7 +2,7 @@ import { createEvent, rsvpEvent } from "~/models/clubs/club-event.server";
 import { desc, eq, is } from "drizzle-orm";
 import { getTableConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { media, moderationCases, reports, sessions } from "#db/schema";
+import { fieldReports, media, moderationCases, reports, sessions } from "#db/schema";
 import * as sqliteSchema from "#db/schema-sqlite";
 import { newClub } from "#tests/fixtures/clubs";
 import { createStaff } from "#tests/fixtures/moderation";
@@ -88,6 +88,7 @@ describe("the export guard: every member column is exported or excluded with a r
     const ann = await createMember();
     const bob = await createMember();
     const myPost = await createPost(me, postInput({ title: "Mine" }));
+    await db.insert(fieldReports).values({ postId: myPost.id, authorId: me.id, kind: "harvest", county: "18089", observedOn: "2026-11-20" });
     const annPost = await createPost(ann, postInput({ title: "Ann's" }));
     await addComment(me, annPost.id, { content: "A comment" });
     await likePost(me, annPost.id);

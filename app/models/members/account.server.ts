@@ -8,6 +8,7 @@ import {
   clubMembers,
   clubs,
   comments,
+  fieldReports,
   follows,
   invites,
   joinRequests,
@@ -92,6 +93,23 @@ export async function exportAccount(actor: Actor) {
       createdAt: p.createdAt,
       updatedAt: p.updatedAt,
     })),
+    // The field reports on the member's posts (issue 45, ADR 0095): the harvest log, every kind, by day seen.
+    fieldReports: (
+      await db
+        .select({
+          postId: fieldReports.postId,
+          kind: fieldReports.kind,
+          county: fieldReports.county,
+          observedOn: fieldReports.observedOn,
+          rutPhase: fieldReports.rutPhase,
+          bucks: fieldReports.bucks,
+          does: fieldReports.does,
+          createdAt: fieldReports.createdAt,
+        })
+        .from(fieldReports)
+        .where(eq(fieldReports.authorId, id))
+        .orderBy(asc(fieldReports.observedOn), asc(fieldReports.postId))
+    ).map(({ county, ...report }) => ({ ...report, county: homeCountyRef(county) ?? { fips: county, name: county, state: "" } })),
     comments: await db
       .select({ id: comments.id, postId: comments.postId, content: comments.content, createdAt: comments.createdAt })
       .from(comments)
@@ -277,6 +295,7 @@ function pushServiceOf(endpoint: string): string | null {
  */
 export const EXPORTED_MEMBER_COLUMNS = {
   "posts.author_id": "posts",
+  "field_reports.author_id": "fieldReports",
   "comments.author_id": "comments",
   "likes.user_id": "likes",
   "shares.user_id": "shares",
