@@ -1,5 +1,5 @@
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, useNavigation } from "react-router";
+import { Form, Link, useNavigation } from "react-router";
 import { useEffect } from "react";
 import { Field, FormAlert } from "~/components/ui/field";
 import { TitledSection } from "~/components/ui/titled-section";
@@ -34,6 +34,7 @@ export function PrivacySettings({
       </h2>
       {children}
       <DownloadData />
+      <HarvestLogLink />
       <DeleteAccount clubs={clubs} result={result} />
     </div>
   );
@@ -52,6 +53,18 @@ function DownloadData() {
           Download my data
         </button>
       </form>
+    </TitledSection>
+  );
+}
+
+/** The member's field reports have a page of their own, with its CSV (issue 45, ADR 0095). */
+function HarvestLogLink() {
+  return (
+    <TitledSection id="harvest-log" title="Harvest log" className="space-y-3" titleClassName="font-semibold text-bark-900">
+      <p className="text-sm text-stone-600">Your field reports by the day seen, and as a CSV for your state&apos;s harvest reporting.</p>
+      <Link to="/settings/harvest-log" className="btn-secondary inline-flex min-h-11 items-center">
+        Open harvest log
+      </Link>
     </TitledSection>
   );
 }
