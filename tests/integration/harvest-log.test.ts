@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fieldReports, posts, type FieldReportKind } from "#db/schema";
 import { loader as jsonLoader } from "~/routes/api.auth.field-reports";
 import { loader as csvLoader } from "~/routes/api.auth.field-reports[.]csv";
+import { loader as pageLoader } from "~/routes/settings_.harvest-log/route";
 import { exportAccount } from "~/models/members/account.server";
 import { env } from "~/utils/env.server";
 import { db } from "~/utils/db.server";
@@ -236,5 +237,38 @@ describe("the account export", () => {
         createdAt: expect.any(Date),
       },
     ]);
+  });
+});
+
+describe("/settings/harvest-log", () => {
+  it("is the owner's list; a visitor gets the sign-in notice (401), an unknown kind a 400 with the reason", async () => {
+    const owner = await createMember();
+    const id = await report(owner, { kind: "harvest", county: "18089", observedOn: "2026-11-12", bucks: 1 });
+    const page = async (path: string, member: Member | null) => {
+      const res = await call(pageLoader, makeRequest(path, { cookie: member?.cookie }));
+      return {
+        status: res.status,
+        body: (await res.json()) as {
+          signedIn: boolean;
+          kind: string | null;
+          kindError: string | null;
+          reports: Array<{ postId: number }>;
+        },
+      };
+    };
+    expect(await page("/settings/harvest-log", null)).toEqual({
+      status: 401,
+      body: { signedIn: false, kind: null, kindError: null, reports: [] },
+    });
+    const own = await page("/settings/harvest-log?kind=harvest", owner);
+    expect(own.status).toBe(200);
+    expect(own.body.reports.map((r) => r.postId)).toEqual([id]);
+    expect((await page("/settings/harvest-log?kind=sighting", owner)).body.reports).toEqual([]);
+    expect((await page("/settings/harvest-log", await createMember())).body.reports).toEqual([]);
+    const bad = await page("/settings/harvest-log?kind=trophy", owner);
+    expect(bad).toEqual({
+      status: 400,
+      body: { signedIn: true, kind: null, kindError: "Kind must be one of sighting, rut_sign, harvest", reports: [] },
+    });
   });
 });
