@@ -24,6 +24,7 @@ import { forgetPages, heardViewer, PAGES_CACHE, pageCachePlugins, pagesGeneratio
 import { asksOnlyFor, manifestPaths, OPEN_SAVED_SCRIPT, openedFrom, openSavedScript, ROUTE_MANIFEST_CACHE } from "./open-saved-document";
 import { openFromSavedData, openingFailed, routesForOpening } from "./open-saved";
 import { forgetOutbox, listenForOutbox } from "./outbox";
+import { isHuntDayPage, keepCard, keptCard } from "./hunt-day-card";
 import { reloadDocumentAnswer } from "./single-fetch";
 import { aheadCopy, fetchRoutesAhead, forgetOtherBuildsAhead, notePageRequest } from "./routes-ahead";
 import { ROUTES_AHEAD_MESSAGE } from "../offline/routes-ahead-message";
@@ -265,7 +266,11 @@ const pages = new NetworkFirst({
 async function savePage(event: ExtendableMessageEvent, { page, assets: files }: SavePageMessage) {
   const url = new URL(page, self.location.origin);
   if (url.origin !== self.location.origin || !isSitePage(url)) return;
-  const saves = [pages.handle({ event, request: new Request(url, { credentials: "same-origin" }) })];
+  const saves: Promise<unknown>[] = [
+    pages
+      .handle({ event, request: new Request(url, { credentials: "same-origin" }) })
+      .then((response) => (isHuntDayPage(url) ? keepCard(pageOf(url).page, response) : undefined)),
+  ];
   for (const file of files.slice(0, 100)) {
     const asset = new URL(file, self.location.origin);
     if (asset.origin === self.location.origin && asset.pathname.startsWith(ASSETS_PATH))
@@ -302,6 +307,17 @@ registerRoute(isPage, async ({ event, request, url }: RouteHandlerCallbackOption
     response = (await savedData(request, part)) ?? response;
   }
   if (!response && part !== DOCUMENT_PART && part !== DATA_PART) response = await savedData(request, part);
+  // A member's hunt-day card from the network: keep the visitor-drawn copy for 14 days (./hunt-day-card.ts).
+  if (response && isHuntDayPage(new URL(page, url))) (event as FetchEvent).waitUntil(keepCard(page, response).catch(() => undefined));
+  if (!response && part === DOCUMENT_PART && isHuntDayPage(url)) {
+    // Past the 72-hour bound the member's own copy is gone: the card drawn for a visitor, if kept.
+    const card = await keptCard(page);
+    if (card) {
+      const savedAt = Number(card.headers.get(SAVED_AT_HEADER));
+      tell(event as FetchEvent, { type: "saved-copy", page, part, savedAt });
+      return notedCopy(card, savedAt);
+    }
+  }
   if (!response && part === DOCUMENT_PART) {
     // Read by tapping links, so its loader data is here but no document: open it on another's.
     const opened = await openFromSavedData(page, (event as FetchEvent).resultingClientId, BUILD_MANIFEST);

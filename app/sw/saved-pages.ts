@@ -1,6 +1,7 @@
 import { ExpirationPlugin } from "workbox-expiration";
 import type { WorkboxPlugin } from "workbox-core/types";
 import { pageOf, SAVED_AT_HEADER, SAVED_FOR_HEADER, sessionStillTrusted, VIEWER_HEADER, VISITOR } from "../offline/saved-pages";
+import { forgetCard } from "./hunt-day-card";
 
 /**
  * Whose saved pages these are (docs/decisions/0033-service-worker-saved-pages.md). Every document
@@ -48,9 +49,14 @@ function currentViewer(): Promise<string> {
   return viewer;
 }
 
-/** Delete every saved page (and its expiry records); `next` is the viewer from now on. */
-export async function forgetPages(next: string = VISITOR) {
+/**
+ * Delete every saved page (and its expiry records); `next` is the viewer from now on. The member's
+ * hunt-day card (./hunt-day-card.ts) goes too, except when the 72-hour bound alone is the reason
+ * (`{ bound: true }`): that copy is drawn for a visitor and kept 14 days (ADR 0090, 0095).
+ */
+export async function forgetPages(next: string = VISITOR, { bound = false }: { bound?: boolean } = {}) {
   generation += 1;
+  if (!bound) await forgetCard(next);
   viewer = Promise.resolve(next);
   // The plugin forgets the caches it used since the worker started (and their expiry records);
   // the cache itself is deleted whether or not it was used since.
@@ -75,6 +81,8 @@ async function confirmedAt(): Promise<number | null> {
 /** Something the server said shows this device's session has ended: forget the member's pages now. */
 export async function sessionEnded() {
   if ((await currentViewer()) !== VISITOR) await forgetPages(VISITOR);
+  // Past the 72-hour bound the viewer is already a visitor, but the card may still be kept.
+  else await forgetCard(VISITOR);
 }
 
 /** How many times the saved pages were forgotten: a request notes it as it leaves (see `heardViewer`). */
@@ -93,6 +101,8 @@ export async function heardViewer(tag: string, startedAt: number) {
   const current = await currentViewer();
   if (tag !== current) await forgetPages(tag);
   else if (tag !== VISITOR) await confirmSession();
+  // Drawn for a visitor: this device has no session, so no member's card is kept for it.
+  else await forgetCard(VISITOR);
 }
 
 /**
@@ -102,7 +112,7 @@ export async function heardViewer(tag: string, startedAt: number) {
  */
 async function forgetIfUntrusted() {
   const current = await currentViewer();
-  if (current !== VISITOR && !sessionStillTrusted(await confirmedAt(), Date.now())) await forgetPages(VISITOR);
+  if (current !== VISITOR && !sessionStillTrusted(await confirmedAt(), Date.now())) await forgetPages(VISITOR, { bound: true });
 }
 
 /** Answers that say a page is not there (any more) for this viewer. */
@@ -127,7 +137,7 @@ async function servable(copy: Response): Promise<boolean> {
   if (copy.headers.get(SAVED_FOR_HEADER) !== current) return false;
   if (current === VISITOR || sessionStillTrusted(await confirmedAt(), Date.now())) return true;
   // Nothing from the server has vouched for this member's session for too long: forget them all.
-  await forgetPages(VISITOR);
+  await forgetPages(VISITOR, { bound: true });
   return false;
 }
 
@@ -154,6 +164,8 @@ export const savedPagesPlugin: WorkboxPlugin = {
       state.generation = generation;
     }
     if (tag && tag !== VISITOR && state?.generation === generation && tag === (await currentViewer())) await confirmSession();
+    // A page drawn for a visitor: this device's session (if it had one) is gone, and the member's card with it.
+    if (tag === VISITOR && state?.generation === generation) await forgetCard(VISITOR);
     if (GONE_STATUSES.has(response.status)) await forgetPage(request.url);
     return response;
   },

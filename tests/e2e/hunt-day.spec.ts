@@ -161,4 +161,44 @@ test.describe("offline", () => {
     await expect(page.getByTestId("hunt-day-table").locator("tbody tr")).toHaveCount(14);
     await expect(page.getByTestId("saved-copy-note")).toHaveText(/^Saved copy from .+ ago$/);
   });
+
+  test("a member's home-county card still opens with no signal 10 days after one visit (past the 72-hour bound on their own pages)", async ({
+    page,
+    context,
+    open,
+    signUp,
+    baseURL,
+  }) => {
+    const member = await signUp();
+    const made = await page.request.post(`/hunt-day?county=${LAKE_IN}`, {
+      form: { intent: "home", county: LAKE_IN },
+      headers: { Origin: baseURL! },
+      maxRedirects: 0,
+    });
+    expect(made.status()).toBe(302);
+    await open("/hunt-day");
+    await expect(page.getByTestId("hunt-day-county")).toContainText("Home county");
+    await savedPage(page, "/hunt-day");
+    // The worker keeps the same card drawn for a visitor (no name on it) beside the member's page.
+    await expect
+      .poll(() => page.evaluate(() => caches.open("hunt-day-card").then((c) => c.match("/hunt-day").then(Boolean))), { intervals: [100] })
+      .toBe(true);
+
+    // Ten days on with no signal: nothing from the server has confirmed the session for 240 hours.
+    const later = Date.now() + 10 * DAY;
+    await page.evaluate(
+      (at) => caches.open("pulse-meta").then((meta) => meta.put("/__pulse/confirmed", new Response(String(at)))),
+      Date.now() - 240 * 3_600_000,
+    );
+    await page.clock.setFixedTime(later);
+    await context.setOffline(true);
+    await page.reload();
+    await expect(page.getByTestId("hunt-day-county")).toHaveText("Lake, Indiana");
+    await expect(page.getByTestId("hunt-day-today")).toHaveAttribute("data-date", localDate(later, "America/Chicago"));
+    await expect(page.getByTestId("worked-out-here")).toBeVisible();
+    await expect(page.getByTestId("hunt-day-table").locator("tbody tr")).toHaveCount(14);
+    await expect(page.getByTestId("saved-copy-note")).toHaveText(/^Saved copy from .+ ago$/);
+    // The member's own pages are gone (ADR 0053): nothing on the device names them.
+    expect(await page.content()).not.toContain(member.username);
+  });
 });

@@ -5,6 +5,7 @@ import { getHomeCounty, setHomeCounty } from "~/models/places/home-county.server
 import { exportAccount } from "~/models/members/account.server";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
 import { errorOf } from "#tests/fixtures/errors";
+import { CARD_HEADER } from "~/offline/hunt-day-card";
 
 /** Issue 45 item 3: Settings › Profile › Home county, and /hunt-day opening on it (both engines). */
 
@@ -51,6 +52,22 @@ describe("home county", () => {
     expect(page.days).toHaveLength(15);
     const visitor = await pageData(await call(huntDayLoader, makeRequest("/hunt-day")));
     expect(visitor).toMatchObject({ county: null, days: [] });
+  });
+
+  it("a member's card names the visitor address of the same card, which the service worker keeps offline (ADR 0090, 0095)", async () => {
+    const member = await createMember();
+    await setHomeCounty(member, "48141");
+    const mine = await call(huntDayLoader, makeRequest("/hunt-day", { cookie: member.cookie }));
+    expect(mine.headers.get(CARD_HEADER)).toBe("/hunt-day?county=48141");
+    const asked = await call(huntDayLoader, makeRequest("/hunt-day?county=18089", { cookie: member.cookie }));
+    expect(asked.headers.get(CARD_HEADER)).toBe("/hunt-day?county=18089");
+    // The address draws the same county for a visitor; a visitor's own card needs none.
+    const card = await call(huntDayLoader, makeRequest("/hunt-day?county=48141"));
+    expect(card.headers.get(CARD_HEADER)).toBeNull();
+    expect(await pageData(card)).toMatchObject({ county: { fips: "48141" }, signedIn: false });
+    // No county, no card.
+    const none = await createMember();
+    expect((await call(huntDayLoader, makeRequest("/hunt-day", { cookie: none.cookie }))).headers.get(CARD_HEADER)).toBeNull();
   });
 
   it("the card's 'Make … my home county' sets it; signed out it asks to sign in", async () => {

@@ -1,4 +1,5 @@
-import { type ActionFunctionArgs, data, type LoaderFunctionArgs } from "react-router";
+import { type ActionFunctionArgs, data, type HeadersFunction, type LoaderFunctionArgs } from "react-router";
+import { CARD_HEADER, cardAddress } from "~/offline/hunt-day-card";
 import { huntDayForecast, requireCounty } from "~/models/places/hunt-day.server";
 import { getHomeCounty, setHomeCounty } from "~/models/places/home-county.server";
 import type { County } from "~/utils/counties/counties.server";
@@ -42,9 +43,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
       countyError,
       ...countyPickerData(url.searchParams.get("state"), county),
     },
-    { status: countyError ? 400 : 200 },
+    {
+      status: countyError ? 400 : 200,
+      // A member's card: where the service worker fetches the same card drawn for a visitor, which it
+      // keeps offline for 14 days past the 72-hour bound on the member's own pages (ADR 0090, 0095).
+      headers: member && county ? { [CARD_HEADER]: cardAddress(county.fips) } : undefined,
+    },
   );
 }
+
+/** The loader's card address on the document and its `.data` answer (the worker reads it from either). */
+export const headers: HeadersFunction = ({ loaderHeaders }) => {
+  const address = loaderHeaders.get(CARD_HEADER);
+  return address ? { [CARD_HEADER]: address } : new Headers();
+};
 
 /**
  * "Make this my home county" (`intent=home`, `county`): signed in, a county the list knows; lands

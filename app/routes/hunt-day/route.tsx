@@ -17,7 +17,7 @@ import type { loader } from "./hunt-day-page.server";
  * draws the days again from this device's date, so a saved copy opened days later, with no signal,
  * still starts at today.
  */
-export { action, loader } from "./hunt-day-page.server";
+export { action, headers, loader } from "./hunt-day-page.server";
 
 type CountyData = NonNullable<ReturnType<typeof useLoaderData<typeof loader>>["county"]>;
 
