@@ -217,7 +217,7 @@ export const fieldReports = sqliteTable(
   "field_reports",
   {
     postId: integer("post_id")
-      .primaryKey()
+      .notNull()
       .references(() => posts.id, { onDelete: "cascade" }),
     authorId: integer("author_id")
       .notNull()
@@ -233,6 +233,8 @@ export const fieldReports = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // The key in the table's config keeps `postId` required on insert (an integer primary key column is a rowid alias).
+    primaryKey({ columns: [t.postId] }),
     // The pulse: a window of days, by county, who reported (covering, so the count reads no table rows).
     index("field_reports_pulse").on(t.observedOn, t.county, t.authorId, t.postId),
     // A county's page: its reports in the window.

@@ -1,5 +1,5 @@
 CREATE TABLE "field_reports" (
-	"post_id" integer PRIMARY KEY NOT NULL,
+	"post_id" integer NOT NULL,
 	"author_id" integer NOT NULL,
 	"kind" text NOT NULL,
 	"county" text NOT NULL,
@@ -7,7 +7,8 @@ CREATE TABLE "field_reports" (
 	"rut_phase" text,
 	"bucks" integer,
 	"does" integer,
-	"created_at" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL
+	"created_at" bigint DEFAULT (floor(extract(epoch from clock_timestamp()) * 1000))::bigint NOT NULL,
+	CONSTRAINT "field_reports_post_id_pk" PRIMARY KEY("post_id")
 );
 --> statement-breakpoint
 ALTER TABLE "field_reports" ADD CONSTRAINT "field_reports_post_id_posts_id_fk" FOREIGN KEY ("post_id") REFERENCES "public"."posts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
