@@ -88,7 +88,9 @@ describe("the export guard: every member column is exported or excluded with a r
     const ann = await createMember();
     const bob = await createMember();
     const myPost = await createPost(me, postInput({ title: "Mine" }));
-    await db.insert(fieldReports).values({ postId: myPost.id, authorId: me.id, kind: "harvest", county: "18089", observedOn: "2026-11-20" });
+    await db
+      .insert(fieldReports)
+      .values({ postId: myPost.id, authorId: me.id, kind: "harvest", county: "18089", observedOn: "2026-11-20" });
     const annPost = await createPost(ann, postInput({ title: "Ann's" }));
     await addComment(me, annPost.id, { content: "A comment" });
     await likePost(me, annPost.id);
