@@ -3,6 +3,9 @@ import { fieldReports, posts, type FieldReportKind } from "#db/schema";
 import { loader as jsonLoader } from "~/routes/api.auth.field-reports";
 import { loader as csvLoader } from "~/routes/api.auth.field-reports[.]csv";
 import { loader as pageLoader } from "~/routes/settings_.harvest-log/route";
+import * as postsRoute from "~/routes/api.posts";
+import * as postRoute from "~/routes/api.posts.$id";
+import { addDays, localDate } from "~/utils/hunt-day";
 import { exportAccount } from "~/models/members/account.server";
 import { env } from "~/utils/env.server";
 import { db } from "~/utils/db.server";
@@ -270,5 +273,54 @@ describe("/settings/harvest-log", () => {
       status: 400,
       body: { signedIn: true, kind: null, kindError: "Kind must be one of sighting, rut_sign, harvest", reports: [] },
     });
+  });
+});
+
+describe("the harvest log follows the post form's field report", () => {
+  it("lists a report filed through POST /api/posts, follows its edit, and drops it when it is removed", async () => {
+    const owner = await createMember();
+    const observedOn = addDays(localDate(Date.now(), "America/Chicago"), -2);
+    const created = await call(
+      postsRoute.action,
+      makeRequest("/api/posts", {
+        json: {
+          title: "Eight pointer at first light",
+          content: "Came in on the scrape line at 7:05.",
+          type: "article",
+          field: { kind: "harvest", county: "18089", observedOn, rutPhase: "chasing", bucks: 1 },
+        },
+        cookie: owner.cookie,
+      }),
+    );
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    expect((await items(owner, "?kind=harvest")).body.items).toEqual([
+      {
+        postId: id,
+        kind: "harvest",
+        county: { fips: "18089", name: "Lake", state: "IN" },
+        observedOn,
+        rutPhase: "chasing",
+        bucks: 1,
+        does: null,
+        post: { id, title: "Eight pointer at first light", url: `/post/${id}` },
+      },
+    ]);
+
+    const put = async (json: Record<string, unknown>) => {
+      const body = { title: "Eight pointer at first light", content: "Came in on the scrape line at 7:05.", type: "article", ...json };
+      const res = await call(postRoute.action, makeRequest(`/api/posts/${id}`, { method: "PUT", json: body, cookie: owner.cookie }), {
+        id: String(id),
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      return res;
+    };
+    expect((await put({ field: { kind: "sighting", county: "55025", observedOn, does: 2 } })).status).toBe(200);
+    expect((await items(owner, "?kind=harvest")).body.items).toEqual([]);
+    expect((await items(owner)).body.items!.map((i) => [i.kind, (i.county as { name: string }).name, i.does])).toEqual([
+      ["sighting", "Dane", 2],
+    ]);
+    expect((await put({ field: null })).status).toBe(200);
+    expect((await items(owner)).body.items).toEqual([]);
   });
 });
