@@ -5,17 +5,19 @@ import { NO_STORE_VALUE } from "./cache-control.server";
  * The harvest log as CSV (CONTRACT.md §14; docs/decisions/0095-harvest-log.md), for a state's
  * harvest reporting or a spreadsheet: RFC 4180 (CRLF lines, a header row, a cell holding a comma,
  * quote or line break in double quotes with its quotes doubled), with the post's absolute address on
- * the site's public origin (as the Atom feeds build theirs) and its title last.
+ * the site's public origin (as the Atom feeds build theirs). The columns are CONTRACT.md §14's, in its
+ * order and no more (a state's import reads them by position): the post's title is not among them.
  *
  * Formula injection (OWASP "CSV Injection"): a spreadsheet runs a cell that starts with `=`, `+`,
- * `-` or `@` (and tab or carriage return, which some treat the same) as a formula. The title is the
- * member's own text, but a log gets shared and opened elsewhere: such a cell is written with a `'`
- * before it, which spreadsheets show as text. Numbers are written as numbers.
+ * `-` or `@` (and tab or carriage return, which some treat the same) as a formula. No cell holds a
+ * member's own words today (counties and labels are the site's), but every cell goes through
+ * `csvCell`, which writes such text with a `'` before it (spreadsheets show it as text), so a column
+ * added later cannot open that door. Numbers are written as numbers.
  */
 
 export const CSV_CONTENT_TYPE = "text/csv; charset=utf-8; header=present";
 
-export const CSV_HEADER = ["date", "county", "state", "kind", "rut phase", "bucks", "does", "post URL", "post title"] as const;
+export const CSV_HEADER = ["date", "county", "state", "kind", "rut phase", "bucks", "does", "post URL"] as const;
 
 const FORMULA_START = /^[=+\-@\t\r]/;
 const NEEDS_QUOTES = /[",\r\n]/;
@@ -47,7 +49,6 @@ export function harvestLogCsv(reports: OwnFieldReport[], origin: string): string
     r.bucks,
     r.does,
     new URL(r.post.url, origin).toString(),
-    r.post.title,
   ]);
   return [CSV_HEADER as readonly (string | number | null)[], ...rows].map((row) => `${row.map(csvCell).join(",")}\r\n`).join("");
 }

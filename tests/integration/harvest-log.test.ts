@@ -8,6 +8,7 @@ import * as postRoute from "~/routes/api.posts.$id";
 import { addDays, localDate } from "~/utils/hunt-day";
 import { exportAccount } from "~/models/members/account.server";
 import { env } from "~/utils/env.server";
+import { csvCell } from "~/web/harvest-log-csv.server";
 import { db } from "~/utils/db.server";
 import { call, createMember, makeRequest } from "#tests/fixtures/members";
 import { addMember, makeClub } from "#tests/fixtures/posts";
@@ -151,28 +152,12 @@ describe("GET /api/auth/field-reports", () => {
 });
 
 describe("GET /api/auth/field-reports.csv", () => {
-  it("is an attachment with a header row, RFC 4180 quoting, absolute post addresses and no formula a spreadsheet would run", async () => {
+  it("is an attachment with CONTRACT §14's header row, the owner's rows in its columns and absolute post addresses", async () => {
     const owner = await createMember();
     const other = await createMember();
-    const quoted = await report(
-      owner,
-      { kind: "harvest", county: "18089", observedOn: "2026-11-22", rutPhase: "post", bucks: 1, does: 0 },
-      {
-        title: 'The "big one", finally\nafter three seasons',
-      },
-    );
-    const formula = await report(
-      owner,
-      { kind: "sighting", county: "55025", observedOn: "2026-11-21", does: 4 },
-      { title: '=HYPERLINK("http://evil.example","x")' },
-    );
-    const plus = await report(
-      owner,
-      { kind: "rut_sign", county: "41045", observedOn: "2026-11-20", rutPhase: "pre" },
-      { title: "+1 scrape" },
-    );
-    const minus = await report(owner, { kind: "rut_sign", county: "41045", observedOn: "2026-11-19" }, { title: "-2 rubs" });
-    const at = await report(owner, { kind: "sighting", county: "41045", observedOn: "2026-11-18" }, { title: "@SUM(1,2)" });
+    const quoted = await report(owner, { kind: "harvest", county: "18089", observedOn: "2026-11-22", rutPhase: "post", bucks: 1, does: 0 });
+    const formula = await report(owner, { kind: "sighting", county: "55025", observedOn: "2026-11-21", does: 4 });
+    const plus = await report(owner, { kind: "rut_sign", county: "41045", observedOn: "2026-11-20", rutPhase: "pre" });
     await report(other, { kind: "harvest", county: "18089", observedOn: "2026-11-23" }, { title: "Not the owner's" });
 
     const res = await call(csvLoader, makeRequest("/api/auth/field-reports.csv", { cookie: owner.cookie }));
@@ -183,32 +168,37 @@ describe("GET /api/auth/field-reports.csv", () => {
       new RegExp(`^attachment; filename="whitetail-pulse-harvest-log-${owner.username}-\\d{4}-\\d{2}-\\d{2}\\.csv"$`),
     );
     const text = await res.text();
-    expect(text).not.toContain("Not the owner's");
-    // The title's quotes doubled inside a quoted cell, its comma and line break kept.
-    expect(text).toContain(`"The ""big one"", finally\nafter three seasons"\r\n`);
+    expect(text.split("\r\n")[0]).toBe("date,county,state,kind,rut phase,bucks,does,post URL");
+    expect(text.endsWith("\r\n")).toBe(true);
 
     const origin = env.PUBLIC_URL ?? "http://localhost:3000";
     const rows = parseCsv(text);
-    expect(rows[0]).toEqual(["date", "county", "state", "kind", "rut phase", "bucks", "does", "post URL", "post title"]);
     expect(rows.slice(1)).toEqual([
-      [
-        "2026-11-22",
-        "Lake",
-        "IN",
-        "Harvest",
-        "post-rut",
-        "1",
-        "0",
-        `${origin}/post/${quoted}`,
-        'The "big one", finally\nafter three seasons',
-      ],
-      ["2026-11-21", "Dane", "WI", "Sighting", "", "", "4", `${origin}/post/${formula}`, `'=HYPERLINK("http://evil.example","x")`],
-      ["2026-11-20", "Malheur", "OR", "Rut sign", "pre-rut", "", "", `${origin}/post/${plus}`, "'+1 scrape"],
-      ["2026-11-19", "Malheur", "OR", "Rut sign", "", "", "", `${origin}/post/${minus}`, "'-2 rubs"],
-      ["2026-11-18", "Malheur", "OR", "Sighting", "", "", "", `${origin}/post/${at}`, "'@SUM(1,2)"],
+      ["2026-11-22", "Lake", "IN", "Harvest", "post-rut", "1", "0", `${origin}/post/${quoted}`],
+      ["2026-11-21", "Dane", "WI", "Sighting", "", "", "4", `${origin}/post/${formula}`],
+      ["2026-11-20", "Malheur", "OR", "Rut sign", "pre-rut", "", "", `${origin}/post/${plus}`],
     ]);
-    for (const row of rows) for (const cell of row) expect(cell, "no cell starts a formula").not.toMatch(/^[=+\-@]/);
+  });
 
+  it("writes every cell RFC 4180's way and never as a formula a spreadsheet would run", () => {
+    expect(csvCell('The "big one", finally\nafter three seasons')).toBe('"The ""big one"", finally\nafter three seasons"');
+    expect(csvCell('=HYPERLINK("http://evil.example","x")')).toBe(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csvCell("+1 scrape")).toBe("'+1 scrape");
+    expect(csvCell("-2 rubs")).toBe("'-2 rubs");
+    expect(csvCell("@SUM(1,2)")).toBe(`"'@SUM(1,2)"`);
+    expect(csvCell("\tTabbed")).toBe("'\tTabbed");
+    expect(csvCell(-2)).toBe("-2");
+    expect(csvCell(null)).toBe("");
+    expect(csvCell("Lake")).toBe("Lake");
+  });
+});
+
+describe("GET /api/auth/field-reports.csv?kind=", () => {
+  it("filters by kind", async () => {
+    const owner = await createMember();
+    const quoted = await report(owner, { kind: "harvest", county: "18089", observedOn: "2026-11-22" });
+    await report(owner, { kind: "sighting", county: "55025", observedOn: "2026-11-21" });
+    const origin = env.PUBLIC_URL ?? "http://localhost:3000";
     const harvests = parseCsv(
       await (await call(csvLoader, makeRequest("/api/auth/field-reports.csv?kind=harvest", { cookie: owner.cookie }))).text(),
     );
