@@ -50,6 +50,21 @@ export function WaitingComments({ postId }: { postId: number }) {
   );
 }
 
+/** The files a waiting post carries (ADR 0093): how many, and how many are already on the server. */
+function WaitingFiles({ item }: { item: OutboxItem }) {
+  const files = item.files ?? [];
+  if (!files.length) return null;
+  const up = files.filter((file) => file.stored).length;
+  const photos = files.every((file) => file.type.startsWith("image/"));
+  const noun = photos ? (files.length === 1 ? "photo" : "photos") : files.length === 1 ? "file" : "files";
+  return (
+    <p className="text-xs text-stone-600" data-testid="outbox-files">
+      With {files.length} {noun}
+      {up ? ` (${up} uploaded)` : ""}
+    </p>
+  );
+}
+
 function ItemStatus({ item }: { item: OutboxItem }) {
   if (item.state === "waiting") return <p className="mt-1 text-xs text-stone-500">{WAITING_TEXT}</p>;
   if (item.state === "sign-in")
@@ -107,7 +122,19 @@ export function OutboxNote() {
             <p className="whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="outbox-text">
               {itemText(item)}
             </p>
+            <WaitingFiles item={item} />
             <ItemStatus item={item} />
+            {item.intent === "create-post" && item.state !== "gave-up" ? (
+              // A waiting post can be taken back: it and its files leave this phone (ADR 0093).
+              <button
+                type="button"
+                className="btn-secondary mt-1 min-h-11 px-3 py-1 text-xs"
+                onClick={() => void dismissOutboxItem(item.key)}
+                aria-label={`Cancel ${item.label}`}
+              >
+                Cancel
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
