@@ -151,7 +151,11 @@ export async function queuePostWithFiles(
   if (!s || memberId === null) return { queued: false };
   const form = new FormData(formElement);
   const clubId = String(form.get("clubId") ?? "");
-  const route: OutboxRoute = { intent: "create-post", label: postLabel, draft: () => (clubId ? `post-create:club-${clubId}` : "post-create") };
+  const route: OutboxRoute = {
+    intent: "create-post",
+    label: postLabel,
+    draft: () => (clubId ? `post-create:club-${clubId}` : "post-create"),
+  };
   try {
     const w = await loadWire();
     const waitingBytes = (await s.all())

@@ -18,7 +18,11 @@ function post(over: Partial<OutboxItem> = {}): OutboxItem {
     format: 2,
     key: "post-key",
     memberId: 1,
-    call: { method: "POST", path: "/api/posts", json: { title: "Two does at the scrape", content: "Both on the trail cam at dawn.", type: "article" } },
+    call: {
+      method: "POST",
+      path: "/api/posts",
+      json: { title: "Two does at the scrape", content: "Both on the trail cam at dawn.", type: "article" },
+    },
     fields: [
       ["title", "Two does at the scrape"],
       ["content", "Both on the trail cam at dawn."],
@@ -74,7 +78,10 @@ describe("a post waiting with its photos", () => {
   it("uploads both files, then publishes the post once with both, and forgets the files", async () => {
     const store = memoryStore();
     await store.setMember(1);
-    await enqueue(store, post({ call: { method: "POST", path: "/api/posts", json: { title: "T", uploadedFiles: ["/media/earlier.jpg"] } } }));
+    await enqueue(
+      store,
+      post({ call: { method: "POST", path: "/api/posts", json: { title: "T", uploadedFiles: ["/media/earlier.jpg"] } } }),
+    );
     const api = postsApi();
     const files = uploader();
     const report = await flush(store, api.send, Date.now, files.upload);

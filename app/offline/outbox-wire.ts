@@ -146,7 +146,12 @@ export const MAX_POST_FILES = 20;
  */
 export function refuseQueuedFiles(
   files: ReadonlyArray<Pick<File, "name" | "size" | "type">>,
-  { uploaded, waitingBytes, maxFileBytes, maxFileLabel }: { uploaded: number; waitingBytes: number; maxFileBytes: number; maxFileLabel: string },
+  {
+    uploaded,
+    waitingBytes,
+    maxFileBytes,
+    maxFileLabel,
+  }: { uploaded: number; waitingBytes: number; maxFileBytes: number; maxFileLabel: string },
 ): string | null {
   for (const file of files) {
     if (file.size > maxFileBytes) return `${file.name} is too large. The limit is ${maxFileLabel} per file.`;

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import sharp from "sharp";
 import { startCuttingProxy } from "../fixtures/cutting-proxy";
-import { expect, hydrated, savedPage, test, uniqueName } from "./fixtures";
+import { expect, expectNoAxeViolations, hydrated, savedPage, test, uniqueName } from "./fixtures";
 
 /**
  * Issue 43 item 2, offline compose with photos (docs/decisions/0093-offline-compose-with-photos.md):
@@ -82,9 +82,7 @@ test.describe("offline compose with photos", () => {
     const next = await context.newPage();
     await next.goto("/feed");
     await hydrated(next);
-    await expect
-      .poll(async () => (await published(next, baseURL!, member.username, title)).length, { timeout: 30_000 })
-      .toBe(1);
+    await expect.poll(async () => (await published(next, baseURL!, member.username, title)).length, { timeout: 30_000 }).toBe(1);
     await expect(next.getByTestId("outbox-note")).toHaveCount(0);
     const [post] = await published(next, baseURL!, member.username, title);
     expect(post.uploadedFiles.map((file) => file.type)).toEqual(["image", "image"]);
@@ -111,7 +109,11 @@ test.describe("offline compose with photos", () => {
     await compose(page, title, [{ name: "buck.jpg", buffer: await photo(60) }]);
     const note = page.getByTestId("outbox-note");
     await expect(note.getByTestId("outbox-files")).toHaveText("With 1 photo");
-    await note.getByRole("button", { name: `Cancel Post “${title}”` }).click();
+    // The Cancel is a thumb's size on a phone, and the note stays accessible.
+    const cancel = note.getByRole("button", { name: `Cancel Post “${title}”` });
+    expect((await cancel.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    await expectNoAxeViolations(page);
+    await cancel.click();
     await expect(note).toHaveCount(0);
     const kept = await page.evaluate(
       () =>
@@ -165,7 +167,9 @@ test.describe("offline compose with photos", () => {
 
         expect(proxy.cuts()).toBe(1);
         const sent = proxy.sent();
-        test.info().annotations.push({ type: "bytes sent", description: `${sent} for ${file.length} (${(sent / file.length).toFixed(3)}×)` });
+        test
+          .info()
+          .annotations.push({ type: "bytes sent", description: `${sent} for ${file.length} (${(sent / file.length).toFixed(3)}×)` });
         expect(sent, patches.join(", ")).toBeLessThan(1.1 * file.length);
         // After the cut it asked the server where it stood (HEAD) and went on from there.
         expect(patches.some((p) => p.startsWith("HEAD"))).toBe(true);
