@@ -9,7 +9,6 @@ import {
   idbOutboxStore,
   itemsOf,
   noteMember,
-  OUTBOX_LOCK,
   OUTBOX_SYNC_TAG,
   type OutboxChangedMessage,
   type OutboxItem,
@@ -137,42 +136,21 @@ export async function queueSend(request: Request, form: FormData, route: OutboxR
 }
 
 /**
- * A post published with no signal while photos were still to upload (the widget's Publish, ADR 0093):
- * kept with the files themselves, which go up by tus when the signal returns, before the post. A
- * message when the files break a limit; false when it cannot be kept (not a member, no IndexedDB).
+ * What keeps a post with its files (offline/outbox-files-client.ts, in the create page's code, not
+ * every page's: ADR 0093): this device's outbox and member, then `kept` once it is in.
  */
-export async function queuePostWithFiles(
-  formElement: HTMLFormElement,
-  files: File[],
-  limits: { maxFileBytes: number; maxFileLabel: string },
-  now = Date.now(),
-): Promise<{ queued: true } | { refused: string } | { queued: false }> {
+export function outboxForFiles(): { store: OutboxStore; memberId: number; wire: () => Promise<Wire>; kept: () => Promise<void> } | null {
   const s = outboxStore();
-  if (!s || memberId === null) return { queued: false };
-  const form = new FormData(formElement);
-  const clubId = String(form.get("clubId") ?? "");
-  const route: OutboxRoute = {
-    intent: "create-post",
-    label: postLabel,
-    draft: () => (clubId ? `post-create:club-${clubId}` : "post-create"),
+  if (!s || memberId === null) return null;
+  return {
+    store: s,
+    memberId,
+    wire: loadWire,
+    kept: async () => {
+      await refresh(s);
+      askForSync();
+    },
   };
-  try {
-    const w = await loadWire();
-    const waitingBytes = (await s.all())
-      .flatMap((item) => item.files ?? [])
-      .reduce((sum, file) => sum + (file.stored ? 0 : file.blob.size), 0);
-    const refusal = w.refuseQueuedFiles(files, { ...limits, uploaded: form.getAll("uploadedFiles").length, waitingBytes });
-    if (refusal) return { refused: refusal };
-    const request = new Request(new URL(location.pathname, location.origin), { method: "POST" });
-    const item = w.itemFor(request, form, route, { memberId, now, keyField: IDEMPOTENCY_FIELD }, files);
-    if (!item) return { queued: false };
-    await enqueue(s, item);
-  } catch {
-    return { queued: false };
-  }
-  await refresh(s);
-  askForSync();
-  return { queued: true };
 }
 
 /** Background Sync, where the browser has it, sends what waits even with no page open (app/sw/outbox.ts). */
@@ -180,15 +158,6 @@ function askForSync() {
   void globalThis.navigator?.serviceWorker?.ready
     .then((registration) => (registration as { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
     .catch(() => undefined);
-}
-
-/**
- * One sender at a time across this device's pages and the worker (Web Locks, where the browser has
- * them): a post's photos are uploaded once, not by a page and the worker side by side.
- */
-export function oneSender<T>(run: () => Promise<T>): Promise<T> {
-  const locks = (globalThis.navigator as { locks?: { request(name: string, fn: () => Promise<T>): Promise<T> } } | undefined)?.locks;
-  return locks ? locks.request(OUTBOX_LOCK, run) : run();
 }
 
 let flushing: Promise<void> | null = null;
@@ -199,27 +168,14 @@ export function replayOutbox(): Promise<void> {
   if (!s || memberId === null) return Promise.resolve();
   flushing ??= (async () => {
     try {
-      const { flush, replayRequest, uploadOutboxFile } = await loadWire();
-      const report = await oneSender(() =>
-        flush(
-          s,
-          async (item) => {
-            const response = await fetch(replayRequest(item, location.origin));
-            // This device's session has ended (signed out elsewhere): the worker forgets the member's
-            // saved pages now, as it does for a 401 it sees itself (it does not relay sends with a body; ADR 0078).
-            if (response.status === 401)
-              navigator.serviceWorker?.controller?.postMessage({ type: "forget-pages" } satisfies ForgetPagesMessage);
-            return response;
-          },
-          Date.now,
-          // A waiting post's photos go up first, while the page watches them (ADR 0093).
-          (file, hooks) => {
-            const sending = uploadOutboxFile(file, { origin: location.origin, ...hooks });
-            void sending.finally(() => void refresh(s));
-            return sending;
-          },
-        ),
-      );
+      // A waiting post's photos go up first (ADR 0093); one sender at a time with the worker.
+      const report = await (
+        await loadWire()
+      ).sendWaiting(s, location.origin, (_path, status) => {
+        // This device's session has ended (signed out elsewhere): the worker forgets the member's
+        // saved pages now, as it does for a 401 it sees itself (it does not relay sends with a body; ADR 0078).
+        if (status === 401) navigator.serviceWorker?.controller?.postMessage({ type: "forget-pages" } satisfies ForgetPagesMessage);
+      });
       sentItems(report.sent, true);
       await refresh(s);
     } catch {
@@ -267,11 +223,11 @@ export async function dismissOutboxItem(key: string): Promise<void> {
   const item = (await s.all().catch(() => [])).find((kept) => kept.key === key);
   await s.remove(key).catch(() => undefined);
   await refresh(s);
-  for (const file of item?.files ?? [])
-    if (file.uploadUrl && !file.stored)
-      void fetch(file.uploadUrl, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" }, credentials: "same-origin" }).catch(
-        () => undefined,
-      );
+  if (item?.files?.length)
+    void loadWire().then(
+      (w) => w.dropStartedUploads(item),
+      () => undefined,
+    );
 }
 
 let started = false;

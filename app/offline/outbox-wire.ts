@@ -1,4 +1,5 @@
 import {
+  enqueue,
   OUTBOX_FORMAT,
   OUTBOX_MAX_AGE_MS,
   QUEUED_INTENTS,
@@ -132,7 +133,89 @@ export function itemFor(
   };
 }
 
-export { uploadOutboxFile } from "./outbox-upload";
+import { uploadOutboxFile } from "./outbox-upload";
+export { uploadOutboxFile };
+
+/**
+ * Keeps a post written with no signal together with the files chosen for it (the upload widget's
+ * Publish, ADR 0093), after checking the upload limits: a message when they are broken.
+ */
+export async function keepPostWithFiles(
+  store: OutboxStore,
+  {
+    request,
+    form,
+    route,
+    files,
+    limits,
+    memberId,
+    now,
+    keyField,
+  }: {
+    request: Request;
+    form: FormData;
+    route: OutboxRoute;
+    files: File[];
+    limits: { maxFileBytes: number; maxFileLabel: string };
+    memberId: number;
+    now: number;
+    keyField: string;
+  },
+): Promise<{ queued: true } | { refused: string } | { queued: false }> {
+  const waitingBytes = (await store.all())
+    .flatMap((item) => item.files ?? [])
+    .reduce((sum, file) => sum + (file.stored ? 0 : file.blob.size), 0);
+  const refusal = refuseQueuedFiles(files, { ...limits, uploaded: form.getAll("uploadedFiles").length, waitingBytes });
+  if (refusal) return { refused: refusal };
+  const item = itemFor(request, form, route, { memberId, now, keyField }, files);
+  if (!item) return { queued: false };
+  await enqueue(store, item);
+  return { queued: true };
+}
+
+/**
+ * A cancelled post's uploads the server holds unfinished are dropped there (tus termination; with
+ * no signal the server drops them itself a day later).
+ */
+export async function dropStartedUploads(item: Pick<OutboxItem, "files">): Promise<void> {
+  for (const file of item.files ?? [])
+    if (file.uploadUrl && !file.stored)
+      await fetch(file.uploadUrl, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" }, credentials: "same-origin" }).catch(
+        () => undefined,
+      );
+}
+
+/**
+ * One run of a sender (a page or the worker) from `origin`: each item's photos uploaded first, then
+ * its call with its key; `heard` sees each answer's path and status. One sender at a time (below).
+ */
+export function sendWaiting(store: OutboxStore, origin: string, heard: (path: string, status: number) => unknown): Promise<FlushReport> {
+  return oneSender(() =>
+    flush(
+      store,
+      async (item) => {
+        const request = replayRequest(item, origin);
+        const response = await fetch(request);
+        await heard(new URL(request.url).pathname, response.status);
+        return response;
+      },
+      Date.now,
+      (file, hooks) => uploadOutboxFile(file, { origin, ...hooks }),
+    ),
+  );
+}
+
+/** The Web Lock one sender holds while it sends (a page or the worker; ADR 0093). */
+export const OUTBOX_LOCK = "wp-outbox-send";
+
+/**
+ * One sender at a time across this device's pages and the worker (Web Locks, where the browser has
+ * them): a post's photos are uploaded once, not by a page and the worker side by side.
+ */
+export function oneSender<T>(run: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as { locks?: { request(name: string, fn: () => Promise<T>): Promise<T> } } | undefined)?.locks;
+  return locks ? locks.request(OUTBOX_LOCK, run) : run();
+}
 
 /** The most a post's files waiting on this device may weigh together (IndexedDB's room on a phone is not endless). */
 export const MAX_QUEUED_BYTES = 200 * 1024 * 1024;

@@ -62,9 +62,6 @@ export type OutboxFile = {
   stored?: { type: string; url: string; name: string };
 };
 
-/** How many files still wait to go up with an item. */
-export const filesWaiting = (item: Pick<OutboxItem, "files">): number => item.files?.length ?? 0;
-
 /** An item as a build before issue 28 kept it: Remix's script request (`/post/12?_data=routes/post.$id`). */
 export type OutboxItemV1 = Omit<OutboxItem, "format" | "call"> & { format?: undefined; url: string; multipart: boolean };
 
@@ -197,8 +194,6 @@ export function idbOutboxStore(factory: IDBFactory = indexedDB): OutboxStore {
   };
 }
 
-/** The Web Lock one sender holds while it sends (a page or the worker; ADR 0093). */
-export const OUTBOX_LOCK = "wp-outbox-send";
 /** Background Sync's tag for the outbox (the worker's `sync` event). */
 export const OUTBOX_SYNC_TAG = "outbox";
 /** The worker tells pages the outbox changed (something sent or given up). */

@@ -5,7 +5,7 @@ import { useFileDrop } from "./file-drop";
 import { sendResumable, unfinishedUploads, type ResumableUpload } from "~/offline/resumable-send";
 import { UploadProgressList, type Progress } from "./upload-progress";
 import { showToast } from "~/components/layout/toaster";
-import { queuePostWithFiles } from "~/offline/outbox-client";
+import { queuePostWithFiles } from "~/offline/outbox-files-client";
 
 /**
  * SPEC.md §2 / §4 / §8 media upload, inside the post editor's multipart form.

@@ -50,17 +50,15 @@ export function WaitingComments({ postId }: { postId: number }) {
   );
 }
 
-/** The files a waiting post carries (ADR 0093): how many, and how many are already on the server. */
+/** How many files a waiting post carries (ADR 0093). */
 function WaitingFiles({ item }: { item: OutboxItem }) {
   const files = item.files ?? [];
   if (!files.length) return null;
-  const up = files.filter((file) => file.stored).length;
-  const photos = files.every((file) => file.type.startsWith("image/"));
-  const noun = photos ? (files.length === 1 ? "photo" : "photos") : files.length === 1 ? "file" : "files";
+  const noun = files.every((file) => file.type.startsWith("image/")) ? "photo" : "file";
   return (
     <p className="text-xs text-stone-600" data-testid="outbox-files">
       With {files.length} {noun}
-      {up ? ` (${up} uploaded)` : ""}
+      {files.length > 1 ? "s" : ""}
     </p>
   );
 }
