@@ -131,10 +131,33 @@ export async function queueSend(request: Request, form: FormData, route: OutboxR
     return false;
   }
   await refresh(s);
+  askForSync();
+  return true;
+}
+
+/**
+ * What keeps a post with its files (offline/outbox-files-client.ts, in the create page's code, not
+ * every page's: ADR 0093): this device's outbox and member, then `kept` once it is in.
+ */
+export function outboxForFiles(): { store: OutboxStore; memberId: number; wire: () => Promise<Wire>; kept: () => Promise<void> } | null {
+  const s = outboxStore();
+  if (!s || memberId === null) return null;
+  return {
+    store: s,
+    memberId,
+    wire: loadWire,
+    kept: async () => {
+      await refresh(s);
+      askForSync();
+    },
+  };
+}
+
+/** Background Sync, where the browser has it, sends what waits even with no page open (app/sw/outbox.ts). */
+function askForSync() {
   void globalThis.navigator?.serviceWorker?.ready
     .then((registration) => (registration as { sync?: { register(tag: string): Promise<void> } }).sync?.register(OUTBOX_SYNC_TAG))
     .catch(() => undefined);
-  return true;
 }
 
 let flushing: Promise<void> | null = null;
@@ -145,14 +168,13 @@ export function replayOutbox(): Promise<void> {
   if (!s || memberId === null) return Promise.resolve();
   flushing ??= (async () => {
     try {
-      const { flush, replayRequest } = await loadWire();
-      const report = await flush(s, async (item) => {
-        const response = await fetch(replayRequest(item, location.origin));
+      // A waiting post's photos go up first (ADR 0093); one sender at a time with the worker.
+      const report = await (
+        await loadWire()
+      ).sendWaiting(s, location.origin, (_path, status) => {
         // This device's session has ended (signed out elsewhere): the worker forgets the member's
         // saved pages now, as it does for a 401 it sees itself (it does not relay sends with a body; ADR 0078).
-        if (response.status === 401)
-          navigator.serviceWorker?.controller?.postMessage({ type: "forget-pages" } satisfies ForgetPagesMessage);
-        return response;
+        if (status === 401) navigator.serviceWorker?.controller?.postMessage({ type: "forget-pages" } satisfies ForgetPagesMessage);
       });
       sentItems(report.sent, true);
       await refresh(s);
@@ -190,12 +212,22 @@ export function forgetSentKey(form: FormData): void {
   if (typeof key === "string" && key && items.some((item) => item.key === key)) void dismissOutboxItem(key);
 }
 
-/** The member gives up on an item the note shows (refused or too old). */
+/**
+ * The member gives up on an item the note shows (refused, too old, or a waiting post cancelled):
+ * its files go with it, and an upload of them the server holds unfinished is dropped there (tus
+ * termination; offline, the server drops it itself a day later).
+ */
 export async function dismissOutboxItem(key: string): Promise<void> {
   const s = outboxStore();
   if (!s) return;
+  const item = (await s.all().catch(() => [])).find((kept) => kept.key === key);
   await s.remove(key).catch(() => undefined);
   await refresh(s);
+  if (item?.files?.length)
+    void loadWire().then(
+      (w) => w.dropStartedUploads(item),
+      () => undefined,
+    );
 }
 
 let started = false;

@@ -1,10 +1,12 @@
 import {
+  enqueue,
   OUTBOX_FORMAT,
   OUTBOX_MAX_AGE_MS,
   QUEUED_INTENTS,
   itemsOf,
   type ApiCall,
   type OutboxRoute,
+  type OutboxFile,
   type OutboxItem,
   type OutboxStore,
   type StoredOutboxItem,
@@ -82,7 +84,7 @@ export function apiCallFor(intent: string, page: string, fields: Array<[string, 
   }
 }
 
-/** A form's fields for the outbox (null: it carries a chosen file, which is never kept). */
+/** A form's fields for the outbox (null: it carries a chosen file, which is kept only when handed in apart, ADR 0093). */
 function textFields(form: FormData): Array<[string, string]> | null {
   const fields: Array<[string, string]> = [];
   let file = false;
@@ -105,12 +107,14 @@ export function itemFor(
   form: FormData,
   route: OutboxRoute,
   { memberId, now, keyField }: { memberId: number; now: number; keyField: string },
+  /** Files chosen for a post with no signal (the upload widget's, ADR 0093): they go up before the post. */
+  files: File[] = [],
 ): OutboxItem | null {
   const intent = String(form.get("intent") ?? route.intent ?? "");
   const fields = (QUEUED_INTENTS as readonly string[]).includes(intent) ? textFields(form) : null;
   const page = new URL(request.url).pathname;
   const call = fields && apiCallFor(intent, page, fields);
-  if (!fields || !call) return null;
+  if (!fields || !call || (files.length && intent !== "create-post")) return null;
   let key = String(form.get(keyField) ?? "");
   if (!key) {
     key = randomKey();
@@ -129,7 +133,122 @@ export function itemFor(
     draft: route.draft?.(form),
     queuedAt: now,
     state: "waiting",
+    ...(files.length ? { files: files.map((file) => ({ name: file.name, type: file.type, blob: file })) } : {}),
   };
+}
+
+import { uploadOutboxFile } from "./outbox-upload";
+export { uploadOutboxFile };
+
+/**
+ * Keeps a post written with no signal together with the files chosen for it (the upload widget's
+ * Publish, ADR 0093), after checking the upload limits: a message when they are broken.
+ */
+export async function keepPostWithFiles(
+  store: OutboxStore,
+  {
+    request,
+    form,
+    route,
+    files,
+    limits,
+    memberId,
+    now,
+    keyField,
+  }: {
+    request: Request;
+    form: FormData;
+    route: OutboxRoute;
+    files: File[];
+    limits: { maxFileBytes: number; maxFileLabel: string };
+    memberId: number;
+    now: number;
+    keyField: string;
+  },
+): Promise<{ queued: true } | { refused: string } | { queued: false }> {
+  const waitingBytes = (await store.all())
+    .flatMap((item) => item.files ?? [])
+    .reduce((sum, file) => sum + (file.stored ? 0 : file.blob.size), 0);
+  const refusal = refuseQueuedFiles(files, { ...limits, uploaded: form.getAll("uploadedFiles").length, waitingBytes });
+  if (refusal) return { refused: refusal };
+  const item = itemFor(request, form, route, { memberId, now, keyField }, files);
+  if (!item) return { queued: false };
+  await enqueue(store, item);
+  return { queued: true };
+}
+
+/**
+ * A cancelled post's uploads the server holds unfinished are dropped there (tus termination; with
+ * no signal the server drops them itself a day later).
+ */
+export async function dropStartedUploads(item: Pick<OutboxItem, "files">): Promise<void> {
+  for (const file of item.files ?? [])
+    if (file.uploadUrl && !file.stored)
+      await fetch(file.uploadUrl, { method: "DELETE", headers: { "Tus-Resumable": "1.0.0" }, credentials: "same-origin" }).catch(
+        () => undefined,
+      );
+}
+
+/**
+ * One run of a sender (a page or the worker) from `origin`: each item's photos uploaded first, then
+ * its call with its key; `heard` sees each answer's path and status. One sender at a time (below).
+ */
+export function sendWaiting(store: OutboxStore, origin: string, heard: (path: string, status: number) => unknown): Promise<FlushReport> {
+  return oneSender(() =>
+    flush(
+      store,
+      async (item) => {
+        const request = replayRequest(item, origin);
+        const response = await fetch(request);
+        await heard(new URL(request.url).pathname, response.status);
+        return response;
+      },
+      Date.now,
+      (file, hooks) => uploadOutboxFile(file, { origin, ...hooks }),
+    ),
+  );
+}
+
+/** The Web Lock one sender holds while it sends (a page or the worker; ADR 0093). */
+export const OUTBOX_LOCK = "wp-outbox-send";
+
+/**
+ * One sender at a time across this device's pages and the worker (Web Locks, where the browser has
+ * them): a post's photos are uploaded once, not by a page and the worker side by side.
+ */
+export function oneSender<T>(run: () => Promise<T>): Promise<T> {
+  const locks = (globalThis.navigator as { locks?: { request(name: string, fn: () => Promise<T>): Promise<T> } } | undefined)?.locks;
+  return locks ? locks.request(OUTBOX_LOCK, run) : run();
+}
+
+/** The most a post's files waiting on this device may weigh together (IndexedDB's room on a phone is not endless). */
+export const MAX_QUEUED_BYTES = 200 * 1024 * 1024;
+/** As many files as a post takes (postInputSchema's uploadedFiles). */
+export const MAX_POST_FILES = 20;
+
+/**
+ * Why files chosen with no signal cannot wait with a post (null: they can), checked before they are
+ * kept, with the limits the server applies when they go up (ADR 0093): size and kind per file, files
+ * per post, and what this device keeps waiting altogether.
+ */
+export function refuseQueuedFiles(
+  files: ReadonlyArray<Pick<File, "name" | "size" | "type">>,
+  {
+    uploaded,
+    waitingBytes,
+    maxFileBytes,
+    maxFileLabel,
+  }: { uploaded: number; waitingBytes: number; maxFileBytes: number; maxFileLabel: string },
+): string | null {
+  for (const file of files) {
+    if (file.size > maxFileBytes) return `${file.name} is too large. The limit is ${maxFileLabel} per file.`;
+    if (!/^(image|video|audio)\//.test(file.type)) return `${file.name} is not an image, video or audio file.`;
+  }
+  if (files.length + uploaded > MAX_POST_FILES) return `A post takes at most ${MAX_POST_FILES} files.`;
+  const bytes = files.reduce((sum, file) => sum + file.size, 0);
+  if (bytes + waitingBytes > MAX_QUEUED_BYTES)
+    return "These files are too large to keep on this phone until the signal returns (200 MB at most). Publish with fewer or smaller files, or wait for a signal.";
+  return null;
 }
 
 /** Shown for an older build's item that names nothing this build can send. */
@@ -183,6 +302,50 @@ export async function outcomeOf(response: Response): Promise<SendOutcome> {
 
 export const TOO_OLD = "Not sent: it waited more than 7 days for a signal.";
 
+/** Uploads one of an item's files (outbox-upload.ts); `keepUrl` and `wanted` are the item's, handed in by `flush`. */
+export type UploadOne = (
+  file: OutboxFile,
+  hooks: { keepUrl(url: string | undefined): Promise<void>; wanted(): Promise<boolean> },
+) => Promise<import("./outbox-upload").UploadOutcome>;
+
+type FilesOutcome = { done: OutboxItem } | { retry: true } | { signIn: true } | { refused: string } | { cancelled: true };
+
+/**
+ * Uploads an item's files that are not on the server yet, one by one, keeping each upload's address
+ * and result in the item as they come (a run cut short resumes there, ADR 0093). Cancelled: the
+ * member removed the item meanwhile.
+ */
+async function uploadFiles(store: OutboxStore, item: OutboxItem, upload: UploadOne): Promise<FilesOutcome> {
+  const files = (item.files ?? []).map((file) => ({ ...file }));
+  const current = (): OutboxItem => ({ ...item, files });
+  const wanted = async () => (await store.all()).some((kept) => kept.key === item.key);
+  for (const file of files) {
+    if (file.stored) continue;
+    const outcome = await upload(file, {
+      wanted,
+      keepUrl: async (url) => {
+        file.uploadUrl = url;
+        if (await wanted()) await store.put(current());
+      },
+    });
+    if (!(await wanted())) return { cancelled: true };
+    if (!("stored" in outcome)) return outcome;
+    file.stored = { type: outcome.stored.type, url: outcome.stored.url, name: outcome.stored.name ?? file.name };
+    await store.put(current());
+  }
+  return { done: current() };
+}
+
+/** The item's call with the URLs of its uploaded files added to `uploadedFiles` (a post written offline with photos). */
+export function callWithFiles(item: OutboxItem): ApiCall | null {
+  const stored = (item.files ?? []).flatMap((file) => (file.stored ? [file.stored.url] : []));
+  if (!item.call || !stored.length) return item.call;
+  const json = { ...item.call.json };
+  const before = json.uploadedFiles;
+  json.uploadedFiles = [...(Array.isArray(before) ? (before as unknown[]) : before ? [before] : []), ...stored];
+  return { ...item.call, json };
+}
+
 /** What a flush did: the items sent, whether anything changed, whether it stopped for want of a signal. */
 export type FlushReport = { sent: OutboxItem[]; changed: boolean; stopped: boolean };
 
@@ -196,6 +359,8 @@ export async function flush(
   store: OutboxStore,
   send: (item: OutboxItem) => Promise<Response>,
   now: () => number = Date.now,
+  /** Uploads a waiting post's files; without it, an item with files still to upload waits for a sender that has it. */
+  upload?: UploadOne,
 ): Promise<FlushReport> {
   const report: FlushReport = { sent: [], changed: false, stopped: false };
   const member = await store.member();
@@ -211,9 +376,41 @@ export async function flush(
       report.changed = true;
       continue;
     }
+    let sending = item;
+    if (item.files?.some((file) => !file.stored)) {
+      if (!upload) {
+        report.stopped = true;
+        break;
+      }
+      let files: FilesOutcome;
+      try {
+        files = await uploadFiles(store, item, upload);
+      } catch {
+        files = { retry: true };
+      }
+      if ((await store.member()) !== member) break;
+      if ("cancelled" in files) {
+        report.changed = true;
+        continue;
+      }
+      if ("retry" in files) {
+        report.stopped = true;
+        break;
+      }
+      report.changed = true;
+      if ("signIn" in files) {
+        await store.put({ ...(await freshItem(store, item)), state: "sign-in" });
+        break;
+      }
+      if ("refused" in files) {
+        await store.put({ ...(await freshItem(store, item)), state: "gave-up", error: files.refused });
+        continue;
+      }
+      sending = files.done;
+    }
     let outcome: SendOutcome;
     try {
-      outcome = await outcomeOf(await send(item));
+      outcome = await outcomeOf(await send(sending));
     } catch {
       outcome = { retry: true };
     }
@@ -228,19 +425,26 @@ export async function flush(
       await store.remove(item.key);
       report.sent.push(item);
     } else if ("signIn" in outcome) {
-      await store.put({ ...item, state: "sign-in" });
+      await store.put({ ...sending, state: "sign-in" });
       break;
     } else {
-      await store.put({ ...item, state: "gave-up", error: outcome.refused });
+      await store.put({ ...sending, state: "gave-up", error: outcome.refused });
     }
   }
   return report;
 }
 
+/** The item as kept now (its files' progress included). */
+async function freshItem(store: OutboxStore, item: OutboxItem): Promise<OutboxItem> {
+  const kept = (await store.all()).find((other) => other.key === item.key);
+  return kept ? upgradeItem(kept) : item;
+}
+
 /** The request that sends an item: its `/api/*` call, JSON, with the item's key as `Idempotency-Key`. */
 export function replayRequest(item: OutboxItem, origin: string): Request {
-  if (!item.call) throw new Error("Nothing to send");
-  const { method, path, json } = item.call;
+  const call = callWithFiles(item);
+  if (!call) throw new Error("Nothing to send");
+  const { method, path, json } = call;
   const headers: Record<string, string> = { "Idempotency-Key": item.key, Accept: "application/json" };
   if (json) headers["Content-Type"] = "application/json";
   return new Request(new URL(path, origin), {

@@ -44,6 +44,22 @@ export type OutboxItem = {
   state: OutboxState;
   /** Why it was not sent (a refusal, or too old). */
   error?: string;
+  /**
+   * Photos (or video, audio) chosen with no signal, kept with the post (ADR 0093): each is uploaded
+   * by tus before the call goes, and its stored URL added to the call's `uploadedFiles`.
+   */
+  files?: OutboxFile[];
+};
+
+/** A file that waits with a post: its bytes, and how far its upload got (kept as it goes, so a reload or a cut resumes). */
+export type OutboxFile = {
+  name: string;
+  type: string;
+  blob: Blob;
+  /** The tus upload's address once it was created on the server (a later run resumes it from the server's offset). */
+  uploadUrl?: string;
+  /** What the server stored: the upload is done, only the post is left. */
+  stored?: { type: string; url: string; name: string };
 };
 
 /** An item as a build before issue 28 kept it: Remix's script request (`/post/12?_data=routes/post.$id`). */
@@ -103,13 +119,19 @@ const toggleGroup = (intent: string) =>
  */
 export async function enqueue(store: OutboxStore, item: OutboxItem): Promise<void> {
   const group = toggleGroup(item.intent);
+  let files = item.files;
   for (const old of await store.all()) {
-    if (old.key === item.key || old.memberId !== item.memberId || old.state === "gave-up") continue;
+    if (old.memberId !== item.memberId || old.state === "gave-up") continue;
+    const sameKey = old.key === item.key;
     const sameToggle = group !== null && old.page === item.page && toggleGroup(old.intent) === group;
     const sameDraft = item.draft !== undefined && old.draft === item.draft;
-    if (sameToggle || sameDraft) await store.remove(old.key);
+    if (!sameKey && !sameToggle && !sameDraft) continue;
+    // The same post sent again (Publish pressed twice, or after a reload) keeps the photos that
+    // waited with it: they are no longer in the form (ADR 0093).
+    if (!files?.length && "files" in old && old.files?.length) files = old.files;
+    if (!sameKey) await store.remove(old.key);
   }
-  await store.put(item);
+  await store.put(files?.length ? { ...item, files } : item);
 }
 
 /**

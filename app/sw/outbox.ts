@@ -1,5 +1,5 @@
 import { closeOutbox, idbOutboxStore, OUTBOX_SYNC_TAG, type OutboxChangedMessage } from "../offline/outbox";
-import { flush, replayRequest } from "../offline/outbox-wire";
+import { sendWaiting as sendFrom } from "../offline/outbox-wire";
 import { answerEndsSession } from "../offline/saved-pages";
 import { sessionEnded } from "./saved-pages";
 
@@ -16,12 +16,11 @@ type SyncEvent = ExtendableEvent & { tag: string };
 
 async function sendWaiting(): Promise<void> {
   const store = idbOutboxStore();
-  const report = await flush(store, async (item) => {
-    const request = replayRequest(item, self.location.origin);
-    const response = await fetch(request);
+  // A post written offline with photos: they go up first, resuming where the server is (ADR 0093);
+  // one sender at a time, so a page sending the same post waits, then finds it sent.
+  const report = await sendFrom(store, self.location.origin, async (path, status) => {
     // The worker's own send heard that this device's session ended: the member's saved pages go too (ADR 0078).
-    if (answerEndsSession(new URL(request.url).pathname, response.status)) await sessionEnded();
-    return response;
+    if (answerEndsSession(path, status)) await sessionEnded();
   });
   if (report.changed) {
     const sent = report.sent.map(({ key, draft, memberId }) => ({ key, draft, memberId }));

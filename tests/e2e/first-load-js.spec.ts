@@ -61,12 +61,16 @@ const CEILING_KB: Record<string, number> = {
   // link (ADR 0090) and the outbox's offline RSVP (ADR 0089), both in the shell.
   // Then −0.1 (U7's note became a toast that stays) and +0.2 for issue 43 item 4 (ADR 0091): a
   // graphic post's cover on every card (measured 112.62).
-  "routes/_index": 112.7,
+  // Plus 0.3 for issue 43 item 2 (ADR 0093; measured 112.62 → 112.87, the same files): the corner
+  // note's photo count and Cancel for a post waiting with its photos, and the outbox's run handing
+  // them to the uploader (which, and keeping the files, stay out of here: outbox-wire.ts, outbox-files-client.ts).
+  "routes/_index": 113.0,
   // Issue 45 (ADR 0090; measured 103.48, then +0.11 with the home's U7 note in the shell): the
   // hunt-day card draws its days with the shell alone; suncalc (3.7 KB gz) is a chunk of its own,
   // fetched after the page has started, and must stay out of here. Then +0.25 (measured 103.85): its
   // state and county selects are one module with Settings' home county, a small file of its own.
-  "routes/hunt-day": 103.9,
+  // Plus 0.3 for issue 43 item 2 in the shell (ADR 0093; +0.25 as the home's), within 104.3.
+  "routes/hunt-day": 104.3,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -5,6 +5,7 @@ import { useFileDrop } from "./file-drop";
 import { sendResumable, unfinishedUploads, type ResumableUpload } from "~/offline/resumable-send";
 import { UploadProgressList, type Progress } from "./upload-progress";
 import { showToast } from "~/components/layout/toaster";
+import { queuePostWithFiles } from "~/offline/outbox-files-client";
 
 /**
  * SPEC.md §2 / §4 / §8 media upload, inside the post editor's multipart form.
@@ -45,6 +46,10 @@ export const UPLOAD_MESSAGES = {
   willPublish: (left: number) =>
     `Your post will publish by itself when ${left === 1 ? "the last file finishes" : `${left} files finish`} uploading.`,
   willPublishPaused: "The connection dropped. Your files continue when the signal returns, then your post publishes.",
+  waitsOffline: (files: number) =>
+    `No signal: your post waits on this phone with ${files === 1 ? "its file" : `its ${files} files`}. They upload and the post publishes when the signal returns.`,
+  waitsOfflineTitle: "Waiting for a signal",
+  cannotWait: "Cannot keep these files",
   publishCancelled: "Not published: a file could not be uploaded. Remove it or try again, then publish.",
   cancelPublish: "Don't publish yet",
   pausedTitle: "Upload paused",
@@ -146,6 +151,8 @@ export function MediaUpload({
   const [progress, setProgress] = useState<Progress[]>([]);
   const [unfinished, setUnfinished] = useState<string[]>([]);
   const requests = useRef(new Map<number, ResumableUpload>());
+  /** The chosen file of each row still uploading: with no signal at Publish, they wait with the post (ADR 0093). */
+  const chosen = useRef(new Map<number, File>());
   const rootRef = useRef<HTMLDivElement | null>(null);
   const uploading = progress.some((p) => p.status === "uploading");
 
@@ -171,19 +178,49 @@ export function MediaUpload({
   const busy = unfinishedCount > 0;
   const busyRef = useRef(busy);
   busyRef.current = busy;
+  const progressRef = useRef(progress);
+  progressRef.current = progress;
+  /**
+   * Publish with no signal while files are still to upload: the post waits in the outbox with the
+   * files themselves (IndexedDB), and the outbox uploads them and publishes once the signal returns,
+   * even if this page is closed meanwhile (ADR 0093). The rows go: the outbox's note shows the post.
+   */
+  const waitOffline = useCallback(async (form: HTMLFormElement) => {
+    const rows = progressRef.current.filter((p) => p.status === "uploading" || p.status === "paused");
+    const files = rows.flatMap((row) => chosen.current.get(row.id) ?? []);
+    const result = await queuePostWithFiles(form, files, { maxFileBytes: MAX_UPLOAD_BYTES, maxFileLabel: MAX_UPLOAD_LABEL });
+    if ("refused" in result) {
+      showToast({ title: UPLOAD_MESSAGES.cannotWait, description: result.refused, type: "error" });
+      return;
+    }
+    if (!result.queued) {
+      // Nowhere to keep them (no IndexedDB): the page waits for the signal as before.
+      setWaitingForm(form);
+      return;
+    }
+    for (const row of rows) {
+      requests.current.get(row.id)?.stop();
+      requests.current.delete(row.id);
+      chosen.current.delete(row.id);
+    }
+    const ids = new Set(rows.map((row) => row.id));
+    setProgress((list) => list.filter((p) => !ids.has(p.id)));
+    showToast({ title: UPLOAD_MESSAGES.waitsOfflineTitle, description: UPLOAD_MESSAGES.waitsOffline(files.length), type: "info" });
+  }, []);
   useEffect(() => {
     if (!gate) return;
     gate.current = {
       hold: (form) => {
         if (!busyRef.current) return false;
-        setWaitingForm(form);
+        if (navigator.onLine === false) void waitOffline(form);
+        else setWaitingForm(form);
         return true;
       },
     };
     return () => {
       gate.current = null;
     };
-  }, [gate]);
+  }, [gate, waitOffline]);
   useEffect(() => {
     if (!waitingForm) return;
     if (refused) {
@@ -223,11 +260,13 @@ export function MediaUpload({
       }
       const id = nextId++;
       setProgress((list) => [...list, { id, name: file.name, progress: 0, status: "uploading" }]);
+      chosen.current.set(id, file);
       setUnfinished((names) => names.filter((n) => n !== file.name));
       const upload = sendResumable(file, file.name, {
         onProgress: (percent) => update(id, { progress: percent }),
         onDone: (stored) => {
           requests.current.delete(id);
+          chosen.current.delete(id);
           update(id, { progress: 100, status: "done", note: undefined });
           setUploaded((list) => [
             ...list,
@@ -247,6 +286,7 @@ export function MediaUpload({
         },
         onRefused: (reason) => {
           requests.current.delete(id);
+          chosen.current.delete(id);
           update(id, { status: "failed", note: reason });
           showToast({ title: UPLOAD_MESSAGES.failedTitle, description: UPLOAD_MESSAGES.failed(file.name, reason), type: "error" });
         },
@@ -265,6 +305,7 @@ export function MediaUpload({
   const cancel = (id: number) => {
     void requests.current.get(id)?.cancel();
     requests.current.delete(id);
+    chosen.current.delete(id);
     setProgress((list) => list.filter((p) => p.id !== id));
   };
   const drop = useFileDrop((files) => void start(files));

@@ -50,6 +50,19 @@ export function WaitingComments({ postId }: { postId: number }) {
   );
 }
 
+/** How many files a waiting post carries (ADR 0093). */
+function WaitingFiles({ item }: { item: OutboxItem }) {
+  const files = item.files ?? [];
+  if (!files.length) return null;
+  const noun = files.every((file) => file.type.startsWith("image/")) ? "photo" : "file";
+  return (
+    <p className="text-xs text-stone-600" data-testid="outbox-files">
+      With {files.length} {noun}
+      {files.length > 1 ? "s" : ""}
+    </p>
+  );
+}
+
 function ItemStatus({ item }: { item: OutboxItem }) {
   if (item.state === "waiting") return <p className="mt-1 text-xs text-stone-500">{WAITING_TEXT}</p>;
   if (item.state === "sign-in")
@@ -107,7 +120,19 @@ export function OutboxNote() {
             <p className="whitespace-pre-line text-stone-700 wrap-anywhere" data-testid="outbox-text">
               {itemText(item)}
             </p>
+            <WaitingFiles item={item} />
             <ItemStatus item={item} />
+            {item.intent === "create-post" && item.state !== "gave-up" ? (
+              // A waiting post can be taken back: it and its files leave this phone (ADR 0093).
+              <button
+                type="button"
+                className="btn-secondary mt-1 min-h-11 px-3 py-1 text-xs"
+                onClick={() => void dismissOutboxItem(item.key)}
+                aria-label={`Cancel ${item.label}`}
+              >
+                Cancel
+              </button>
+            ) : null}
           </li>
         ))}
       </ul>
