@@ -60,9 +60,12 @@ function loadAtlas(): Atlas {
   const lines = thin(mesh(topology, topology.objects.states, (a, b) => a !== b)) ?? "";
   const base = `<path class="pulse-land" d="${land}" fill="#f1ede4" stroke="#8a7a63" stroke-width="0.8"/><path class="pulse-states" d="${lines}" fill="none" stroke="#b3a58f" stroke-width="0.6" stroke-linejoin="round"/>`;
   const counties = new Map<string, string>();
-  const countyPath = geoPath().digits(1);
+  const countyPath = simplifiedPath(0.75);
+  const fullPath = geoPath().digits(1);
   for (const shape of feature(topology, topology.objects.counties).features) {
-    const d = countyPath(shape);
+    // A county under a pixel or two across (Virginia's independent cities) keeps its outline.
+    const thin = countyPath(shape);
+    const d = thin && (thin.match(/L/g)?.length ?? 0) >= 3 ? thin : fullPath(shape);
     if (shape.id !== undefined && d) counties.set(String(shape.id), d);
   }
   atlas = { base, counties };
@@ -85,7 +88,7 @@ export function drawPulseMap(counties: readonly PulseCounty[], days: number): st
   const links = drawn
     .map((county) => {
       const label = escapeXml(countyLabel(county));
-      return `<a href="/pulse/${county.fips}?days=${days}" aria-label="${label}"><title>${label}</title><path d="${shapes.get(county.fips)}" fill="${shadeOf(county.reports)}" stroke="#3b2f22" stroke-width="0.5"/></a>`;
+      return `<a href="/pulse/${county.fips}?days=${days}"><title>${label}</title><path d="${shapes.get(county.fips)}" fill="${shadeOf(county.reports)}" stroke="#3b2f22" stroke-width="0.5"/></a>`;
     })
     .join("");
   const window = days === 1 ? "today" : `the last ${days} days`;
@@ -101,6 +104,14 @@ export function drawPulseMap(counties: readonly PulseCounty[], days: number): st
   );
 }
 
+/**
+ * The most counties the page draws and lists, those with the most reports (`/api/pulse` has them all):
+ * the page's budget on a slow link is 120 KB gzipped, and a member's copy carries the map twice (the
+ * HTML and the data the page hydrates from). Measured in the ADR: 250 counties is about 85 KB for a
+ * member.
+ */
+export const PULSE_PAGE_MAX = 250;
+
 /** Maps drawn for the data version they were drawn at, by window. */
 let drawnAt: { version: number; maps: Map<string, string> } | null = null;
 
@@ -110,9 +121,10 @@ let drawnAt: { version: number; maps: Map<string, string> } | null = null;
  * the pulse, so a map is never kept under a version newer than its data. `from` is in the key as
  * well as `days`, so a new day draws a new map. Held for one version at a time.
  */
-export async function pulseWithMap(daysParam: string | null): Promise<Pulse & { svg: string }> {
+export async function pulseWithMap(daysParam: string | null): Promise<Pulse & { svg: string; total: number }> {
   const version = await dataVersion();
-  const pulse = await getPulse(daysParam);
+  const all = await getPulse(daysParam);
+  const pulse = { ...all, counties: all.counties.slice(0, PULSE_PAGE_MAX) };
   if (drawnAt?.version !== version) drawnAt = { version, maps: new Map() };
   const key = `${pulse.days}:${pulse.from}`;
   let svg = drawnAt.maps.get(key);
@@ -121,5 +133,5 @@ export async function pulseWithMap(daysParam: string | null): Promise<Pulse & { 
     if (drawnAt.maps.size >= 60) drawnAt.maps.clear();
     drawnAt.maps.set(key, svg);
   }
-  return { ...pulse, svg };
+  return { ...pulse, svg, total: all.counties.length };
 }

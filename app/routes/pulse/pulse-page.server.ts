@@ -8,6 +8,6 @@ import { pulseWithMap } from "~/web/pulse-map.server";
  * kept by the visitor cache like the home's.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { days, from, to, counties, svg } = await pulseWithMap(new URL(request.url).searchParams.get("days"));
-  return { days, from, to, counties, svg };
+  const { days, from, to, counties, svg, total } = await pulseWithMap(new URL(request.url).searchParams.get("days"));
+  return { days, from, to, counties, svg, total };
 }

@@ -1,4 +1,5 @@
 import type { MetaFunction } from "react-router";
+import type { RouteHandle } from "~/root";
 import { Link, useLoaderData } from "react-router";
 import { DaysForm, lastText, rutPhaseText, windowText } from "~/components/places/pulse-parts";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
@@ -15,8 +16,11 @@ import type { loader } from "./pulse-page.server";
  */
 export { loader } from "./pulse-page.server";
 
+/** A visitor's copy is sent without the app's scripts, as the home's (docs/decisions/0047): the map and the list are HTML. */
+export const handle: RouteHandle = { plainForVisitors: true };
+
 export default function PulsePage() {
-  const { days, counties, svg } = useLoaderData<typeof loader>();
+  const { days, counties, svg, total } = useLoaderData<typeof loader>();
   const window = windowText(days);
   return (
     <div className="mx-auto max-w-5xl space-y-6">
@@ -41,8 +45,13 @@ export default function PulsePage() {
 
       <section aria-labelledby="pulse-list-heading" className="space-y-3">
         <h2 id="pulse-list-heading" className="text-xl font-semibold text-bark-900">
-          {counties.length === 0 ? "No county yet" : `${counties.length} ${counties.length === 1 ? "county" : "counties"}`}
+          {total === 0 ? "No county yet" : `${total} ${total === 1 ? "county" : "counties"}`}
         </h2>
+        {total > counties.length ? (
+          <p className="text-sm text-stone-700" data-testid="pulse-capped">
+            The {counties.length} with the most reports are on the map and below.
+          </p>
+        ) : null}
         {counties.length === 0 ? (
           <p className="text-stone-700" data-testid="pulse-empty">
             No county has reports from 3 different members in {window}. Add a field report to a post when you see deer: your county lights

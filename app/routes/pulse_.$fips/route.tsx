@@ -1,4 +1,5 @@
 import type { MetaFunction } from "react-router";
+import type { RouteHandle } from "~/root";
 import { Link, useLoaderData, useLocation, useSearchParams } from "react-router";
 import { DaysForm, lastText, rutPhaseText, windowText } from "~/components/places/pulse-parts";
 import { PostCard } from "~/components/post/card";
@@ -12,6 +13,9 @@ import type { loader } from "./pulse-county-page.server";
  * in the window and the public posts that reported there, newest first, each card linking its post.
  */
 export { loader } from "./pulse-county-page.server";
+
+/** A visitor's copy is sent without the app's scripts, as the home's (docs/decisions/0047): the map and the list are HTML. */
+export const handle: RouteHandle = { plainForVisitors: true };
 
 export default function PulseCountyPage() {
   const { days, county, posts, viewerId } = useLoaderData<typeof loader>();
