@@ -68,7 +68,7 @@ const PUBLIC_REPORT = `p.hidden_at IS NULL AND (p.club_id IS NULL OR NOT c.is_pr
  */
 export function pulseSql(oneCounty: boolean): string {
   const reports = oneCounty ? indexedBy("field_reports f", "field_reports_county") : indexedBy("field_reports f", "field_reports_pulse");
-  return `WITH w AS (
+  return `WITH w AS MATERIALIZED (
     SELECT f.county AS county, f.author_id AS author_id, f.rut_phase AS rut_phase, f.created_at AS created_at
     FROM ${reports}
     JOIN posts p ON p.id = f.post_id
@@ -78,13 +78,13 @@ export function pulseSql(oneCounty: boolean): string {
     SELECT county, count(*) AS reports, count(DISTINCT author_id) AS reporters, max(created_at) AS last_at
     FROM w GROUP BY county HAVING count(DISTINCT author_id) >= ${PULSE_FLOOR}
   ), phases AS (
-    SELECT county, rut_phase, count(*) AS n,
-      max(CASE rut_phase WHEN 'pre' THEN 1 WHEN 'seeking' THEN 2 WHEN 'chasing' THEN 3 WHEN 'lockdown' THEN 4 ELSE 5 END) AS season
+    SELECT county, rut_phase, row_number() OVER (PARTITION BY county ORDER BY count(*) DESC,
+      max(CASE rut_phase WHEN 'pre' THEN 1 WHEN 'seeking' THEN 2 WHEN 'chasing' THEN 3 WHEN 'lockdown' THEN 4 ELSE 5 END) DESC) AS rank
     FROM w WHERE rut_phase IS NOT NULL GROUP BY county, rut_phase
   )
-  SELECT k.county AS county, k.reports AS reports, k.reporters AS reporters, k.last_at AS last_at,
-    (SELECT ph.rut_phase FROM phases ph WHERE ph.county = k.county ORDER BY ph.n DESC, ph.season DESC LIMIT 1) AS rut_phase
-  FROM kept k ORDER BY k.reports DESC, k.reporters DESC, k.county`;
+  SELECT k.county AS county, k.reports AS reports, k.reporters AS reporters, k.last_at AS last_at, ph.rut_phase AS rut_phase
+  FROM kept k LEFT JOIN phases ph ON ph.county = k.county AND ph.rank = 1
+  ORDER BY k.reports DESC, k.reporters DESC, k.county`;
 }
 
 type PulseRow = {
