@@ -47,6 +47,8 @@ test("the map and the list show a county once 3 members report there; the days f
   createPost,
   newPage,
 }) => {
+  // Three members, six pages and two axe runs: more than the default 30 s on a busy machine.
+  test.slow();
   await page.setViewportSize({ width: 390, height: 844 });
   // Each project its own county: Lake, IN (JavaScript on) and Porter, IN (off).
   const [fips, name] = js ? ["18089", "Lake, IN"] : ["18127", "Porter, IN"];
