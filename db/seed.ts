@@ -13,6 +13,7 @@
 import { hashPassword } from "../app/utils/password.server";
 import { databaseEngine, sqlite } from "../app/utils/db.server";
 import { tagKey } from "../app/utils/tags";
+import { countiesOf, STATES } from "../app/utils/counties/counties.server";
 
 type Args = { users: number; posts: number; seed: number };
 
@@ -251,12 +252,23 @@ async function main() {
   const insertLike = sqlite.prepare(`INSERT INTO likes (post_id, user_id, created_at) VALUES (?, ?, ?)`);
   const insertComment = sqlite.prepare(`INSERT INTO comments (post_id, author_id, content, created_at) VALUES (?, ?, ?, ?)`);
   const insertShare = sqlite.prepare(`INSERT INTO shares (post_id, user_id, created_at) VALUES (?, ?, ?)`);
+  const insertFieldReport = sqlite.prepare(
+    `INSERT INTO field_reports (post_id, author_id, kind, county, observed_on, rut_phase, bucks, does, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  // Field reports (issue 45): a third of the last 30 days' posts, in 200 counties, a few of them busy;
+  // from a generator of their own, so every other row is what it was before they were added.
+  const fieldRand = prng(seed + 45);
+  const REPORT_COUNTIES = STATES.flatMap((state) => countiesOf(state.postal).map((county) => county.fips))
+    .filter((_, i) => i % 16 === 0)
+    .slice(0, 200);
+  const FIELD_KINDS = ["sighting", "sighting", "rut_sign", "harvest"] as const;
+  const PHASES = ["pre", "seeking", "chasing", "lockdown", "post", null] as const;
   const setUserCounts = sqlite.prepare(`UPDATE users SET posts_count = ?, followers_count = ?, following_count = ? WHERE id = ?`);
 
   const postsCount = new Array<number>(U).fill(0);
   const followers = new Array<number>(U).fill(0);
   const following = new Array<number>(U).fill(0);
-  const totals = { follows: 0, clubs: 0, members: 0, likes: 0, comments: 0, shares: 0, tags: 0 };
+  const totals = { follows: 0, clubs: 0, members: 0, likes: 0, comments: 0, shares: 0, tags: 0, fieldReports: 0 };
 
   sqlite.transaction(() => {
     // Members (ids 1..U).
@@ -369,6 +381,22 @@ async function main() {
       for (const u of likers) insertLike.run(id, u + 1, later());
       for (let c = 0; c < commentCount; c++) insertComment.run(id, int(U) + 1, pick(COMMENTS), createdAt + (c + 1) * 60_000);
       for (const u of sharers) insertShare.run(id, u + 1, later());
+      if (age <= 30 && fieldRand() < 1 / 3) {
+        const fr = (n: number) => Math.floor(fieldRand() * n);
+        const seen = new Date(createdAt - fr(3) * DAY).toISOString().slice(0, 10);
+        insertFieldReport.run(
+          id,
+          author + 1,
+          FIELD_KINDS[fr(FIELD_KINDS.length)],
+          REPORT_COUNTIES[Math.floor(REPORT_COUNTIES.length * Math.pow(fieldRand(), 1.5))],
+          seen,
+          PHASES[fr(PHASES.length)],
+          fr(4),
+          fr(7),
+          createdAt,
+        );
+        totals.fieldReports += 1;
+      }
       totals.likes += likers.length;
       totals.comments += commentCount;
       totals.shares += sharers.length;
@@ -382,7 +410,7 @@ async function main() {
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   console.log(
     `Seeded ${U} members, ${P} posts, ${totals.likes} likes, ${totals.comments} comments, ${totals.shares} shares, ` +
-      `${totals.follows} follows, ${totals.clubs} clubs with ${totals.members} members, ${totals.tags} tags in ${seconds}s.`,
+      `${totals.follows} follows, ${totals.clubs} clubs with ${totals.members} members, ${totals.tags} tags, ${totals.fieldReports} field reports in ${seconds}s.`,
   );
 }
 

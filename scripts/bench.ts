@@ -9,7 +9,7 @@
  * loop (keep-alive, BENCH_CONCURRENCY in flight, default 16; BENCH_REQUESTS requests or
  * BENCH_SECONDS per row, whichever ends first), req/s, p50 and p99 as ratios to bare: home for a
  * visitor (served from the app's visitor cache, and drawn afresh on a hard reload) and a member,
- * through nginx, 304 answers, then /clubs, /api/posts, searches, a post page and /hunt-day asked past the
+ * through nginx, 304 answers, then /clubs, /api/posts, searches, a post page, /hunt-day and /pulse asked past the
  * visitor cache (Cache-Control: no-cache), so their rows and comparisons show what drawing costs. Then
  * first-load JavaScript per page, the home HTML as transferred, resumable uploads with the page's
  * widget in Chromium over a cut and a slow dropping link (bench/uploads.ts, issue 28), EXPLAIN QUERY
@@ -193,6 +193,9 @@ const ROWS: Row[] = [
   ["/post/:id, most discussed (drawn)", (p) => ({ port: p.app.port, path: `/post/${p.postId}`, headers: DRAWN }), "both"],
   // Issue 45: the hunt-day card, 15 days of suncalc for Lake County, Indiana, drawn for a visitor (no database read past the session).
   ["/hunt-day?county=18089 visitor (drawn)", (p) => ({ port: p.app.port, path: "/hunt-day?county=18089", headers: DRAWN })],
+  // Issue 45: the pulse, the 7-day window's counties (the seed's field reports: a third of the last 30 days' posts) and the map, drawn for a visitor.
+  ["/pulse visitor (drawn)", (p) => ({ port: p.app.port, path: "/pulse", headers: DRAWN })],
+  ["/pulse?days=30 visitor (drawn)", (p) => ({ port: p.app.port, path: "/pulse?days=30", headers: DRAWN })],
   // Last, so the posts it adds (a few thousand at most) come after every read row.
   [`POST /api/posts, a new post (${WRITERS} members)`, newPost, "both"],
 ];

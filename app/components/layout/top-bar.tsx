@@ -66,6 +66,10 @@ export function TopBar({
           <Link to="/clubs" className="bar-link">
             Clubs
           </Link>
+          {/* The pulse (field reports by county): in the bar where there is room, in the account menu on a member's phone. */}
+          <Link to="/pulse" className="bar-link max-sm:hidden">
+            Pulse
+          </Link>
           {/* The hunt-day card (sun, legal light, moon): in the bar where there is room, in the account menu on a member's phone. */}
           <Link to="/hunt-day" className={user && !hideAuthActions ? "bar-link max-sm:hidden" : "bar-link"}>
             Hunt day
@@ -166,6 +170,9 @@ function UserMenu({ user }: { user: TopBarUser }) {
         </Link>
         <Link to="/hunt-day" onClick={close} className="block px-4 py-3 hover:bg-stone-100 sm:hidden">
           Hunt day
+        </Link>
+        <Link to="/pulse" onClick={close} className="block px-4 py-3 hover:bg-stone-100 sm:hidden">
+          The pulse
         </Link>
         {user.moderates ? (
           <Link
