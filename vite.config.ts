@@ -26,6 +26,37 @@ function clientEntryName(chunk: PreRenderedChunk): string {
 }
 
 /**
+ * Small app modules that Rollup would cut into a file each, grouped (issue 40's cold-visit budget,
+ * docs/decisions/0097-cold-visit-budget.md): every script is a request with its headers, and a phone
+ * on a weak link pays each one. A group holds modules that the same pages load together, so that no
+ * page fetches what it does not use and no page's first load grows (first-load-js.spec.ts).
+ * `onlyExplicitManualChunks`: a group is what it lists; left to itself, Rollup also pulls into a
+ * group every module only its members import (relative time, option lists…), so that a page using
+ * one of those loaded the whole group.
+ *
+ * - `shell-later`: what the shell imports lazily after hydration on every page (the outbox's wire,
+ *   the toast card, the routes ahead).
+ * - `club`: the club's picture, member count and join dialog the club pages share.
+ */
+const GROUPS = new Map(
+  Object.entries({
+    "shell-later": [
+      "offline/outbox-wire.ts",
+      "components/layout/toast-card.tsx",
+      "components/layout/toast-placement.ts",
+      "offline/routes-ahead.ts",
+      "offline/routes-ahead-message.ts",
+    ],
+    club: [
+      "components/club/image.tsx",
+      "components/club/join-dialog.tsx",
+      "components/club/member-count.ts",
+      "components/club/not-found.tsx",
+    ],
+  }).flatMap(([chunk, files]) => files.map((file) => [fileURLToPath(new URL(`./app/${file}`, import.meta.url)), chunk] as const)),
+);
+
+/**
  * What every page loads before anything else, in two files: the code the browser entry and the root
  * route import statically (not what they import lazily, which stays on demand), as `framework` (the
  * packages: React, Remix, the router) and `shell` (the app's own: the top bar, the toaster, the
@@ -50,7 +81,8 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   // The entry itself stays a file of its own: its code (hydration, the worker's registration) must
   // run when Remix imports it, after the page's inline script has set the manifest, not when the
   // root route's module is imported before that.
-  if (!appShell.has(id) || id === APP_SHELL_ROOTS[0]) return undefined;
+  if (id === APP_SHELL_ROOTS[0]) return undefined;
+  if (!appShell.has(id)) return GROUPS.get(id);
   // Vite's own helpers (virtual modules, "\0…") go with the packages that call them.
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
@@ -93,6 +125,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild
     ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
       { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
-    : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk } } },
+    : {
+        cssTarget: BROWSERS,
+        rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk, onlyExplicitManualChunks: true } },
+      },
   plugins: isSsrBuild ? [reactRouter()] : [reactRouter(), chunkGraph()],
 }));
