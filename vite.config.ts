@@ -63,6 +63,46 @@ const GROUPS = new Map(
  * outbox…). Left to itself, Rollup cut the shell into a file per module shared by two chunks, and
  * any move of a module changed how many (21 to 24 files on every page after one such move).
  */
+/**
+ * `card`: a post's card and the app modules it imports statically (its actions, media, link preview
+ * and its card, the owner's menu, the report link…), which a page showing posts loads all of, save
+ * the small ones other pages use without a card (SHARED_WITH_OTHERS): each of those stays a file of
+ * its own, so that no page without posts loads the card for it.
+ */
+const POST_CARD = fileURLToPath(new URL("./app/components/post/card.tsx", import.meta.url));
+const SHARED_WITH_OTHERS = new Set(
+  [
+    "components/ui/relative-time.tsx",
+    "components/ui/dialog-form.tsx",
+    "components/ui/dialog-form-state.ts",
+    "components/ui/idempotency-key.tsx",
+    "schemas/post-options.ts",
+    "schemas/media-options.ts",
+    "schemas/club-options.ts",
+    "schemas/report-options.ts",
+    "utils/import-again.ts",
+    "utils/remix.ts",
+    "utils/feed-links.ts",
+  ].map((file) => fileURLToPath(new URL(`./app/${file}`, import.meta.url))),
+);
+let postCard: Set<string> | undefined;
+function postCardModules(getModuleInfo: Parameters<GetManualChunk>[1]["getModuleInfo"], shell: Set<string>): Set<string> {
+  if (postCard) return postCard;
+  postCard = new Set();
+  const ids = [POST_CARD];
+  while (ids.length > 0) {
+    const next = ids.pop()!;
+    if (postCard.has(next) || shell.has(next) || GROUPS.has(next) || SHARED_WITH_OTHERS.has(next)) continue;
+    if (next.includes("/node_modules/") || next.startsWith("\0") || !next.startsWith(APP_DIR)) continue;
+    const info = getModuleInfo(next);
+    if (!info) continue;
+    postCard.add(next);
+    ids.push(...info.importedIds);
+  }
+  return postCard;
+}
+const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url));
+
 const APP_SHELL_ROOTS = ["./app/entry.client.tsx", "./app/root.tsx"].map((file) => fileURLToPath(new URL(file, import.meta.url)));
 let appShell: Set<string> | undefined;
 const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
@@ -82,7 +122,7 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   // run when Remix imports it, after the page's inline script has set the manifest, not when the
   // root route's module is imported before that.
   if (id === APP_SHELL_ROOTS[0]) return undefined;
-  if (!appShell.has(id)) return GROUPS.get(id);
+  if (!appShell.has(id)) return GROUPS.get(id) ?? (postCardModules(getModuleInfo, appShell).has(id) ? "card" : undefined);
   // Vite's own helpers (virtual modules, "\0…") go with the packages that call them.
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
