@@ -36,7 +36,9 @@ function clientEntryName(chunk: PreRenderedChunk): string {
  *
  * - `shell-later`: what the shell imports lazily after hydration on every page (the outbox's wire,
  *   the toast card, the routes ahead).
- * - `club`: the club's picture, member count and join dialog the club pages share.
+ * - `club`: the club's picture and its "no such club" panel, which a club's pages and its new-post
+ *   page share (the join dialog and member count stay together as Rollup makes them: the new-post
+ *   page has neither).
  */
 const GROUPS = new Map(
   Object.entries({
@@ -47,12 +49,7 @@ const GROUPS = new Map(
       "offline/routes-ahead.ts",
       "offline/routes-ahead-message.ts",
     ],
-    club: [
-      "components/club/image.tsx",
-      "components/club/join-dialog.tsx",
-      "components/club/member-count.ts",
-      "components/club/not-found.tsx",
-    ],
+    club: ["components/club/image.tsx", "components/club/not-found.tsx"],
   }).flatMap(([chunk, files]) => files.map((file) => [fileURLToPath(new URL(`./app/${file}`, import.meta.url)), chunk] as const)),
 );
 
@@ -83,6 +80,8 @@ const SHARED_WITH_OTHERS = new Set(
     "utils/import-again.ts",
     "utils/remix.ts",
     "utils/feed-links.ts",
+    // A club's header reports the club: with the card, every club page (rules, events…) would load it.
+    "components/moderation/report.tsx",
   ].map((file) => fileURLToPath(new URL(`./app/${file}`, import.meta.url))),
 );
 let postCard: Set<string> | undefined;
