@@ -26,12 +26,82 @@ function clientEntryName(chunk: PreRenderedChunk): string {
 }
 
 /**
+ * Small app modules that Rollup would cut into a file each, grouped (issue 40's cold-visit budget,
+ * docs/decisions/0097-cold-visit-budget.md): every script is a request with its headers, and a phone
+ * on a weak link pays each one. A group holds modules that the same pages load together, so that no
+ * page fetches what it does not use and no page's first load grows (first-load-js.spec.ts).
+ * `onlyExplicitManualChunks`: a group is what it lists; left to itself, Rollup also pulls into a
+ * group every module only its members import (relative time, option lists…), so that a page using
+ * one of those loaded the whole group.
+ *
+ * - `shell-later`: what the shell imports lazily after hydration on every page (the outbox's wire,
+ *   the toast card, the routes ahead).
+ * - `club`: the club's picture and its "no such club" panel, which a club's pages and its new-post
+ *   page share (the join dialog and member count stay together as Rollup makes them: the new-post
+ *   page has neither).
+ */
+const GROUPS = new Map(
+  Object.entries({
+    "shell-later": [
+      "offline/outbox-wire.ts",
+      "components/layout/toast-card.tsx",
+      "components/layout/toast-placement.ts",
+      "offline/routes-ahead.ts",
+      "offline/routes-ahead-message.ts",
+    ],
+    club: ["components/club/image.tsx", "components/club/not-found.tsx"],
+  }).flatMap(([chunk, files]) => files.map((file) => [fileURLToPath(new URL(`./app/${file}`, import.meta.url)), chunk] as const)),
+);
+
+/**
  * What every page loads before anything else, in two files: the code the browser entry and the root
  * route import statically (not what they import lazily, which stays on demand), as `framework` (the
  * packages: React, Remix, the router) and `shell` (the app's own: the top bar, the toaster, the
  * outbox…). Left to itself, Rollup cut the shell into a file per module shared by two chunks, and
  * any move of a module changed how many (21 to 24 files on every page after one such move).
  */
+/**
+ * `card`: a post's card and the app modules it imports statically (its actions, media, link preview
+ * and its card, the owner's menu, the report link…), which a page showing posts loads all of, save
+ * the small ones other pages use without a card (SHARED_WITH_OTHERS): each of those stays a file of
+ * its own, so that no page without posts loads the card for it.
+ */
+const POST_CARD = fileURLToPath(new URL("./app/components/post/card.tsx", import.meta.url));
+const SHARED_WITH_OTHERS = new Set(
+  [
+    "components/ui/relative-time.tsx",
+    "components/ui/dialog-form.tsx",
+    "components/ui/dialog-form-state.ts",
+    "components/ui/idempotency-key.tsx",
+    "schemas/post-options.ts",
+    "schemas/media-options.ts",
+    "schemas/club-options.ts",
+    "schemas/report-options.ts",
+    "utils/import-again.ts",
+    "utils/remix.ts",
+    "utils/feed-links.ts",
+    // A club's header reports the club: with the card, every club page (rules, events…) would load it.
+    "components/moderation/report.tsx",
+  ].map((file) => fileURLToPath(new URL(`./app/${file}`, import.meta.url))),
+);
+let postCard: Set<string> | undefined;
+function postCardModules(getModuleInfo: Parameters<GetManualChunk>[1]["getModuleInfo"], shell: Set<string>): Set<string> {
+  if (postCard) return postCard;
+  postCard = new Set();
+  const ids = [POST_CARD];
+  while (ids.length > 0) {
+    const next = ids.pop()!;
+    if (postCard.has(next) || shell.has(next) || GROUPS.has(next) || SHARED_WITH_OTHERS.has(next)) continue;
+    if (next.includes("/node_modules/") || next.startsWith("\0") || !next.startsWith(APP_DIR)) continue;
+    const info = getModuleInfo(next);
+    if (!info) continue;
+    postCard.add(next);
+    ids.push(...info.importedIds);
+  }
+  return postCard;
+}
+const APP_DIR = fileURLToPath(new URL("./app/", import.meta.url));
+
 const APP_SHELL_ROOTS = ["./app/entry.client.tsx", "./app/root.tsx"].map((file) => fileURLToPath(new URL(file, import.meta.url)));
 let appShell: Set<string> | undefined;
 const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
@@ -50,7 +120,8 @@ const shellChunk: GetManualChunk = (id, { getModuleInfo }) => {
   // The entry itself stays a file of its own: its code (hydration, the worker's registration) must
   // run when Remix imports it, after the page's inline script has set the manifest, not when the
   // root route's module is imported before that.
-  if (!appShell.has(id) || id === APP_SHELL_ROOTS[0]) return undefined;
+  if (id === APP_SHELL_ROOTS[0]) return undefined;
+  if (!appShell.has(id)) return GROUPS.get(id) ?? (postCardModules(getModuleInfo, appShell).has(id) ? "card" : undefined);
   // Vite's own helpers (virtual modules, "\0…") go with the packages that call them.
   return id.includes("/node_modules/") || id.startsWith("\0") ? "framework" : "shell";
 };
@@ -93,6 +164,9 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: isSsrBuild
     ? // One file: server code reads its neighbours (sw.js) beside `import.meta.url`.
       { target: "node20", cssTarget: BROWSERS, rollupOptions: { output: { inlineDynamicImports: true } } }
-    : { cssTarget: BROWSERS, rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk } } },
+    : {
+        cssTarget: BROWSERS,
+        rollupOptions: { output: { entryFileNames: clientEntryName, manualChunks: shellChunk, onlyExplicitManualChunks: true } },
+      },
   plugins: isSsrBuild ? [reactRouter()] : [reactRouter(), chunkGraph()],
 }));

@@ -64,6 +64,8 @@ const CEILING_KB: Record<string, number> = {
   // Plus 0.3 for issue 43 item 2 (ADR 0093; measured 112.62 → 112.87, the same files): the corner
   // note's photo count and Cancel for a post waiting with its photos, and the outbox's run handing
   // them to the uploader (which, and keeping the files, stay out of here: outbox-wire.ts, outbox-files-client.ts).
+  // Then −0.6 for issue 40 item 4 (ADR 0097; measured 112.62 → 112.04, 14 files → 13): the post
+  // card and what only it imports (its link preview's card, the owner's menu) in one file.
   "routes/_index": 113.0,
   // Issue 45 (ADR 0090; measured 103.48, then +0.11 with the home's U7 note in the shell): the
   // hunt-day card draws its days with the shell alone; suncalc (3.7 KB gz) is a chunk of its own,

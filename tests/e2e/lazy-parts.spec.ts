@@ -19,6 +19,12 @@ test.skip(({ javaScriptEnabled }) => javaScriptEnabled === false, "parts fetched
  */
 const chunk = (name: string) => new RegExp(`/assets/${name}-[\\w-]{8}\\.js(?:\\?retry=\\d+)?$`);
 
+/**
+ * The toast card's file: the shell's lazy parts in one (vite.config.ts, ADR 0097), so cutting it
+ * also cuts the outbox's wire and the routes ahead, as a weak link would.
+ */
+const TOAST_CARD_FILE = "shell-later";
+
 /** Every request for the build file whose name starts with `name-` fails, as with no signal. */
 async function cut(page: Page, name: string) {
   const failed: string[] = [];
@@ -43,7 +49,7 @@ function pageErrors(page: Page) {
 test("a toast whose card cannot be fetched still shows, as a plain card, on the page as it was", async ({ page, open, signUp }) => {
   const member = await signUp(page.context());
   await page.context().clearCookies();
-  const failed = await cut(page, "toast-card");
+  const failed = await cut(page, TOAST_CARD_FILE);
   await open("/auth?mode=login");
   const form = page.locator("form#login");
   await form.getByLabel("Username").fill(member.username);
@@ -61,7 +67,7 @@ test("a toast whose card cannot be fetched still shows, as a plain card, on the 
 test("a comment refused with a toast keeps what was typed when the card cannot be fetched", async ({ page, open, signUp, createPost }) => {
   await signUp();
   const post = await createPost({ title: `Cut card ${uniqueName("cc")}` });
-  await cut(page, "toast-card");
+  await cut(page, TOAST_CARD_FILE);
   await open(`/post/${post.id}`);
   const reply = "Saw two does and a spike at the creek crossing at first light.";
   await page.locator("#comment-content").fill(reply);
