@@ -13,6 +13,8 @@ import { hiddenNoticeText } from "~/schemas/messages";
 import type { HiddenNotice as Hidden, Post } from "~/schemas/shapes";
 import { ReportLink } from "~/components/moderation/report";
 import type { WithPreview } from "~/utils/preview";
+import type { FieldReportView } from "~/schemas/field-report-options";
+import { FieldReportLine } from "./field-report-line";
 
 /**
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
@@ -57,6 +59,7 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
           {post.title}
         </Link>
       </h2>
+      <FieldReportLine report={fieldOf(post)} postedAt={post.createdAt} />
       <p className="post-excerpt" data-testid="post-excerpt">
         <MentionText text={truncate(post.content)} mentions={post.mentions} />
       </p>
@@ -66,6 +69,11 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
       </footer>
     </>
   );
+}
+
+/** A post's field report (CONTRACT.md §14), `null` when it has none. */
+export function fieldOf(post: Post): FieldReportView | null {
+  return (post as Post & { field?: FieldReportView | null }).field ?? null;
 }
 
 /**
