@@ -57,23 +57,6 @@ export function fieldValuesOf(report: FieldReportView | null | undefined): Field
   };
 }
 
-const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
-
-/** "12 Nov" (the year too when it is not `thisYear`): the day seen, read as a calendar date. */
-export function shortDay(date: string, thisYear?: number): string {
-  const [y, m, d] = date.split("-").map(Number);
-  if (!y || !m || !d) return date;
-  return `${d} ${MONTHS[m - 1]}${thisYear !== undefined && y !== thisYear ? ` ${y}` : ""}`;
-}
-
-/** "2 bucks, 3 does", "1 buck", or nothing when neither was given. */
-export function deerSeen(bucks: number | null, does: number | null): string | null {
-  const parts: string[] = [];
-  if (bucks !== null) parts.push(`${bucks} ${bucks === 1 ? "buck" : "bucks"}`);
-  if (does !== null) parts.push(`${does} ${does === 1 ? "doe" : "does"}`);
-  return parts.length ? parts.join(", ") : null;
-}
-
 /** The plain form's state select (outside `field.*`, so the post schemas never see it). */
 export const FIELD_STATE_NAME = "fieldState";
 /** The plain form's "List counties" button: the same form back, that state's counties listed, nothing published. */

@@ -1,36 +1,46 @@
 import { Link } from "react-router";
-import { deerSeen, FIELD_KIND_LABELS, RUT_PHASE_LABELS, shortDay, type FieldReportView } from "~/schemas/field-report-options";
+import type { FieldReportView } from "~/schemas/field-report-options";
+
+const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
+
+/** "sighting" → "Sighting", "rut_sign" → "Rut sign", "pre" → "Pre-rut": the forms' words (field-report-line.test.ts). */
+export function words(code: string, rutPhase?: boolean): string {
+  const text = code[0]!.toUpperCase() + code.slice(1).replace("_", " ");
+  return rutPhase && (code === "pre" || code === "post") ? `${text}-rut` : text;
+}
+
+/** "12 Nov", with the year when it is not `year`. */
+export function shortDay(date: string, year: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return `${d} ${MONTHS.substr(3 * m! - 3, 3)}${y !== year ? ` ${y}` : ""}`;
+}
+
+/** "2 bucks, 3 does", "1 buck", or "" when neither was given. */
+export function deerSeen(bucks: number | null, does: number | null): string {
+  const count = (n: number | null, one: string) => (n === null ? [] : [`${n} ${one}${n === 1 ? "" : "s"}`]);
+  return [...count(bucks, "buck"), ...count(does, "doe")].join(", ");
+}
 
 /**
  * A post's field report in one line (CONTRACT.md §14, issue 45 item 1), on its card and its page:
  * "Sighting · Lake, IN · 12 Nov · Seeking · 2 bucks, 3 does". The county links to its pulse page.
- * The day's year shows only when it is not the post's own year.
+ * The day's year shows only when it is not the post's own year. Every byte here is in every feed's
+ * first load: the words are made from the codes, not looked up in the forms' lists (a module shared
+ * with the lazy forms would be a file of its own there).
  */
 export function FieldReportLine({ report, postedAt }: { report: FieldReportView | null | undefined; postedAt: string }) {
   if (!report) return null;
-  const deer = deerSeen(report.bucks, report.does);
-  const parts = [
-    <span key="kind" className="font-semibold text-bark-900">
-      {FIELD_KIND_LABELS[report.kind] ?? report.kind}
-    </span>,
-    <Link key="county" to={`/pulse/${report.county.fips}`} className="tap-area text-blaze-700 underline">
-      {report.county.name}, {report.county.state}
-    </Link>,
-    <time key="day" dateTime={report.observedOn}>
-      {shortDay(report.observedOn, new Date(postedAt).getUTCFullYear())}
-    </time>,
-    report.rutPhase ? <span key="phase">{RUT_PHASE_LABELS[report.rutPhase] ?? report.rutPhase}</span> : null,
-    deer ? <span key="deer">{deer}</span> : null,
-  ].filter(Boolean);
+  const { kind, county, observedOn, rutPhase } = report;
+  const after = [shortDay(observedOn, new Date(postedAt).getUTCFullYear()), rutPhase && words(rutPhase, true), deerSeen(report.bucks, report.does)];
+  // One string either side of the county's link.
   return (
-    <p className="mt-2 flex flex-wrap items-center gap-x-1.5 text-sm text-stone-700" data-testid="field-report">
+    <p className="mt-2 text-sm text-stone-700" data-testid="field-report">
       <span className="sr-only">Field report: </span>
-      {parts.map((part, index) => (
-        <span key={index} className="inline-flex items-center gap-x-1.5">
-          {index ? <span aria-hidden="true">·</span> : null}
-          {part}
-        </span>
-      ))}
+      {words(kind)} ·{" "}
+      <Link to={`/pulse/${county.fips}`} className="tap-area text-blaze-700 underline">
+        {county.name}, {county.state}
+      </Link>
+      {after.map((part) => (part ? ` · ${part}` : "")).join("")}
     </p>
   );
 }
