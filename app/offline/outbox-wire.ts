@@ -71,6 +71,10 @@ export function apiCallFor(intent: string, page: string, fields: Array<[string, 
       if (clubId) json.clubId = Number(clubId);
       // "Graphic photo" (CONTRACT.md §14): the box's "on", which postInputSchema reads as true.
       if (valuesOf(fields, "sensitive").includes("on")) json.sensitive = true;
+      // The field report's part (`field.kind`, `field.county`…) as the `field` object; a part left
+      // blank is no report to postInputSchema, as it is for the form.
+      const field = Object.fromEntries(fields.filter(([n, v]) => n.startsWith("field.") && v !== "").map(([n, v]) => [n.slice(6), v]));
+      if (Object.keys(field).length) json.field = field;
       return { method: "POST", path: "/api/posts", json };
     }
     default:

@@ -382,6 +382,28 @@ describe("the outbox's wire format (ADR 0057)", () => {
     expect([...store.items.keys()]).toEqual([last.key]);
   });
 
+  it("a post's field report part goes as `field`; a part left blank goes as nothing (issue 45)", () => {
+    const fields: Array<[string, string]> = [
+      ["title", "Two bucks on the ridge"],
+      ["content", "Both cruising the scrape line at dawn."],
+      ["field.sent", "on"],
+      ["field.kind", "sighting"],
+      ["field.county", "18089"],
+      ["field.observedOn", "2026-11-29"],
+      ["field.rutPhase", ""],
+      ["field.bucks", "2"],
+    ];
+    expect(apiCallFor("create-post", "/create", fields)?.json).toMatchObject({
+      field: { sent: "on", kind: "sighting", county: "18089", observedOn: "2026-11-29", bucks: "2" },
+    });
+    const blank = apiCallFor("create-post", "/create", [
+      ["title", "Just a thought"],
+      ["field.kind", ""],
+      ["field.county", ""],
+    ]);
+    expect(blank?.json).not.toHaveProperty("field");
+  });
+
   it("a form on a page with no /api twin is not kept as something it is not", () => {
     expect(apiCallFor("comment", "/clubs/3", [["content", "x"]])).toBeNull();
     expect(apiCallFor("create-post", "/post/3", [["title", "x"]])).toBeNull();

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { Comment } from "./shapes";
-import type { FieldReportPicker } from "./field-report-options";
+import type { FieldReportPicker } from "./field-report-form";
 
 /**
  * Every post mutation posts to the post page's action (/post/{id}) with one of these intents on its

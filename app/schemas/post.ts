@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { fallback, label, preprocess, stripInvisibleIn, text, toStorableText } from "./text";
 import { parseTags } from "~/utils/tags";
 import { isHttpUrl } from "~/utils/urls";
+import { fieldReportField } from "./field-report";
 
 /**
  * Post, comment and feed-filter inputs (SPEC.md §5). Browser-safe: used by Conform in the editor,
@@ -140,6 +141,8 @@ export const postInputSchema = z.object({
   uploadedFiles: uploadedFilesField,
   urlMetadata: urlMetadataField,
   sensitive: sensitiveField,
+  // A field report (CONTRACT.md §14): absent or blank, none.
+  field: fieldReportField,
 });
 export type PostInput = z.infer<typeof postInputSchema>;
 
@@ -149,7 +152,8 @@ export type PostInput = z.infer<typeof postInputSchema>;
  *   in a hidden input); when it changes, the stored link preview is dropped;
  * - `tags` absent, empty or null means no tags (stored as null, SPEC.md §5 Edit post);
  * - `type` absent keeps the current type;
- * - `sensitive` absent keeps the current mark (the form always sends it).
+ * - `sensitive` absent keeps the current mark (the form always sends it);
+ * - `field` absent keeps the field report, null (or the form's part left blank) removes it.
  */
 export const postUpdateSchema = z.object({
   title,
@@ -162,6 +166,7 @@ export const postUpdateSchema = z.object({
     return tags.length ? tags : null;
   }, z.nullable(tagList())),
   sensitive: sensitiveUpdateField,
+  field: fieldReportField,
 });
 export type PostUpdateInput = z.infer<typeof postUpdateSchema>;
 

@@ -1,6 +1,7 @@
 import type { ClubRole, LinkMetadata, ModerationAction, ReportReason, ReportTarget, SiteRole } from "#db/schema";
 import type { UploadedFile } from "./media-options";
 import type { PostType } from "./post-options";
+import type { FieldReportKind, RutPhase } from "./field-report-options";
 
 /**
  * The shapes the domain returns and pages show (SPEC.md §3): plain data, shared by the models that
@@ -34,10 +35,22 @@ export type Post = {
   uploadedFiles: UploadedFile[];
   /** A graphic photo (CONTRACT.md §14): its media wait behind "Show photo" for visitors and members who blur them. */
   sensitive: boolean;
+  /** What its author saw in the field, where and when (CONTRACT.md §14), or null. */
+  field: FieldReport | null;
   /** Only on a hidden post, which only its author and the staff who may restore it see (CONTRACT.md §8). */
   hidden?: HiddenNotice;
   /** Only when its text @mentions members who exist: their usernames, shown as links (CONTRACT.md §7, mention.server.ts). */
   mentions?: string[];
+};
+
+/** A post's field report as answers show it (CONTRACT.md §14). */
+export type FieldReport = {
+  kind: FieldReportKind;
+  county: { fips: string; name: string; state: string };
+  observedOn: string;
+  rutPhase: RutPhase | null;
+  bucks: number | null;
+  does: number | null;
 };
 
 /**

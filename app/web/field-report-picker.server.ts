@@ -3,7 +3,7 @@ import type { Actor } from "~/models/members/user.server";
 import { countyRef, getCounty, type County } from "~/utils/counties/counties.server";
 import { localDate } from "~/utils/hunt-day";
 import { countyPickerData } from "./county-picker.server";
-import { FIELD_STATE_NAME, type FieldReportPicker } from "~/schemas/field-report-options";
+import { FIELD_STATE_NAME, type FieldReportPicker } from "~/schemas/field-report-form";
 
 /** Where the default "today" is read when the member has no home county: the US's latest zone. */
 const FALLBACK_ZONE = "America/Los_Angeles";

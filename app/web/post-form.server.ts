@@ -15,7 +15,7 @@ import { submissionFailure, withPageErrors } from "./page-errors.server";
 import { requireActor, requireUser } from "./session.server";
 import { sharedIntoCreate } from "./share.server";
 import { fieldReportPicker, fieldReportPickerFor } from "./field-report-picker.server";
-import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-options";
+import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
  * /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. With

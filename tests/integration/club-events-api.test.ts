@@ -382,3 +382,56 @@ describe("POST /api/clubs/{id}/events/{eventId}/rsvp", () => {
     expect(await snapshot(c.club.id)).toBe(before);
   });
 });
+
+describe("writers at once (CONTRACT.md §11: a 2xx means stored, on either engine)", () => {
+  const statusOf = async (eventId: number) => (await db.select().from(clubEvents).where(eq(clubEvents.id, eventId)))[0]!;
+
+  it("answers sent at the same moment: one row per member, the stored counts equal to the rows", async () => {
+    const c = await cast(false);
+    const e = await made(c.owner, c.club.id);
+    const members = [c.member, c.clubAdmin, c.owner];
+    for (let i = 0; i < 3; i++) {
+      const m = await createMember();
+      await joinClub(m, c.club.id);
+      members.push(m);
+    }
+    const sends = members.flatMap((m, i) =>
+      ["going", "maybe", "no", ["going", "maybe", "no"][i % 3]!].map((status) => rsvp(m, c.club.id, e.id, status)),
+    );
+    expect((await Promise.all(sends)).map((r) => r.status)).toEqual(Array(sends.length).fill(200));
+    const rows = await db.select().from(clubEventRsvps).where(eq(clubEventRsvps.eventId, e.id));
+    expect(rows).toHaveLength(members.length);
+    const stored = await statusOf(e.id);
+    expect([stored.going, stored.maybe]).toEqual([
+      rows.filter((r) => r.status === "going").length,
+      rows.filter((r) => r.status === "maybe").length,
+    ]);
+  });
+
+  it("edits, a cancel and answers at once: each write that answered 2xx is kept (the sequence counts them), one cancel notice is owed", async () => {
+    const c = await cast(false);
+    const e = await made(c.owner, c.club.id);
+    const before = await statusOf(e.id);
+    const results = await Promise.all([
+      put(c.owner, c.club.id, e.id, { title: "Moved to the south stand" }),
+      put(c.clubAdmin, c.club.id, e.id, { location: "South gate" }),
+      del(c.owner, c.club.id, e.id),
+      rsvp(c.member, c.club.id, e.id, "going"),
+      rsvp(c.clubAdmin, c.club.id, e.id, "maybe"),
+    ]);
+    const statuses = results.map((r) => r.status);
+    // Each write is either before the cancel (2xx) or after it (409); none is lost or half done.
+    for (const status of statuses) expect([200, 204, 409]).toContain(status);
+    const after = await statusOf(e.id);
+    expect(after.cancelledAt).not.toBeNull();
+    const editsKept = statuses.slice(0, 2).filter((s) => s === 200).length;
+    expect(after.sequence).toBe(before.sequence + editsKept + 1);
+    if (statuses[0] === 200) expect(after.title).toBe("Moved to the south stand");
+    if (statuses[1] === 200) expect(after.location).toBe("South gate");
+    const answered = (await db.select().from(clubEventRsvps).where(eq(clubEventRsvps.eventId, e.id))).length;
+    expect(answered).toBe(statuses.slice(3).filter((s) => s === 200).length);
+    const jobs = await db.select().from(clubEventJobs).where(eq(clubEventJobs.eventId, e.id));
+    expect(jobs.filter((j) => j.kind === "cancel")).toHaveLength(1);
+    expect(jobs.filter((j) => j.kind === "reminder" && j.doneAt === null)).toHaveLength(0);
+  });
+});

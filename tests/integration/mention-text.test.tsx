@@ -88,6 +88,7 @@ describe("the post card", () => {
     isLiked: false,
     uploadedFiles: [],
     sensitive: false,
+    field: null,
     mentions: ["Rosa_N"],
   };
 

@@ -51,6 +51,8 @@ describe("POST /api/posts", () => {
         "commentsCount",
         "content",
         "createdAt",
+        // CONTRACT.md §14 "Field reports" (issue 45): null when the post carries none.
+        "field",
         "id",
         "isLiked",
         "likes",

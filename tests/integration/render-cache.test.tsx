@@ -31,6 +31,7 @@ const post = (over: Partial<Post> = {}): Post => ({
   isLiked: false,
   uploadedFiles: [],
   sensitive: false,
+  field: null,
   ...over,
 });
 

@@ -187,6 +187,34 @@ describe("POST /share, signed out", () => {
     expect((await mediaOf(dave.id)).length).toBe(0);
   });
 
+  it("claims made at once (the same member on two tabs, another member) make the held files uploads once, for one member", async () => {
+    const response = await share(
+      [
+        { name: "text", value: "Two scrapes on the logging road." },
+        { name: "files", filename: "scrape-1.png", contentType: "image/png", data: await png(640, 480) },
+        { name: "files", filename: "scrape-2.png", contentType: "image/png", data: await png(480, 640) },
+      ],
+      null,
+    );
+    const back = new URL(response.headers.get("Location")!, "http://localhost:3000").searchParams.get("redirectTo")!;
+    const id = back.split("/").pop()!;
+    const erin = await createMember();
+    const frank = await createMember();
+    const claim = (who: Member) => call(claimAction, makeRequest(back, { method: "POST", cookie: who.cookie }), { id });
+    const answers = await Promise.all([claim(erin), claim(frank), claim(erin), claim(frank)]);
+    const row = first(await db.select().from(incomingShares).where(eq(incomingShares.id, id)))!;
+    const owner = row.ownerId === erin.id ? erin : frank;
+    const other = owner === erin ? frank : erin;
+    // The owner's claims are 303 to the create page; the other member's are 404, and they got nothing.
+    const byWho = [erin, frank, erin, frank].map((who, i) => [who === owner ? "owner" : "other", answers[i]!.status]);
+    expect(byWho.filter(([who]) => who === "owner").map(([, status]) => status)).toEqual([303, 303]);
+    expect(byWho.filter(([who]) => who === "other").map(([, status]) => status)).toEqual([404, 404]);
+    expect((await mediaOf(other.id)).length).toBe(0);
+    const uploads = await mediaOf(owner.id);
+    expect(uploads.map((u) => u.name).sort()).toEqual(["scrape-1.png", "scrape-2.png"]);
+    expect(row.files.map((f) => ("url" in f ? f.url : null)).sort()).toEqual(uploads.map((u) => u.url).sort());
+  });
+
   it("refuses a wrong file type before holding anything (415)", async () => {
     const heldBefore = heldFiles().length;
     const rows = (await shareRows()).length;

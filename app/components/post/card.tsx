@@ -13,7 +13,6 @@ import { hiddenNoticeText } from "~/schemas/messages";
 import type { HiddenNotice as Hidden, Post } from "~/schemas/shapes";
 import { ReportLink } from "~/components/moderation/report";
 import type { WithPreview } from "~/utils/preview";
-import type { FieldReportView } from "~/schemas/field-report-options";
 import { FieldReportLine } from "./field-report-line";
 
 /**
@@ -59,7 +58,7 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
           {post.title}
         </Link>
       </h2>
-      <FieldReportLine report={fieldOf(post)} postedAt={post.createdAt} />
+      <FieldReportLine report={post.field} postedAt={post.createdAt} />
       <p className="post-excerpt" data-testid="post-excerpt">
         <MentionText text={truncate(post.content)} mentions={post.mentions} />
       </p>
@@ -69,11 +68,6 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
       </footer>
     </>
   );
-}
-
-/** A post's field report (CONTRACT.md §14), `null` when it has none. */
-export function fieldOf(post: Post): FieldReportView | null {
-  return (post as Post & { field?: FieldReportView | null }).field ?? null;
 }
 
 /**

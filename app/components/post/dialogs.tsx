@@ -5,12 +5,12 @@ import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 import { PostEditForm } from "./edit-form";
 import { useFullPost } from "./full-post";
-import type { FieldReportPicker, FieldReportView } from "~/schemas/field-report-options";
+import type { FieldReportPicker } from "~/schemas/field-report-form";
 
 /** For the post menu, which asks for the full body with this file when it opens (owner-menu.tsx). */
 export { preloadFullPost } from "./full-post";
 
-type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & { field?: FieldReportView | null }>;
+type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };
 

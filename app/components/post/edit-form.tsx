@@ -12,12 +12,10 @@ import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { importAgain } from "~/utils/import-again";
-import { fieldValuesOf, type FieldReportPicker, type FieldReportValues, type FieldReportView } from "~/schemas/field-report-options";
+import { fieldValuesOf, type FieldReportPicker, type FieldReportValues } from "~/schemas/field-report-form";
 import { FieldReportPart } from "./field-report-part";
 
-type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & {
-  field?: FieldReportView | null;
-};
+type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>;
 
 const hasMediaField = (type: string) => type === "video" || type === "podcast";
 

@@ -19,7 +19,7 @@ import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { importAgain } from "~/utils/import-again";
-import { FIELD_COUNTY_LABEL_NAME, type FieldReportPicker, type FieldReportValues } from "~/schemas/field-report-options";
+import { FIELD_COUNTY_LABEL_NAME, type FieldReportPicker, type FieldReportValues } from "~/schemas/field-report-form";
 import { FIELD_DRAFT_FIELDS, FieldReportPart } from "./field-report-part";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {

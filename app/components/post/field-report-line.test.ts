@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { FIELD_KIND_LABELS, FIELD_KINDS, RUT_PHASE_LABELS, RUT_PHASES } from "~/schemas/field-report-options";
+import { FIELD_REPORT_KIND_LABELS, FIELD_REPORT_KINDS, RUT_PHASE_LABELS, RUT_PHASES } from "~/schemas/field-report-options";
 import { deerSeen, shortDay, words } from "./field-report-line";
 
 describe("a field report's line", () => {
   it("names kinds and rut phases as the forms do", () => {
-    for (const kind of FIELD_KINDS) expect(words(kind)).toBe(FIELD_KIND_LABELS[kind]);
+    for (const kind of FIELD_REPORT_KINDS) expect(words(kind)).toBe(FIELD_REPORT_KIND_LABELS[kind]);
     for (const phase of RUT_PHASES) expect(words(phase, true)).toBe(RUT_PHASE_LABELS[phase]);
   });
   it("says the day short, with its year only when it is not the post's", () => {

@@ -1,5 +1,5 @@
 import { Link } from "react-router";
-import type { FieldReportView } from "~/schemas/field-report-options";
+import type { FieldReport } from "~/schemas/shapes";
 
 const MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec";
 
@@ -28,7 +28,7 @@ export function deerSeen(bucks: number | null, does: number | null): string {
  * first load: the words are made from the codes, not looked up in the forms' lists (a module shared
  * with the lazy forms would be a file of its own there).
  */
-export function FieldReportLine({ report, postedAt }: { report: FieldReportView | null | undefined; postedAt: string }) {
+export function FieldReportLine({ report, postedAt }: { report: FieldReport | null | undefined; postedAt: string }) {
   if (!report) return null;
   const { kind, county, observedOn, rutPhase } = report;
   const after = [shortDay(observedOn, new Date(postedAt).getUTCFullYear()), rutPhase && words(rutPhase, true), deerSeen(report.bucks, report.does)];

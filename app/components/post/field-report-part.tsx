@@ -3,18 +3,14 @@ import { CountySelect, StateSelect } from "~/components/places/county-selects";
 import { CountyTypeAhead, type CountyOption } from "~/components/places/county-type-ahead";
 import { FieldErrors } from "~/components/ui/field";
 import { useHydrated } from "~/utils/hydrated";
+import { DEER_COUNT_MAX, FIELD_REPORT_KIND_LABELS, FIELD_REPORT_KINDS, RUT_PHASE_LABELS, RUT_PHASES } from "~/schemas/field-report-options";
 import {
-  DEER_MAX,
-  FIELD_KIND_LABELS,
-  FIELD_KINDS,
-  RUT_PHASE_LABELS,
-  RUT_PHASES,
   FIELD_COUNTY_LABEL_NAME,
   FIELD_STATE_NAME,
   LIST_COUNTIES_INTENT,
   type FieldReportPicker,
   type FieldReportValues,
-} from "~/schemas/field-report-options";
+} from "~/schemas/field-report-form";
 
 /** The part's fields a draft of the form keeps (useDraft). */
 export const FIELD_DRAFT_FIELDS = [
@@ -84,7 +80,7 @@ export function FieldReportPart({
         <fieldset aria-describedby={describe("kind")}>
           <legend className="label">What you saw</legend>
           <div className="flex flex-wrap gap-2">
-            {[["", "No report"] as const, ...FIELD_KINDS.map((kind) => [kind, FIELD_KIND_LABELS[kind]] as const)].map(([value, text]) => (
+            {[["", "No report"] as const, ...FIELD_REPORT_KINDS.map((kind) => [kind, FIELD_REPORT_KIND_LABELS[kind]] as const)].map(([value, text]) => (
               <label
                 key={value || "none"}
                 className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-stone-200 px-3 hover:border-field-500 has-[:checked]:border-blaze-500 has-[:checked]:bg-blaze-500/5"
@@ -171,7 +167,7 @@ export function FieldReportPart({
                 type="number"
                 inputMode="numeric"
                 min={0}
-                max={DEER_MAX}
+                max={DEER_COUNT_MAX}
                 step={1}
                 className="input min-h-11"
                 defaultValue={values[key] ?? ""}

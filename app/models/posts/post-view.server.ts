@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import { clubs, likes, media, posts, users } from "#db/schema";
+import { clubs, fieldReports, likes, media, posts, users } from "#db/schema";
 import type { UploadedFile } from "~/schemas/media-options";
 import { db, preparedOnce } from "~/utils/db.server";
 import { idsIn } from "~/utils/db/sql-dialect.server";
@@ -7,6 +7,7 @@ import { withKnownPreviews } from "./link-preview.server";
 import { publicVariant } from "~/models/media/media.server";
 import { withMentions } from "./mention.server";
 import { hiddenNoticeOf } from "~/models/moderation/moderation-removal.server";
+import { fieldReportColumns, toFieldReport } from "~/models/places/field-report.server";
 import type { Actor } from "~/models/members/user.server";
 import type { Post } from "~/schemas/shapes";
 
@@ -25,10 +26,17 @@ export const authorColumns = { id: users.id, username: users.username, displayNa
 // Both reads run for every page of posts, so each is built and prepared once; the ids go in as JSON.
 const postRecordsQuery = preparedOnce(() =>
   db
-    .select({ post: posts, author: authorColumns, club: { id: clubs.id, name: clubs.name }, likedBy: likes.userId })
+    .select({
+      post: posts,
+      author: authorColumns,
+      club: { id: clubs.id, name: clubs.name },
+      likedBy: likes.userId,
+      field: fieldReportColumns,
+    })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.authorId))
     .leftJoin(clubs, eq(clubs.id, posts.clubId))
+    .leftJoin(fieldReports, eq(fieldReports.postId, posts.id))
     .leftJoin(likes, and(eq(likes.postId, posts.id), eq(likes.userId, sql.placeholder("viewer"))))
     .where(inArray(posts.id, idsIn("ids")))
     .prepare(),
@@ -70,7 +78,7 @@ async function filesOf(ids: readonly number[]): Promise<Map<number, UploadedFile
 }
 
 /** One row → a SPEC.md Post: the one mapping both read paths use. */
-function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedFile[]): Post {
+function toPost({ post: p, author, club, likedBy, field }: PostRecord, files: UploadedFile[]): Post {
   return {
     id: p.id,
     title: p.title,
@@ -89,6 +97,7 @@ function toPost({ post: p, author, club, likedBy }: PostRecord, files: UploadedF
     isLiked: likedBy !== null,
     uploadedFiles: files,
     sensitive: p.sensitive,
+    field: toFieldReport(field),
     // Only a hidden post carries it (its author's or a moderator's view): every other answer is unchanged.
     ...(p.hiddenAt ? { hidden: hiddenNoticeOf(p) } : {}),
   };

@@ -14,6 +14,7 @@ import { canReadClub, postVisibility, requireMayPostIn, requireSignedIn } from "
 import { deleteMediaFiles, mediaFilesOfPost } from "~/models/media/media.server";
 import { mayModerate } from "~/models/moderation/moderation-access.server";
 import { loadPosts } from "./post-view.server";
+import { checkFieldReport, writeFieldReport } from "~/models/places/field-report.server";
 import { enforceNewAccountLimits } from "~/models/moderation/new-account-limits.server";
 import { notifyMentions } from "./mention.server";
 import type { Actor } from "~/models/members/user.server";
@@ -128,6 +129,7 @@ const serverPreview =
 export async function createPost(actor: Actor, input: PostInput, { preview }: { preview?: PreviewPort } = {}): Promise<Post> {
   const author = requireSignedIn(actor, SIGN_IN.createPost);
   const data = parseOrThrow(postInputSchema, input) as PostInput;
+  checkFieldReport(data.field);
   await requireMayPostIn(author, data.clubId);
   const tags = data.tags?.length ? data.tags : null;
   const mediaUrl = data.mediaUrl ?? null;
@@ -154,6 +156,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
       .returning({ id: posts.id });
     const postId = inserted!.id;
     await writeTags(tx, postId, tags);
+    await writeFieldReport(tx, postId, author.id, data.field ?? null);
     await notifyMentions(tx, author.id, { postId }, data.content);
     for (const url of new Set(data.uploadedFiles ?? [])) {
       // The member's current avatar is an upload too; it never becomes part of a post (deleting the
@@ -194,6 +197,7 @@ export async function createPost(actor: Actor, input: PostInput, { preview }: { 
 export async function updatePost(actor: Actor, id: number, input: PostUpdateInput): Promise<Post> {
   const me = requireSignedIn(actor);
   const data = parseOrThrow(postUpdateSchema, input) as PostUpdateInput;
+  checkFieldReport(data.field);
   await writeTransaction(async (tx) => {
     const row = await visiblePostOrThrow(actor, id);
     if (row.authorId !== me.id) throw forbidden("Only the author can edit this post");
@@ -214,6 +218,7 @@ export async function updatePost(actor: Actor, id: number, input: PostUpdateInpu
       })
       .where(eq(posts.id, id));
     await writeTags(tx, id, data.tags);
+    await writeFieldReport(tx, id, me.id, data.field);
     await notifyMentions(tx, me.id, { postId: id }, data.content, current?.content);
   });
   return getPost(actor, id);

@@ -17,7 +17,7 @@ import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
 import { fieldReportPicker, fieldReportPickerFor } from "~/web/field-report-picker.server";
-import { LIST_COUNTIES_INTENT, type FieldReportView } from "~/schemas/field-report-options";
+import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
  * The server half of /post/{id} (route.tsx), kept out of the route module so the validation code it
@@ -58,7 +58,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         // The edit form drawn without JavaScript (?edit=1): its Field report's state and county lists.
         fieldPicker:
           actor && actor.id === post.author.id && new URL(request.url).searchParams.has("edit")
-            ? await fieldReportPicker(actor, { county: (post as { field?: FieldReportView | null }).field?.county.fips ?? null })
+            ? await fieldReportPicker(actor, { county: post.field?.county.fips ?? null })
             : null,
         shareUrl: `${publicOrigin(request)}/post/${post.id}`,
         back: backLink(request),

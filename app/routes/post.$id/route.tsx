@@ -4,7 +4,7 @@ import { useState, type ComponentType } from "react";
 import { showsModeration, StaffForms } from "~/components/moderation/staff-forms";
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
-import { fieldOf, HiddenNotice, PostAttachments, PostHeader } from "~/components/post/card";
+import { HiddenNotice, PostAttachments, PostHeader } from "~/components/post/card";
 import { FieldReportLine } from "~/components/post/field-report-line";
 import { DialogsFormPage } from "~/components/post/owner-menu";
 import { MentionText } from "~/components/post/mention-text";
@@ -115,7 +115,7 @@ export default function PostPage() {
         <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
         </h1>
-        <FieldReportLine report={fieldOf(post)} postedAt={post.createdAt} />
+        <FieldReportLine report={post.field} postedAt={post.createdAt} />
         {/* Text, never HTML: React escapes it (@mentions of members become links); whitespace-pre-line keeps the author's line breaks. */}
         <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
           <MentionText text={post.content} mentions={post.mentions} />
