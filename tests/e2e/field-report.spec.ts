@@ -135,6 +135,23 @@ test("two taps past the post form: the member's home county and today are there,
   );
 });
 
+test("a post without a report publishes with the part left as it is, the home county and today filled in", async ({
+  page,
+  open,
+  signUp,
+  baseURL,
+}) => {
+  await signUp();
+  await page.request.post("/settings?tab=profile", { form: { intent: "home-county", homeCounty: LAKE_IN }, headers: { Origin: baseURL! } });
+  await open("/create");
+  const title = `No report ${uniqueName("fr")}`;
+  await fillPost(page, title);
+  await page.getByRole("button", { name: "Publish Post" }).click();
+  await expect(page.getByTestId("toast")).toContainText("Post created!");
+  await expect(page.getByRole("heading", { name: title })).toBeVisible();
+  await expect(page.getByTestId("post").getByTestId("field-report")).toHaveCount(0);
+});
+
 test("editing changes the report, then removes it", async ({ page, open, signUp, createPost, js }) => {
   await signUp();
   const post = await createPost({ field: { kind: "sighting", county: LAKE_IN, observedOn: todayIn("America/Los_Angeles"), bucks: 1 } });

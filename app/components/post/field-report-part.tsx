@@ -67,6 +67,10 @@ export function FieldReportPart({
   const county = values.county ?? picker?.county?.fips ?? "";
   const known = picker?.county && picker.county.fips === county ? picker.county : parseLabel(county, countyLabel);
   const [chosen, setChosen] = useState<CountyOption | null>(known);
+  // With JavaScript the rest of the part waits for a kind: "No report" sends none of it, so the
+  // browser's check (and the server's) reads no report, not a report without a kind. Without
+  // JavaScript the server drops it (web/field-report-picker.server.ts dropReportWithoutKind).
+  const [kind, setKind] = useState(values.kind ?? "");
   const describe = (key: Key) => (errors(key)?.length ? `${id(key)}-error` : undefined);
 
   return (
@@ -80,104 +84,109 @@ export function FieldReportPart({
         <fieldset aria-describedby={describe("kind")}>
           <legend className="label">What you saw</legend>
           <div className="flex flex-wrap gap-2">
-            {[["", "No report"] as const, ...FIELD_REPORT_KINDS.map((kind) => [kind, FIELD_REPORT_KIND_LABELS[kind]] as const)].map(([value, text]) => (
-              <label
-                key={value || "none"}
-                className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-stone-200 px-3 hover:border-field-500 has-[:checked]:border-blaze-500 has-[:checked]:bg-blaze-500/5"
-              >
-                <input
-                  type="radio"
-                  name="field.kind"
-                  value={value}
-                  defaultChecked={(values.kind ?? "") === value}
-                  className="h-4 w-4 accent-blaze-500"
-                />
-                {text}
-              </label>
-            ))}
+            {[["", "No report"] as const, ...FIELD_REPORT_KINDS.map((kind) => [kind, FIELD_REPORT_KIND_LABELS[kind]] as const)].map(
+              ([value, text]) => (
+                <label
+                  key={value || "none"}
+                  className="flex min-h-11 cursor-pointer items-center gap-2 rounded-lg border border-stone-200 px-3 hover:border-field-500 has-[:checked]:border-blaze-500 has-[:checked]:bg-blaze-500/5"
+                >
+                  <input
+                    type="radio"
+                    name="field.kind"
+                    value={value}
+                    defaultChecked={(values.kind ?? "") === value}
+                    onChange={(event) => event.target.checked && setKind(value)}
+                    className="h-4 w-4 accent-blaze-500"
+                  />
+                  {text}
+                </label>
+              ),
+            )}
           </div>
           <FieldErrors id={`${id("kind")}-error`} errors={errors("kind")} />
         </fieldset>
 
-        <div>
-          {hydrated ? (
-            <>
-              <CountyTypeAhead
-                id={id("county")}
-                name="field.county"
-                initial={chosen}
-                describedBy={describe("county")}
-                invalid={Boolean(errors("county")?.length)}
-                onChoose={setChosen}
-              />
-              <input type="hidden" name={FIELD_COUNTY_LABEL_NAME} value={chosen ? `${chosen.name}, ${chosen.state}` : ""} />
-            </>
-          ) : (
-            <PlainCountyPick idPrefix={id("")} county={county} known={known} picker={picker} describedBy={describe("county")} />
-          )}
-          <FieldErrors id={`${id("county")}-error`} errors={errors("county")} />
-        </div>
+        <fieldset disabled={hydrated && !kind} className="space-y-4 disabled:opacity-60" data-testid="field-report-details">
+          <div>
+            {hydrated ? (
+              <>
+                <CountyTypeAhead
+                  id={id("county")}
+                  name="field.county"
+                  initial={chosen}
+                  describedBy={describe("county")}
+                  invalid={Boolean(errors("county")?.length)}
+                  onChoose={setChosen}
+                />
+                <input type="hidden" name={FIELD_COUNTY_LABEL_NAME} value={chosen ? `${chosen.name}, ${chosen.state}` : ""} />
+              </>
+            ) : (
+              <PlainCountyPick idPrefix={id("")} county={county} known={known} picker={picker} describedBy={describe("county")} />
+            )}
+            <FieldErrors id={`${id("county")}-error`} errors={errors("county")} />
+          </div>
 
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div>
-            <label htmlFor={id("observedOn")} className="label">
-              Day seen
-            </label>
-            <input
-              id={id("observedOn")}
-              name="field.observedOn"
-              type="date"
-              className="input min-h-11"
-              defaultValue={values.observedOn ?? today ?? ""}
-              max={today}
-              aria-invalid={errors("observedOn")?.length ? true : undefined}
-              aria-describedby={describe("observedOn")}
-            />
-            <FieldErrors id={`${id("observedOn")}-error`} errors={errors("observedOn")} />
-          </div>
-          <div>
-            <label htmlFor={id("rutPhase")} className="label">
-              Rut phase (optional)
-            </label>
-            <select
-              id={id("rutPhase")}
-              name="field.rutPhase"
-              className="input min-h-11"
-              defaultValue={values.rutPhase ?? ""}
-              aria-invalid={errors("rutPhase")?.length ? true : undefined}
-              aria-describedby={describe("rutPhase")}
-            >
-              <option value="">Not sure</option>
-              {RUT_PHASES.map((phase) => (
-                <option key={phase} value={phase}>
-                  {RUT_PHASE_LABELS[phase]}
-                </option>
-              ))}
-            </select>
-            <FieldErrors id={`${id("rutPhase")}-error`} errors={errors("rutPhase")} />
-          </div>
-          {(["bucks", "does"] as const).map((key) => (
-            <div key={key}>
-              <label htmlFor={id(key)} className="label">
-                {key === "bucks" ? "Bucks seen (optional)" : "Does seen (optional)"}
+          <div className="grid gap-4 sm:grid-cols-2">
+            <div>
+              <label htmlFor={id("observedOn")} className="label">
+                Day seen
               </label>
               <input
-                id={id(key)}
-                name={`field.${key}`}
-                type="number"
-                inputMode="numeric"
-                min={0}
-                max={DEER_COUNT_MAX}
-                step={1}
+                id={id("observedOn")}
+                name="field.observedOn"
+                type="date"
                 className="input min-h-11"
-                defaultValue={values[key] ?? ""}
-                aria-invalid={errors(key)?.length ? true : undefined}
-                aria-describedby={describe(key)}
+                defaultValue={values.observedOn ?? today ?? ""}
+                max={today}
+                aria-invalid={errors("observedOn")?.length ? true : undefined}
+                aria-describedby={describe("observedOn")}
               />
-              <FieldErrors id={`${id(key)}-error`} errors={errors(key)} />
+              <FieldErrors id={`${id("observedOn")}-error`} errors={errors("observedOn")} />
             </div>
-          ))}
-        </div>
+            <div>
+              <label htmlFor={id("rutPhase")} className="label">
+                Rut phase (optional)
+              </label>
+              <select
+                id={id("rutPhase")}
+                name="field.rutPhase"
+                className="input min-h-11"
+                defaultValue={values.rutPhase ?? ""}
+                aria-invalid={errors("rutPhase")?.length ? true : undefined}
+                aria-describedby={describe("rutPhase")}
+              >
+                <option value="">Not sure</option>
+                {RUT_PHASES.map((phase) => (
+                  <option key={phase} value={phase}>
+                    {RUT_PHASE_LABELS[phase]}
+                  </option>
+                ))}
+              </select>
+              <FieldErrors id={`${id("rutPhase")}-error`} errors={errors("rutPhase")} />
+            </div>
+            {(["bucks", "does"] as const).map((key) => (
+              <div key={key}>
+                <label htmlFor={id(key)} className="label">
+                  {key === "bucks" ? "Bucks seen (optional)" : "Does seen (optional)"}
+                </label>
+                <input
+                  id={id(key)}
+                  name={`field.${key}`}
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={DEER_COUNT_MAX}
+                  step={1}
+                  className="input min-h-11"
+                  defaultValue={values[key] ?? ""}
+                  aria-invalid={errors(key)?.length ? true : undefined}
+                  aria-describedby={describe(key)}
+                />
+                <FieldErrors id={`${id(key)}-error`} errors={errors(key)} />
+              </div>
+            ))}
+          </div>
+        </fieldset>
       </div>
     </details>
   );
