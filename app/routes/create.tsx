@@ -39,7 +39,9 @@ export default function CreatePostPage() {
           {shareGone}
         </p>
       ) : null}
-      <PostEditorPart lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} prefill={shared}
+      <PostEditorPart
+        lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined}
+        prefill={shared}
         fieldPicker={fieldPicker}
       />
     </div>

@@ -119,7 +119,12 @@ export async function createPostFromForm(request: Request, actor: Actor, options
 async function listCounties(actor: Actor, formData: FormData) {
   const submission = parseWithZod(formData, { schema: postInputSchema });
   const { initialValue } = submission.reply();
-  return data({ initialValue, error: {}, uploads: await pendingUploads(actor, formData), fieldPicker: await fieldReportPickerFor(actor, formData) });
+  return data({
+    initialValue,
+    error: {},
+    uploads: await pendingUploads(actor, formData),
+    fieldPicker: await fieldReportPickerFor(actor, formData),
+  });
 }
 
 async function createFromForm(actor: Actor, formData: FormData, stored: string[]) {

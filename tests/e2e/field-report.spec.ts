@@ -98,7 +98,9 @@ test("with JavaScript: the county by type-ahead; the part is axe clean and its c
   const options = page.getByRole("listbox", { name: "Counties" }).getByRole("option");
   await expect(options.first()).toBeVisible();
   await expectNoAxeViolations(page);
-  for (const control of await part(page).locator("summary, input:not([type=hidden]):not([type=radio]), select, button, label:has(input[type=radio])").all()) {
+  for (const control of await part(page)
+    .locator("summary, input:not([type=hidden]):not([type=radio]), select, button, label:has(input[type=radio])")
+    .all()) {
     expect((await control.boundingBox())!.height, await control.evaluate((el) => el.outerHTML.slice(0, 80))).toBeGreaterThanOrEqual(44);
   }
   await options.filter({ hasText: "Lake, IN" }).click();
@@ -161,7 +163,11 @@ test("editing changes the report, then removes it", async ({ page, open, signUp,
     await open(`/post/${post.id}${js ? "" : "?edit=1"}`);
     if (js) {
       await page.getByLabel("Post options").click();
-      await page.getByRole("button", { name: "Edit Post" }).or(page.getByRole("link", { name: "Edit Post" })).first().click();
+      await page
+        .getByRole("button", { name: "Edit Post" })
+        .or(page.getByRole("link", { name: "Edit Post" }))
+        .first()
+        .click();
     }
     const form = js ? page.getByRole("dialog", { name: "Edit Post" }) : page.getByTestId("edit-post-form");
     await expect(form.getByTestId("field-report-part")).toHaveAttribute("open", "");

@@ -10,7 +10,9 @@ import type { FieldReportPicker } from "~/schemas/field-report-form";
 /** For the post menu, which asks for the full body with this file when it opens (owner-menu.tsx). */
 export { preloadFullPost } from "./full-post";
 
-type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>>;
+type EditablePost = WithPreview<
+  Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>
+>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };
 

@@ -31,7 +31,11 @@ export function deerSeen(bucks: number | null, does: number | null): string {
 export function FieldReportLine({ report, postedAt }: { report: FieldReport | null | undefined; postedAt: string }) {
   if (!report) return null;
   const { kind, county, observedOn, rutPhase } = report;
-  const after = [shortDay(observedOn, new Date(postedAt).getUTCFullYear()), rutPhase && words(rutPhase, true), deerSeen(report.bucks, report.does)];
+  const after = [
+    shortDay(observedOn, new Date(postedAt).getUTCFullYear()),
+    rutPhase && words(rutPhase, true),
+    deerSeen(report.bucks, report.does),
+  ];
   // One string either side of the county's link.
   return (
     <p className="mt-2 text-sm text-stone-700" data-testid="field-report">
