@@ -23,7 +23,7 @@ export { shouldRevalidate };
 
 export default function CreatePostPage() {
   const data = useActionData<typeof action>();
-  const { shared, shareGone } = useLoaderData<typeof loader>();
+  const { shared, shareGone, fieldPicker } = useLoaderData<typeof loader>();
   // A form that could not even be read (too large, not a form) fails before Conform sees it.
   const unread = data && "fieldErrors" in data ? data.error : null;
   return (
@@ -39,7 +39,11 @@ export default function CreatePostPage() {
           {shareGone}
         </p>
       ) : null}
-      <PostEditorPart lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined} prefill={shared} />
+      <PostEditorPart
+        lastResult={data && !isUnsent(data) && !("fieldErrors" in data) ? data : undefined}
+        prefill={shared}
+        fieldPicker={fieldPicker}
+      />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import type { Comment } from "./shapes";
+import type { FieldReportPicker } from "./field-report-form";
 
 /**
  * Every post mutation posts to the post page's action (/post/{id}) with one of these intents on its
@@ -15,7 +16,8 @@ export type PostActionData =
   | { intent: "comment"; ok: true; commentId: number; comment?: Comment }
   | { intent: "delete-comment"; ok: true }
   | { intent: "update"; ok: true }
-  | { intent: "update"; ok: false; result: SubmissionResult<string[]> }
+  // `fieldPicker`: the form sent back by the Field report's "List counties" (no JavaScript), that state's counties listed.
+  | { intent: "update"; ok: false; result: SubmissionResult<string[]>; fieldPicker?: FieldReportPicker }
   | { intent: "update-comment"; ok: true }
   | { intent: string; ok: false; error: string; status: number; content?: string; commentId?: number };
 

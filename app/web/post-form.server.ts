@@ -14,6 +14,8 @@ import { SIGN_IN } from "~/schemas/messages";
 import { submissionFailure, withPageErrors } from "./page-errors.server";
 import { requireActor, requireUser } from "./session.server";
 import { sharedIntoCreate } from "./share.server";
+import { dropReportWithoutKind, fieldReportPicker, fieldReportPickerFor } from "./field-report-picker.server";
+import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
  * /create (SPEC.md §2 Create post): visitors are sent to sign in and brought back here. With
@@ -22,7 +24,8 @@ import { sharedIntoCreate } from "./share.server";
  */
 export async function postEditorLoader({ request }: LoaderFunctionArgs) {
   const user = await requireUser(request);
-  return data(await sharedIntoCreate(request, user));
+  const [shared, fieldPicker] = await Promise.all([sharedIntoCreate(request, user), fieldReportPicker(user)]);
+  return data({ ...shared, fieldPicker });
 }
 
 /**
@@ -90,7 +93,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     if (!(error instanceof UploadRefusedError)) throw error;
     // A refused file: everything typed comes back, with the reason above the form.
     if (options.clubId !== undefined) error.formData.set("clubId", String(options.clubId));
-    const submission = parseWithZod(error.formData, { schema: postInputSchema });
+    const submission = parseWithZod(dropReportWithoutKind(error.formData), { schema: postInputSchema });
     const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
     return data(
       {
@@ -101,8 +104,27 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     );
   }
   if (options.clubId !== undefined) formData.set("clubId", String(options.clubId));
+  if (formData.get("intent") === LIST_COUNTIES_INTENT) return listCounties(actor, formData);
+  dropReportWithoutKind(formData);
   // A resend of the same form (its reply was lost) gets the first answer, not a second post.
   return idempotent(request, actor?.id, formKey(formData), () => createFromForm(actor, formData, stored));
+}
+
+/**
+ * "List counties" in the Field report part of a plain form (no JavaScript): the same form back with
+ * everything kept (its text, its files, shown ticked, the report) and no message, the chosen state's
+ * counties listed in the county select. Nothing is published, and the form's idempotency key stays
+ * unused for the real Publish.
+ */
+async function listCounties(actor: Actor, formData: FormData) {
+  const submission = parseWithZod(formData, { schema: postInputSchema });
+  const { initialValue } = submission.reply();
+  return data({
+    initialValue,
+    error: {},
+    uploads: await pendingUploads(actor, formData),
+    fieldPicker: await fieldReportPickerFor(actor, formData),
+  });
 }
 
 async function createFromForm(actor: Actor, formData: FormData, stored: string[]) {

@@ -13,6 +13,7 @@ import { hiddenNoticeText } from "~/schemas/messages";
 import type { HiddenNotice as Hidden, Post } from "~/schemas/shapes";
 import { ReportLink } from "~/components/moderation/report";
 import type { WithPreview } from "~/utils/preview";
+import { FieldReportLine } from "./field-report-line";
 
 /**
  * SPEC.md §2 Post card. `viewerId` decides the owner menu; `redirectTo` is where a plain form post
@@ -57,6 +58,7 @@ function PostCardInside({ post, viewerId, redirectTo }: CardProps) {
           {post.title}
         </Link>
       </h2>
+      <FieldReportLine report={post.field} postedAt={post.createdAt} />
       <p className="post-excerpt" data-testid="post-excerpt">
         <MentionText text={truncate(post.content)} mentions={post.mentions} />
       </p>

@@ -5,11 +5,14 @@ import type { Post } from "~/schemas/shapes";
 import type { WithPreview } from "~/utils/preview";
 import { PostEditForm } from "./edit-form";
 import { useFullPost } from "./full-post";
+import type { FieldReportPicker } from "~/schemas/field-report-form";
 
 /** For the post menu, which asks for the full body with this file when it opens (owner-menu.tsx). */
 export { preloadFullPost } from "./full-post";
 
-type EditablePost = WithPreview<Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive">>;
+type EditablePost = WithPreview<
+  Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>
+>;
 
 export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState };
 
@@ -19,7 +22,18 @@ export type PostDialogStates = { edit: DialogFormState; delete: DialogFormState 
  * without it. The post page renders them itself; a feed card loads this module on demand
  * (owner-menu.tsx) and shows the dialogs only (`inline={false}`).
  */
-export default function PostDialogs({ post, dialogs, inline = true }: { post: EditablePost; dialogs: PostDialogStates; inline?: boolean }) {
+export default function PostDialogs({
+  post,
+  dialogs,
+  inline = true,
+  fieldPicker,
+}: {
+  post: EditablePost;
+  dialogs: PostDialogStates;
+  inline?: boolean;
+  /** The edit form's Field report lists without JavaScript (the post page at ?edit=1). */
+  fieldPicker?: FieldReportPicker | null;
+}) {
   const action = `/post/${post.id}`;
   return (
     <>
@@ -44,7 +58,7 @@ export default function PostDialogs({ post, dialogs, inline = true }: { post: Ed
         succeeded={savedEdit}
         inline={inline}
       >
-        {(form) => <EditWithFullBody post={post} form={form} />}
+        {(form) => <EditWithFullBody post={post} form={form} fieldPicker={fieldPicker} />}
       </DialogForm>
     </>
   );
@@ -56,9 +70,17 @@ export default function PostDialogs({ post, dialogs, inline = true }: { post: Ed
  * the post's own edit page (which loads the full body, with or without JavaScript); a failed read
  * offers Try again.
  */
-function EditWithFullBody({ post, form }: { post: EditablePost; form: Parameters<typeof PostEditForm>[0]["form"] }) {
+function EditWithFullBody({
+  post,
+  form,
+  fieldPicker,
+}: {
+  post: EditablePost;
+  form: Parameters<typeof PostEditForm>[0]["form"];
+  fieldPicker?: FieldReportPicker | null;
+}) {
   const full = useFullPost(post);
-  if (full.status === "ready") return <PostEditForm post={full.post} form={form} />;
+  if (full.status === "ready") return <PostEditForm post={full.post} form={form} fieldPicker={fieldPicker} />;
   return (
     <div className="space-y-4" data-testid="edit-post-loading">
       <p role={full.status === "failed" ? "alert" : "status"} className={full.status === "failed" ? "text-red-700" : "text-stone-600"}>

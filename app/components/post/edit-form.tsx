@@ -12,8 +12,10 @@ import type { DraftBag } from "~/components/ui/use-draft";
 import type { Post } from "~/schemas/shapes";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { importAgain } from "~/utils/import-again";
+import { fieldValuesOf, type FieldReportPicker, type FieldReportValues } from "~/schemas/field-report-form";
+import { FieldReportPart } from "./field-report-part";
 
-type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive">;
+type EditablePost = Pick<Post, "id" | "title" | "content" | "type" | "mediaUrl" | "tags" | "sensitive"> & Partial<Pick<Post, "field">>;
 
 const hasMediaField = (type: string) => type === "video" || type === "podcast";
 
@@ -43,7 +45,16 @@ const MentionSuggestions = lazyPart<{ fieldId: string }>(
  * <details> ("only for video or podcast posts") that an author switching the type can open (ADR
  * 0024). Hidden or folded, its value is submitted, so editing never drops the stored link.
  */
-export function PostEditForm({ post, form: bag }: { post: EditablePost; form: DialogFormBag<PostActionData> }) {
+export function PostEditForm({
+  post,
+  form: bag,
+  fieldPicker,
+}: {
+  post: EditablePost;
+  form: DialogFormBag<PostActionData>;
+  /** The Field report part's lists without JavaScript (the post page at ?edit=1 has them). */
+  fieldPicker?: FieldReportPicker | null;
+}) {
   const { data } = bag;
   const failed = Boolean(data && data.intent === "update" && data.ok === false);
   return (
@@ -54,14 +65,25 @@ export function PostEditForm({ post, form: bag }: { post: EditablePost; form: Di
       skipRestore={failed}
       confirmed={Boolean(data && data.intent === "update" && data.ok)}
     >
-      {(draft) => <EditFields post={post} form={bag} draft={draft} />}
+      {(draft) => <EditFields post={post} form={bag} draft={draft} fieldPicker={fieldPicker ?? null} />}
     </WithDraft>
   );
 }
 
 const EDIT_FIELDS = ["title", "content", "type", "mediaUrl", "tags"] as const;
+const FIELD_KEYS = ["kind", "county", "observedOn", "rutPhase", "bucks", "does"] as const;
 
-function EditFields({ post, form: bag, draft }: { post: EditablePost; form: DialogFormBag<PostActionData>; draft: DraftBag }) {
+function EditFields({
+  post,
+  form: bag,
+  draft,
+  fieldPicker,
+}: {
+  post: EditablePost;
+  form: DialogFormBag<PostActionData>;
+  draft: DraftBag;
+  fieldPicker: FieldReportPicker | null;
+}) {
   const hydrated = useHydrated();
   const { data, busy } = bag;
   const result: SubmissionResult<string[]> | undefined =
@@ -77,6 +99,17 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
     return typeof value === "string" ? value : "";
   };
   const errors = (name: string) => result?.error?.[name] ?? undefined;
+  // The Field report part: as sent after a failed save or "List counties" (missing = sent empty), else the stored report.
+  const sentField = result?.initialValue?.field;
+  const fieldValues: FieldReportValues = result
+    ? Object.fromEntries(
+        FIELD_KEYS.map((key) => {
+          const value = sentField && typeof sentField === "object" && !Array.isArray(sentField) ? sentField[key] : undefined;
+          return [key, typeof value === "string" ? value : ""];
+        }),
+      )
+    : fieldValuesOf(post.field);
+  const picker = (data && data.intent === "update" && data.ok === false && "fieldPicker" in data ? data.fieldPicker : null) ?? fieldPicker;
   // After a failed save: the mark as sent (the hidden `off`, then `on` when ticked).
   const sent = result?.initialValue?.sensitive;
   const sentSensitive = result ? ([] as unknown[]).concat(sent ?? []).includes("on") : undefined;
@@ -169,6 +202,12 @@ function EditFields({ post, form: bag, draft }: { post: EditablePost; form: Dial
       {/* `off` first: an unticked box sends nothing, and an absent mark would keep the stored one (postUpdateSchema). */}
       <input type="hidden" name="sensitive" value="off" />
       <GraphicPhotoField id={id("sensitive")} name="sensitive" defaultChecked={sentSensitive ?? post.sensitive} />
+      <FieldReportPart
+        idPrefix={`edit-${post.id}`}
+        values={fieldValues}
+        errors={(key) => errors(key ? `field.${key}` : "field")}
+        picker={picker ?? null}
+      />
       <Field id={id("tags")} label="Tags" errors={errors("tags")} hint="Separate tags with commas">
         <input
           id={id("tags")}

@@ -19,6 +19,8 @@ import { DraftNote } from "~/components/ui/draft-note";
 import { useDraft, type DraftBag } from "~/components/ui/use-draft";
 import { lazyPart } from "~/components/ui/lazy-part";
 import { importAgain } from "~/utils/import-again";
+import { FIELD_COUNTY_LABEL_NAME, type FieldReportPicker, type FieldReportValues } from "~/schemas/field-report-form";
+import { FIELD_DRAFT_FIELDS, FieldReportPart } from "./field-report-part";
 
 const TYPE_DESCRIPTIONS: Record<PostType, string> = {
   article: "In-depth guides and tutorials",
@@ -32,7 +34,12 @@ export type PostEditorProps = {
    * The action's Conform reply after a failed submission: the form shows it and keeps every value,
    * `uploads` included (files a plain form already stored, shown again ticked).
    */
-  lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[] }) | null;
+  lastResult?: (SubmissionResult<string[]> & { uploads?: UploadedFile[]; fieldPicker?: FieldReportPicker }) | null;
+  /**
+   * The Field report part's county lists and defaults (web/field-report-picker.server.ts): the
+   * member's home county, today, the plain selects. A "List counties" reply brings its own.
+   */
+  fieldPicker?: FieldReportPicker | null;
   /**
    * What was shared into the site from a phone (the share target, ADR 0092): the form opens with it
    * instead of a kept draft, its files attached like a failed submission's.
@@ -115,13 +122,14 @@ function fillEmpty(form: HTMLFormElement, name: string, value: string) {
 
 const EDITOR_ID = "post-editor";
 /** What a draft of a post keeps (useDraft): every field the member fills in, uploads included. */
-export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles", "sensitive"] as const;
+export const DRAFT_FIELDS = ["type", "title", "mediaUrl", "content", "tags", "uploadedFiles", "sensitive", ...FIELD_DRAFT_FIELDS] as const;
 
 function PostEditorForm({
   lastResult,
   prefill,
   fromPhone,
   clubId,
+  fieldPicker,
   banner,
   cancelHref = "/",
   uploadSlot,
@@ -165,6 +173,9 @@ function PostEditorForm({
     fillEmpty(element, fields.mediaUrl.name, fromPhone.url);
   }, [fromPhone, form.id, fields.title.name, fields.content.name, fields.mediaUrl.name]);
   const { key: _sensitiveKey, ...sensitiveInput } = getInputProps(fields.sensitive, { type: "checkbox" });
+  // The Field report part: what was sent (a reply), else a kept draft; its messages as Conform has them.
+  const fieldValues = fieldValuesFrom(lastResult, draft);
+  const fieldErrors = (key: string) => form.allErrors[key ? `field.${key}` : "field"];
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     formProps.onSubmit(event);
     if (!event.defaultPrevented && gate.current?.hold(event.currentTarget)) event.preventDefault();
@@ -258,6 +269,14 @@ function PostEditorForm({
 
         <GraphicPhotoField {...sensitiveInput} />
 
+        <FieldReportPart
+          idPrefix={form.id}
+          values={fieldValues}
+          countyLabel={lastResult ? undefined : draft.value(FIELD_COUNTY_LABEL_NAME)}
+          errors={fieldErrors}
+          picker={lastResult?.fieldPicker ?? fieldPicker ?? null}
+        />
+
         <TagsInput
           id={fields.tags.id}
           name={fields.tags.name}
@@ -280,6 +299,25 @@ function PostEditorForm({
       </Form>
     </div>
   );
+}
+
+const FIELD_KEYS = ["kind", "county", "observedOn", "rutPhase", "bucks", "does"] as const;
+
+/** The Field report's values as the form last sent them (Conform's nested `field`), else as a draft kept them. */
+function fieldValuesFrom(lastResult: PostEditorProps["lastResult"], draft: DraftBag): FieldReportValues {
+  const values: FieldReportValues = {};
+  const sent = lastResult?.initialValue?.field;
+  for (const key of FIELD_KEYS) {
+    if (lastResult) {
+      // Sent with the part: a field missing from the reply was sent empty (Conform leaves those out).
+      const value = sent && typeof sent === "object" && !Array.isArray(sent) ? sent[key] : undefined;
+      if (sent) values[key] = typeof value === "string" ? value : "";
+    } else {
+      const value = draft.value(`field.${key}`);
+      if (typeof value === "string") values[key] = value;
+    }
+  }
+  return values;
 }
 
 /** The content box grows with its text up to 500px, then scrolls (SPEC.md §9). */

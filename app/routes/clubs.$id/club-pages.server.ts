@@ -9,6 +9,7 @@ import { NO_STORE } from "~/web/cache-control.server";
 import { loaderError, withPageErrors } from "~/web/page-errors.server";
 import { idParam, publicOrigin } from "~/web/params.server";
 import { publishFromEditor } from "~/web/post-form.server";
+import { fieldReportPicker } from "~/web/field-report-picker.server";
 import { getSessionUser, requireUser } from "~/web/session.server";
 import { clubAction } from "./club-actions.server";
 import { clubTabLoader } from "./tab-loader.server";
@@ -129,7 +130,10 @@ export async function clubEditorLoader({ request, params }: LoaderFunctionArgs) 
   try {
     const club = await getClub(user, idParam(params.id, CLUB_NOT_FOUND));
     if (!club.isMember) throw forbidden("Only members of this club can post in it.");
-    return data({ club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate } });
+    return data({
+      club: { id: club.id, name: club.name, imageUrl: club.imageUrl, isPrivate: club.isPrivate },
+      fieldPicker: await fieldReportPicker(user),
+    });
   } catch (error) {
     return loaderError(request, error, { notFound: CLUB_NOT_FOUND });
   }

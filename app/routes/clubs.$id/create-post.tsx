@@ -28,7 +28,7 @@ export const clientAction = keepPageOnFailure({
 export { shouldRevalidate };
 
 export default function CreateClubPostPage() {
-  const { club } = useLoaderData<typeof loader>();
+  const { club, fieldPicker } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="mx-auto max-w-3xl">
@@ -36,6 +36,7 @@ export default function CreateClubPostPage() {
       <PostEditorPart
         lastResult={actionData && !isUnsent(actionData) && !("fieldErrors" in actionData) ? actionData : undefined}
         clubId={club.id}
+        fieldPicker={fieldPicker}
         cancelHref={`/clubs/${club.id}`}
         banner={
           <div className="card flex items-center gap-4 overflow-hidden" data-testid="club-banner">

@@ -16,6 +16,8 @@ import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
+import { dropReportWithoutKind, fieldReportPicker, fieldReportPickerFor } from "~/web/field-report-picker.server";
+import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
  * The server half of /post/{id} (route.tsx), kept out of the route module so the validation code it
@@ -53,6 +55,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
         commentsFrom: page.from,
         nextComments: page.nextCursor,
         viewerId: user?.id ?? null,
+        // The edit form drawn without JavaScript (?edit=1): its Field report's state and county lists.
+        fieldPicker:
+          actor && actor.id === post.author.id && new URL(request.url).searchParams.has("edit")
+            ? await fieldReportPicker(actor, { county: post.field?.county.fips ?? null })
+            : null,
         shareUrl: `${publicOrigin(request)}/post/${post.id}`,
         back: backLink(request),
       });
@@ -158,6 +165,8 @@ async function runIntent(intent: string, post: PostRequest) {
       return await deleteCommentAction(post);
     case "update":
       return await updateAction(post);
+    case LIST_COUNTIES_INTENT:
+      return await listCountiesAction(post);
     case "delete":
       return await deleteAction(post);
     default:
@@ -266,7 +275,7 @@ async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
 }
 
 async function updateAction({ id, actor, form, script }: PostRequest) {
-  const submission = parseWithZod(form, { schema: postUpdateSchema });
+  const submission = parseWithZod(dropReportWithoutKind(form), { schema: postUpdateSchema });
   const reply = { data: { intent: "update", ok: false } } as const;
   if (submission.status !== "success") return formReply(submission, reply);
   try {
@@ -278,6 +287,20 @@ async function updateAction({ id, actor, form, script }: PostRequest) {
   const toast = { title: "Post updated", description: "Your post has been updated successfully", type: "success" } as const;
   if (script) return jsonWithToast<PostActionData>({ intent: "update", ok: true }, toast);
   return redirectWithToast(`/post/${id}`, toast);
+}
+
+/**
+ * "List counties" in the edit form's Field report without JavaScript: the form back as it was sent,
+ * no message, the chosen state's counties listed. Nothing is saved.
+ */
+async function listCountiesAction({ actor, form }: PostRequest) {
+  const { initialValue } = parseWithZod(form, { schema: postUpdateSchema }).reply();
+  return data<PostActionData>({
+    intent: "update",
+    ok: false,
+    result: { initialValue, error: {} },
+    fieldPicker: await fieldReportPickerFor(actor, form),
+  });
 }
 
 async function deleteAction({ id, actor }: PostRequest) {

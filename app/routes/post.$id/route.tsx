@@ -5,6 +5,7 @@ import { showsModeration, StaffForms } from "~/components/moderation/staff-forms
 import { Comments } from "~/components/post/comments";
 import { PostActions } from "~/components/post/actions";
 import { HiddenNotice, PostAttachments, PostHeader } from "~/components/post/card";
+import { FieldReportLine } from "~/components/post/field-report-line";
 import { DialogsFormPage } from "~/components/post/owner-menu";
 import { MentionText } from "~/components/post/mention-text";
 import type PostDialogsPart from "~/components/post/dialogs";
@@ -79,6 +80,7 @@ export default function PostPage() {
     moderates,
     blockedAuthor,
     cannotComment,
+    fieldPicker,
   } = useLoaderData<typeof loader>();
   // The back link computed when this post was opened: a later reload of the data (after a like or
   // a comment, whose Referer is this page) must not forget where the member came from.
@@ -104,7 +106,7 @@ export default function PostPage() {
       <BackLink back={back} />
 
       {isOwner && (dialogs.edit.open || dialogs.delete.open || params.has(dialogs.edit.param) || params.has(dialogs.delete.param)) ? (
-        <PostDialogs post={post} dialogs={dialogs} />
+        <PostDialogs post={post} dialogs={dialogs} fieldPicker={fieldPicker} />
       ) : null}
 
       <article className="card p-6" data-testid="post" aria-labelledby="post-title">
@@ -113,6 +115,7 @@ export default function PostPage() {
         <h1 id="post-title" className="mt-5 text-3xl font-bold text-bark-900 wrap-anywhere">
           {post.title}
         </h1>
+        <FieldReportLine report={post.field} postedAt={post.createdAt} />
         {/* Text, never HTML: React escapes it (@mentions of members become links); whitespace-pre-line keeps the author's line breaks. */}
         <div className="mt-4 whitespace-pre-line text-lg wrap-anywhere leading-relaxed text-stone-800" data-testid="post-content">
           <MentionText text={post.content} mentions={post.mentions} />
