@@ -46,14 +46,18 @@ const report = z.object({
 const REPORT_KEYS = ["kind", "county", "observedOn", "rutPhase", "bucks", "does"] as const;
 
 /**
- * `field`: absent stays absent (on edit: keep the report), null or a part with nothing filled in is
- * null (no report; on edit: remove it), anything else must be a whole report.
+ * `field`: absent stays absent (on edit: keep the report); null, or a part with nothing filled in, is
+ * null (no report; on edit: remove it); anything else must be a whole report. The editor's part
+ * (it sends `field.sent`) fills in the member's home county and today for them, so there its kind
+ * alone decides: "No report" (no kind) is no report whatever else it holds. The outbox sends the
+ * part as it is, so a form queued offline reads the same.
  */
 export const fieldReportField = preprocess(
   (v) => {
     if (v === undefined) return undefined;
     if (v === null || typeof v !== "object" || Array.isArray(v)) return v === null ? null : v;
     const given = v as Record<string, unknown>;
+    if ("sent" in given && blank(one(given.kind))) return null;
     return REPORT_KEYS.every((key) => blank(one(given[key]))) ? null : given;
   },
   z.optional(z.nullable(report)),

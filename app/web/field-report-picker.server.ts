@@ -42,18 +42,3 @@ export function fieldReportPickerFor(actor: Actor, formData: FormData): Promise<
   return fieldReportPicker(actor, { county: value("field.county"), state: value(FIELD_STATE_NAME) });
 }
 
-const REPORT_FIELDS = ["field.county", "field.observedOn", "field.rutPhase", "field.bucks", "field.does"];
-
-/**
- * A post form whose Field report has no kind ("No report", the part's default) files no report, on
- * edit removes it: the part's other fields go before the form is read. They are filled in for the
- * member (the home county, today), so without this every post by a member would be refused as "a
- * report without a kind". A form without the part (`field.sent`) is left as it is.
- */
-export function dropReportWithoutKind(formData: FormData): FormData {
-  const kind = formData.get("field.kind");
-  if (formData.has("field.sent") && (typeof kind !== "string" || kind.trim() === "")) {
-    for (const name of REPORT_FIELDS) formData.delete(name);
-  }
-  return formData;
-}

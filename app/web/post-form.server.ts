@@ -14,7 +14,7 @@ import { SIGN_IN } from "~/schemas/messages";
 import { submissionFailure, withPageErrors } from "./page-errors.server";
 import { requireActor, requireUser } from "./session.server";
 import { sharedIntoCreate } from "./share.server";
-import { dropReportWithoutKind, fieldReportPicker, fieldReportPickerFor } from "./field-report-picker.server";
+import { fieldReportPicker, fieldReportPickerFor } from "./field-report-picker.server";
 import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
@@ -93,7 +93,7 @@ export async function createPostFromForm(request: Request, actor: Actor, options
     if (!(error instanceof UploadRefusedError)) throw error;
     // A refused file: everything typed comes back, with the reason above the form.
     if (options.clubId !== undefined) error.formData.set("clubId", String(options.clubId));
-    const submission = parseWithZod(dropReportWithoutKind(error.formData), { schema: postInputSchema });
+    const submission = parseWithZod(error.formData, { schema: postInputSchema });
     const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
     return data(
       {
@@ -105,7 +105,6 @@ export async function createPostFromForm(request: Request, actor: Actor, options
   }
   if (options.clubId !== undefined) formData.set("clubId", String(options.clubId));
   if (formData.get("intent") === LIST_COUNTIES_INTENT) return listCounties(actor, formData);
-  dropReportWithoutKind(formData);
   // A resend of the same form (its reply was lost) gets the first answer, not a second post.
   return idempotent(request, actor?.id, formKey(formData), () => createFromForm(actor, formData, stored));
 }

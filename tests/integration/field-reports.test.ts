@@ -84,6 +84,8 @@ describe("POST /api/posts with `field`", () => {
       [sighting({ county: "1808" }), "field.county", FIELD_REPORT_MESSAGES.countyShape],
       [sighting({ county: "99999" }), "field.county", FIELD_REPORT_MESSAGES.countyUnknown],
       [sighting({ county: undefined }), "field.county", FIELD_REPORT_MESSAGES.county],
+      // JSON has no "No report" choice: a report without a kind is a mistake, said so.
+      [sighting({ kind: undefined }), "field.kind", FIELD_REPORT_MESSAGES.kind],
       [sighting({ observedOn: "2026-02-30" }), "field.observedOn", FIELD_REPORT_MESSAGES.observedOn],
       [sighting({ observedOn: "yesterday" }), "field.observedOn", FIELD_REPORT_MESSAGES.observedOn],
       [sighting({ observedOn: addDays(todayInLake(), 1) }), "field.observedOn", FIELD_REPORT_MESSAGES.future],
@@ -179,7 +181,8 @@ describe("the editor's form (JavaScript off)", () => {
     const blank = await call(
       createPage.action,
       makeRequest("/create", {
-        form: form({ kind: "", county: "", observedOn: "", rutPhase: "", bucks: "", does: "" }),
+        // The part fills in the home county and today for the member: "No report" (no kind) is none.
+        form: form({ kind: "", county: "18089", observedOn: todayInLake(), rutPhase: "", bucks: "", does: "" }),
         cookie: author.cookie,
       }),
     );
@@ -209,7 +212,7 @@ describe("the editor's form (JavaScript off)", () => {
       });
     expect((await edit({ kind: "rut_sign", county: "18089", observedOn: todayInLake(), rutPhase: "chasing" })).status).toBe(302);
     expect((await getPost(author, post.id)).field).toMatchObject({ kind: "rut_sign", rutPhase: "chasing", bucks: null });
-    expect((await edit({ kind: "", county: "", observedOn: "" })).status).toBe(302);
+    expect((await edit({ kind: "", county: "18089", observedOn: todayInLake() })).status).toBe(302);
     expect((await getPost(author, post.id)).field).toBeNull();
   });
 });

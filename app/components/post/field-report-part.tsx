@@ -68,8 +68,8 @@ export function FieldReportPart({
   const known = picker?.county && picker.county.fips === county ? picker.county : parseLabel(county, countyLabel);
   const [chosen, setChosen] = useState<CountyOption | null>(known);
   // With JavaScript the rest of the part waits for a kind: "No report" sends none of it, so the
-  // browser's check (and the server's) reads no report, not a report without a kind. Without
-  // JavaScript the server drops it (web/field-report-picker.server.ts dropReportWithoutKind).
+  // browser's check reads no report, not a report without a kind. Without JavaScript it is sent, and
+  // the schema reads a part without a kind as no report (schemas/field-report.ts).
   const [kind, setKind] = useState(values.kind ?? "");
   const describe = (key: Key) => (errors(key)?.length ? `${id(key)}-error` : undefined);
 

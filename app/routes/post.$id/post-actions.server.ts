@@ -16,7 +16,7 @@ import { formKey, idempotent } from "~/web/idempotency.server";
 import { getSessionUser } from "~/web/session.server";
 import { jsonWithToast, redirectWithToast } from "~/web/toast.server";
 import { readFormData } from "~/web/request-body.server";
-import { dropReportWithoutKind, fieldReportPicker, fieldReportPickerFor } from "~/web/field-report-picker.server";
+import { fieldReportPicker, fieldReportPickerFor } from "~/web/field-report-picker.server";
 import { LIST_COUNTIES_INTENT } from "~/schemas/field-report-form";
 
 /**
@@ -275,7 +275,7 @@ async function deleteCommentAction({ id, actor, form, script }: PostRequest) {
 }
 
 async function updateAction({ id, actor, form, script }: PostRequest) {
-  const submission = parseWithZod(dropReportWithoutKind(form), { schema: postUpdateSchema });
+  const submission = parseWithZod(form, { schema: postUpdateSchema });
   const reply = { data: { intent: "update", ok: false } } as const;
   if (submission.status !== "success") return formReply(submission, reply);
   try {
