@@ -72,7 +72,9 @@ const CEILING_KB: Record<string, number> = {
   // fetched after the page has started, and must stay out of here. Then +0.25 (measured 103.85): its
   // state and county selects are one module with Settings' home county, a small file of its own.
   // Plus 0.3 for issue 43 item 2 in the shell (ADR 0093; +0.25 as the home's), within 104.3.
-  "routes/hunt-day": 104.3,
+  // Plus 0.1 for issue 45 item 2 (measured 104.26 → 104.32): the card's link to the pulse, the way
+  // there for a phone's visitor, whose top bar has no room for it.
+  "routes/hunt-day": 104.4,
 };
 
 test("every page's first load is within its budget, and a member's home no heavier than in ADR 0046", async ({ js }) => {

@@ -1,6 +1,4 @@
-import Database from "better-sqlite3";
-import pg from "pg";
-import { expect, expectNoAxeViolations, suiteDatabaseUrl, test, type ApiPost } from "./fixtures";
+import { expect, expectNoAxeViolations, test, type ApiPost } from "./fixtures";
 
 /**
  * Issue 45 item 2, the pulse (CONTRACT.md §14; docs/decisions/0094-the-pulse.md): /pulse draws the
@@ -8,36 +6,12 @@ import { expect, expectNoAxeViolations, suiteDatabaseUrl, test, type ApiPost } f
  * (JavaScript off and on), a county's page shows its figures and links its posts; under the floor a
  * county's page says "Not enough reports yet". On a 390 px phone, axe clean (JavaScript on).
  *
- * The posts come through POST /api/posts; their field reports are written into the server's database
- * (the form's `field` part is issue 45 item 1). Each project has a county of its own: the pulse is the site's.
+ * The posts and their field reports come through POST /api/posts, as a client files them. Each
+ * project has a county of its own: the pulse is the site's.
  */
 
-const DATA_DIR = process.env.E2E_DATA_DIR ?? `tmp/e2e-${process.env.E2E_PORT ?? 3100}`;
-
-/** The post's field report, as the posts API writes it: the author's, the county, today (UTC), written now. */
-async function fileReport(post: ApiPost, county: string, rutPhase: string | null) {
-  const values = [county, new Date().toISOString().slice(0, 10), rutPhase, Date.now(), post.id];
-  const insert = (p: string[]) =>
-    "INSERT INTO field_reports (post_id, author_id, kind, county, observed_on, rut_phase, created_at) " +
-    `SELECT id, author_id, 'sighting', ${p.slice(0, 4).join(", ")} FROM posts WHERE id = ${p[4]}`;
-  if (suiteDatabaseUrl) {
-    const client = new pg.Client({ connectionString: suiteDatabaseUrl });
-    await client.connect();
-    try {
-      await client.query(insert(["$1", "$2", "$3", "$4", "$5"]), values);
-    } finally {
-      await client.end();
-    }
-    return;
-  }
-  const db = new Database(`${DATA_DIR}/app.db`);
-  try {
-    db.pragma("busy_timeout = 5000");
-    db.prepare(insert(["?", "?", "?", "?", "?"])).run(...values);
-  } finally {
-    db.close();
-  }
-}
+/** Yesterday on UTC's calendar: within the pulse's window, and never a day to come in a US county. */
+const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 test("the map and the list show a county once 3 members report there; the days form and the county's posts work", async ({
   page,
@@ -56,8 +30,8 @@ test("the map and the list show a county once 3 members report there; the days f
   for (const [i, phase] of (["chasing", "chasing", "seeking"] as const).entries()) {
     const as = i === 0 ? page : await newPage();
     await signUp(as);
-    posts.push(await createPost({ title: `Pulse sighting ${i + 1} ${fips} ${Date.now()}` }, as));
-    await fileReport(posts[i]!, fips, phase);
+    const field = { kind: "sighting", county: fips, observedOn: yesterday(), rutPhase: phase };
+    posts.push(await createPost({ title: `Pulse sighting ${i + 1} ${fips} ${Date.now()}`, field }, as));
     if (i === 1) {
       // Two members: under the floor, the county's page says so.
       await open(`/pulse/${fips}`);
@@ -105,4 +79,14 @@ test("the map and the list show a county once 3 members report there; the days f
   if (js) await expectNoAxeViolations(page);
   await cards.first().getByRole("link", { name: posts[2]!.title }).click();
   await expect(page).toHaveURL(`/post/${posts[2]!.id}`);
+});
+
+test("a phone's visitor, whose top bar has no room for it, finds the pulse from the hunt-day card", async ({ page, open }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open("/hunt-day?county=18089");
+  const link = page.getByRole("link", { name: "What hunters are seeing, county by county: the pulse" });
+  expect((await link.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  await link.click();
+  await expect(page).toHaveURL("/pulse");
+  await expect(page.getByRole("heading", { name: "The pulse", level: 1 })).toBeVisible();
 });

@@ -55,6 +55,12 @@ export default function HuntDayPage() {
             Times in {county.name}&apos;s local time ({county.timeZone}), for the county&apos;s centre ({county.lat.toFixed(2)},{" "}
             {county.lon.toFixed(2)}); a stand far from it may see the sun a minute or two apart.
           </p>
+          {/* The way to the pulse for a phone's visitor, whose top bar has no room for it. */}
+          <p className="text-sm">
+            <Link to="/pulse" className="inline-block py-3 text-blaze-700 underline">
+              What hunters are seeing, county by county: the pulse
+            </Link>
+          </p>
         </>
       ) : null}
 
