@@ -24,8 +24,18 @@ test("the map and the list show a county once 3 members report there; the days f
   // Three members, six pages and two axe runs: more than the default 30 s on a busy machine.
   test.slow();
   await page.setViewportSize({ width: 390, height: 844 });
-  // Each project its own county: Lake, IN (JavaScript on) and Porter, IN (off).
-  const [fips, name] = js ? ["18089", "Lake, IN"] : ["18127", "Porter, IN"];
+  // Each project (and a retry) its own county, one no other spec reports in: the pulse is the site's,
+  // and field-report.spec and harvest-log.spec file reports in Lake, IN, lifting it over the floor early.
+  const counties = js
+    ? [
+        ["31005", "Arthur, NE"],
+        ["31009", "Blaine, NE"],
+      ]
+    : [
+        ["48301", "Loving, TX"],
+        ["48269", "King, TX"],
+      ];
+  const [fips, name] = counties[test.info().retry % counties.length]!;
   const posts: ApiPost[] = [];
   for (const [i, phase] of (["chasing", "chasing", "seeking"] as const).entries()) {
     const as = i === 0 ? page : await newPage();
