@@ -35,6 +35,7 @@ import { requireOwnPassword } from "./profile.server";
 import { removeResumableBytes, unfinishedResumableIds } from "~/models/media/resumable-upload.server";
 import { getUserRowById, holdUsername, toSelfUser, type Actor } from "./user.server";
 import { countyRef, getCounty } from "~/utils/counties/counties.server";
+import { fieldReportColumns, reportCounty } from "~/models/places/field-report.server";
 
 /**
  * A member's own data (CONTRACT.md §6, docs/decisions/0039-a-members-own-data.md): the export of
@@ -98,18 +99,13 @@ export async function exportAccount(actor: Actor) {
       await db
         .select({
           postId: fieldReports.postId,
-          kind: fieldReports.kind,
-          county: fieldReports.county,
-          observedOn: fieldReports.observedOn,
-          rutPhase: fieldReports.rutPhase,
-          bucks: fieldReports.bucks,
-          does: fieldReports.does,
+          ...fieldReportColumns,
           createdAt: fieldReports.createdAt,
         })
         .from(fieldReports)
         .where(eq(fieldReports.authorId, id))
         .orderBy(asc(fieldReports.observedOn), asc(fieldReports.postId))
-    ).map(({ county, ...report }) => ({ ...report, county: homeCountyRef(county) ?? { fips: county, name: county, state: "" } })),
+    ).map(({ county, ...report }) => ({ ...report, county: reportCounty(county) })),
     comments: await db
       .select({ id: comments.id, postId: comments.postId, content: comments.content, createdAt: comments.createdAt })
       .from(comments)

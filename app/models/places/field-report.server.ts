@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { fieldReports } from "#db/schema";
 import { FIELD_REPORT_MESSAGES as M, type FieldReportInput } from "~/schemas/field-report";
 import type { FieldReport } from "~/schemas/shapes";
-import { countyRef, getCounty } from "~/utils/counties/counties.server";
+import { countyRef, getCounty, type CountyRef } from "~/utils/counties/counties.server";
 import type { Tx } from "~/utils/db.server";
 import { invalid } from "~/utils/errors";
 import { isCalendarDate, localDate } from "~/utils/hunt-day";
@@ -77,4 +77,10 @@ export function toFieldReport(row: FieldReportRow | null): FieldReport | null {
     bucks: row.bucks,
     does: row.does,
   };
+}
+
+/** The county a stored report names, for the member's own lists (the harvest log, the export): one the list no longer knows keeps its code. */
+export function reportCounty(fips: string): CountyRef {
+  const county = getCounty(fips);
+  return county ? countyRef(county) : { fips, name: fips, state: "" };
 }

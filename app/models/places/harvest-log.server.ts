@@ -2,7 +2,8 @@ import { and, desc, eq } from "drizzle-orm";
 import { FIELD_REPORT_KINDS, fieldReports, posts, type FieldReportKind, type RutPhase } from "#db/schema";
 import { requireSignedIn } from "~/models/access.server";
 import type { Actor } from "~/models/members/user.server";
-import { getCounty, type CountyRef } from "~/utils/counties/counties.server";
+import type { CountyRef } from "~/utils/counties/counties.server";
+import { fieldReportColumns, reportCounty } from "./field-report.server";
 import { db } from "~/utils/db.server";
 import { invalid } from "~/utils/errors";
 
@@ -39,12 +40,6 @@ export function fieldReportKind(value: string | null | undefined): FieldReportKi
   return text as FieldReportKind;
 }
 
-/** The county a stored FIPS code names (the site's list; a code it no longer knows keeps its code). */
-function countyOf(fips: string): CountyRef {
-  const county = getCounty(fips);
-  return county ? { fips: county.fips, name: county.name, state: county.state } : { fips, name: fips, state: "" };
-}
-
 /** The actor's own field reports, of one kind or all, newest day seen first (401 signed out). */
 export async function listOwnFieldReports(actor: Actor, kindParam?: string | null): Promise<OwnFieldReport[]> {
   const me = requireSignedIn(actor);
@@ -52,12 +47,7 @@ export async function listOwnFieldReports(actor: Actor, kindParam?: string | nul
   const rows = await db
     .select({
       postId: fieldReports.postId,
-      kind: fieldReports.kind,
-      county: fieldReports.county,
-      observedOn: fieldReports.observedOn,
-      rutPhase: fieldReports.rutPhase,
-      bucks: fieldReports.bucks,
-      does: fieldReports.does,
+      ...fieldReportColumns,
       title: posts.title,
     })
     .from(fieldReports)
@@ -68,7 +58,7 @@ export async function listOwnFieldReports(actor: Actor, kindParam?: string | nul
     .limit(HARVEST_LOG_MAX);
   return rows.map(({ title, county, ...row }) => ({
     ...row,
-    county: countyOf(county),
+    county: reportCounty(county),
     post: { id: row.postId, title, url: `/post/${row.postId}` },
   }));
 }
