@@ -41,4 +41,3 @@ export function fieldReportPickerFor(actor: Actor, formData: FormData): Promise<
   };
   return fieldReportPicker(actor, { county: value("field.county"), state: value(FIELD_STATE_NAME) });
 }
-
