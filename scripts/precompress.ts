@@ -1,5 +1,5 @@
 /**
- * `npm run build`'s last step: brotli-11 and gzip-9 copies of every text asset of at least 1 KB in
+ * `npm run build`'s last step: brotli-11 and gzip-9 copies of every text asset they make smaller by 64 bytes or more in
  * the client build (`<file>.br`, `<file>.gz`), which the server sends to browsers that take them
  * (app/server/precompressed.server.ts, docs/decisions/0084-precompressed-assets.md).
  *

@@ -27,6 +27,13 @@ function get(port: number, urlPath: string, headers: Record<string, string> = {}
 const script = fs.readFileSync(path.join(process.cwd(), "node_modules/react/cjs/react.production.min.js"));
 const style = Buffer.from(`.card{color:#333}\n`.repeat(200));
 const tiny = Buffer.from("export const a = 1;\n");
+/** A build's small shared file (an option list): under a kilobyte, half of it as brotli. */
+const small = Buffer.from(
+  `const o=["sighting","scrape","rub","harvest"],l={sighting:"Sighting",scrape:"Scrape",rub:"Rub",harvest:"Harvest"};` +
+    `export function label(k){return l[k]??k}export function pick(v){return o.includes(v)?v:null}` +
+    `export const phases=["pre-rut","seeking","chasing","breeding","post-rut"].map(p=>({value:p,label:p.replace("-"," ")}));` +
+    `export const counts=[0,1,2,3,4,5,6,7,8,9,10].map(n=>({value:String(n),label:n===1?"1 deer":n+" deer"}));\n`,
+);
 
 let dir: string;
 let site: Awaited<ReturnType<typeof serveSite>>;
@@ -39,6 +46,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, "routes", "_index-def.js"), script);
   fs.writeFileSync(path.join(dir, "tailwind-123.css"), style);
   fs.writeFileSync(path.join(dir, "tiny-456.js"), tiny);
+  fs.writeFileSync(path.join(dir, "small-321.js"), small);
   fs.writeFileSync(path.join(dir, "icon-789.png"), Buffer.alloc(4096, 7));
   written = precompressDir(dir);
   site = await serveSite(async () => new Response("the app", { status: 404 }), { assets: { publicPath: "/assets", dir } });
@@ -50,8 +58,9 @@ afterAll(async () => {
 });
 
 describe("precompressed assets (build step)", () => {
-  it("writes a brotli and a gzip copy of each text asset of 1 KB or more, each decoding to the asset", () => {
-    expect(written.map((w) => w.file).sort()).toEqual(["framework-abc.js", "routes/_index-def.js", "tailwind-123.css"]);
+  it("writes a brotli and a gzip copy of each text asset they make smaller by more than their headers, each decoding to the asset", () => {
+    expect(small.length).toBeLessThan(1024);
+    expect(written.map((w) => w.file).sort()).toEqual(["framework-abc.js", "routes/_index-def.js", "small-321.js", "tailwind-123.css"]);
     for (const { file } of written) {
       const original = fs.readFileSync(path.join(dir, file));
       expect(zlib.brotliDecompressSync(fs.readFileSync(path.join(dir, `${file}.br`)))).toEqual(original);
