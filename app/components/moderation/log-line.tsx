@@ -1,5 +1,5 @@
 import { RelativeTime } from "~/components/ui/relative-time";
-import { REPORT_TARGET_NAMES } from "~/schemas/report";
+import { REPORT_TARGET_NAMES } from "~/schemas/report-options";
 import type { ModerationLogEntry } from "~/schemas/shapes";
 
 /** Each decision in the past tense (ux-3 U13: the log read "oldbuck_ohio dismiss club"): the verb, and what follows the target. */
