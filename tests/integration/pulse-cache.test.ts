@@ -181,6 +181,84 @@ describe("the pulse, read once per data version", () => {
   });
 });
 
+/**
+ * Another node: a connection of its own to the same database (another process on the SQLite file,
+ * another app server on PostgreSQL), writing rows as that node's app would, this process never told.
+ */
+async function otherNode() {
+  if (databaseEngine() === "postgres") {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    return {
+      run: async (sql: string, values: unknown[]) => {
+        let n = 0;
+        return (
+          await client.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            values,
+          )
+        ).rows as { id: number }[];
+      },
+      close: () => client.end(),
+    };
+  }
+  const sqlite = new Database(process.env.DATABASE_PATH!);
+  sqlite.pragma("busy_timeout = 5000");
+  return {
+    run: async (sql: string, values: unknown[]) =>
+      /^\s*(BEGIN|COMMIT)/i.test(sql) ? (sqlite.exec(sql), []) : (sqlite.prepare(sql).all(...values) as { id: number }[]),
+    close: async () => void sqlite.close(),
+  };
+}
+
+describe("the pulse on two nodes", () => {
+  it("a report written on another node is in this node's next answer; while its write is open, nothing is kept", async () => {
+    const county = "56001"; // Albany, WY
+    const [a, b, c] = [await member(), await member(), await member()];
+    await report(a, county);
+    await report(b, county);
+    const node = await otherNode();
+    try {
+      expect((await apiPulse()).counties.find((row) => row.fips === county)).toBeUndefined();
+      expect((await aggregates(() => apiPulse())).runs).toBe(0);
+
+      const write = async () => {
+        const [post] = await node.run("INSERT INTO posts (author_id, type, title, content) VALUES (?, 'opinion', ?, ?) RETURNING id", [
+          c.id,
+          "Deer in Albany",
+          "A buck crossing at dawn",
+        ]);
+        await node.run(
+          "INSERT INTO field_reports (post_id, author_id, kind, county, observed_on) VALUES (?, ?, 'sighting', ?, ?) RETURNING post_id AS id",
+          [Number(post!.id), c.id, county, daysAgo(1)],
+        );
+      };
+      if (databaseEngine() === "postgres") {
+        // The other node's transaction is open: its version is not given out (data-version: a reader
+        // gets one no page is kept under), so each read runs and none is kept.
+        await node.run("BEGIN", []);
+        await write();
+        for (let i = 0; i < 2; i++) {
+          const open = await aggregates(() => apiPulse());
+          expect(open.runs).toBe(1);
+          expect(open.result.counties.find((row) => row.fips === county)).toBeUndefined();
+        }
+        await node.run("COMMIT", []);
+      } else {
+        await write();
+      }
+      const after = await aggregates(() => apiPulse());
+      expect(after.runs).toBe(1);
+      expect(after.result.counties.find((row) => row.fips === county)).toMatchObject({ reports: 3, reporters: 3 });
+      const page = await aggregates(() => pagePulse());
+      expect(page.runs).toBe(0);
+      expect(page.result.counties.find((row) => row.fips === county)).toMatchObject({ reports: 3, reporters: 3 });
+    } finally {
+      await node.close();
+    }
+  });
+});
+
 describe("a county's page and the viewer's blocks", () => {
   let county: string;
   let blocked: Member;
