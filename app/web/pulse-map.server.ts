@@ -3,8 +3,7 @@ import { createRequire } from "node:module";
 import { geoPath, geoTransform } from "d3-geo";
 import { feature, mesh } from "topojson-client";
 import type { GeometryCollection, Topology } from "topojson-specification";
-import { getPulse, type Pulse, type PulseCounty } from "~/models/places/pulse.server";
-import { dataVersion } from "~/utils/db.server";
+import { pulseAtVersion, type Pulse, type PulseCounty } from "~/models/places/pulse.server";
 import { shadeOf } from "~/utils/pulse-shades";
 
 /**
@@ -116,17 +115,20 @@ export const PULSE_PAGE_MAX = 250;
 let drawnAt: { version: number; maps: Map<string, string> } | null = null;
 
 /**
- * The pulse and its map for this window, the map drawn once per data version: a write anywhere (any
- * process, any node) moves the version on and the next ask draws afresh. The version is read before
- * the pulse, so a map is never kept under a version newer than its data. `from` is in the key as
- * well as `days`, so a new day draws a new map. Held for one version at a time.
+ * The pulse and its map for this window, both once per data version: a write anywhere (any process,
+ * any node) moves the version on and the next ask reads and draws afresh. The pulse comes with the
+ * version it was read at (read before it, so a map is never kept under a version newer than its
+ * data; pulseAtVersion), and the map is kept under that version. `from` is in the key as well as
+ * `days`, so a new day draws a new map. Held for one version at a time; a version no page is drawn
+ * under (negative: a PostgreSQL write still open) or older than the one held is drawn and not kept.
  */
 export async function pulseWithMap(daysParam: string | null): Promise<Pulse & { svg: string; total: number }> {
-  const version = await dataVersion();
-  const all = await getPulse(daysParam);
+  const { version, pulse: all } = await pulseAtVersion(daysParam);
   const pulse = { ...all, counties: all.counties.slice(0, PULSE_PAGE_MAX) };
-  if (drawnAt?.version !== version) drawnAt = { version, maps: new Map() };
   const key = `${pulse.days}:${pulse.from}`;
+  if (version < 0 || (drawnAt && version < drawnAt.version))
+    return { ...pulse, svg: drawPulseMap(pulse.counties, pulse.days), total: all.counties.length };
+  if (drawnAt?.version !== version) drawnAt = { version, maps: new Map() };
   let svg = drawnAt.maps.get(key);
   if (svg === undefined) {
     svg = drawPulseMap(pulse.counties, pulse.days);

@@ -1,8 +1,9 @@
+import { notBlockedByViewerSql } from "~/models/members/block.server";
 import type { Actor } from "~/models/members/user.server";
 import { loadPosts } from "~/models/posts/post-view.server";
 import type { Post } from "~/schemas/shapes";
 import { COUNTY_FIPS, getCounty, type CountyRef } from "~/utils/counties/counties.server";
-import { queryRows } from "~/utils/db.server";
+import { dataVersion, queryRows } from "~/utils/db.server";
 import { indexedBy } from "~/utils/db/sql-dialect.server";
 import { notFound } from "~/utils/errors";
 
@@ -111,12 +112,58 @@ function toPulseCounty(row: PulseRow): PulseCounty | null {
   };
 }
 
-/** `GET /api/pulse?days=`: the counties at or over the floor in the window, most reports first. */
-export async function getPulse(daysParam: string | null | undefined, now = Date.now()): Promise<Pulse> {
+/** The pulse as the database has it now: the one statement over the window. */
+async function readPulse(days: number, from: string, to: string): Promise<Pulse> {
+  const rows = await queryRows<PulseRow>(pulseSql(false), { from, to });
+  const counties = rows.flatMap((row) => toPulseCounty(row) ?? []);
+  // Shared by every caller of the same version and window: frozen, so none can change another's.
+  for (const county of counties) Object.freeze(county);
+  return Object.freeze({ days, from, to, counties: Object.freeze(counties) as PulseCounty[] });
+}
+
+/** The most windows kept for one data version (days 1-30, and a new day's `from` beside the old one's). */
+export const PULSE_CACHE_MAX = 60;
+
+/** Pulses read at the data version they were read at, by window (`days:from`); the reads themselves, so callers at once share one. */
+let readAt: { version: number; pulses: Map<string, Promise<Pulse>> } | null = null;
+
+/**
+ * The pulse for this window and the data version it holds for, read once per data version and
+ * window, as the map is drawn (web/pulse-map.server.ts; docs/decisions/0094-the-pulse.md, addendum):
+ * every counted write (a report written, edited or removed, a post hidden or deleted, a club made
+ * private, a member gone), on any process or node, moves the version on, and the next ask reads
+ * afresh. The version is read _before_ the pulse, so a pulse is never kept under a version newer than
+ * its data. A version no page is drawn under (PostgreSQL, a counted write still open: negative) is
+ * read afresh and not kept, nor is one older than the kept one (a slow request's). Held for one
+ * version at a time, at most PULSE_CACHE_MAX windows. A read that fails is not kept.
+ */
+export async function pulseAtVersion(daysParam: string | null | undefined, now = Date.now()): Promise<{ version: number; pulse: Pulse }> {
   const days = pulseDays(daysParam);
   const { from, to } = pulseWindow(days, now);
-  const rows = await queryRows<PulseRow>(pulseSql(false), { from, to });
-  return { days, from, to, counties: rows.flatMap((row) => toPulseCounty(row) ?? []) };
+  const version = await dataVersion();
+  if (version < 0 || (readAt && version < readAt.version)) return { version, pulse: await readPulse(days, from, to) };
+  if (readAt?.version !== version) readAt = { version, pulses: new Map() };
+  const { pulses } = readAt;
+  const key = `${days}:${from}`;
+  let read = pulses.get(key);
+  if (read === undefined) {
+    if (pulses.size >= PULSE_CACHE_MAX) pulses.clear();
+    const fresh = readPulse(days, from, to);
+    fresh.catch(() => {
+      if (pulses.get(key) === fresh) pulses.delete(key);
+    });
+    pulses.set(key, fresh);
+    read = fresh;
+  }
+  return { version, pulse: await read };
+}
+
+/**
+ * `GET /api/pulse?days=`: the counties at or over the floor in the window, most reports first. The
+ * same for everyone, read once per data version and window (pulseAtVersion); the answer is frozen.
+ */
+export async function getPulse(daysParam: string | null | undefined, now = Date.now()): Promise<Pulse> {
+  return (await pulseAtVersion(daysParam, now)).pulse;
 }
 
 /** The county a `{fips}` path segment names, or 404 (a malformed code is no county either, as a malformed id). */
@@ -130,12 +177,15 @@ const COUNTY_POSTS_SQL = `SELECT f.post_id AS id
   JOIN posts p ON p.id = f.post_id
   LEFT JOIN clubs c ON c.id = p.club_id
   WHERE f.county = @county AND f.observed_on >= @from AND f.observed_on <= @to AND ${PUBLIC_REPORT}
+    AND ${notBlockedByViewerSql("p.author_id")}
   ORDER BY f.created_at DESC, f.post_id DESC LIMIT ${PULSE_POSTS_MAX}`;
 
 /**
  * `GET /api/pulse/{fips}?days=`: the county's figures and its public report posts in the window,
  * newest written first (up to PULSE_POSTS_MAX), as `actor` sees them; 404 `Not enough reports yet`
- * under the floor, 404 for a code that is no county.
+ * under the floor, 404 for a code that is no county. The posts leave out the members the viewer
+ * blocked, as every feed does (feed.server.ts VISIBLE_TO_VIEWER, CONTRACT.md §8 "Blocks"); the
+ * figures do not: they are the county's, the same for everyone (the public pulse).
  */
 export async function getCountyPulse(
   actor: Actor,
@@ -149,7 +199,7 @@ export async function getCountyPulse(
   const [row] = await queryRows<PulseRow>(pulseSql(true), { from, to, county: code });
   const county = row ? toPulseCounty(row) : null;
   if (!county) throw notFound(NOT_ENOUGH_REPORTS);
-  const ids = await queryRows<{ id: number | string }>(COUNTY_POSTS_SQL, { from, to, county: code });
+  const ids = await queryRows<{ id: number | string }>(COUNTY_POSTS_SQL, { from, to, county: code, viewer: actor?.id ?? 0 });
   const posts = await loadPosts(
     actor,
     ids.map((r) => Number(r.id)),

@@ -53,6 +53,8 @@ export default function PulseCountyPage() {
         <h2 id="county-posts-heading" className="text-xl font-semibold text-bark-900">
           The reports
         </h2>
+        {/* The figures count every public report; the list leaves out members the viewer blocked, as the feeds do. */}
+        {posts.length === 0 ? <p className="text-stone-700">The reports here are from members you blocked.</p> : null}
         {posts.map((post) => (
           <PostCard key={post.id} post={post} viewerId={viewerId} redirectTo={redirectTo} />
         ))}
