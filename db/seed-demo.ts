@@ -186,7 +186,8 @@ const POSTS: Array<{
     author: 0,
     type: "article",
     title: "Scrapes gone quiet along the creek",
-    content: "Checked the scrape line I hunt every year: not a fresh one in days. Either they're locked down or I'm hunting the wrong creek.",
+    content:
+      "Checked the scrape line I hunt every year: not a fresh one in days. Either they're locked down or I'm hunting the wrong creek.",
     tags: ["field report", "rut", "scouting tips"],
     daysAgo: 3,
     report: { kind: "rut_sign", county: COUNTY.pike, daysBefore: 1, rutPhase: "lockdown" },

@@ -122,7 +122,15 @@ describe("db/seed-demo.ts", () => {
     expect(new Set(week.counties.map((c) => c.state)).size).toBeGreaterThanOrEqual(3);
     for (const county of week.counties) expect(county.reporters).toBeGreaterThanOrEqual(PULSE_FLOOR);
 
-    type Row = { county: string; kind: string; observed_on: string; rut_phase: string | null; author_id: number; post_author: number; created_at: number | string };
+    type Row = {
+      county: string;
+      kind: string;
+      observed_on: string;
+      rut_phase: string | null;
+      author_id: number;
+      post_author: number;
+      created_at: number | string;
+    };
     const rows = await queryRows<Row>(
       `SELECT f.county AS county, f.kind AS kind, f.observed_on AS observed_on, f.rut_phase AS rut_phase, f.author_id AS author_id,
         p.author_id AS post_author, f.created_at AS created_at FROM field_reports f JOIN posts p ON p.id = f.post_id`,
