@@ -4,9 +4,15 @@
  * The clubs' pictures are small WebP files in public/demo/ (made by db/demo-images.ts), served as
  * they are, so the list shows two different banners rather than two letters (issue 14, beyond SPEC #18).
  * Every demo member's password is "whitetail".
+ * Some posts carry a field report (CONTRACT.md §14), seen in the last days before now, so a
+ * newcomer's /pulse lists a few counties over its floor (3 reporters) and leaves a couple under it.
  */
 import { sql } from "drizzle-orm";
+import { checkFieldReport } from "../app/models/places/field-report.server";
+import type { FieldReportKind, RutPhase } from "../app/schemas/field-report-options";
+import { getCounty } from "../app/utils/counties/counties.server";
 import type { DB } from "../app/utils/db.server";
+import { localDate } from "../app/utils/hunt-day";
 import { hashPassword } from "../app/utils/password.server";
 import { tagKey } from "../app/utils/tags";
 import * as schema from "./schema";
@@ -48,6 +54,16 @@ const MEMBERS = [
 
 const DAY = 86_400_000;
 
+/**
+ * A post's field report: seen on the post's day (or `daysBefore` it), on the county's calendar. With
+ * the post at most 5 days old (and a few hours), that day is in the pulse's 7-day window; older ones
+ * count only in a longer window.
+ */
+type DemoReport = { kind: FieldReportKind; county: string; daysBefore?: number; rutPhase?: RutPhase; bucks?: number; does?: number };
+
+/** Buffalo WI, Pike IL, Coshocton OH and Itasca MN have 3 reporters this week; Brazos TX 2 (3 in the month), Trempealeau WI 1. */
+const COUNTY = { buffalo: "55011", pike: "17149", coshocton: "39031", itasca: "27061", brazos: "48041", trempealeau: "55121" } as const;
+
 const POSTS: Array<{
   author: number;
   type: schema.PostType;
@@ -57,6 +73,7 @@ const POSTS: Array<{
   mediaUrl?: string;
   daysAgo: number;
   club?: "public" | "private";
+  report?: DemoReport;
 }> = [
   {
     author: 0,
@@ -66,6 +83,7 @@ const POSTS: Array<{
       "Rubs in late October tell you more about travel than any trail camera. Look for lines of fresh rubs on the downwind side of bedding cover, facing the direction the buck was walking.\n\nI hang a set 40 yards off the line and hunt it only on a north-west wind. Three seasons, two shooters.",
     tags: ["bow hunting", "scouting tips", "rut"],
     daysAgo: 1,
+    report: { kind: "rut_sign", county: COUNTY.buffalo, rutPhase: "seeking" },
   },
   {
     author: 1,
@@ -104,6 +122,7 @@ const POSTS: Array<{
     tags: ["trail cameras", "scouting tips"],
     mediaUrl: "https://example.com/videos/big-woods-cameras",
     daysAgo: 5,
+    report: { kind: "sighting", county: COUNTY.itasca, rutPhase: "post", bucks: 2, does: 5 },
   },
   {
     author: 0,
@@ -132,6 +151,7 @@ const POSTS: Array<{
     tags: ["rifle hunting", "safety"],
     daysAgo: 2,
     club: "public",
+    report: { kind: "harvest", county: COUNTY.itasca, daysBefore: 1, rutPhase: "post", bucks: 1, does: 0 },
   },
   {
     author: 3,
@@ -142,6 +162,143 @@ const POSTS: Array<{
     tags: ["habitat management"],
     daysAgo: 1,
     club: "private",
+  },
+  // Field reports: short posts from the stand, in the members' counties and the ones they travel to.
+  {
+    author: 1,
+    type: "article",
+    title: "Opening weekend: my first bow buck on the lease",
+    content: "Came in behind a doe at 7:40, quartering away at 22 yards. Short blood trail into the cedars. Still shaking.",
+    tags: ["bow hunting", "field report"],
+    daysAgo: 0,
+    report: { kind: "harvest", county: COUNTY.pike, rutPhase: "chasing", bucks: 1, does: 2 },
+  },
+  {
+    author: 3,
+    type: "article",
+    title: "Does everywhere, one buck dogging them",
+    content: "Six does crossed the bean stubble at last light with a young eight hot on their heels. The chase is on down here.",
+    tags: ["field report", "rut"],
+    daysAgo: 2,
+    report: { kind: "sighting", county: COUNTY.pike, rutPhase: "chasing", bucks: 1, does: 6 },
+  },
+  {
+    author: 0,
+    type: "article",
+    title: "Scrapes gone quiet along the creek",
+    content:
+      "Checked the scrape line I hunt every year: not a fresh one in days. Either they're locked down or I'm hunting the wrong creek.",
+    tags: ["field report", "rut", "scouting tips"],
+    daysAgo: 3,
+    report: { kind: "rut_sign", county: COUNTY.pike, daysBefore: 1, rutPhase: "lockdown" },
+  },
+  {
+    author: 1,
+    type: "article",
+    title: "Two bucks cruising the clover at first light",
+    content: "Visiting family up north. Two bucks worked the edge of the clover plot nose-down, ignoring three does feeding in the middle.",
+    tags: ["field report", "food plots"],
+    daysAgo: 3,
+    report: { kind: "sighting", county: COUNTY.buffalo, rutPhase: "chasing", bucks: 2, does: 3 },
+  },
+  {
+    author: 4,
+    type: "article",
+    title: "Fresh rubs on the bluff trail",
+    content: "A dozen new rubs on cedars along the bluff since last weekend, two of them on trees as thick as my leg.",
+    tags: ["field report", "rut"],
+    daysAgo: 4,
+    report: { kind: "rut_sign", county: COUNTY.buffalo, rutPhase: "seeking" },
+  },
+  {
+    author: 2,
+    type: "article",
+    title: "Tagged out on the ridge above the river",
+    content: "Nine-pointer at 60 yards with the .270, 10 a.m., trailing a lone doe. The old farm still has them.",
+    tags: ["field report", "rifle hunting"],
+    daysAgo: 1,
+    report: { kind: "harvest", county: COUNTY.coshocton, rutPhase: "lockdown", bucks: 1 },
+  },
+  {
+    author: 0,
+    type: "article",
+    title: "Quiet sit in Ohio hill country",
+    content: "Hunting with Walt this week. Four does at dawn, no bucks. Beautiful country, steep ridges.",
+    tags: ["field report"],
+    daysAgo: 4,
+    report: { kind: "sighting", county: COUNTY.coshocton, bucks: 0, does: 4 },
+  },
+  {
+    author: 3,
+    type: "article",
+    title: "Scrape under a licking branch, hit overnight",
+    content: "Found a fresh scrape with a broken licking branch above it on the edge of an old orchard. Camera's up.",
+    tags: ["field report", "rut", "trail cameras"],
+    daysAgo: 5,
+    report: { kind: "rut_sign", county: COUNTY.coshocton, rutPhase: "seeking" },
+  },
+  {
+    author: 1,
+    type: "article",
+    title: "Early scouting trip to Ohio",
+    content: "Walked the public ground before the season. Lots of acorns, a few old rubs, deer on the move in the evening.",
+    tags: ["field report", "scouting tips"],
+    daysAgo: 20,
+    report: { kind: "sighting", county: COUNTY.coshocton, rutPhase: "pre", bucks: 1, does: 3 },
+  },
+  {
+    author: 2,
+    type: "article",
+    title: "Big woods deer camp, day three",
+    content: "Snow overnight. One spike and two does crossed the logging road; the bucks seem to be resting up.",
+    tags: ["field report", "deer camp"],
+    daysAgo: 3,
+    report: { kind: "sighting", county: COUNTY.itasca, rutPhase: "post", bucks: 1, does: 2 },
+  },
+  {
+    author: 1,
+    type: "article",
+    title: "Tracks in the new snow",
+    content: "A big track following two smaller ones through the popple cut. Someone is still chasing up here.",
+    tags: ["field report", "rut"],
+    daysAgo: 4,
+    report: { kind: "rut_sign", county: COUNTY.itasca, rutPhase: "chasing" },
+  },
+  {
+    author: 3,
+    type: "article",
+    title: "Texas bucks are just getting started",
+    content: "Feeder camera shows bucks still in bachelor groups. Our rut is weeks away, but they are starting to spar.",
+    tags: ["field report", "trail cameras"],
+    daysAgo: 1,
+    report: { kind: "sighting", county: COUNTY.brazos, rutPhase: "pre", bucks: 4, does: 7 },
+  },
+  {
+    author: 2,
+    type: "article",
+    title: "First rubs of the year in the river bottom",
+    content: "Visiting my brother in Texas. First few rubs on the mesquite along the river bottom.",
+    tags: ["field report", "rut"],
+    daysAgo: 2,
+    report: { kind: "rut_sign", county: COUNTY.brazos, rutPhase: "pre" },
+  },
+  {
+    author: 4,
+    type: "article",
+    title: "Bow season down south",
+    content: "Escaped the cold for a week. Deer in the post oaks every evening, nothing worth drawing on.",
+    tags: ["field report", "bow hunting"],
+    daysAgo: 16,
+    report: { kind: "sighting", county: COUNTY.brazos, bucks: 1, does: 5 },
+  },
+  {
+    author: 0,
+    type: "article",
+    title: "Doe for the freezer",
+    content: "Filled an antlerless tag on a friend's farm across the river. Good eating for the winter.",
+    tags: ["field report"],
+    daysAgo: 2,
+    report: { kind: "harvest", county: COUNTY.trempealeau, daysBefore: 1, bucks: 0, does: 1 },
   },
 ];
 
@@ -236,6 +393,7 @@ export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise
 
     const postIds: number[] = [];
     for (const p of POSTS) {
+      const createdAt = new Date(now - p.daysAgo * DAY - p.author * 3_600_000);
       const id = await insertedId(
         tx
           .insert(schema.posts)
@@ -247,10 +405,17 @@ export async function seedDemoIfEmpty(db: DB, transaction: Transaction): Promise
             tags: p.tags,
             mediaUrl: p.mediaUrl ?? null,
             clubId: p.club === "public" ? publicClub : p.club === "private" ? privateClub : null,
-            createdAt: new Date(now - p.daysAgo * DAY - p.author * 3_600_000),
+            createdAt,
           })
           .returning({ id: schema.posts.id }),
       );
+      if (p.report) {
+        const { daysBefore = 0, ...report } = p.report;
+        const observedOn = localDate(createdAt.getTime() - daysBefore * DAY, getCounty(report.county)!.timeZone);
+        // Held to the contract's rules as a member's report is: a county the list knows, a day not in its future.
+        const field = checkFieldReport({ ...report, observedOn }, now);
+        await tx.insert(schema.fieldReports).values({ postId: id, authorId: userIds[p.author], ...field, createdAt });
+      }
       for (const tag of p.tags) {
         await tx
           .insert(schema.postTags)

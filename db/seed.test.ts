@@ -6,7 +6,9 @@ import Database from "better-sqlite3";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { seedDemoIfEmpty } from "./seed-demo";
-import { db as appDb, queryColumn, queryRow, writeTransaction } from "~/utils/db.server";
+import { checkFieldReport } from "~/models/places/field-report.server";
+import { getPulse, PULSE_FLOOR, pulseWindow } from "~/models/places/pulse.server";
+import { db as appDb, queryColumn, queryRow, queryRows, writeTransaction } from "~/utils/db.server";
 
 /** Every stored counter equals its rows, clubs have their owner, club posts their members: each query counts what breaks it. */
 const COUNTER_CHECKS = [
@@ -106,5 +108,56 @@ describe("db/seed-demo.ts", () => {
     for (const kind of ["comment", "like", "follow", "join_request"]) {
       expect(await n(`SELECT count(*) AS n FROM notifications WHERE kind = '${kind}'`), kind).toBeGreaterThan(0);
     }
+  });
+
+  // A newcomer's /pulse has counties to show (issue 45 follow-up): a few over the floor in different
+  // states, a couple under it, one reaching it only in the 30-day window.
+  it("writes field reports that put a few counties on the pulse and leave others under the floor", { timeout: 60_000 }, async () => {
+    // Seeded by the test above, or now; a second call writes nothing (only an empty database is filled).
+    await seedDemoIfEmpty(appDb, writeTransaction);
+    expect(await seedDemoIfEmpty(appDb, writeTransaction)).toBe(false);
+
+    const week = await getPulse("7");
+    expect(week.counties.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(week.counties.map((c) => c.state)).size).toBeGreaterThanOrEqual(3);
+    for (const county of week.counties) expect(county.reporters).toBeGreaterThanOrEqual(PULSE_FLOOR);
+
+    type Row = {
+      county: string;
+      kind: string;
+      observed_on: string;
+      rut_phase: string | null;
+      author_id: number;
+      post_author: number;
+      created_at: number | string;
+    };
+    const rows = await queryRows<Row>(
+      `SELECT f.county AS county, f.kind AS kind, f.observed_on AS observed_on, f.rut_phase AS rut_phase, f.author_id AS author_id,
+        p.author_id AS post_author, f.created_at AS created_at FROM field_reports f JOIN posts p ON p.id = f.post_id`,
+    );
+    // Each report is its post author's, in a county the list knows, seen no later than the county's today and no later than written.
+    for (const row of rows) {
+      expect(row.author_id).toBe(row.post_author);
+      expect(() => checkFieldReport({ kind: row.kind as "sighting", county: row.county, observedOn: row.observed_on })).not.toThrow();
+      expect(row.observed_on <= new Date(Number(row.created_at)).toISOString().slice(0, 10)).toBe(true);
+    }
+    expect(new Set(rows.map((r) => r.kind))).toEqual(new Set(["sighting", "rut_sign", "harvest"]));
+    expect(new Set(rows.map((r) => r.rut_phase).filter(Boolean)).size).toBeGreaterThanOrEqual(4);
+
+    // Counties reported in the week but under the floor: not listed.
+    const { from } = pulseWindow(7);
+    const listed = new Set(week.counties.map((c) => c.fips));
+    const reporters = new Map<string, Set<number>>();
+    for (const row of rows.filter((r) => r.observed_on >= from)) {
+      reporters.set(row.county, (reporters.get(row.county) ?? new Set()).add(row.author_id));
+    }
+    const under = [...reporters].filter(([, who]) => who.size < PULSE_FLOOR).map(([fips]) => fips);
+    expect(under.length).toBeGreaterThanOrEqual(2);
+    for (const fips of under) expect(listed.has(fips)).toBe(false);
+
+    // The month adds a county the week leaves under the floor.
+    const month = await getPulse("30");
+    expect(month.counties.length).toBeGreaterThan(week.counties.length);
+    expect(rows.some((r) => r.observed_on < from)).toBe(true);
   });
 });

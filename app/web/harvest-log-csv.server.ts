@@ -1,4 +1,5 @@
-import { KIND_LABELS, type OwnFieldReport } from "~/models/places/harvest-log.server";
+import type { OwnFieldReport } from "~/models/places/harvest-log.server";
+import { FIELD_REPORT_KIND_LABELS, RUT_PHASE_LABELS } from "~/schemas/field-report-options";
 import { NO_STORE_VALUE } from "./cache-control.server";
 
 /**
@@ -30,22 +31,15 @@ export function csvCell(value: string | number | null): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
-const RUT_LABELS: Record<string, string> = {
-  pre: "pre-rut",
-  seeking: "seeking",
-  chasing: "chasing",
-  lockdown: "lockdown",
-  post: "post-rut",
-};
-
 /** The whole file: the header row, then one row per report, each line ended by CRLF. */
 export function harvestLogCsv(reports: OwnFieldReport[], origin: string): string {
   const rows = reports.map((r) => [
     r.observedOn,
     r.county.name,
     r.county.state,
-    KIND_LABELS[r.kind],
-    r.rutPhase ? (RUT_LABELS[r.rutPhase] ?? r.rutPhase) : null,
+    FIELD_REPORT_KIND_LABELS[r.kind],
+    // Phases in lower case, as the page words them in a sentence ("post-rut"; ADR 0095).
+    r.rutPhase ? RUT_PHASE_LABELS[r.rutPhase].toLowerCase() : null,
     r.bucks,
     r.does,
     new URL(r.post.url, origin).toString(),

@@ -1,4 +1,4 @@
-import type { Page } from "@playwright/test";
+import type { BrowserContext, Page } from "@playwright/test";
 import sharp from "sharp";
 import { startCuttingProxy } from "../fixtures/cutting-proxy";
 import { expect, expectNoAxeViolations, hydrated, savedPage, test, uniqueName } from "./fixtures";
@@ -32,6 +32,27 @@ test.describe("offline compose with photos", () => {
     await form.getByRole("button", { name: "Publish Post" }).click();
   }
 
+  /**
+   * /create under the service worker, then no signal, then a post with `files` published: it waits
+   * on the phone. `savedPage` also waits for the worker's copy of /create, which a reload with no
+   * signal is served from. Answers the post's title.
+   */
+  async function publishOffline(
+    { page, context, open }: { page: Page; context: BrowserContext; open: (url: string) => Promise<unknown> },
+    titlePrefix: string,
+    files: Array<{ name: string; buffer: Buffer }>,
+    { savedPage: saved = false } = {},
+  ): Promise<string> {
+    await open("/create");
+    if (saved) await savedPage(page, "/create");
+    else await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
+    await hydrated(page);
+    const title = `${titlePrefix} ${uniqueName("p")}`;
+    await context.setOffline(true);
+    await compose(page, title, files);
+    return title;
+  }
+
   /** The member's posts with this title, each with its files, read through the API. */
   async function published(page: Page, origin: string, username: string, title: string) {
     const res = await page.request.get(`${origin}/api/users/${username}/posts`);
@@ -53,16 +74,16 @@ test.describe("offline compose with photos", () => {
     baseURL,
   }) => {
     const member = await signUp();
-    await open("/create");
     // The offline reload below is served by the service worker's saved copy of the page.
-    await savedPage(page, "/create");
-    await hydrated(page);
-    const title = `Offline photos ${uniqueName("p")}`;
-    await context.setOffline(true);
-    await compose(page, title, [
-      { name: "doe-1.jpg", buffer: await photo(80) },
-      { name: "doe-2.jpg", buffer: await photo(140) },
-    ]);
+    const title = await publishOffline(
+      { page, context, open },
+      "Offline photos",
+      [
+        { name: "doe-1.jpg", buffer: await photo(80) },
+        { name: "doe-2.jpg", buffer: await photo(140) },
+      ],
+      { savedPage: true },
+    );
     const note = page.getByTestId("outbox-note");
     await expect(note).toContainText(title);
     await expect(note.getByTestId("outbox-files")).toHaveText("With 2 photos");
@@ -101,12 +122,7 @@ test.describe("offline compose with photos", () => {
     baseURL,
   }) => {
     const member = await signUp();
-    await open("/create");
-    await page.waitForFunction(() => Boolean(navigator.serviceWorker.controller));
-    await hydrated(page);
-    const title = `Cancelled photos ${uniqueName("p")}`;
-    await context.setOffline(true);
-    await compose(page, title, [{ name: "buck.jpg", buffer: await photo(60) }]);
+    const title = await publishOffline({ page, context, open }, "Cancelled photos", [{ name: "buck.jpg", buffer: await photo(60) }]);
     const note = page.getByTestId("outbox-note");
     await expect(note.getByTestId("outbox-files")).toHaveText("With 1 photo");
     // The Cancel is a thumb's size on a phone, and the note stays accessible.

@@ -38,7 +38,7 @@ export function FieldReportLine({ report, postedAt }: { report: FieldReport | nu
   ];
   // One string either side of the county's link.
   return (
-    <p className="mt-2 text-sm text-stone-700" data-testid="field-report">
+    <p className="mt-2 text-sm text-stone-700 max-sm:mt-6" data-testid="field-report">
       <span className="sr-only">Field report: </span>
       {words(kind)} ·{" "}
       <Link to={`/pulse/${county.fips}`} className="tap-area text-blaze-700 underline">

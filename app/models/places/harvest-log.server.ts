@@ -19,8 +19,6 @@ export const HARVEST_LOG_MAX = 2000;
 
 export const KIND_MESSAGE = `Kind must be one of ${FIELD_REPORT_KINDS.join(", ")}`;
 
-export const KIND_LABELS: Record<FieldReportKind, string> = { sighting: "Sighting", rut_sign: "Rut sign", harvest: "Harvest" };
-
 export type OwnFieldReport = {
   postId: number;
   kind: FieldReportKind;

@@ -1,6 +1,8 @@
 import type { MetaFunction } from "react-router";
 import { Link, useLoaderData } from "react-router";
 import { GeneralErrorBoundary } from "~/components/ui/error-boundary";
+import { SelectShowForm } from "~/components/ui/select-show-form";
+import { FIELD_REPORT_KIND_LABELS, RUT_PHASE_LABELS } from "~/schemas/field-report-options";
 import { pageMeta } from "~/utils/brand";
 import { signInHref } from "~/utils/urls";
 import { withUnreadTitle } from "~/utils/unread-title";
@@ -14,20 +16,11 @@ import type { loader } from "./harvest-log-page.server";
  */
 export { loader } from "./harvest-log-page.server";
 
+/** Harvests first: the page is named for them. */
 const KINDS = [
   { value: "", label: "All kinds" },
-  { value: "harvest", label: "Harvest" },
-  { value: "sighting", label: "Sighting" },
-  { value: "rut_sign", label: "Rut sign" },
-] as const;
-const KIND_LABEL: Record<string, string> = { harvest: "Harvest", sighting: "Sighting", rut_sign: "Rut sign" };
-const RUT_LABEL: Record<string, string> = {
-  pre: "Pre-rut",
-  seeking: "Seeking",
-  chasing: "Chasing",
-  lockdown: "Lockdown",
-  post: "Post-rut",
-};
+  ...(["harvest", "sighting", "rut_sign"] as const).map((value) => ({ value, label: FIELD_REPORT_KIND_LABELS[value] })),
+];
 
 export default function HarvestLogPage() {
   const { signedIn, kind, kindError, reports } = useLoaderData<typeof loader>();
@@ -46,30 +39,15 @@ export default function HarvestLogPage() {
       </header>
 
       <div className="card flex flex-wrap items-end gap-3 p-4">
-        <form method="get" action="/settings/harvest-log" className="flex flex-wrap items-end gap-3">
-          <div className="space-y-1">
-            <label htmlFor="harvest-kind" className="block text-sm font-medium text-bark-900">
-              Kind
-            </label>
-            <select
-              id="harvest-kind"
-              name="kind"
-              defaultValue={kind ?? ""}
-              aria-invalid={kindError ? true : undefined}
-              aria-describedby={kindError ? "harvest-kind-error" : undefined}
-              className="input min-h-11"
-            >
-              {KINDS.map((k) => (
-                <option key={k.value} value={k.value}>
-                  {k.label}
-                </option>
-              ))}
-            </select>
-          </div>
-          <button type="submit" className="btn-secondary min-h-11">
-            Show
-          </button>
-        </form>
+        <SelectShowForm
+          action="/settings/harvest-log"
+          id="harvest-kind"
+          name="kind"
+          label="Kind"
+          value={kind ?? ""}
+          options={KINDS}
+          errorId={kindError ? "harvest-kind-error" : undefined}
+        />
         {/* A plain link: the browser downloads the file and stays on the page. */}
         <a href={csv} download className="btn-primary inline-flex min-h-11 items-center" data-testid="harvest-log-csv">
           Download CSV
@@ -83,15 +61,15 @@ export default function HarvestLogPage() {
 
       {reports.length === 0 ? (
         <p className="card p-6 text-stone-700" data-testid="harvest-log-empty">
-          {kind ? `No ${KIND_LABEL[kind]?.toLowerCase()} reports yet.` : "No field reports yet."} Add a field report to a post when you
-          write it, and it is listed here.
+          {kind ? `No ${FIELD_REPORT_KIND_LABELS[kind].toLowerCase()} reports yet.` : "No field reports yet."} Add a field report to a post
+          when you write it, and it is listed here.
         </p>
       ) : (
         <ol className="space-y-3" aria-label="Your field reports" data-testid="harvest-log">
           {reports.map((r) => (
             <li key={r.postId} className="card p-4" data-testid="harvest-log-entry">
               <p className="text-sm text-stone-600">
-                <time dateTime={r.observedOn}>{r.observedOn}</time> · {KIND_LABEL[r.kind]}
+                <time dateTime={r.observedOn}>{r.observedOn}</time> · {FIELD_REPORT_KIND_LABELS[r.kind]}
               </p>
               <p className="font-semibold text-bark-900">
                 <Link to={r.post.url} className="inline-flex min-h-11 items-center hover:underline">
@@ -101,7 +79,7 @@ export default function HarvestLogPage() {
               <p className="text-sm text-stone-700">
                 {r.county.name}
                 {r.county.state ? `, ${r.county.state}` : ""}
-                {r.rutPhase ? ` · ${RUT_LABEL[r.rutPhase]}` : ""}
+                {r.rutPhase ? ` · ${RUT_PHASE_LABELS[r.rutPhase]}` : ""}
                 {r.bucks !== null ? ` · ${r.bucks} ${r.bucks === 1 ? "buck" : "bucks"}` : ""}
                 {r.does !== null ? ` · ${r.does} ${r.does === 1 ? "doe" : "does"}` : ""}
               </p>
