@@ -40,9 +40,11 @@ function clientEntryName(chunk: PreRenderedChunk): string {
  * - `club`: the club's picture and its "no such club" panel, which a club's pages and its new-post
  *   page share (the join dialog and member count stay together as Rollup makes them: the new-post
  *   page has neither).
- * - `post-options`, `report-link`, `tags`: option lists, the report link and its dialog's state, the
- *   tags field and its parser, each pair loaded by the same pages (ADR 0099; the home and a post
- *   one request fewer each, `/search` and `/clubs` 0.2–0.5 KB gz more for the half they do not use).
+ * - `post-options`, `report-link`, `tags`, `report-filter`: option lists, the report link and its
+ *   dialog's state, the tags field and its parser, the field reports' words and the select + Show
+ *   form that filters them (the pulse, the harvest log), each pair loaded by the same pages (ADR
+ *   0099; the home and a post one request fewer each, `/search` and `/clubs` 0.2–0.5 KB gz more for
+ *   the half they do not use).
  */
 const GROUPS = new Map(
   Object.entries({
@@ -59,6 +61,7 @@ const GROUPS = new Map(
     "post-options": ["schemas/post-options.ts", "schemas/media-options.ts"],
     "report-link": ["components/moderation/report.tsx", "components/ui/dialog-form-state.ts"],
     tags: ["components/ui/tags-input.tsx", "utils/tags.ts"],
+    "report-filter": ["components/ui/select-show-form.tsx", "schemas/field-report-options.ts"],
   }).flatMap(([chunk, files]) => files.map((file) => [fileURLToPath(new URL(`./app/${file}`, import.meta.url)), chunk] as const)),
 );
 
