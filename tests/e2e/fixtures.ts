@@ -4,6 +4,7 @@ import { test as base, expect, type APIRequestContext, type Page, type Response 
 import Database from "better-sqlite3";
 import pg from "pg";
 import { SERVER_BUILD } from "../../scripts/build-dirs";
+import "../fixtures/keep-alive-hint";
 
 /**
  * The one place e2e specs get their tools from: `import { test, expect } from "./fixtures"`.

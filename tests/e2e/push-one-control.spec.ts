@@ -154,7 +154,10 @@ test("push on another device can be turned off from here, JavaScript or not", as
   await signIn(member.username, member.password, phone);
   const subscribed = await phone.request.post("/api/push/subscriptions", {
     data: {
-      endpoint: `https://142.250.74.10/fcm/send/e2e-phone-${Date.now()}`,
+      // Random, not Date.now(): both projects' workers run this test, and two members posting the same
+      // endpoint in the same millisecond moved it to the later one (an endpoint is one browser's),
+      // leaving the other member no other device.
+      endpoint: `https://142.250.74.10/fcm/send/e2e-phone-${randomBytes(12).toString("base64url")}`,
       keys: { p256dh: createECDH("prime256v1").generateKeys().toString("base64url"), auth: randomBytes(16).toString("base64url") },
     },
     headers: { Origin: baseURL! },

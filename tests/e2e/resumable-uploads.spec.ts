@@ -192,9 +192,19 @@ test("with JavaScript: a reload mid-upload continues from where it stopped when 
   await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
   await expect(page.getByTestId("unfinished-uploads")).toContainText("long-sit.mp4");
 
+  // The row says "Continuing where…" only while it uploads: unthrottled, the other 2 MB went in within
+  // a moment and the row turned "100%" (then went) before a loaded test looked. Its bytes wait for the
+  // look: the resumed upload's PATCHes are held until the row has said it.
+  let noted!: () => void;
+  const seen = new Promise<void>((resolve) => (noted = resolve));
+  await page.route("**/api/uploads/**", async (route) => {
+    if (route.request().method() === "PATCH") await seen;
+    await route.continue();
+  });
   await page.getByTestId("media-file-input").setInputFiles(file);
   const row = page.getByTestId("upload-progress").getByRole("listitem").filter({ hasText: "long-sit.mp4" });
   await expect(row).toContainText("Continuing where the last upload stopped");
+  noted();
   await expect(page.getByTestId("uploaded-files")).toContainText("long-sit.mp4", { timeout: 30_000 });
   // No second upload was started, and the first PATCH after the reload began past the middle.
   expect(creates).toHaveLength(1);
